@@ -1,0 +1,207 @@
+//! CPU feature detection and backend selection.
+//!
+//! Every family lists its backends in a static slice, fastest first
+//! (`<family>/mod.rs`, `BACKENDS`). A backend is a [`Backend`] value in its own
+//! file: adding one is adding that file and one line to the slice.
+//!
+//! Selection (see [`select`]): an explicit name (API or CLI `--backend`) wins;
+//! otherwise the environment variable `MULTIBLOCK_BACKEND` (a comma-separated
+//! preference list, the first name this cipher has and this CPU runs is
+//! taken); otherwise the first constant-time backend the CPU supports.
+//! Backends that are not constant-time (`table`) are never chosen by default.
+
+use crate::error::{Error, Result};
+use std::sync::OnceLock;
+
+/// The instruction-set extensions the backends care about.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CpuFeatures {
+    pub sse2: bool,
+    pub ssse3: bool,
+    pub sse41: bool,
+    pub avx: bool,
+    pub avx2: bool,
+    pub bmi2: bool,
+    pub aes: bool,
+    pub pclmulqdq: bool,
+    pub avx512f: bool,
+    pub avx512bw: bool,
+    pub avx512vl: bool,
+    pub avx512vbmi: bool,
+    pub avx512vbmi2: bool,
+    pub gfni: bool,
+    pub vaes: bool,
+    pub vpclmulqdq: bool,
+}
+
+impl CpuFeatures {
+    /// Features of the running CPU (and enabled by the OS), detected once.
+    pub fn get() -> &'static CpuFeatures {
+        static DETECTED: OnceLock<CpuFeatures> = OnceLock::new();
+        DETECTED.get_or_init(Self::detect)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn detect() -> CpuFeatures {
+        use std::arch::is_x86_feature_detected as has;
+        CpuFeatures {
+            sse2: has!("sse2"),
+            ssse3: has!("ssse3"),
+            sse41: has!("sse4.1"),
+            avx: has!("avx"),
+            avx2: has!("avx2"),
+            bmi2: has!("bmi2"),
+            aes: has!("aes"),
+            pclmulqdq: has!("pclmulqdq"),
+            avx512f: has!("avx512f"),
+            avx512bw: has!("avx512bw"),
+            avx512vl: has!("avx512vl"),
+            avx512vbmi: has!("avx512vbmi"),
+            avx512vbmi2: has!("avx512vbmi2"),
+            gfni: has!("gfni"),
+            vaes: has!("vaes"),
+            vpclmulqdq: has!("vpclmulqdq"),
+        }
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn detect() -> CpuFeatures {
+        CpuFeatures::default()
+    }
+
+    /// The names of the detected features, in the order of the struct.
+    pub fn names(&self) -> Vec<&'static str> {
+        let all = [
+            (self.sse2, "sse2"),
+            (self.ssse3, "ssse3"),
+            (self.sse41, "sse4.1"),
+            (self.avx, "avx"),
+            (self.avx2, "avx2"),
+            (self.bmi2, "bmi2"),
+            (self.aes, "aes"),
+            (self.pclmulqdq, "pclmulqdq"),
+            (self.avx512f, "avx512f"),
+            (self.avx512bw, "avx512bw"),
+            (self.avx512vl, "avx512vl"),
+            (self.avx512vbmi, "avx512vbmi"),
+            (self.avx512vbmi2, "avx512vbmi2"),
+            (self.gfni, "gfni"),
+            (self.vaes, "vaes"),
+            (self.vpclmulqdq, "vpclmulqdq"),
+        ];
+        all.iter().filter(|(on, _)| *on).map(|(_, n)| *n).collect()
+    }
+}
+
+/// What a user can know about a backend without using it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BackendInfo {
+    /// Stable name, used by `--backend`, `MULTIBLOCK_BACKEND` and `bench`.
+    pub name: &'static str,
+    /// No memory address and no branch depends on the key or the data.
+    pub constant_time: bool,
+    /// How many blocks one kernel call processes together.
+    pub ways: usize,
+    /// The instruction sets it needs, for messages (e.g. "avx512f+avx512bw").
+    pub needs: &'static str,
+}
+
+/// One keyed instance of a backend: encrypts or decrypts whole blocks in place.
+///
+/// `data.len()` is always a multiple of the block size (the caller checks);
+/// an empty slice is allowed. Implementations zeroize their key material on drop.
+pub trait BlockKernel: Send + Sync {
+    fn encrypt_blocks(&self, data: &mut [u8]);
+    fn decrypt_blocks(&self, data: &mut [u8]);
+}
+
+/// A backend of one cipher family whose expanded key type is `K`.
+pub struct Backend<K: 'static> {
+    pub info: BackendInfo,
+    /// Whether this CPU can run it. A kernel is built only after this says yes.
+    pub available: fn(&CpuFeatures) -> bool,
+    /// Builds a keyed kernel from the family's expanded key.
+    pub new: fn(&K) -> Box<dyn BlockKernel>,
+}
+
+/// For backends that run everywhere.
+pub fn always(_: &CpuFeatures) -> bool {
+    true
+}
+
+/// How the caller wants the backend chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BackendChoice<'a> {
+    /// `MULTIBLOCK_BACKEND` if set, else the fastest constant-time backend.
+    #[default]
+    Auto,
+    /// Exactly this backend, or an error.
+    Named(&'a str),
+}
+
+/// The environment variable that overrides the default choice.
+pub const BACKEND_ENV: &str = "MULTIBLOCK_BACKEND";
+
+/// Chooses a backend from `backends` (ordered fastest first) as described in
+/// the module documentation.
+pub fn select<K>(
+    cipher: &'static str,
+    backends: &'static [Backend<K>],
+    choice: BackendChoice<'_>,
+) -> Result<&'static Backend<K>> {
+    let cpu = CpuFeatures::get();
+    match choice {
+        BackendChoice::Named(name) => named(cipher, backends, name, cpu),
+        BackendChoice::Auto => match std::env::var(BACKEND_ENV) {
+            Ok(list) if !list.trim().is_empty() => {
+                let names: Vec<&str> = list.split(',').map(str::trim).collect();
+                names
+                    .iter()
+                    .find_map(|n| {
+                        backends.iter().find(|b| b.info.name == *n && (b.available)(cpu))
+                    })
+                    .ok_or_else(|| {
+                        // Report against the first name, which is what the user meant most.
+                        named(cipher, backends, names[0], cpu).err().unwrap_or(
+                            Error::UnknownBackend {
+                                cipher,
+                                name: list.clone(),
+                                known: backends.iter().map(|b| b.info.name).collect(),
+                            },
+                        )
+                    })
+            }
+            _ => Ok(default_backend(backends, cpu)),
+        },
+    }
+}
+
+fn named<K>(
+    cipher: &'static str,
+    backends: &'static [Backend<K>],
+    name: &str,
+    cpu: &CpuFeatures,
+) -> Result<&'static Backend<K>> {
+    let b = backends.iter().find(|b| b.info.name == name).ok_or_else(|| {
+        Error::UnknownBackend {
+            cipher,
+            name: name.to_string(),
+            known: backends.iter().map(|b| b.info.name).collect(),
+        }
+    })?;
+    if (b.available)(cpu) {
+        Ok(b)
+    } else {
+        Err(Error::BackendUnavailable { cipher, name: b.info.name, needs: b.info.needs })
+    }
+}
+
+/// The fastest constant-time backend this CPU runs. Every family has a
+/// portable constant-time or reference backend last, so one always exists.
+pub fn default_backend<K>(backends: &'static [Backend<K>], cpu: &CpuFeatures) -> &'static Backend<K> {
+    backends
+        .iter()
+        .find(|b| b.info.constant_time && (b.available)(cpu))
+        .or_else(|| backends.iter().find(|b| (b.available)(cpu)))
+        .expect("every family has a portable backend")
+}

@@ -1,0 +1,67 @@
+//! The library's one error type. Every message is a single line that names
+//! the problem and what was expected, so the CLI can print it as it is.
+
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// The cipher name is not one of [`crate::CipherId::ALL`].
+    UnknownCipher { name: String },
+    /// The key has the wrong number of bytes.
+    KeyLength { cipher: &'static str, expected: usize, got: usize },
+    /// The S-box set name is unknown.
+    UnknownSbox { name: String },
+    /// An S-box set was given for a cipher that has a fixed one.
+    SboxNotApplicable { cipher: &'static str },
+    /// No backend of that name exists for this cipher.
+    UnknownBackend { cipher: &'static str, name: String, known: Vec<&'static str> },
+    /// The backend exists but this CPU lacks an instruction set it needs.
+    BackendUnavailable { cipher: &'static str, name: &'static str, needs: &'static str },
+    /// The data is not a whole number of blocks.
+    DataLength { cipher: &'static str, block_bytes: usize, got: usize },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::UnknownCipher { name } => write!(
+                f,
+                "unknown cipher '{name}' (expected one of: {})",
+                crate::CipherId::ALL.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
+            ),
+            Error::KeyLength { cipher, expected, got } => write!(
+                f,
+                "{cipher} needs a key of {expected} bytes ({} hex digits), got {got} bytes",
+                expected * 2
+            ),
+            Error::UnknownSbox { name } => write!(
+                f,
+                "unknown S-box set '{name}' (expected one of: {})",
+                crate::magma::SboxSet::ALL.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
+            ),
+            Error::SboxNotApplicable { cipher } => write!(
+                f,
+                "{cipher} has a fixed S-box; --sbox applies to gost89 (and tc26-z to magma)"
+            ),
+            Error::UnknownBackend { cipher, name, known } => write!(
+                f,
+                "{cipher} has no backend '{name}' (expected one of: {})",
+                known.join(", ")
+            ),
+            Error::BackendUnavailable { cipher, name, needs } => write!(
+                f,
+                "backend '{name}' of {cipher} needs {needs}, which this CPU does not have"
+            ),
+            Error::DataLength { cipher, block_bytes, got } => write!(
+                f,
+                "{cipher} works on whole {block_bytes}-byte blocks, got {got} bytes \
+                 ({} bytes past the last whole block)",
+                got % block_bytes
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,28 @@
+//! multiblock: fast, constant-time multi-block implementations of the
+//! national block ciphers of Ukraine (Kalyna, DSTU 7624:2014), Russia
+//! (Kuznyechik and Magma, GOST R 34.12-2015; GOST 28147-89) and China (uBlock).
+//!
+//! Two ways in:
+//! - typed ciphers ([`kalyna::Kalyna128_128`], [`kuznyechik::Kuznyechik`],
+//!   [`magma::Magma`], [`magma::Gost89`], [`ublock::Ublock128_128`], …) that
+//!   implement the RustCrypto `cipher` 0.5 traits and so work with the
+//!   ecosystem's mode crates;
+//! - [`Cipher`], chosen by name at run time, as the CLI and bindings use it.
+//!
+//! Each keyed cipher runs on one backend ([`BackendInfo`]); by default the
+//! fastest constant-time one this CPU supports, see [`cpu`].
+
+pub mod cpu;
+pub mod engine;
+mod error;
+pub mod kalyna;
+pub mod kuznyechik;
+pub mod magma;
+mod registry;
+mod typed;
+pub mod ublock;
+
+pub use cipher;
+pub use cpu::{BackendChoice, BackendInfo, CpuFeatures};
+pub use error::{Error, Result};
+pub use registry::{backends, BackendStatus, Cipher, CipherId};

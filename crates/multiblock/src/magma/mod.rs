@@ -1,0 +1,132 @@
+//! Magma (GOST R 34.12-2015, 64-bit block, RFC 8891) and GOST 28147-89
+//! (RFC 5830): one Feistel core, two byte conventions.
+//!
+//! - `magma`: key and block bytes as printed in GOST R 34.12-2015 — the key's
+//!   first 4 bytes read big-endian are K1, the block's last 4 bytes (big-endian)
+//!   are the half a0 that enters the first round; S-box tc26-z.
+//! - `gost89`: the little-endian words of RFC 5830 and of Crypto++, Botan,
+//!   libgcrypt, gost-engine: key word i = bytes 4i..4i+3 little-endian,
+//!   N1 = block bytes 0..3, N2 = bytes 4..7; any S-box set.
+//!
+//! Both run the same 32 rounds on (N1, N2) words (RFC 5830 §6.1):
+//! N2 ^= rotl11(S(N1 + K)), swap; keys K0..K7 three times then K7..K0.
+
+mod reference;
+mod sbox;
+
+pub use sbox::{Sbox, SboxSet};
+
+use crate::cpu::{Backend, BackendChoice};
+use crate::engine::Engine;
+use crate::error::Result;
+use crate::typed::block_cipher_type;
+use crate::CipherId;
+use cipher::consts::{U32, U64, U8};
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+/// Fastest first; the default is the first constant-time one the CPU runs.
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND];
+
+/// How block and key bytes map onto the core's 32-bit words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ByteOrder {
+    /// GOST R 34.12-2015 Magma: big-endian words, halves in printed order.
+    Magma,
+    /// GOST 28147-89 (RFC 5830): little-endian words, N1 first.
+    Gost89,
+}
+
+/// The expanded key: the eight 32-bit key words, the S-box and the byte order.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub struct Keys {
+    pub(crate) k: [u32; 8],
+    #[zeroize(skip)]
+    pub(crate) sbox: &'static Sbox,
+    #[zeroize(skip)]
+    pub(crate) order: ByteOrder,
+}
+
+impl Keys {
+    /// `key` must be 32 bytes.
+    pub fn new(key: &[u8], sbox: SboxSet, order: ByteOrder) -> Keys {
+        assert_eq!(key.len(), 32, "GOST 28147-89 / Magma keys are 32 bytes");
+        let mut k = [0u32; 8];
+        for (w, chunk) in k.iter_mut().zip(key.chunks_exact(4)) {
+            let bytes = [chunk[0], chunk[1], chunk[2], chunk[3]];
+            *w = match order {
+                ByteOrder::Magma => u32::from_be_bytes(bytes),
+                ByteOrder::Gost89 => u32::from_le_bytes(bytes),
+            };
+        }
+        Keys { k, sbox: sbox.table(), order }
+    }
+
+    /// The key word used in round `i` (0..32) when encrypting.
+    #[inline(always)]
+    pub(crate) fn enc_round_key(&self, i: usize) -> u32 {
+        if i < 24 { self.k[i % 8] } else { self.k[7 - (i % 8)] }
+    }
+
+    /// Reads a block as (N1, N2).
+    #[inline(always)]
+    pub(crate) fn load(&self, b: &[u8]) -> (u32, u32) {
+        match self.order {
+            ByteOrder::Gost89 => (
+                u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+                u32::from_le_bytes([b[4], b[5], b[6], b[7]]),
+            ),
+            ByteOrder::Magma => (
+                u32::from_be_bytes([b[4], b[5], b[6], b[7]]),
+                u32::from_be_bytes([b[0], b[1], b[2], b[3]]),
+            ),
+        }
+    }
+
+    /// Writes (N1, N2) back in the same convention as [`Keys::load`].
+    #[inline(always)]
+    pub(crate) fn store(&self, n1: u32, n2: u32, b: &mut [u8]) {
+        match self.order {
+            ByteOrder::Gost89 => {
+                b[0..4].copy_from_slice(&n1.to_le_bytes());
+                b[4..8].copy_from_slice(&n2.to_le_bytes());
+            }
+            ByteOrder::Magma => {
+                b[0..4].copy_from_slice(&n2.to_be_bytes());
+                b[4..8].copy_from_slice(&n1.to_be_bytes());
+            }
+        }
+    }
+}
+
+pub(crate) fn engine_magma(key: &[u8], choice: BackendChoice<'_>) -> Result<Engine> {
+    let keys = Keys::new(key, SboxSet::Tc26Z, ByteOrder::Magma);
+    Engine::new(CipherId::Magma.name(), 8, BACKENDS, &keys, choice)
+}
+
+pub(crate) fn engine_gost89(key: &[u8], sbox: SboxSet, choice: BackendChoice<'_>) -> Result<Engine> {
+    let keys = Keys::new(key, sbox, ByteOrder::Gost89);
+    Engine::new(CipherId::Gost89.name(), 8, BACKENDS, &keys, choice)
+}
+
+block_cipher_type!(
+    /// Magma, GOST R 34.12-2015 (RFC 8891), bytes as printed in the standard.
+    Magma, id = CipherId::Magma, block = U8, key = U32, par = U64,
+    make = |key, choice| engine_magma(key, choice)
+);
+
+macro_rules! gost89_type {
+    ($name:ident, $set:expr, $doc:literal) => {
+        block_cipher_type!(
+            #[doc = $doc]
+            $name, id = CipherId::Gost89, block = U8, key = U32, par = U64,
+            make = |key, choice| engine_gost89(key, $set, choice)
+        );
+    };
+}
+
+gost89_type!(Gost89Tc26Z, SboxSet::Tc26Z, "GOST 28147-89 (RFC 5830 byte order) with the tc26-z S-box.");
+gost89_type!(Gost89Test, SboxSet::Test, "GOST 28147-89 with id-GostR3411-94-TestParamSet.");
+gost89_type!(Gost89CryptoProA, SboxSet::CryptoProA, "GOST 28147-89 with CryptoPro-A (RFC 4357).");
+gost89_type!(Gost89CryptoProB, SboxSet::CryptoProB, "GOST 28147-89 with CryptoPro-B (RFC 4357).");
+gost89_type!(Gost89CryptoProC, SboxSet::CryptoProC, "GOST 28147-89 with CryptoPro-C (RFC 4357).");
+gost89_type!(Gost89CryptoProD, SboxSet::CryptoProD, "GOST 28147-89 with CryptoPro-D (RFC 4357).");

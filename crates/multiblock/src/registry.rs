@@ -1,0 +1,200 @@
+//! Ciphers by name: the dynamic API that the CLI and the bindings use.
+
+use crate::cpu::{self, Backend, BackendChoice, BackendInfo, CpuFeatures};
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::magma::SboxSet;
+use crate::{kalyna, kuznyechik, magma, ublock};
+
+/// Every cipher variant the library implements, by its CLI name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CipherId {
+    Kalyna128_128,
+    Kalyna128_256,
+    Kalyna256_256,
+    Kalyna256_512,
+    Kalyna512_512,
+    Kuznyechik,
+    Magma,
+    Gost89,
+    Ublock128_128,
+    Ublock128_256,
+    Ublock256_256,
+}
+
+impl CipherId {
+    pub const ALL: [CipherId; 11] = [
+        CipherId::Kalyna128_128,
+        CipherId::Kalyna128_256,
+        CipherId::Kalyna256_256,
+        CipherId::Kalyna256_512,
+        CipherId::Kalyna512_512,
+        CipherId::Kuznyechik,
+        CipherId::Magma,
+        CipherId::Gost89,
+        CipherId::Ublock128_128,
+        CipherId::Ublock128_256,
+        CipherId::Ublock256_256,
+    ];
+
+    /// The name used on the command line and in `bench` output.
+    pub const fn name(self) -> &'static str {
+        match self {
+            CipherId::Kalyna128_128 => "kalyna-128-128",
+            CipherId::Kalyna128_256 => "kalyna-128-256",
+            CipherId::Kalyna256_256 => "kalyna-256-256",
+            CipherId::Kalyna256_512 => "kalyna-256-512",
+            CipherId::Kalyna512_512 => "kalyna-512-512",
+            CipherId::Kuznyechik => "kuznyechik",
+            CipherId::Magma => "magma",
+            CipherId::Gost89 => "gost89",
+            CipherId::Ublock128_128 => "ublock-128-128",
+            CipherId::Ublock128_256 => "ublock-128-256",
+            CipherId::Ublock256_256 => "ublock-256-256",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Result<CipherId> {
+        CipherId::ALL
+            .iter()
+            .copied()
+            .find(|c| c.name() == name)
+            .ok_or_else(|| Error::UnknownCipher { name: name.to_string() })
+    }
+
+    pub const fn block_bytes(self) -> usize {
+        match self {
+            CipherId::Kalyna128_128 | CipherId::Kalyna128_256 | CipherId::Kuznyechik => 16,
+            CipherId::Ublock128_128 | CipherId::Ublock128_256 => 16,
+            CipherId::Kalyna256_256 | CipherId::Kalyna256_512 | CipherId::Ublock256_256 => 32,
+            CipherId::Kalyna512_512 => 64,
+            CipherId::Magma | CipherId::Gost89 => 8,
+        }
+    }
+
+    pub const fn key_bytes(self) -> usize {
+        match self {
+            CipherId::Kalyna128_128 | CipherId::Ublock128_128 => 16,
+            CipherId::Kalyna256_512 | CipherId::Kalyna512_512 => 64,
+            _ => 32,
+        }
+    }
+
+    /// Whether `--sbox` chooses something for this cipher.
+    pub const fn takes_sbox(self) -> bool {
+        matches!(self, CipherId::Gost89 | CipherId::Magma)
+    }
+}
+
+impl std::fmt::Display for CipherId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A backend of a cipher as `multiblock info` reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BackendStatus {
+    pub info: BackendInfo,
+    /// This CPU can run it.
+    pub available: bool,
+    /// It is what [`BackendChoice::Auto`] picks without `MULTIBLOCK_BACKEND`.
+    pub is_default: bool,
+}
+
+fn statuses<K>(backends: &'static [Backend<K>]) -> Vec<BackendStatus> {
+    let cpu = CpuFeatures::get();
+    let default = cpu::default_backend(backends, cpu).info.name;
+    backends
+        .iter()
+        .map(|b| BackendStatus {
+            info: b.info,
+            available: (b.available)(cpu),
+            is_default: b.info.name == default,
+        })
+        .collect()
+}
+
+/// The backends of `cipher`, fastest first.
+pub fn backends(cipher: &str) -> Result<Vec<BackendStatus>> {
+    Ok(match CipherId::from_name(cipher)? {
+        CipherId::Kalyna128_128
+        | CipherId::Kalyna128_256
+        | CipherId::Kalyna256_256
+        | CipherId::Kalyna256_512
+        | CipherId::Kalyna512_512 => statuses(kalyna::BACKENDS),
+        CipherId::Kuznyechik => statuses(kuznyechik::BACKENDS),
+        CipherId::Magma | CipherId::Gost89 => statuses(magma::BACKENDS),
+        CipherId::Ublock128_128 | CipherId::Ublock128_256 | CipherId::Ublock256_256 => {
+            statuses(ublock::BACKENDS)
+        }
+    })
+}
+
+/// Any cipher, chosen by name at run time.
+pub struct Cipher {
+    id: CipherId,
+    engine: Engine,
+}
+
+impl Cipher {
+    /// Keys `cipher` (a name from [`CipherId::name`]). `sbox` names a GOST
+    /// 28147-89 S-box set (gost89: default `tc26-z`; magma: only `tc26-z`);
+    /// `backend` forces a backend by name.
+    pub fn new(cipher: &str, key: &[u8], sbox: Option<&str>, backend: Option<&str>) -> Result<Cipher> {
+        let id = CipherId::from_name(cipher)?;
+        let choice = backend.map_or(BackendChoice::Auto, BackendChoice::Named);
+        Self::with_id(id, key, sbox, choice)
+    }
+
+    pub fn with_id(id: CipherId, key: &[u8], sbox: Option<&str>, choice: BackendChoice<'_>) -> Result<Cipher> {
+        if key.len() != id.key_bytes() {
+            return Err(Error::KeyLength { cipher: id.name(), expected: id.key_bytes(), got: key.len() });
+        }
+        let sbox = match (sbox, id) {
+            (None, _) => None,
+            (Some(name), CipherId::Gost89) => Some(SboxSet::from_name(name)?),
+            (Some(name), CipherId::Magma) => match SboxSet::from_name(name)? {
+                SboxSet::Tc26Z => None,
+                _ => return Err(Error::SboxNotApplicable { cipher: id.name() }),
+            },
+            (Some(_), _) => return Err(Error::SboxNotApplicable { cipher: id.name() }),
+        };
+        let engine = match id {
+            CipherId::Kalyna128_128 => kalyna::engine(kalyna::Variant::K128_128, key, choice)?,
+            CipherId::Kalyna128_256 => kalyna::engine(kalyna::Variant::K128_256, key, choice)?,
+            CipherId::Kalyna256_256 => kalyna::engine(kalyna::Variant::K256_256, key, choice)?,
+            CipherId::Kalyna256_512 => kalyna::engine(kalyna::Variant::K256_512, key, choice)?,
+            CipherId::Kalyna512_512 => kalyna::engine(kalyna::Variant::K512_512, key, choice)?,
+            CipherId::Kuznyechik => kuznyechik::engine(key, choice)?,
+            CipherId::Magma => magma::engine_magma(key, choice)?,
+            CipherId::Gost89 => magma::engine_gost89(key, sbox.unwrap_or(SboxSet::Tc26Z), choice)?,
+            CipherId::Ublock128_128 => ublock::engine(ublock::Variant::U128_128, key, choice)?,
+            CipherId::Ublock128_256 => ublock::engine(ublock::Variant::U128_256, key, choice)?,
+            CipherId::Ublock256_256 => ublock::engine(ublock::Variant::U256_256, key, choice)?,
+        };
+        Ok(Cipher { id, engine })
+    }
+
+    pub fn id(&self) -> CipherId {
+        self.id
+    }
+
+    pub fn block_bytes(&self) -> usize {
+        self.engine.block_bytes()
+    }
+
+    pub fn backend(&self) -> BackendInfo {
+        self.engine.backend()
+    }
+
+    /// ECB-encrypts whole blocks in place.
+    pub fn encrypt_blocks(&self, data: &mut [u8]) -> Result<()> {
+        self.engine.encrypt_blocks(data)
+    }
+
+    /// ECB-decrypts whole blocks in place.
+    pub fn decrypt_blocks(&self, data: &mut [u8]) -> Result<()> {
+        self.engine.decrypt_blocks(data)
+    }
+}
