@@ -1,1 +1,73 @@
-fn main() {}
+//! The `multiblock` command. Exit status: 0 success, 1 authentication
+//! failure (AEAD modes), 2 any bad input or I/O failure, with one line on
+//! stderr naming the problem. No partial `--out` file is ever left.
+
+mod args;
+mod commands;
+mod hex;
+mod io;
+mod out;
+
+use args::{Cli, Command};
+use clap::Parser;
+use commands::crypt::Direction;
+use std::process::ExitCode;
+
+/// Why a command failed, which decides the exit status.
+#[derive(Debug)]
+pub enum Failure {
+    /// Bad input, bad arguments or an I/O failure: exit 2.
+    Input(String),
+    /// A wrong authentication tag: exit 1.
+    #[allow(dead_code)]
+    Auth(String),
+}
+
+impl Failure {
+    pub fn input(e: impl std::fmt::Display) -> Failure {
+        Failure::Input(e.to_string())
+    }
+}
+
+impl From<String> for Failure {
+    fn from(s: String) -> Failure {
+        Failure::Input(s)
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+                let _ = e.print();
+                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            }
+            // clap's message spans several lines (usage, tips): keep the
+            // first paragraph, joined into one line.
+            let text = e.render().to_string();
+            let first: Vec<&str> = text.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).collect();
+            eprintln!("multiblock: error: {}", first.join(" ").trim_start_matches("error: "));
+            return ExitCode::from(2);
+        }
+    };
+    let result = match &cli.command {
+        Command::Encrypt(a) => commands::crypt::run(a, Direction::Encrypt),
+        Command::Decrypt(a) => commands::crypt::run(a, Direction::Decrypt),
+        Command::Info => commands::info::run(),
+        Command::Selftest => commands::selftest::run(),
+        Command::Bench(a) => commands::bench::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Input(msg)) => {
+            eprintln!("multiblock: error: {msg}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Auth(msg)) => {
+            eprintln!("multiblock: error: {msg}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -19,6 +19,7 @@ pub mod kalyna;
 pub mod kuznyechik;
 pub mod magma;
 mod registry;
+pub mod tsc;
 mod typed;
 pub mod ublock;
 

@@ -49,6 +49,11 @@ impl Rng {
     pub fn bytes(&mut self, n: usize) -> Vec<u8> {
         (0..n).map(|_| self.next_u64() as u8).collect()
     }
+    /// Random data of 0..=max_blocks whole blocks.
+    pub fn blocks(&mut self, block_bytes: usize, max_blocks: usize) -> Vec<u8> {
+        let n = self.below(max_blocks + 1);
+        self.bytes(n * block_bytes)
+    }
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }

@@ -1,0 +1,76 @@
+//! The command-line contract of ../shared/DESIGN.md, as clap structures.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(name = "multiblock", version, about = "Fast constant-time Kalyna, Kuznyechik, Magma/GOST 28147-89 and uBlock")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Encrypt the input (stdin or --in) to the output (stdout or --out).
+    Encrypt(CryptArgs),
+    /// Decrypt the input to the output.
+    Decrypt(CryptArgs),
+    /// Show the CPU features found, the backends of every cipher and the default.
+    Info,
+    /// Run the built-in test vectors on every backend this CPU supports.
+    Selftest,
+    /// Measure every cipher on every backend: TSC ticks per byte and MB/s.
+    Bench(BenchArgs),
+}
+
+#[derive(Args)]
+pub struct CryptArgs {
+    /// Cipher: kalyna-128-128, kalyna-128-256, kalyna-256-256, kalyna-256-512,
+    /// kalyna-512-512, kuznyechik, magma, gost89, ublock-128-128, ublock-128-256, ublock-256-256.
+    #[arg(long)]
+    pub cipher: String,
+    /// Mode of operation.
+    #[arg(long, default_value = "ecb")]
+    pub mode: String,
+    /// Key as hex.
+    #[arg(long)]
+    pub key: String,
+    /// S-box set for gost89: tc26-z (default), test, cryptopro-a, cryptopro-b, cryptopro-c, cryptopro-d.
+    #[arg(long)]
+    pub sbox: Option<String>,
+    /// Input is hex text (whitespace ignored); output is lowercase hex and a newline.
+    #[arg(long)]
+    pub hex: bool,
+    /// Read from this file instead of stdin.
+    #[arg(long = "in", value_name = "PATH")]
+    pub input: Option<PathBuf>,
+    /// Write to this file instead of stdout (created only on success).
+    #[arg(long = "out", value_name = "PATH")]
+    pub output: Option<PathBuf>,
+    /// Force a backend by name (see `multiblock info`).
+    #[arg(long)]
+    pub backend: Option<String>,
+}
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Only these ciphers (repeatable); default all.
+    #[arg(long, num_args = 1..)]
+    pub cipher: Vec<String>,
+    /// Only these backends (repeatable); default every backend this CPU runs.
+    #[arg(long, num_args = 1..)]
+    pub backend: Vec<String>,
+    /// Message size in bytes for the long-message runs.
+    #[arg(long, default_value_t = 1 << 20)]
+    pub bytes: usize,
+    /// Repetitions per measurement (the best is reported).
+    #[arg(long, default_value_t = 5)]
+    pub reps: usize,
+    /// One JSON object per line.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// Comma-separated values with a header line.
+    #[arg(long)]
+    pub csv: bool,
+}

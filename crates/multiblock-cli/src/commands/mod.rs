@@ -1,0 +1,4 @@
+pub mod bench;
+pub mod crypt;
+pub mod info;
+pub mod selftest;

@@ -1,0 +1,202 @@
+//! End-to-end tests of the built `multiblock` binary.
+
+use serde_json::Value;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_multiblock"));
+    c.env_remove("MULTIBLOCK_BACKEND");
+    c
+}
+
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn multiblock");
+    // The child may exit before reading stdin (bad arguments): ignore EPIPE.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    child.wait_with_output().unwrap()
+}
+
+fn vectors() -> Vec<Value> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/vectors");
+    ["kalyna", "kuznyechik", "magma", "gost89", "ublock"]
+        .iter()
+        .flat_map(|f| {
+            let text = std::fs::read_to_string(format!("{dir}/{f}.json")).unwrap();
+            let doc: Value = serde_json::from_str(&text).unwrap();
+            doc["vectors"].as_array().unwrap().clone()
+        })
+        .collect()
+}
+
+fn s<'a>(v: &'a Value, k: &str) -> &'a str {
+    v[k].as_str().unwrap_or("")
+}
+
+/// The first ECB vector without Monte-Carlo iterations, per cipher name.
+fn ecb_vector(cipher: &str) -> Value {
+    vectors()
+        .into_iter()
+        .find(|v| s(v, "mode") == "ecb" && s(v, "cipher") == cipher && v.get("iterations").is_none())
+        .unwrap_or_else(|| panic!("no plain ECB vector for {cipher}"))
+}
+
+const CIPHERS: [&str; 11] = [
+    "kalyna-128-128", "kalyna-128-256", "kalyna-256-256", "kalyna-256-512", "kalyna-512-512",
+    "kuznyechik", "magma", "gost89", "ublock-128-128", "ublock-128-256", "ublock-256-256",
+];
+
+fn crypt_args<'a>(dir: &'a str, v: &'a Value) -> Vec<&'a str> {
+    let mut a = vec![dir, "--cipher", s(v, "cipher"), "--mode", "ecb", "--key", s(v, "key"), "--hex"];
+    if v.get("sbox").is_some() {
+        a.extend(["--sbox", s(v, "sbox")]);
+    }
+    a
+}
+
+#[test]
+fn every_cipher_encrypts_and_decrypts_hex_from_stdin() {
+    for name in CIPHERS {
+        let v = ecb_vector(name);
+        let o = run(&crypt_args("encrypt", &v), s(&v, "plaintext").as_bytes());
+        assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(String::from_utf8(o.stdout).unwrap(), format!("{}\n", s(&v, "ciphertext").to_lowercase()), "{name}");
+        let o = run(&crypt_args("decrypt", &v), s(&v, "ciphertext").as_bytes());
+        assert!(o.status.success(), "{name}");
+        assert_eq!(String::from_utf8(o.stdout).unwrap(), format!("{}\n", s(&v, "plaintext").to_lowercase()), "{name}");
+    }
+}
+
+#[test]
+fn raw_files_round_trip_through_in_and_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("plain.bin");
+    let sealed = dir.path().join("sealed.bin");
+    let back = dir.path().join("back.bin");
+    let data: Vec<u8> = (0..4096u32).map(|i| (i * 31 % 251) as u8).collect();
+    std::fs::write(&input, &data).unwrap();
+    let key = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+    let p = |x: &std::path::Path| x.to_str().unwrap().to_string();
+    let o = run(&["encrypt", "--cipher", "kuznyechik", "--key", key, "--in", &p(&input), "--out", &p(&sealed)], b"");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.stdout.is_empty());
+    let sealed_bytes = std::fs::read(&sealed).unwrap();
+    assert_eq!(sealed_bytes.len(), data.len());
+    assert_ne!(sealed_bytes, data);
+    let o = run(&["decrypt", "--cipher", "kuznyechik", "--key", key, "--in", &p(&sealed), "--out", &p(&back)], b"");
+    assert!(o.status.success());
+    assert_eq!(std::fs::read(&back).unwrap(), data);
+}
+
+/// Each case: arguments, stdin, and a word the one-line error must contain.
+#[test]
+fn bad_input_exits_2_with_one_line_and_no_output_file() {
+    let k16 = "000102030405060708090a0b0c0d0e0f";
+    let k32 = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+    let cases: Vec<(Vec<&str>, &str, &str)> = vec![
+        (vec!["--cipher", "aes-128", "--key", k16, "--hex"], "00", "unknown cipher"),
+        (vec!["--cipher", "kalyna-128-128", "--key", k32, "--hex"], "00", "16 bytes"),
+        (vec!["--cipher", "kuznyechik", "--key", k16, "--hex"], "00", "32 bytes"),
+        (vec!["--cipher", "kuznyechik", "--key", "abc", "--hex"], "00", "odd number"),
+        (vec!["--cipher", "kuznyechik", "--key", "zz", "--hex"], "00", "not hex"),
+        (vec!["--cipher", "kuznyechik", "--key", k32, "--hex"], "0011223", "odd number"),
+        (vec!["--cipher", "kuznyechik", "--key", k32, "--hex"], "00112x", "not hex"),
+        (vec!["--cipher", "kuznyechik", "--key", k32, "--hex"], "0011", "whole 16-byte blocks"),
+        (vec!["--cipher", "magma", "--key", k32], "123456789", "whole 8-byte blocks"),
+        (vec!["--cipher", "gost89", "--key", k32, "--sbox", "nope", "--hex"], "00", "unknown S-box"),
+        (vec!["--cipher", "kuznyechik", "--key", k32, "--sbox", "test", "--hex"], "00", "fixed S-box"),
+        (vec!["--cipher", "kuznyechik", "--key", k32, "--backend", "nope", "--hex"], "00", "no backend"),
+        (vec!["--cipher", "kuznyechik", "--key", k32, "--mode", "xyz", "--hex"], "00", "unknown mode"),
+        (vec!["--cipher", "kuznyechik", "--hex"], "00", "--key"),
+        (vec!["--cipher", "kuznyechik", "--key", k32, "--in", "/nonexistent/x"], "", "cannot read"),
+        (vec!["--cipher", "kuznyechik", "--key", k32, "--bogus"], "", "unexpected argument"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.bin");
+    let out_s = out.to_str().unwrap();
+    for verb in ["encrypt", "decrypt"] {
+        for (args, stdin, word) in &cases {
+            let mut a = vec![verb];
+            a.extend(args.iter());
+            a.extend(["--out", out_s]);
+            let o = run(&a, stdin.as_bytes());
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{a:?}: {err}");
+            assert_eq!(err.trim_end().lines().count(), 1, "{a:?}: not one line: {err}");
+            assert!(err.contains(word), "{a:?}: '{err}' lacks '{word}'");
+            assert!(!err.contains("panicked"), "{a:?}: {err}");
+            assert!(o.stdout.is_empty(), "{a:?}: wrote to stdout");
+            assert!(!out.exists(), "{a:?}: left an output file");
+            assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "{a:?}: left a temporary file");
+        }
+    }
+}
+
+#[test]
+fn unwritable_output_exits_2() {
+    let k32 = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+    let o = run(&["encrypt", "--cipher", "magma", "--key", k32, "--hex", "--out", "/nonexistent-dir/x"], b"0011223344556677");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write"));
+}
+
+#[test]
+fn info_lists_every_cipher_with_a_default_backend() {
+    let o = run(&["info"], b"");
+    assert!(o.status.success());
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("features:"));
+    for name in CIPHERS {
+        assert!(
+            text.lines().any(|l| l.starts_with(name) && l.trim_end().ends_with("default")),
+            "{name} has no default backend in:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn selftest_passes() {
+    let o = run(&["selftest"], b"");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{text}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains(" 0 failed"), "{text}");
+    assert!(!text.contains("selftest: 0 passed"), "{text}");
+}
+
+#[test]
+fn bench_json_lines_have_the_stable_keys() {
+    let o = run(&["bench", "--json", "--cipher", "magma", "kuznyechik", "--bytes", "4096", "--reps", "1"], b"");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let mut lines = 0;
+    for line in text.lines() {
+        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        for k in ["cipher", "backend", "constant_time", "direction", "ways", "bytes", "mb_per_s", "cycles_per_byte"] {
+            assert!(v.get(k).is_some(), "{line} lacks {k}");
+        }
+        assert!(v["cycles_per_byte"].as_f64().unwrap() > 0.0);
+        assert_eq!(v["bytes"], 4096);
+        lines += 1;
+    }
+    // Two ciphers, both directions, at least one backend each.
+    assert!(lines >= 4, "{text}");
+}
+
+#[test]
+fn backend_env_var_forces_and_rejects() {
+    let k32 = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+    let o = bin()
+        .args(["encrypt", "--cipher", "magma", "--key", k32, "--hex"])
+        .env("MULTIBLOCK_BACKEND", "no-such-backend")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no backend 'no-such-backend'"));
+}
