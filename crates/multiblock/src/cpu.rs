@@ -205,3 +205,70 @@ pub fn default_backend<K>(backends: &'static [Backend<K>], cpu: &CpuFeatures) ->
         .or_else(|| backends.iter().find(|b| (b.available)(cpu)))
         .expect("every family has a portable backend")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Nop;
+    impl BlockKernel for Nop {
+        fn encrypt_blocks(&self, _: &mut [u8]) {}
+        fn decrypt_blocks(&self, _: &mut [u8]) {}
+    }
+
+    fn never(_: &CpuFeatures) -> bool {
+        false
+    }
+
+    const fn fake(name: &'static str, constant_time: bool, available: fn(&CpuFeatures) -> bool) -> Backend<()> {
+        Backend {
+            info: BackendInfo { name, constant_time, ways: 1, needs: "magic" },
+            available,
+            new: |_| Box::new(Nop),
+        }
+    }
+
+    static LIST: &[Backend<()>] = &[
+        fake("future", true, never),
+        fake("table", false, always),
+        fake("portable-ct", true, always),
+        fake("reference", false, always),
+    ];
+
+    #[test]
+    fn default_is_the_first_available_constant_time_backend() {
+        let cpu = CpuFeatures::default();
+        assert_eq!(default_backend(LIST, &cpu).info.name, "portable-ct");
+        static NO_CT: &[Backend<()>] = &[fake("table", false, always), fake("reference", false, always)];
+        assert_eq!(default_backend(NO_CT, &cpu).info.name, "table");
+    }
+
+    #[test]
+    fn named_choice_is_strict() {
+        let pick = |n| select("x", LIST, BackendChoice::Named(n)).map(|b| b.info.name);
+        assert_eq!(pick("table"), Ok("table"));
+        assert_eq!(pick("reference"), Ok("reference"));
+        assert!(matches!(pick("future"), Err(Error::BackendUnavailable { needs: "magic", .. })));
+        match pick("nope") {
+            Err(Error::UnknownBackend { known, .. }) => assert_eq!(known.len(), 4),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn detection_is_consistent() {
+        let f = CpuFeatures::get();
+        // The implications every real CPU obeys (and the OS checks keep).
+        if f.avx2 {
+            assert!(f.avx);
+        }
+        if f.avx512bw || f.avx512vbmi {
+            assert!(f.avx512f);
+        }
+        #[cfg(target_arch = "x86_64")]
+        assert!(f.sse2, "every x86-64 CPU has SSE2");
+        assert_eq!(f.names().len(), [f.sse2, f.ssse3, f.sse41, f.avx, f.avx2, f.bmi2, f.aes, f.pclmulqdq,
+            f.avx512f, f.avx512bw, f.avx512vl, f.avx512vbmi, f.avx512vbmi2, f.gfni, f.vaes, f.vpclmulqdq]
+            .iter().filter(|x| **x).count());
+    }
+}
