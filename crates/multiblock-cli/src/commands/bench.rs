@@ -18,11 +18,13 @@ pub struct Row {
     pub bytes: usize,
     pub mb_per_s: f64,
     pub cycles_per_byte: f64,
+    /// For a peer's row: which independent implementation it is.
+    pub peer: Option<&'static str>,
 }
 
 impl Row {
     fn json(&self) -> String {
-        serde_json::json!({
+        let mut v = serde_json::json!({
             "cipher": self.cipher,
             "backend": self.backend,
             "constant_time": self.constant_time,
@@ -31,21 +33,24 @@ impl Row {
             "bytes": self.bytes,
             "mb_per_s": round(self.mb_per_s, 2),
             "cycles_per_byte": round(self.cycles_per_byte, 3),
-        })
-        .to_string()
+        });
+        if let Some(p) = self.peer {
+            v["peer"] = p.into();
+        }
+        v.to_string()
     }
 
     fn csv(&self) -> String {
         format!(
-            "{},{},{},{},{},{},{:.2},{:.3}",
+            "{},{},{},{},{},{},{:.2},{:.3},{}",
             self.cipher, self.backend, self.constant_time, self.direction, self.ways, self.bytes,
-            self.mb_per_s, self.cycles_per_byte
+            self.mb_per_s, self.cycles_per_byte, self.peer.unwrap_or("")
         )
     }
 
     fn table(&self) -> String {
         format!(
-            "{:<16} {:<14} {:<4} {:<8} {:>5} {:>9} {:>10.1} {:>10.2}",
+            "{:<16} {:<14} {:<4} {:<8} {:>5} {:>9} {:>10.1} {:>10.2}  {}",
             self.cipher,
             self.backend,
             if self.constant_time { "yes" } else { "no" },
@@ -53,7 +58,8 @@ impl Row {
             self.ways,
             self.bytes,
             self.mb_per_s,
-            self.cycles_per_byte
+            self.cycles_per_byte,
+            self.peer.map(|p| format!("peer: {p}")).unwrap_or_default()
         )
     }
 }
@@ -64,7 +70,7 @@ fn round(x: f64, digits: i32) -> f64 {
 }
 
 /// Best-of-`reps` (ticks, seconds) for one pass of `f` over the buffer.
-fn measure(reps: usize, mut f: impl FnMut()) -> (u64, f64) {
+pub fn measure(reps: usize, mut f: impl FnMut()) -> (u64, f64) {
     f(); // warm-up: page in the buffer, train the predictors, ramp the clock
     let mut best = (u64::MAX, f64::MAX);
     for _ in 0..reps.max(1) {
@@ -102,6 +108,7 @@ pub fn measure_cipher(id: CipherId, backend: &str, bytes: usize, reps: usize) ->
             bytes: len,
             mb_per_s: len as f64 / secs / 1e6,
             cycles_per_byte: ticks as f64 / len.max(1) as f64,
+            peer: None,
         });
     }
     Ok(rows)
@@ -126,7 +133,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     }
 
     if args.csv {
-        out::line("cipher,backend,constant_time,direction,ways,bytes,mb_per_s,cycles_per_byte")?;
+        out::line("cipher,backend,constant_time,direction,ways,bytes,mb_per_s,cycles_per_byte,peer")?;
     } else if !args.json {
         out::line(format!("cpu: {}", super::info::cpu_model()))?;
         out::line(format!(
@@ -141,15 +148,26 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
                 continue;
             }
             for row in measure_cipher(id, b.info.name, args.bytes.max(id.block_bytes()), args.reps)? {
-                out::line(if args.json {
-                    row.json()
-                } else if args.csv {
-                    row.csv()
-                } else {
-                    row.table()
-                })?;
+                print_row(args, &row)?;
+            }
+        }
+        #[cfg(feature = "peers")]
+        if args.backend.is_empty() {
+            for row in super::peers::rows(id, args.bytes.max(id.block_bytes()), args.reps) {
+                print_row(args, &row)?;
             }
         }
     }
+    Ok(())
+}
+
+fn print_row(args: &BenchArgs, row: &Row) -> Result<(), Failure> {
+    out::line(if args.json {
+        row.json()
+    } else if args.csv {
+        row.csv()
+    } else {
+        row.table()
+    })?;
     Ok(())
 }

@@ -2,3 +2,5 @@ pub mod bench;
 pub mod crypt;
 pub mod info;
 pub mod selftest;
+#[cfg(feature = "peers")]
+pub mod peers;
