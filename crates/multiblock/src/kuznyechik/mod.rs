@@ -1,7 +1,51 @@
-//! STUB (skeleton only): replaced by the Kuznyechik family.
+//! Kuznyechik, GOST R 34.12-2015 (RFC 7801): 128-bit block, 256-bit key,
+//! nine rounds X[K]·S·L then X[K10].
+//!
+//! Bytes as printed in the standard: the first byte of a block is a15 (the
+//! byte ℓ multiplies by 148), the first 16 key bytes are K1.
+//!
+//! - `tables.rs`: π, π⁻¹, the ℓ coefficients (§4.1);
+//! - `transforms.rs`: X, S, R, L and their inverses (§4.1.2);
+//! - `key_schedule.rs`: C_i and the 32 Feistel steps (§4.3);
+//! - `reference.rs`: the reference backend (§4.4), oracle for the others.
+
+mod key_schedule;
+mod reference;
+mod tables;
+mod transforms;
+
 use crate::cpu::{Backend, BackendChoice};
 use crate::engine::Engine;
 use crate::error::Result;
-pub struct Keys;
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[];
-pub(crate) fn engine(_key: &[u8], _choice: BackendChoice<'_>) -> Result<Engine> { unimplemented!() }
+use crate::typed::block_cipher_type;
+use crate::CipherId;
+use cipher::consts::{U16, U32};
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+/// Fastest first; the default is the first constant-time one the CPU runs.
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND];
+
+/// The expanded key: round keys K1..K10, each 16 bytes in printed order.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub struct Keys {
+    pub(crate) rk: [[u8; 16]; 10],
+}
+
+impl Keys {
+    /// `key` must be 32 bytes.
+    pub fn new(key: &[u8]) -> Keys {
+        assert_eq!(key.len(), 32, "Kuznyechik keys are 32 bytes");
+        Keys { rk: key_schedule::expand(key) }
+    }
+}
+
+pub(crate) fn engine(key: &[u8], choice: BackendChoice<'_>) -> Result<Engine> {
+    let keys = Keys::new(key);
+    Engine::new(CipherId::Kuznyechik.name(), 16, BACKENDS, &keys, choice)
+}
+
+block_cipher_type!(
+    /// Kuznyechik, GOST R 34.12-2015 (RFC 7801), bytes as printed in the standard.
+    Kuznyechik, id = CipherId::Kuznyechik, block = U16, key = U32, par = U16,
+    make = |key, choice| engine(key, choice)
+);

@@ -1,0 +1,104 @@
+//! Key schedule, GOST R 34.12-2015 §4.3 (RFC 7801 §4.3).
+//!
+//! K = k255‖…‖k0; K1 = k255‖…‖k128 (the first 16 key bytes), K2 = the last 16.
+//! (K_{2i+1}, K_{2i+2}) = F[C_{8(i-1)+8}] ∘ … ∘ F[C_{8(i-1)+1}](K_{2i-1}, K_{2i}), i = 1..4,
+//! with F[k](a1, a0) = (LSX[k](a1) ⊕ a0, a1) and C_i = L(Vec128(i)).
+
+use super::transforms::{l, s, x, Block};
+
+/// C_i = L(Vec128(i)), i = 1..32: the 128-bit big-endian number i, through L.
+pub(crate) fn round_constant(i: u8) -> Block {
+    let mut c = [0u8; 16];
+    c[15] = i;
+    l(&mut c);
+    c
+}
+
+/// F[k](a1, a0) = (LSX[k](a1) ⊕ a0, a1), in place on the pair.
+fn feistel_step(k: &Block, a1: &mut Block, a0: &mut Block) {
+    let mut t = *a1;
+    x(k, &mut t);
+    s(&mut t);
+    l(&mut t);
+    x(a0, &mut t);
+    *a0 = *a1;
+    *a1 = t;
+}
+
+/// The ten round keys K1..K10 from a 32-byte key.
+pub(crate) fn expand(key: &[u8]) -> [Block; 10] {
+    assert_eq!(key.len(), 32, "Kuznyechik keys are 32 bytes");
+    let mut rk = [[0u8; 16]; 10];
+    rk[0].copy_from_slice(&key[..16]);
+    rk[1].copy_from_slice(&key[16..]);
+    let (mut a1, mut a0) = (rk[0], rk[1]);
+    for i in 1..5 {
+        for j in 1..=8 {
+            let c = round_constant((8 * (i - 1) + j) as u8);
+            feistel_step(&c, &mut a1, &mut a0);
+        }
+        rk[2 * i] = a1;
+        rk[2 * i + 1] = a0;
+    }
+    rk
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kuznyechik::transforms::tests::block;
+
+    const KEY: &str = "8899aabbccddeeff0011223344556677fedcba98765432100123456789abcdef";
+
+    fn key_bytes() -> Vec<u8> {
+        (0..32).map(|i| u8::from_str_radix(&KEY[2 * i..2 * i + 2], 16).unwrap()).collect()
+    }
+
+    // GOST R 34.12-2015 Appendix A.1.4 / RFC 7801 §5.4.
+    #[test]
+    fn round_constants_c1_to_c8() {
+        let expected = [
+            "6ea276726c487ab85d27bd10dd849401",
+            "dc87ece4d890f4b3ba4eb92079cbeb02",
+            "b2259a96b4d88e0be7690430a44f7f03",
+            "7bcd1b0b73e32ba5b79cb140f2551504",
+            "156f6d791fab511deabb0c502fd18105",
+            "a74af7efab73df160dd208608b9efe06",
+            "c9e8819dc73ba5ae50f5b570561a6a07",
+            "f6593616e6055689adfba18027aa2a08",
+        ];
+        for (i, c) in expected.iter().enumerate() {
+            assert_eq!(round_constant(i as u8 + 1), block(c), "C{}", i + 1);
+        }
+    }
+
+    #[test]
+    fn first_feistel_step() {
+        let k = key_bytes();
+        let (mut a1, mut a0) = (block(&KEY[..32]), block(&KEY[32..]));
+        assert_eq!(&a1[..], &k[..16]);
+        feistel_step(&round_constant(1), &mut a1, &mut a0);
+        assert_eq!(a1, block("c3d5fa01ebe36f7a9374427ad7ca8949"));
+        assert_eq!(a0, block("8899aabbccddeeff0011223344556677"));
+    }
+
+    #[test]
+    fn round_keys_k1_to_k10() {
+        let expected = [
+            "8899aabbccddeeff0011223344556677",
+            "fedcba98765432100123456789abcdef",
+            "db31485315694343228d6aef8cc78c44",
+            "3d4553d8e9cfec6815ebadc40a9ffd04",
+            "57646468c44a5e28d3e59246f429f1ac",
+            "bd079435165c6432b532e82834da581b",
+            "51e640757e8745de705727265a0098b1",
+            "5a7925017b9fdd3ed72a91a22286f984",
+            "bb44e25378c73123a5f32f73cdb6e517",
+            "72e9dd7416bcf45b755dbaa88e4a4043",
+        ];
+        let rk = expand(&key_bytes());
+        for (i, k) in expected.iter().enumerate() {
+            assert_eq!(rk[i], block(k), "K{}", i + 1);
+        }
+    }
+}
