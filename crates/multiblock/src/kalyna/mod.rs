@@ -1,9 +1,141 @@
-//! STUB (skeleton only): replaced by the Kalyna family.
+//! Kalyna, DSTU 7624:2014 (Ukraine): an SPN on an 8 × nb byte state with
+//! 128-, 256- or 512-bit blocks and keys.
+//!
+//! Bytes are as in DSTU 7624:2014 Annex B, Bouncy Castle and Crypto++: the
+//! state column j is block bytes 8j..8j+8, which the reference implementation
+//! reads as a little-endian 64-bit word.
+//!
+//! Encryption (§5): ⊞K0, then t−1 rounds ψ and ⊕K_r, then ψ and ⊞K_t, where
+//! ψ = MixColumns∘ShiftRows∘SubBytes. Decryption runs the inverse transforms
+//! with the same round keys (⊟ for the first and last).
+
+mod key_schedule;
+mod reference;
+mod round;
+mod tables;
+
 use crate::cpu::{Backend, BackendChoice};
 use crate::engine::Engine;
 use crate::error::Result;
+use crate::typed::block_cipher_type;
+use crate::CipherId;
+use cipher::consts::{U16, U32, U4, U64, U8};
+use key_schedule::{MAX_BLOCK, MAX_ROUND_KEYS};
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+/// Fastest first; the default is the first constant-time one the CPU runs.
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND];
+
+/// The five parameter sets: block bits / key bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Variant { K128_128, K128_256, K256_256, K256_512, K512_512 }
-pub struct Keys;
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[];
-pub(crate) fn engine(_v: Variant, _key: &[u8], _choice: BackendChoice<'_>) -> Result<Engine> { unimplemented!() }
+pub enum Variant {
+    K128_128,
+    K128_256,
+    K256_256,
+    K256_512,
+    K512_512,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 5] =
+        [Variant::K128_128, Variant::K128_256, Variant::K256_256, Variant::K256_512, Variant::K512_512];
+
+    pub const fn id(self) -> CipherId {
+        match self {
+            Variant::K128_128 => CipherId::Kalyna128_128,
+            Variant::K128_256 => CipherId::Kalyna128_256,
+            Variant::K256_256 => CipherId::Kalyna256_256,
+            Variant::K256_512 => CipherId::Kalyna256_512,
+            Variant::K512_512 => CipherId::Kalyna512_512,
+        }
+    }
+
+    /// Block length l in bytes.
+    pub const fn block_bytes(self) -> usize {
+        self.id().block_bytes()
+    }
+
+    /// Key length k in bytes.
+    pub const fn key_bytes(self) -> usize {
+        self.id().key_bytes()
+    }
+
+    /// State columns nb = l / 64.
+    pub const fn nb(self) -> usize {
+        self.block_bytes() / 8
+    }
+
+    /// Key columns nk = k / 64.
+    pub const fn nk(self) -> usize {
+        self.key_bytes() / 8
+    }
+
+    /// Rounds t: 10, 14 or 18 for a 128-, 256- or 512-bit key (§5, table 1).
+    pub const fn rounds(self) -> usize {
+        match self.key_bytes() {
+            16 => 10,
+            32 => 14,
+            _ => 18,
+        }
+    }
+}
+
+/// The expanded key: round keys K_0..K_t, each block_bytes long (the rest of
+/// each row is zero). Encryption and decryption use the same round keys.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub struct Keys {
+    #[zeroize(skip)]
+    pub(crate) variant: Variant,
+    pub(crate) rk: [[u8; MAX_BLOCK]; MAX_ROUND_KEYS],
+}
+
+impl Keys {
+    /// `key` must be `variant.key_bytes()` long.
+    pub fn new(variant: Variant, key: &[u8]) -> Keys {
+        assert_eq!(key.len(), variant.key_bytes(), "{} keys are {} bytes", variant.id(), variant.key_bytes());
+        let mut keys = Keys { variant, rk: [[0u8; MAX_BLOCK]; MAX_ROUND_KEYS] };
+        key_schedule::expand(variant, key, &mut keys.rk);
+        keys
+    }
+
+    /// Round key K_i (0 ≤ i ≤ rounds), block_bytes long.
+    #[inline(always)]
+    pub(crate) fn round_key(&self, i: usize) -> &[u8] {
+        &self.rk[i][..self.variant.block_bytes()]
+    }
+}
+
+pub(crate) fn engine(v: Variant, key: &[u8], choice: BackendChoice<'_>) -> Result<Engine> {
+    let keys = Keys::new(v, key);
+    Engine::new(v.id().name(), v.block_bytes(), BACKENDS, &keys, choice)
+}
+
+block_cipher_type!(
+    /// Kalyna-128/128 (DSTU 7624:2014): 16-byte block, 16-byte key, 10 rounds.
+    Kalyna128_128, id = CipherId::Kalyna128_128, block = U16, key = U16, par = U16,
+    make = |key, choice| engine(Variant::K128_128, key, choice)
+);
+
+block_cipher_type!(
+    /// Kalyna-128/256 (DSTU 7624:2014): 16-byte block, 32-byte key, 14 rounds.
+    Kalyna128_256, id = CipherId::Kalyna128_256, block = U16, key = U32, par = U16,
+    make = |key, choice| engine(Variant::K128_256, key, choice)
+);
+
+block_cipher_type!(
+    /// Kalyna-256/256 (DSTU 7624:2014): 32-byte block, 32-byte key, 14 rounds.
+    Kalyna256_256, id = CipherId::Kalyna256_256, block = U32, key = U32, par = U8,
+    make = |key, choice| engine(Variant::K256_256, key, choice)
+);
+
+block_cipher_type!(
+    /// Kalyna-256/512 (DSTU 7624:2014): 32-byte block, 64-byte key, 18 rounds.
+    Kalyna256_512, id = CipherId::Kalyna256_512, block = U32, key = U64, par = U8,
+    make = |key, choice| engine(Variant::K256_512, key, choice)
+);
+
+block_cipher_type!(
+    /// Kalyna-512/512 (DSTU 7624:2014): 64-byte block, 64-byte key, 18 rounds.
+    Kalyna512_512, id = CipherId::Kalyna512_512, block = U64, key = U64, par = U4,
+    make = |key, choice| engine(Variant::K512_512, key, choice)
+);
