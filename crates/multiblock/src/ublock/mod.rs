@@ -1,9 +1,101 @@
-//! STUB (skeleton only): replaced by the uBlock family.
+//! uBlock, winner of the 2019 Chinese national cipher design competition
+//! (Wu W., Zhang L., Zheng Y., Li L., J. Cryptologic Research 2019, 6(6)),
+//! as described in the seed paper §1 (notes/seed-001-ublock.md §1).
+//!
+//! Variants uBlock-n/k: 128/128 (16 rounds), 128/256 (24), 256/256 (24).
+//! Bytes: a block or key byte string is read big-endian by nibbles (nibble 0
+//! = high nibble of byte 0); the left half X0 is the first n/16 bytes, K0 the
+//! first k/32 bytes — as in the design document's examples and the official
+//! test files. Round constant RC12 is 8e9adfcb (the paper misprints it).
+
+mod key_schedule;
+mod reference;
+mod tables;
+
 use crate::cpu::{Backend, BackendChoice};
 use crate::engine::Engine;
 use crate::error::Result;
+use crate::typed::block_cipher_type;
+use crate::CipherId;
+use cipher::consts::{U16, U32, U8};
+use key_schedule::RoundKeys;
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+/// Fastest first; the default is the first constant-time one the CPU runs.
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND];
+
+/// The three uBlock variants (block bits / key bits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Variant { U128_128, U128_256, U256_256 }
-pub struct Keys;
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[];
-pub(crate) fn engine(_v: Variant, _key: &[u8], _choice: BackendChoice<'_>) -> Result<Engine> { unimplemented!() }
+pub enum Variant {
+    U128_128,
+    U128_256,
+    U256_256,
+}
+
+impl Variant {
+    pub const fn id(self) -> CipherId {
+        match self {
+            Variant::U128_128 => CipherId::Ublock128_128,
+            Variant::U128_256 => CipherId::Ublock128_256,
+            Variant::U256_256 => CipherId::Ublock256_256,
+        }
+    }
+
+    /// Block size n/8 in bytes.
+    pub const fn block_bytes(self) -> usize {
+        self.id().block_bytes()
+    }
+
+    /// Key size k/8 in bytes.
+    pub const fn key_bytes(self) -> usize {
+        self.id().key_bytes()
+    }
+
+    /// Number of rounds r (paper §1.2): r + 1 round keys.
+    pub const fn rounds(self) -> usize {
+        match self {
+            Variant::U128_128 => 16,
+            Variant::U128_256 | Variant::U256_256 => 24,
+        }
+    }
+}
+
+/// The expanded key: round keys RK⁰..RK^r (each n bits, in the first
+/// `block_bytes` bytes of its slot), wiped on drop.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub struct Keys {
+    pub(crate) rk: RoundKeys,
+    #[zeroize(skip)]
+    pub(crate) variant: Variant,
+}
+
+impl Keys {
+    /// `key` must be `variant.key_bytes()` bytes.
+    pub fn new(variant: Variant, key: &[u8]) -> Keys {
+        assert_eq!(key.len(), variant.key_bytes(), "uBlock key length");
+        Keys { rk: key_schedule::expand(variant, key), variant }
+    }
+}
+
+pub(crate) fn engine(v: Variant, key: &[u8], choice: BackendChoice<'_>) -> Result<Engine> {
+    let keys = Keys::new(v, key);
+    Engine::new(v.id().name(), v.block_bytes(), BACKENDS, &keys, choice)
+}
+
+block_cipher_type!(
+    /// uBlock-128/128: 128-bit block, 128-bit key, 16 rounds.
+    Ublock128_128, id = CipherId::Ublock128_128, block = U16, key = U16, par = U16,
+    make = |key, choice| engine(Variant::U128_128, key, choice)
+);
+
+block_cipher_type!(
+    /// uBlock-128/256: 128-bit block, 256-bit key, 24 rounds.
+    Ublock128_256, id = CipherId::Ublock128_256, block = U16, key = U32, par = U16,
+    make = |key, choice| engine(Variant::U128_256, key, choice)
+);
+
+block_cipher_type!(
+    /// uBlock-256/256: 256-bit block, 256-bit key, 24 rounds.
+    Ublock256_256, id = CipherId::Ublock256_256, block = U32, key = U32, par = U8,
+    make = |key, choice| engine(Variant::U256_256, key, choice)
+);
