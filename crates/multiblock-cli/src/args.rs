@@ -16,6 +16,8 @@ pub enum Command {
     Encrypt(CryptArgs),
     /// Decrypt the input to the output.
     Decrypt(CryptArgs),
+    /// Compute a MAC (tag) of the input.
+    Mac(CryptArgs),
     /// Show the CPU features found, the backends of every cipher and the default.
     Info,
     /// Run the built-in test vectors on every backend this CPU supports.
@@ -51,6 +53,39 @@ pub struct CryptArgs {
     /// Force a backend by name (see `multiblock info`).
     #[arg(long)]
     pub backend: Option<String>,
+    /// IV / nonce / initial register / XTS tweak, as hex.
+    #[arg(long)]
+    pub iv: Option<String>,
+    /// Associated data for AEAD modes, as hex.
+    #[arg(long)]
+    pub aad: Option<String>,
+    /// Padding: none, gost1, gost2, gost3 (GOST R 34.13 procedures 1-3), pkcs7.
+    #[arg(long, default_value = "none")]
+    pub padding: String,
+    /// GOST R 34.13 / DSTU CFB, OFB, CTR: output bits per step.
+    #[arg(long)]
+    pub s: Option<usize>,
+    /// GOST R 34.13: register bits (a multiple of the block size).
+    #[arg(long)]
+    pub m: Option<usize>,
+    /// MAC length in bits.
+    #[arg(long)]
+    pub mac_bits: Option<usize>,
+    /// Tag length in bits (MGM, DSTU CMAC, GCM, GMAC, CCM).
+    #[arg(long)]
+    pub tag_bits: Option<usize>,
+    /// ACPKM section size in bytes.
+    #[arg(long)]
+    pub section_bytes: Option<usize>,
+    /// OMAC-ACPKM key section size in bytes.
+    #[arg(long)]
+    pub key_section_bytes: Option<usize>,
+    /// DSTU CCM length-field size in bytes.
+    #[arg(long)]
+    pub nb: Option<usize>,
+    /// GOST 28147-89 CryptoPro key meshing (RFC 4357) in CNT and CFB.
+    #[arg(long)]
+    pub key_meshing: bool,
 }
 
 #[derive(Args)]

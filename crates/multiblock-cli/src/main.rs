@@ -10,7 +10,7 @@ mod out;
 
 use args::{Cli, Command};
 use clap::Parser;
-use commands::crypt::Direction;
+use commands::crypt::Verb;
 use std::process::ExitCode;
 
 /// Why a command failed, which decides the exit status.
@@ -19,7 +19,6 @@ pub enum Failure {
     /// Bad input, bad arguments or an I/O failure: exit 2.
     Input(String),
     /// A wrong authentication tag: exit 1.
-    #[allow(dead_code)]
     Auth(String),
 }
 
@@ -53,8 +52,9 @@ fn main() -> ExitCode {
         }
     };
     let result = match &cli.command {
-        Command::Encrypt(a) => commands::crypt::run(a, Direction::Encrypt),
-        Command::Decrypt(a) => commands::crypt::run(a, Direction::Decrypt),
+        Command::Encrypt(a) => commands::crypt::run(a, Verb::Encrypt),
+        Command::Decrypt(a) => commands::crypt::run(a, Verb::Decrypt),
+        Command::Mac(a) => commands::crypt::run(a, Verb::Mac),
         Command::Info => commands::info::run(),
         Command::Selftest => commands::selftest::run(),
         Command::Bench(a) => commands::bench::run(a),

@@ -19,6 +19,13 @@ pub enum Error {
     BackendUnavailable { cipher: &'static str, name: &'static str, needs: &'static str },
     /// The data is not a whole number of blocks.
     DataLength { cipher: &'static str, block_bytes: usize, got: usize },
+    /// The mode name is unknown or the cipher does not define it.
+    UnknownMode { cipher: &'static str, mode: String, known: Vec<&'static str> },
+    /// A mode parameter (IV, nonce, s, m, tag length, ...) is wrong; the
+    /// message names it and what was expected.
+    Param(String),
+    /// A tag or key-wrap integrity check failed; nothing was released.
+    Authentication,
 }
 
 impl fmt::Display for Error {
@@ -57,6 +64,15 @@ impl fmt::Display for Error {
                 "{cipher} works on whole {block_bytes}-byte blocks, got {got} bytes \
                  ({} bytes past the last whole block)",
                 got % block_bytes
+            ),
+            Error::UnknownMode { cipher, mode, known } => write!(
+                f,
+                "unknown mode '{mode}' for {cipher} (expected one of: {})",
+                known.join(", ")
+            ),
+            Error::Param(msg) => f.write_str(msg),
+            Error::Authentication => f.write_str(
+                "authentication failed: the tag does not match (no plaintext was written)",
             ),
         }
     }

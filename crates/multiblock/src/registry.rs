@@ -80,10 +80,35 @@ impl CipherId {
         }
     }
 
+    /// The family, which decides the key schedule and the modes.
+    pub const fn family(self) -> Family {
+        match self {
+            CipherId::Kalyna128_128
+            | CipherId::Kalyna128_256
+            | CipherId::Kalyna256_256
+            | CipherId::Kalyna256_512
+            | CipherId::Kalyna512_512 => Family::Kalyna,
+            CipherId::Kuznyechik => Family::Kuznyechik,
+            CipherId::Magma => Family::Magma,
+            CipherId::Gost89 => Family::Gost89,
+            CipherId::Ublock128_128 | CipherId::Ublock128_256 | CipherId::Ublock256_256 => Family::Ublock,
+        }
+    }
+
     /// Whether `--sbox` chooses something for this cipher.
     pub const fn takes_sbox(self) -> bool {
         matches!(self, CipherId::Gost89 | CipherId::Magma)
     }
+}
+
+/// Cipher families (Magma and GOST 28147-89 share a core but not their modes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Family {
+    Kalyna,
+    Kuznyechik,
+    Magma,
+    Gost89,
+    Ublock,
 }
 
 impl std::fmt::Display for CipherId {

@@ -1,36 +1,57 @@
-//! `encrypt` and `decrypt`.
+//! `encrypt`, `decrypt` and `mac` for every cipher and mode.
 
 use crate::args::CryptArgs;
 use crate::{hex, io, Failure};
-use multiblock::{Cipher, CipherId};
+use multiblock::modes::{self, Mode, Padding, Params, Request};
+use multiblock::{BackendChoice, CipherId, Error};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
+pub enum Verb {
     Encrypt,
     Decrypt,
+    Mac,
 }
 
-/// The modes each cipher offers through the CLI today.
-fn modes(_id: CipherId) -> &'static [&'static str] {
-    &["ecb"]
-}
-
-pub fn run(args: &CryptArgs, direction: Direction) -> Result<(), Failure> {
-    let id = CipherId::from_name(&args.cipher).map_err(Failure::input)?;
-    if !modes(id).contains(&args.mode.as_str()) {
-        return Err(Failure::Input(format!(
-            "unknown mode '{}' for {} (expected one of: {})",
-            args.mode,
-            id,
-            modes(id).join(", ")
-        )));
+fn failure(e: Error) -> Failure {
+    match e {
+        Error::Authentication => Failure::Auth(e.to_string()),
+        other => Failure::Input(other.to_string()),
     }
-    let key = hex::decode(&args.key, "--key").map_err(Failure::Input)?;
-    let cipher = Cipher::new(id.name(), &key, args.sbox.as_deref(), args.backend.as_deref())
-        .map_err(Failure::input)?;
+}
 
-    let raw = io::read_input(args.input.as_deref()).map_err(Failure::Input)?;
-    let mut data = if args.hex {
+fn params(args: &CryptArgs) -> Result<Params, Failure> {
+    Ok(Params {
+        iv: args.iv.as_deref().map(|h| hex::decode(h, "--iv")).transpose()?,
+        aad: args.aad.as_deref().map(|h| hex::decode(h, "--aad")).transpose()?.unwrap_or_default(),
+        padding: Padding::from_name(&args.padding).map_err(failure)?,
+        s: args.s,
+        m: args.m,
+        mac_bits: args.mac_bits,
+        tag_bits: args.tag_bits,
+        section_bytes: args.section_bytes,
+        key_section_bytes: args.key_section_bytes,
+        nb: args.nb,
+        key_meshing: args.key_meshing,
+    })
+}
+
+pub fn run(args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
+    let id = CipherId::from_name(&args.cipher).map_err(failure)?;
+    let mode = Mode::parse(id, &args.mode).map_err(failure)?;
+    let key = hex::decode(&args.key, "--key")?;
+    let req = Request {
+        cipher: id,
+        mode,
+        key: &key,
+        sbox: args.sbox.as_deref(),
+        backend: args.backend.as_deref().map_or(BackendChoice::Auto, BackendChoice::Named),
+        params: params(args)?,
+    };
+    // Key, S-box and backend errors before reading any input.
+    req.keyed().map_err(failure)?;
+
+    let raw = io::read_input(args.input.as_deref())?;
+    let data = if args.hex {
         let text = String::from_utf8(raw)
             .map_err(|_| Failure::Input("--hex input is not text (expected hex digits)".into()))?;
         hex::decode(&text, "the input")?
@@ -38,16 +59,17 @@ pub fn run(args: &CryptArgs, direction: Direction) -> Result<(), Failure> {
         raw
     };
 
-    match direction {
-        Direction::Encrypt => cipher.encrypt_blocks(&mut data),
-        Direction::Decrypt => cipher.decrypt_blocks(&mut data),
+    let mut out = match verb {
+        Verb::Encrypt => modes::encrypt(&req, &data),
+        Verb::Decrypt => modes::decrypt(&req, &data),
+        Verb::Mac => modes::mac(&req, &data),
     }
-    .map_err(Failure::input)?;
+    .map_err(failure)?;
 
     if args.hex {
-        let mut text = hex::encode(&data);
+        let mut text = hex::encode(&out);
         text.push('\n');
-        data = text.into_bytes();
+        out = text.into_bytes();
     }
-    io::write_output(args.output.as_deref(), &data).map_err(Failure::Input)
+    io::write_output(args.output.as_deref(), &out).map_err(Failure::Input)
 }

@@ -1,0 +1,255 @@
+//! Modes of operation from the standards, on top of [`Cipher`]'s
+//! multi-block ECB (so every mode runs on the fast backends).
+//!
+//! - `gost/`: GOST R 34.13-2015 (ECB, CTR, OFB, CBC, CFB, MAC), RFC 8645
+//!   (CTR-ACPKM, OMAC-ACPKM), RFC 9058 (MGM) for Kuznyechik and Magma, and
+//!   GOST 28147-89 (RFC 5830 CNT, CFB, MAC; RFC 4357 key meshing);
+//! - `dstu/`: DSTU 7624:2014 for Kalyna (CTR, CBC, CFB, OFB, CMAC, GCM,
+//!   GMAC, CCM, XTS, KW) and uBlock CBC;
+//! - here: ECB with padding, the mode table, parameters and dispatch.
+//!
+//! The one-shot functions [`encrypt`], [`decrypt`] and [`mac`] take a
+//! [`Request`]; the families also export streaming types.
+
+pub(crate) mod dstu;
+pub(crate) mod gost;
+pub mod padding;
+
+pub use padding::Padding;
+
+use crate::cpu::BackendChoice;
+use crate::error::{Error, Result};
+use crate::registry::{Cipher, CipherId, Family};
+
+/// Every mode name of the CLI contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mode {
+    Ecb,
+    Ctr,
+    Ofb,
+    Cbc,
+    Cfb,
+    Mac,
+    CtrAcpkm,
+    OmacAcpkm,
+    Mgm,
+    Cnt,
+    Cmac,
+    Gcm,
+    Gmac,
+    Ccm,
+    Xts,
+    Kw,
+}
+
+/// What a mode does with its input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// encrypt / decrypt, same length (up to padding).
+    Cipher,
+    /// mac: message in, tag out.
+    Mac,
+    /// encrypt writes ciphertext||tag; decrypt checks the tag first.
+    Aead,
+    /// encrypt wraps, decrypt unwraps and checks integrity.
+    KeyWrap,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 16] = [
+        Mode::Ecb,
+        Mode::Ctr,
+        Mode::Ofb,
+        Mode::Cbc,
+        Mode::Cfb,
+        Mode::Mac,
+        Mode::CtrAcpkm,
+        Mode::OmacAcpkm,
+        Mode::Mgm,
+        Mode::Cnt,
+        Mode::Cmac,
+        Mode::Gcm,
+        Mode::Gmac,
+        Mode::Ccm,
+        Mode::Xts,
+        Mode::Kw,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mode::Ecb => "ecb",
+            Mode::Ctr => "ctr",
+            Mode::Ofb => "ofb",
+            Mode::Cbc => "cbc",
+            Mode::Cfb => "cfb",
+            Mode::Mac => "mac",
+            Mode::CtrAcpkm => "ctr-acpkm",
+            Mode::OmacAcpkm => "omac-acpkm",
+            Mode::Mgm => "mgm",
+            Mode::Cnt => "cnt",
+            Mode::Cmac => "cmac",
+            Mode::Gcm => "gcm",
+            Mode::Gmac => "gmac",
+            Mode::Ccm => "ccm",
+            Mode::Xts => "xts",
+            Mode::Kw => "kw",
+        }
+    }
+
+    pub const fn kind(self) -> Kind {
+        match self {
+            Mode::Mac | Mode::OmacAcpkm | Mode::Cmac | Mode::Gmac => Kind::Mac,
+            Mode::Mgm | Mode::Gcm | Mode::Ccm => Kind::Aead,
+            Mode::Kw => Kind::KeyWrap,
+            _ => Kind::Cipher,
+        }
+    }
+
+    /// The modes a cipher defines that this library implements, ECB first.
+    pub fn for_cipher(id: CipherId) -> Vec<Mode> {
+        let family: &[Mode] = match id.family() {
+            Family::Kuznyechik | Family::Magma | Family::Gost89 => gost::modes(id),
+            Family::Kalyna | Family::Ublock => dstu::modes(id),
+        };
+        std::iter::once(Mode::Ecb).chain(family.iter().copied()).collect()
+    }
+
+    /// Parses `name` as a mode of `id`.
+    pub fn parse(id: CipherId, name: &str) -> Result<Mode> {
+        let modes = Mode::for_cipher(id);
+        modes.iter().copied().find(|m| m.name() == name).ok_or_else(|| Error::UnknownMode {
+            cipher: id.name(),
+            mode: name.to_string(),
+            known: modes.iter().map(|m| m.name()).collect(),
+        })
+    }
+}
+
+impl std::fmt::Display for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Mode parameters, named as in the vectors' `params` and the CLI flags.
+/// `None` means the standard's default.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Params {
+    /// IV, nonce, initial register (GOST: m bits) or XTS tweak.
+    pub iv: Option<Vec<u8>>,
+    /// Associated data (AEAD modes).
+    pub aad: Vec<u8>,
+    pub padding: Padding,
+    /// GOST R 34.13 / DSTU CFB: bits of output per step.
+    pub s: Option<usize>,
+    /// GOST R 34.13: register bits (also given by the IV length).
+    pub m: Option<usize>,
+    /// MAC length in bits (GOST MAC, OMAC-ACPKM, GOST 28147 MAC).
+    pub mac_bits: Option<usize>,
+    /// Tag length in bits (MGM, DSTU CMAC/GCM/GMAC/CCM).
+    pub tag_bits: Option<usize>,
+    /// ACPKM section size N in bytes.
+    pub section_bytes: Option<usize>,
+    /// OMAC-ACPKM key section size T* in bytes.
+    pub key_section_bytes: Option<usize>,
+    /// DSTU CCM length-field size N_B in bytes.
+    pub nb: Option<usize>,
+    /// GOST 28147-89 CryptoPro key meshing (RFC 4357 §2.3) in CNT and CFB.
+    pub key_meshing: bool,
+}
+
+/// Everything a one-shot call needs.
+pub struct Request<'a> {
+    pub cipher: CipherId,
+    pub mode: Mode,
+    pub key: &'a [u8],
+    pub sbox: Option<&'a str>,
+    pub backend: BackendChoice<'a>,
+    pub params: Params,
+}
+
+impl Request<'_> {
+    /// The cipher keyed with the request's key.
+    pub fn keyed(&self) -> Result<Cipher> {
+        self.rekeyed(self.key)
+    }
+
+    /// The same cipher, S-box and backend under another key (ACPKM, key meshing).
+    pub fn rekeyed(&self, key: &[u8]) -> Result<Cipher> {
+        Cipher::with_id(self.cipher, key, self.sbox, self.backend)
+    }
+
+    /// Fails with a clear message where `mode` takes no IV but one was given.
+    pub fn no_iv(&self) -> Result<()> {
+        match self.params.iv {
+            Some(_) => Err(Error::Param(format!("{} {} takes no --iv", self.cipher, self.mode))),
+            None => Ok(()),
+        }
+    }
+
+    /// The IV, or an error naming the expected length.
+    pub fn iv(&self, expected: &str) -> Result<&[u8]> {
+        self.params.iv.as_deref().ok_or_else(|| {
+            Error::Param(format!("{} {} needs --iv ({expected})", self.cipher, self.mode))
+        })
+    }
+}
+
+/// Encrypts (or wraps, or seals: ciphertext||tag) `data`.
+pub fn encrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
+    check_kind(req, &[Kind::Cipher, Kind::Aead, Kind::KeyWrap], "encrypt")?;
+    match (req.mode, req.cipher.family()) {
+        (Mode::Ecb, _) => ecb(req, data, true),
+        (_, Family::Kuznyechik | Family::Magma | Family::Gost89) => gost::encrypt(req, data),
+        (_, Family::Kalyna | Family::Ublock) => dstu::encrypt(req, data),
+    }
+}
+
+/// Decrypts (or unwraps, or opens ciphertext||tag: [`Error::Authentication`]
+/// and no plaintext on a wrong tag) `data`.
+pub fn decrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
+    check_kind(req, &[Kind::Cipher, Kind::Aead, Kind::KeyWrap], "decrypt")?;
+    match (req.mode, req.cipher.family()) {
+        (Mode::Ecb, _) => ecb(req, data, false),
+        (_, Family::Kuznyechik | Family::Magma | Family::Gost89) => gost::decrypt(req, data),
+        (_, Family::Kalyna | Family::Ublock) => dstu::decrypt(req, data),
+    }
+}
+
+/// Computes the MAC (tag) of `data`.
+pub fn mac(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
+    check_kind(req, &[Kind::Mac], "mac")?;
+    match req.cipher.family() {
+        Family::Kuznyechik | Family::Magma | Family::Gost89 => gost::mac(req, data),
+        Family::Kalyna | Family::Ublock => dstu::mac(req, data),
+    }
+}
+
+fn check_kind(req: &Request<'_>, kinds: &[Kind], verb: &str) -> Result<()> {
+    // Validates the mode for the cipher first (a clear "unknown mode").
+    Mode::parse(req.cipher, req.mode.name())?;
+    if kinds.contains(&req.mode.kind()) {
+        return Ok(());
+    }
+    let hint = match req.mode.kind() {
+        Kind::Mac => "use `mac`",
+        _ => "use `encrypt` or `decrypt`",
+    };
+    Err(Error::Param(format!("{} is not a mode to {verb} with ({hint})", req.mode)))
+}
+
+/// ECB over whole blocks, with the requested padding.
+fn ecb(req: &Request<'_>, data: &[u8], encrypt: bool) -> Result<Vec<u8>> {
+    req.no_iv()?;
+    let c = req.keyed()?;
+    let n = c.block_bytes();
+    if encrypt {
+        let mut buf = req.params.padding.pad(data, n);
+        c.encrypt_blocks(&mut buf)?;
+        Ok(buf)
+    } else {
+        let mut buf = data.to_vec();
+        c.decrypt_blocks(&mut buf)?;
+        req.params.padding.unpad(buf, n)
+    }
+}
