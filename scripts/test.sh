@@ -6,4 +6,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo test --workspace --locked
-cargo run --quiet --release --locked -p multiblock-cli -- selftest
+cargo run --quiet --release --locked -p multiblock-cli -- selftest --thorough

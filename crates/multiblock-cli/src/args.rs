@@ -21,7 +21,7 @@ pub enum Command {
     /// Show the CPU features found, the backends of every cipher and the default.
     Info,
     /// Run the built-in test vectors on every backend this CPU supports.
-    Selftest,
+    Selftest(SelftestArgs),
     /// Measure every cipher on every backend: TSC ticks per byte and MB/s.
     Bench(BenchArgs),
 }
@@ -86,6 +86,14 @@ pub struct CryptArgs {
     /// GOST 28147-89 CryptoPro key meshing (RFC 4357) in CNT and CFB.
     #[arg(long)]
     pub key_meshing: bool,
+}
+
+#[derive(Args)]
+pub struct SelftestArgs {
+    /// Also compare every backend with `reference` on pseudo-random keys and
+    /// data of every length from 0 to 2*ways+3 blocks and a few longer ones.
+    #[arg(long)]
+    pub thorough: bool,
 }
 
 #[derive(Args)]

@@ -56,7 +56,7 @@ fn main() -> ExitCode {
         Command::Decrypt(a) => commands::crypt::run(a, Verb::Decrypt),
         Command::Mac(a) => commands::crypt::run(a, Verb::Mac),
         Command::Info => commands::info::run(),
-        Command::Selftest => commands::selftest::run(),
+        Command::Selftest(a) => commands::selftest::run(a),
         Command::Bench(a) => commands::bench::run(a),
     };
     match result {

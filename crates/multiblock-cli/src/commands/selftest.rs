@@ -1,8 +1,9 @@
 //! `selftest`: the ECB vectors of tests/vectors, built into the binary, on
 //! every backend this CPU runs, in both directions.
 
+use crate::args::SelftestArgs;
 use crate::{hex, out, Failure};
-use multiblock::{backends, Cipher};
+use multiblock::{backends, Cipher, CipherId};
 use serde_json::Value;
 
 const FILES: [(&str, &str); 5] = [
@@ -44,7 +45,54 @@ fn check(v: &Value, backend: &str) -> Result<(), String> {
     Ok(())
 }
 
-pub fn run() -> Result<(), Failure> {
+/// A small deterministic generator (xorshift64*) for the thorough check.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| self.next() as u8).collect()
+    }
+}
+
+/// Compares `backend` with `reference` on random keys and data of every
+/// length 0..=2*ways+3 blocks and three longer ones, both directions.
+fn against_reference(id: CipherId, backend: &str, ways: usize, rng: &mut Rng) -> Result<(), String> {
+    let n = id.block_bytes();
+    let mut lengths: Vec<usize> = (0..=2 * ways + 3).collect();
+    lengths.extend([4 * ways + 1, 97, 300]);
+    let sboxes: &[Option<&str>] = if id == CipherId::Gost89 {
+        &[Some("tc26-z"), Some("test"), Some("cryptopro-a"), Some("cryptopro-b"), Some("cryptopro-c"), Some("cryptopro-d")]
+    } else {
+        &[None]
+    };
+    for &sbox in sboxes {
+        for &blocks in &lengths {
+            let key = rng.bytes(id.key_bytes());
+            let data = rng.bytes(blocks * n);
+            let fast = Cipher::with_id(id, &key, sbox, multiblock::BackendChoice::Named(backend)).map_err(|e| e.to_string())?;
+            let slow = Cipher::with_id(id, &key, sbox, multiblock::BackendChoice::Named("reference")).map_err(|e| e.to_string())?;
+            let (mut a, mut b) = (data.clone(), data.clone());
+            fast.encrypt_blocks(&mut a).map_err(|e| e.to_string())?;
+            slow.encrypt_blocks(&mut b).map_err(|e| e.to_string())?;
+            if a != b {
+                return Err(format!("encrypt of {blocks} blocks differs from reference (sbox {sbox:?})"));
+            }
+            fast.decrypt_blocks(&mut a).map_err(|e| e.to_string())?;
+            if a != data {
+                return Err(format!("decrypt of {blocks} blocks does not invert encrypt (sbox {sbox:?})"));
+            }
+        }
+    }
+    Ok(())
+}
+
+pub fn run(args: &SelftestArgs) -> Result<(), Failure> {
     let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
     for (family, text) in FILES {
         let doc: Value = serde_json::from_str(text).map_err(|e| format!("built-in {family} vectors: {e}"))?;
@@ -61,6 +109,20 @@ pub fn run() -> Result<(), Failure> {
                     Err(e) => {
                         failed += 1;
                         out::line(format!("FAIL {cipher} on {}: {e}", b.info.name))?;
+                    }
+                }
+            }
+        }
+    }
+    if args.thorough {
+        let mut rng = Rng(0x6d75_6c74_6962_6c6b);
+        for id in CipherId::ALL {
+            for b in backends(id.name()).map_err(Failure::input)?.iter().filter(|b| b.available && b.info.name != "reference") {
+                match against_reference(id, b.info.name, b.info.ways, &mut rng) {
+                    Ok(()) => passed += 1,
+                    Err(e) => {
+                        failed += 1;
+                        out::line(format!("FAIL {id} on {}: {e}", b.info.name))?;
                     }
                 }
             }
