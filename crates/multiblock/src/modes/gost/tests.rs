@@ -1,0 +1,1 @@
+//! Unit tests of the GOST modes (streaming = one-shot, parameters).
