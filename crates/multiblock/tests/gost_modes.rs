@@ -273,17 +273,19 @@ mod naive {
 }
 
 /// The library's modes against the naive model, with m = z·n registers,
-/// m not a multiple of n (CFB), s < n, ACPKM sections, random lengths.
+/// m not a multiple of n (CFB), s < n, ACPKM sections, random lengths
+/// (some longer than the modes' 8 KiB chunks).
 #[test]
 fn gost_r_34_13_matches_the_naive_model() {
     let mut rng = Rng::new(1);
     for id in GOST_R {
         let name = id.name();
         let n = id.block_bytes();
-        for _ in 0..12 {
+        for round in 0..12 {
             let key = rng.bytes(32);
             let c = Cipher::new(name, &key, None, None).unwrap();
-            let len = rng.below(40 * n);
+            // Two long messages cross the 8 KiB chunks the modes work in.
+            let len = if round < 2 { 2 * 8192 + 43 + rng.below(100) } else { rng.below(40 * n) };
             let data = rng.bytes(len);
             let s = [n, n / 2, 1, 3, n - 1][rng.below(5)];
             let z = 1 + rng.below(3);
@@ -319,6 +321,32 @@ fn gost_r_34_13_matches_the_naive_model() {
             assert_eq!(naive::cfb(&c, &reg, s, &ct, false), data);
         }
     }
+}
+
+/// RFC 5830 CNT without key meshing, one block at a time, over more than
+/// one 8 KiB chunk.
+#[test]
+fn gost89_cnt_matches_the_naive_model() {
+    let mut rng = Rng::new(7);
+    let key = rng.bytes(32);
+    let i = rng.bytes(8);
+    let c = Cipher::new("gost89", &key, Some("cryptopro-b"), None).unwrap();
+    let data = rng.bytes(3 * 8192 + 5);
+    let mut s = naive::e(&c, &i);
+    let mut expect = Vec::new();
+    for chunk in data.chunks(8) {
+        let n3 = u32::from_le_bytes(s[..4].try_into().unwrap()).wrapping_add(0x0101_0101);
+        let n4 = u32::from_le_bytes(s[4..].try_into().unwrap());
+        let n4 = match n4.checked_add(0x0101_0104) {
+            Some(v) => v,
+            None => n4.wrapping_add(0x0101_0105),
+        };
+        s = [n3.to_le_bytes(), n4.to_le_bytes()].concat();
+        let g = naive::e(&c, &s);
+        expect.extend(chunk.iter().zip(g).map(|(p, g)| p ^ g));
+    }
+    let req = request(CipherId::Gost89, Mode::Cnt, &key, Some("cryptopro-b"), iv(&i));
+    assert_eq!(modes::encrypt(&req, &data).unwrap(), expect);
 }
 
 // ----------------------------------------------------------- RustCrypto --

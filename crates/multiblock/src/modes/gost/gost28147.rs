@@ -1,5 +1,5 @@
-//! GOST 28147-89 modes for `gost89` (RFC 5830; little-endian words as in
-//! RFC 5830 §5 and gost-engine): CNT ("gamma", §6), CFB ("gamma with
+//! GOST 28147-89 modes for `gost89` (RFC 5830, with the little-endian words
+//! of gost-engine and the other libraries): CNT ("gamma", §6), CFB ("gamma with
 //! feedback", §7, in [`Cfb`](super::Cfb)) and the MAC "imitovstavka" (§8),
 //! with RFC 4357 §2.3.2 CryptoPro key meshing as an option.
 //!

@@ -210,14 +210,20 @@ impl Cbc {
 
     /// Takes the next input bytes; returns the output they complete.
     pub fn update(&mut self, input: &[u8]) -> Result<Vec<u8>> {
-        self.pending.extend_from_slice(input);
-        let len = self.pending.len();
-        let ready = match self.dir {
+        let ready = |len: usize| match self.dir {
             Direction::Encrypt => len - len % self.n,
             // Keep at least one byte (the last block) for `finalize`.
             Direction::Decrypt => len.saturating_sub(1) / self.n * self.n,
         };
-        let now: Vec<u8> = self.pending.drain(..ready).collect();
+        let now = if self.pending.is_empty() {
+            let k = ready(input.len());
+            self.pending.extend_from_slice(&input[k..]);
+            input[..k].to_vec()
+        } else {
+            self.pending.extend_from_slice(input);
+            let k = ready(self.pending.len());
+            self.pending.drain(..k).collect()
+        };
         self.blocks(now)
     }
 
@@ -268,18 +274,21 @@ impl Cbc {
                 }
             }
             Direction::Decrypt => {
-                // P_i = D(C_i) ⊕ V_i, V = R_1 || C: no chain, big chunks.
-                let ct = Zeroizing::new(data.clone());
-                for (k, chunk) in data.chunks_mut(CHUNK_BYTES).enumerate() {
+                // P_i = D(C_i) ⊕ V_i with V = R_1 || C: no chain, so whole
+                // chunks are decrypted at once; `ct` keeps the chunk's
+                // ciphertext, `reg` the m bytes of V before it.
+                let mut ct = Zeroizing::new(Vec::with_capacity(CHUNK_BYTES));
+                for chunk in data.chunks_mut(CHUNK_BYTES) {
+                    ct.clear();
+                    ct.extend_from_slice(chunk);
                     self.cipher.decrypt_blocks(chunk)?;
-                    let at = k * CHUNK_BYTES;
                     for (i, block) in chunk.chunks_exact_mut(n).enumerate() {
-                        let pos = at + i * n;
+                        let pos = i * n;
                         let prev = if pos < m { &self.reg[pos..pos + n] } else { &ct[pos - m..pos - m + n] };
                         xor_in(block, prev);
                     }
+                    shift_in(&mut self.reg, &ct);
                 }
-                shift_in(&mut self.reg, &ct);
             }
         }
         Ok(data)
@@ -288,7 +297,7 @@ impl Cbc {
 
 // ---------------------------------------------------------------- CFB --
 
-/// GOST R 34.13 CFB (§4.5) and GOST 28147-89 CFB (RFC 5830 §? "gamma with
+/// GOST R 34.13 CFB (§4.5) and GOST 28147-89 CFB (RFC 5830 §7, "gamma with
 /// feedback", optionally with RFC 4357 key meshing), in place on any split.
 ///
 /// γ_i = MSB_s(E(MSB_n(R_i))), C_i = P_i ⊕ γ_i, R_{i+1} = LSB_{m-s}(R_i) || C_i:
