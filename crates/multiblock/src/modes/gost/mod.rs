@@ -1,17 +1,140 @@
-//! GOST modes: filled in by the GOST modes work (see modes/mod.rs).
+//! The Russian modes of operation, all on top of [`Cipher`]'s multi-block ECB:
+//!
+//! - GOST R 34.13-2015 for Kuznyechik (n = 128) and Magma (n = 64):
+//!   CTR, OFB, CBC, CFB and MAC ([`gost3413`], [`cmac`]), with the standard's
+//!   m = z·n register (z interleaved chains) and s-bit segments;
+//! - RFC 8645 (R 1323565.1.017-2018): CTR-ACPKM and OMAC-ACPKM ([`acpkm`]);
+//! - RFC 9058 (R 1323565.1.026-2019): MGM ([`mgm`], GF multiplication in
+//!   [`gf`] with PCLMULQDQ in `gf_clmul`);
+//! - GOST 28147-89 / RFC 5830 for `gost89`: CNT ("gamma" with C1/C2), CFB and
+//!   the MAC "imitovstavka", with RFC 4357 §2.3 CryptoPro key meshing
+//!   ([`gost28147`]).
+//!
+//! Every mode pushes as many blocks per [`Cipher::encrypt_blocks`] call as the
+//! standard allows ([`CHUNK_BYTES`] where the blocks are independent), so
+//! CTR, CTR-ACPKM, MGM, CNT, CBC/CFB decryption run near ECB speed.
+//!
+//! Streaming: [`Ctr`] (CTR and CTR-ACPKM), [`Ofb`], [`Cfb`] (also gost89 CFB),
+//! [`Cnt`] work in place on any split of the data; [`Cbc`] buffers partial
+//! blocks; [`Cmac`], [`OmacAcpkm`] and [`Imit`] take the message in pieces.
+//! MGM is one-shot ([`mgm::seal`], [`mgm::open`]): streaming decryption would
+//! have to release plaintext before the tag is checked.
+
+pub mod acpkm;
+pub mod cmac;
+mod gf;
+#[cfg(target_arch = "x86_64")]
+mod gf_clmul;
+pub mod gost28147;
+pub mod gost3413;
+pub mod mgm;
+mod params;
+mod rekey;
+mod stream;
+#[cfg(test)]
+mod tests;
+
+pub use acpkm::OmacAcpkm;
+pub use cmac::Cmac;
+pub use gost28147::{Cnt, Imit};
+pub use gost3413::{Cbc, Cfb, Ctr, Ofb};
+
 use super::{Mode, Request};
 use crate::error::{Error, Result};
-use crate::registry::CipherId;
+use crate::registry::{CipherId, Family};
 
-pub(crate) fn modes(_id: CipherId) -> &'static [Mode] {
-    &[]
+/// How many bytes of independent blocks go to the cipher in one call.
+pub const CHUNK_BYTES: usize = 8192;
+
+/// Which way a mode runs (CFB and CBC differ between the two).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    Encrypt,
+    Decrypt,
 }
-pub(crate) fn encrypt(req: &Request<'_>, _data: &[u8]) -> Result<Vec<u8>> {
-    Err(Error::Param(format!("{} {} is not implemented", req.cipher, req.mode)))
+
+const GOST_R_34_13: &[Mode] =
+    &[Mode::Ctr, Mode::Ofb, Mode::Cbc, Mode::Cfb, Mode::Mac, Mode::CtrAcpkm, Mode::OmacAcpkm, Mode::Mgm];
+const GOST_28147: &[Mode] = &[Mode::Cnt, Mode::Cfb, Mode::Mac];
+
+pub(crate) fn modes(id: CipherId) -> &'static [Mode] {
+    match id.family() {
+        Family::Kuznyechik | Family::Magma => GOST_R_34_13,
+        Family::Gost89 => GOST_28147,
+        _ => &[],
+    }
 }
-pub(crate) fn decrypt(req: &Request<'_>, _data: &[u8]) -> Result<Vec<u8>> {
-    Err(Error::Param(format!("{} {} is not implemented", req.cipher, req.mode)))
+
+pub(crate) fn encrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
+    run(req, data, Direction::Encrypt)
 }
-pub(crate) fn mac(req: &Request<'_>, _data: &[u8]) -> Result<Vec<u8>> {
-    Err(Error::Param(format!("{} {} is not implemented", req.cipher, req.mode)))
+
+pub(crate) fn decrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
+    run(req, data, Direction::Decrypt)
+}
+
+fn run(req: &Request<'_>, data: &[u8], dir: Direction) -> Result<Vec<u8>> {
+    let gost89 = req.cipher.family() == Family::Gost89;
+    let mut out = data.to_vec();
+    match req.mode {
+        Mode::Ctr | Mode::CtrAcpkm => {
+            let mut c = Ctr::new(req)?;
+            c.update(&mut out)?;
+            c.finalize();
+        }
+        Mode::Ofb => {
+            let mut c = Ofb::new(req)?;
+            c.update(&mut out)?;
+            c.finalize();
+        }
+        Mode::Cfb => {
+            let mut c = Cfb::new(req, dir)?;
+            c.update(&mut out)?;
+            c.finalize();
+        }
+        Mode::Cnt if gost89 => {
+            let mut c = Cnt::new(req)?;
+            c.update(&mut out)?;
+            c.finalize();
+        }
+        Mode::Cbc => {
+            let mut cbc = Cbc::new(req, dir)?;
+            let mut out = cbc.update(data)?;
+            out.extend_from_slice(&cbc.finalize()?);
+            return Ok(out);
+        }
+        Mode::Mgm => {
+            return match dir {
+                Direction::Encrypt => mgm::seal(req, data),
+                Direction::Decrypt => mgm::open(req, data),
+            }
+        }
+        _ => return Err(unsupported(req)),
+    }
+    Ok(out)
+}
+
+pub(crate) fn mac(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
+    match (req.mode, req.cipher.family()) {
+        (Mode::Mac, Family::Gost89) => {
+            let mut m = Imit::new(req)?;
+            m.update(data)?;
+            m.finalize()
+        }
+        (Mode::Mac, _) => {
+            let mut m = Cmac::new(req)?;
+            m.update(data)?;
+            m.finalize()
+        }
+        (Mode::OmacAcpkm, _) => {
+            let mut m = OmacAcpkm::new(req)?;
+            m.update(data)?;
+            m.finalize()
+        }
+        _ => Err(unsupported(req)),
+    }
+}
+
+fn unsupported(req: &Request<'_>) -> Error {
+    Error::Param(format!("{} {} is not a GOST mode this library implements", req.cipher, req.mode))
 }

@@ -1,0 +1,286 @@
+//! GOST 28147-89 modes for `gost89` (RFC 5830, with the little-endian words
+//! of gost-engine and the other libraries): CNT ("gamma", §6), CFB ("gamma with
+//! feedback", §7, in [`Cfb`](super::Cfb)) and the MAC "imitovstavka" (§8),
+//! with RFC 4357 §2.3.2 CryptoPro key meshing as an option.
+//!
+//! - CNT: S = E_K(IV) = (N3, N4); per block N3 += C2 = 0x01010101 mod 2^32,
+//!   N4 += C1 = 0x01010104 mod 2^32 − 1 (as gost-engine and Bouncy Castle:
+//!   add, and add 1 more on a carry out of 32 bits); γ = E_K(N3, N4). The
+//!   counters are known in advance, so [`CHUNK_BYTES`] of them go to the
+//!   cipher at once.
+//! - Key meshing: after every 1024 bytes (128 blocks) K' = D_K(C) with the
+//!   constant C of RFC 4357 §2.3.2, and the register (CNT: (N3, N4); CFB:
+//!   the last ciphertext block) is encrypted under K' before it is used.
+//! - MAC: zero-pad the message to whole blocks, S = 0, S = E16_K(S ⊕ M_i)
+//!   with the 16 rounds K0..K7, K0..K7 and no final swap; a message of one
+//!   block gets a zero block after it (the standard takes at least two; as
+//!   gost-engine and libgcrypt); the MAC is the first `--mac-bits` bits of
+//!   the bytes of S (default 32). With key meshing only the key changes
+//!   every 128 blocks (as gost-engine: the MAC state is not an IV).
+
+use super::params::{self, P};
+use super::rekey::Rekey;
+use super::stream::{Keystream, XorStream};
+use super::CHUNK_BYTES;
+use crate::error::Result;
+use crate::magma::SboxSet;
+use crate::modes::{Mode, Request};
+use crate::registry::{Cipher, Family};
+use zeroize::{Zeroize, Zeroizing};
+
+/// Blocks between two key meshings (1024 bytes).
+pub(crate) const MESH_BLOCKS: usize = 128;
+
+/// RFC 4357 §2.3.2: the constant C that D_K turns into the next key.
+const MESH_C: [u8; 32] = [
+    0x69, 0x00, 0x72, 0x22, 0x64, 0xc9, 0x04, 0x23, 0x8d, 0x3a, 0xdb, 0x96, 0x46, 0xe9, 0x2a, 0xc4, //
+    0x18, 0xfe, 0xac, 0x94, 0x00, 0xed, 0x07, 0x12, 0xc0, 0x86, 0xdc, 0xc2, 0xef, 0x4c, 0xa9, 0x2b,
+];
+
+/// The next CryptoPro key: D_K(C) (four blocks of ECB decryption).
+pub(crate) fn mesh_key(cipher: &Cipher, rekey: &Rekey) -> Result<Cipher> {
+    rekey.key(&meshed_key_bytes(cipher)?[..])
+}
+
+fn meshed_key_bytes(cipher: &Cipher) -> Result<Zeroizing<[u8; 32]>> {
+    let mut k = Zeroizing::new(MESH_C);
+    cipher.decrypt_blocks(&mut k[..])?;
+    Ok(k)
+}
+
+// ---------------------------------------------------------------- CNT --
+
+const C1: u32 = 0x0101_0104;
+const C2: u32 = 0x0101_0101;
+
+struct CntGen {
+    cipher: Cipher,
+    rekey: Rekey,
+    /// (N3, N4); `None` until the IV has been encrypted.
+    reg: Option<(u32, u32)>,
+    iv: [u8; 8],
+    meshing: bool,
+    since: usize,
+}
+
+fn load(b: &[u8]) -> (u32, u32) {
+    (u32::from_le_bytes([b[0], b[1], b[2], b[3]]), u32::from_le_bytes([b[4], b[5], b[6], b[7]]))
+}
+
+fn store(b: &mut [u8], (n3, n4): (u32, u32)) {
+    b[..4].copy_from_slice(&n3.to_le_bytes());
+    b[4..8].copy_from_slice(&n4.to_le_bytes());
+}
+
+impl CntGen {
+    fn encrypt_reg(&self, reg: (u32, u32)) -> Result<(u32, u32)> {
+        let mut b = Zeroizing::new([0u8; 8]);
+        store(&mut b[..], reg);
+        self.cipher.encrypt_blocks(&mut b[..])?;
+        Ok(load(&b[..]))
+    }
+}
+
+impl Keystream for CntGen {
+    fn generate(&mut self, want: usize, out: &mut Vec<u8>) -> Result<()> {
+        let mut reg = match self.reg {
+            Some(r) => r,
+            None => self.encrypt_reg(load(&self.iv))?,
+        };
+        let mut blocks = want.div_ceil(8).clamp(1, CHUNK_BYTES / 8);
+        if self.meshing {
+            if self.since == MESH_BLOCKS {
+                self.cipher = mesh_key(&self.cipher, &self.rekey)?;
+                reg = self.encrypt_reg(reg)?;
+                self.since = 0;
+            }
+            blocks = blocks.min(MESH_BLOCKS - self.since);
+            self.since += blocks;
+        }
+        let start = out.len();
+        out.resize(start + 8 * blocks, 0);
+        for b in out[start..].chunks_exact_mut(8) {
+            let (n3, n4) = reg;
+            let (sum, carry) = n4.overflowing_add(C1);
+            reg = (n3.wrapping_add(C2), sum.wrapping_add(carry as u32));
+            store(b, reg);
+        }
+        self.reg = Some(reg);
+        self.cipher.encrypt_blocks(&mut out[start..])
+    }
+}
+
+impl Drop for CntGen {
+    fn drop(&mut self) {
+        self.iv.zeroize();
+        if let Some((a, b)) = self.reg.as_mut() {
+            a.zeroize();
+            b.zeroize();
+        }
+    }
+}
+
+/// GOST 28147-89 CNT (encryption = decryption), in place on any split.
+pub struct Cnt {
+    x: XorStream<CntGen>,
+}
+
+impl Cnt {
+    /// iv = 8 bytes; `--key-meshing` (RFC 4357 §2.3.2).
+    pub fn new(req: &Request<'_>) -> Result<Cnt> {
+        params::expect(req, "Cnt", &[Mode::Cnt], &[Family::Gost89])?;
+        params::only(req, &[P::Iv, P::KeyMeshing])?;
+        let mut iv = [0u8; 8];
+        iv.copy_from_slice(params::iv_exact(req, 8, "the 64-bit synchro-message S")?);
+        let (rekey, cipher) = Rekey::new(req)?;
+        let gen = CntGen { cipher, rekey, reg: None, iv, meshing: req.params.key_meshing, since: 0 };
+        Ok(Cnt { x: XorStream::new(gen) })
+    }
+
+    pub fn update(&mut self, data: &mut [u8]) -> Result<()> {
+        self.x.apply(data)
+    }
+
+    pub fn finalize(self) {}
+}
+
+// ---------------------------------------------------------------- MAC --
+
+/// The S-box as 16 words: nibble i of `t[v]` is row i of the S-box at v,
+/// so S(x) = OR over v of (nibbles of x equal to v) & t[v].
+struct SboxWords([u32; 16]);
+
+impl SboxWords {
+    fn new(set: SboxSet) -> SboxWords {
+        let rows = set.table();
+        let mut t = [0u32; 16];
+        for (v, w) in t.iter_mut().enumerate() {
+            for (i, row) in rows.iter().enumerate() {
+                *w |= u32::from(row[v]) << (4 * i);
+            }
+        }
+        SboxWords(t)
+    }
+
+    /// The eight 4-bit substitutions, with no secret-dependent address or
+    /// branch: every table word is read, nibbles that match are kept.
+    #[inline]
+    fn apply(&self, x: u32) -> u32 {
+        const LOW: u32 = 0x1111_1111;
+        let mut out = 0;
+        for (v, &w) in self.0.iter().enumerate() {
+            let t = x ^ (v as u32).wrapping_mul(LOW);
+            let nonzero = (t | (t >> 1) | (t >> 2) | (t >> 3)) & LOW;
+            let equal = (nonzero ^ LOW).wrapping_mul(0xf);
+            out |= equal & w;
+        }
+        out
+    }
+}
+
+/// The 16-round MAC step E16 (RFC 5830 §8): rounds with K0..K7 twice,
+/// (N1, N2) ← (N2 ⊕ rotl11(S(N1 + K)), N1), no final swap.
+fn e16(k: &[u32; 8], sbox: &SboxWords, block: &mut [u8; 8]) {
+    let (mut n1, mut n2) = load(block);
+    for i in 0..16 {
+        let f = sbox.apply(n1.wrapping_add(k[i % 8])).rotate_left(11);
+        (n1, n2) = (n2 ^ f, n1);
+    }
+    store(block, (n1, n2));
+}
+
+fn key_words(key: &[u8]) -> Zeroizing<[u32; 8]> {
+    let mut k = Zeroizing::new([0u32; 8]);
+    for (w, c) in k.iter_mut().zip(key.chunks_exact(4)) {
+        *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    }
+    k
+}
+
+/// GOST 28147-89 MAC (imitovstavka): `update` in pieces, `finalize`.
+pub struct Imit {
+    /// K0..K7: key bytes 4i..4i+3 little-endian.
+    k: Zeroizing<[u32; 8]>,
+    sbox: SboxWords,
+    cipher: Cipher,
+    rekey: Rekey,
+    meshing: bool,
+    state: [u8; 8],
+    last: [u8; 8],
+    last_len: usize,
+    blocks: usize,
+    mac_bytes: usize,
+}
+
+impl Imit {
+    /// `--mac-bits` (8..=64, default 32), `--key-meshing`; no IV.
+    pub fn new(req: &Request<'_>) -> Result<Imit> {
+        params::expect(req, "Imit", &[Mode::Mac], &[Family::Gost89])?;
+        params::only(req, &[P::MacBits, P::KeyMeshing])?;
+        let mac_bytes = params::bits(req, "--mac-bits", req.params.mac_bits, 32, 8, 64)?;
+        let (rekey, cipher) = Rekey::new(req)?;
+        let set = match req.sbox {
+            Some(name) => SboxSet::from_name(name)?,
+            None => SboxSet::Tc26Z,
+        };
+        Ok(Imit {
+            k: key_words(req.key),
+            sbox: SboxWords::new(set),
+            cipher,
+            rekey,
+            meshing: req.params.key_meshing,
+            state: [0; 8],
+            last: [0; 8],
+            last_len: 0,
+            blocks: 0,
+            mac_bytes,
+        })
+    }
+
+    fn absorb(&mut self, block: [u8; 8]) -> Result<()> {
+        if self.meshing && self.blocks > 0 && self.blocks % MESH_BLOCKS == 0 {
+            let k = meshed_key_bytes(&self.cipher)?;
+            self.cipher = self.rekey.key(&k[..])?;
+            self.k = key_words(&k[..]);
+        }
+        for (s, b) in self.state.iter_mut().zip(block) {
+            *s ^= b;
+        }
+        e16(&self.k, &self.sbox, &mut self.state);
+        self.blocks += 1;
+        Ok(())
+    }
+
+    pub fn update(&mut self, data: &[u8]) -> Result<()> {
+        for &byte in data {
+            if self.last_len == 8 {
+                // More data follows: the held-back block is not the last.
+                let block = self.last;
+                self.absorb(block)?;
+                self.last_len = 0;
+            }
+            self.last[self.last_len] = byte;
+            self.last_len += 1;
+        }
+        Ok(())
+    }
+
+    pub fn finalize(mut self) -> Result<Vec<u8>> {
+        if self.last_len > 0 {
+            self.last[self.last_len..].fill(0);
+            let block = self.last;
+            self.absorb(block)?;
+            if self.blocks == 1 {
+                self.absorb([0; 8])?;
+            }
+        }
+        Ok(self.state[..self.mac_bytes].to_vec())
+    }
+}
+
+impl Drop for Imit {
+    fn drop(&mut self) {
+        self.state.zeroize();
+        self.last.zeroize();
+    }
+}

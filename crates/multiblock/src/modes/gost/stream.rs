@@ -1,0 +1,75 @@
+//! XOR with a keystream that a generator makes chunk by chunk (CTR,
+//! CTR-ACPKM, OFB, CNT): any split of the data gives the same result.
+
+use crate::error::Result;
+use zeroize::Zeroizing;
+
+/// A source of keystream bytes.
+pub(crate) trait Keystream {
+    /// Appends the next keystream bytes to `out`: at least one byte, about
+    /// `want` bytes if that is more, and at most about `CHUNK_BYTES`.
+    fn generate(&mut self, want: usize, out: &mut Vec<u8>) -> Result<()>;
+}
+
+/// `data ^= keystream`, keeping unused keystream for the next call.
+pub(crate) struct XorStream<G> {
+    pub(crate) gen: G,
+    buf: Zeroizing<Vec<u8>>,
+    pos: usize,
+}
+
+impl<G: Keystream> XorStream<G> {
+    pub(crate) fn new(gen: G) -> Self {
+        XorStream { gen, buf: Zeroizing::new(Vec::new()), pos: 0 }
+    }
+
+    pub(crate) fn apply(&mut self, mut data: &mut [u8]) -> Result<()> {
+        while !data.is_empty() {
+            if self.pos == self.buf.len() {
+                self.buf.clear();
+                self.pos = 0;
+                self.gen.generate(data.len(), &mut self.buf)?;
+            }
+            let k = data.len().min(self.buf.len() - self.pos);
+            let (now, rest) = data.split_at_mut(k);
+            xor_in(now, &self.buf[self.pos..self.pos + k]);
+            self.pos += k;
+            data = rest;
+        }
+        Ok(())
+    }
+}
+
+/// `dst ^= src` over `dst.len()` bytes.
+#[inline]
+pub(crate) fn xor_in(dst: &mut [u8], src: &[u8]) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d ^= *s;
+    }
+}
+
+/// The register after shifting `fed` in from the right: the last
+/// `reg.len()` bytes of `reg || fed` (GOST R 34.13's R_{i+1} = LSB(R_i) || C_i).
+pub(crate) fn shift_in(reg: &mut [u8], fed: &[u8]) {
+    let m = reg.len();
+    if fed.len() >= m {
+        reg.copy_from_slice(&fed[fed.len() - m..]);
+    } else {
+        reg.copy_within(fed.len().., 0);
+        reg[m - fed.len()..].copy_from_slice(fed);
+    }
+}
+
+/// Copies `out.len()` bytes of `a || b` starting at `start`.
+pub(crate) fn copy_concat(a: &[u8], b: &[u8], start: usize, out: &mut [u8]) {
+    let len = out.len();
+    if start >= a.len() {
+        out.copy_from_slice(&b[start - a.len()..start - a.len() + len]);
+    } else if start + len <= a.len() {
+        out.copy_from_slice(&a[start..start + len]);
+    } else {
+        let k = a.len() - start;
+        out[..k].copy_from_slice(&a[start..]);
+        out[k..].copy_from_slice(&b[..len - k]);
+    }
+}
