@@ -1,17 +1,111 @@
-//! DSTU 7624 modes (Kalyna) and uBlock CBC: filled in by the DSTU modes work (see modes/mod.rs).
+//! DSTU 7624:2014 modes of operation for Kalyna, and CBC for uBlock.
+//!
+//! | mode | file | parameters | parallel |
+//! |---|---|---|---|
+//! | ctr ("гамування") | `ctr.rs` | iv | yes |
+//! | cbc | `cbc.rs` | iv, padding | decryption |
+//! | cfb | `cfb.rs` | iv, s | decryption when s = block |
+//! | ofb | `ofb.rs` | iv | no (by construction) |
+//! | cmac | `cmac.rs` | tag-bits, padding | no (CBC-MAC) |
+//! | gcm, gmac | `gcm.rs` (+ `gf.rs`, `clmul.rs`) | iv, aad, tag-bits | keystream yes; GHASH chained |
+//! | ccm | `ccm.rs` | iv, aad, nb, tag-bits | keystream yes; CBC-MAC no |
+//! | xts | `xts.rs` | iv (the tweak) | yes |
+//! | kw | `kw.rs` | — | no (by construction) |
+//!
+//! These are not the NIST modes of the same names: each file spells out its
+//! construction and where the references (Bouncy Castle, UAPKI, dstu-core)
+//! differ. Every mode runs on [`Cipher`](crate::Cipher)'s multi-block ECB;
+//! the parallel ones push up to [`util::CHUNK`] bytes per call.
+//!
+//! Streaming types: [`KalynaCtr`], [`KalynaOfb`], [`Cbc`], [`KalynaCfb`],
+//! [`KalynaXts`], [`KalynaCmac`], [`KalynaGmac`]. GCM, CCM and KW are
+//! one-shot ([`KalynaGcm`], [`KalynaCcm`], [`KalynaKw`]): an AEAD tag or the
+//! key-wrap check covers the whole message, so streaming decryption would
+//! release plaintext before it is authenticated.
+
+mod cbc;
+mod ccm;
+mod cfb;
+mod clmul;
+mod cmac;
+mod ctr;
+mod gcm;
+mod gf;
+mod kw;
+mod ofb;
+mod util;
+mod xts;
+
+#[cfg(test)]
+mod tests;
+
+#[allow(unused_imports)] // the public face of this module, once mod.rs exports it
+pub use self::{
+    cbc::Cbc, ccm::KalynaCcm, cfb::KalynaCfb, cmac::KalynaCmac, ctr::KalynaCtr, gcm::KalynaGcm, gcm::KalynaGmac,
+    kw::KalynaKw, ofb::KalynaOfb, xts::KalynaXts,
+};
+
 use super::{Mode, Request};
 use crate::error::{Error, Result};
-use crate::registry::CipherId;
+use crate::registry::{CipherId, Family};
 
-pub(crate) fn modes(_id: CipherId) -> &'static [Mode] {
-    &[]
+const KALYNA: &[Mode] = &[
+    Mode::Ctr,
+    Mode::Cbc,
+    Mode::Cfb,
+    Mode::Ofb,
+    Mode::Cmac,
+    Mode::Gcm,
+    Mode::Gmac,
+    Mode::Ccm,
+    Mode::Xts,
+    Mode::Kw,
+];
+
+pub(crate) fn modes(id: CipherId) -> &'static [Mode] {
+    match id.family() {
+        Family::Kalyna => KALYNA,
+        Family::Ublock => &[Mode::Cbc],
+        _ => &[],
+    }
 }
-pub(crate) fn encrypt(req: &Request<'_>, _data: &[u8]) -> Result<Vec<u8>> {
-    Err(Error::Param(format!("{} {} is not implemented", req.cipher, req.mode)))
+
+fn unsupported(req: &Request<'_>) -> Error {
+    Error::Param(format!("{} {} is not a DSTU 7624 mode of this library", req.cipher, req.mode))
 }
-pub(crate) fn decrypt(req: &Request<'_>, _data: &[u8]) -> Result<Vec<u8>> {
-    Err(Error::Param(format!("{} {} is not implemented", req.cipher, req.mode)))
+
+pub(crate) fn encrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
+    match req.mode {
+        Mode::Ctr => ctr::apply(req, data),
+        Mode::Cbc => cbc::encrypt(req, data),
+        Mode::Cfb => cfb::encrypt(req, data),
+        Mode::Ofb => ofb::apply(req, data),
+        Mode::Gcm => KalynaGcm::new(req)?.seal(data),
+        Mode::Ccm => KalynaCcm::new(req)?.seal(data),
+        Mode::Xts => xts::encrypt(req, data),
+        Mode::Kw => KalynaKw::new(req)?.wrap(data),
+        _ => Err(unsupported(req)),
+    }
 }
-pub(crate) fn mac(req: &Request<'_>, _data: &[u8]) -> Result<Vec<u8>> {
-    Err(Error::Param(format!("{} {} is not implemented", req.cipher, req.mode)))
+
+pub(crate) fn decrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
+    match req.mode {
+        Mode::Ctr => ctr::apply(req, data),
+        Mode::Cbc => cbc::decrypt(req, data),
+        Mode::Cfb => cfb::decrypt(req, data),
+        Mode::Ofb => ofb::apply(req, data),
+        Mode::Gcm => KalynaGcm::new(req)?.open(data),
+        Mode::Ccm => KalynaCcm::new(req)?.open(data),
+        Mode::Xts => xts::decrypt(req, data),
+        Mode::Kw => KalynaKw::new(req)?.unwrap(data),
+        _ => Err(unsupported(req)),
+    }
+}
+
+pub(crate) fn mac(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
+    match req.mode {
+        Mode::Cmac => cmac::mac(req, data),
+        Mode::Gmac => gcm::gmac(req, data),
+        _ => Err(unsupported(req)),
+    }
 }

@@ -1,0 +1,177 @@
+//! CCM ("вироблення імітовставки і гамування", DSTU 7624:2014 §13): NOT
+//! NIST CCM.
+//!
+//! n-byte block, IV = one block, N_B = `--nb` length-field bytes (4, 6 or 8;
+//! default 4), q = tag bytes (8, 16, 32, 48 or 64, at most n; default n),
+//! associated data A, plaintext P (at least one byte, §13.1):
+//! - G1 = IV[0..n−N_B−1] ‖ |P| (N_B bytes, LE) ‖ flags, flags =
+//!   (0x80 if A is not empty) | code(q) << 4 | (N_B − 1), code = 2..6 for
+//!   q = 8, 16, 32, 48, 64 (table 13.2);
+//! - if A is not empty: G2 = |A| (N_B bytes, LE) ‖ zeros, just enough for
+//!   G1 ‖ G2 ‖ A to be whole blocks;
+//! - B = CBC-MAC (zero start) over G1 [‖ G2 ‖ A] ‖ P completed with
+//!   Annex Б.2 padding (0x80, zeros) if P ends in a partial block;
+//! - C ‖ T = (P ‖ B[0..q]) ⊕ the CTR keystream of [`super::ctr`] (S = E_K(IV),
+//!   E_K(S+1), …): the tag is masked by the keystream bytes right after P's.
+//!
+//! This follows the text as dstu-core reads it; for the Annex B examples
+//! (non-empty, block-aligned A) it equals Bouncy Castle's KCCMBlockCipher
+//! and UAPKI. Bouncy Castle refuses partial blocks, packs a short A into
+//! the G2 block differently and steps only byte 0 of the counter; UAPKI
+//! sets the flag's top bit for a non-empty P instead of A.
+//!
+//! One-shot only: the tag covers the plaintext, so decryption must finish
+//! before anything can be released. [`KalynaCcm::open`] decrypts into a
+//! private buffer, checks the tag in constant time and wipes the buffer on
+//! failure. The CBC-MAC is sequential; the keystream runs in chunks.
+
+use super::ctr::{Keystream, Step};
+use super::util::{check_family, ct_eq, encrypt_one, iv_block, only, tag_bytes, who, xor_into};
+use crate::error::{Error, Result};
+use crate::modes::Request;
+use crate::registry::Cipher;
+use zeroize::Zeroize;
+
+/// DSTU CCM (Kalyna), one-shot: `--iv` (one block), `--aad`, `--nb`,
+/// `--tag-bits`.
+pub struct KalynaCcm {
+    cipher: Cipher,
+    iv: Vec<u8>,
+    aad: Vec<u8>,
+    nb: usize,
+    tag: usize,
+    who: String,
+}
+
+/// code(q) of table 13.2, for q in bytes.
+fn tag_code(q: usize) -> u8 {
+    match q {
+        8 => 2,
+        16 => 3,
+        32 => 4,
+        48 => 5,
+        64 => 6,
+        _ => unreachable!("checked in KalynaCcm::new"),
+    }
+}
+
+impl KalynaCcm {
+    pub fn new(req: &Request<'_>) -> Result<KalynaCcm> {
+        check_family(req, false)?;
+        only(req, &["iv", "aad", "nb", "tag-bits"])?;
+        let cipher = req.keyed()?;
+        let n = cipher.block_bytes();
+        let iv = iv_block(req, n)?.to_vec();
+        let nb = req.params.nb.unwrap_or(4);
+        if !matches!(nb, 4 | 6 | 8) {
+            return Err(Error::Param(format!("{} needs --nb of 4, 6 or 8 (bytes), got {nb}", who(req))));
+        }
+        let allowed: Vec<usize> = [64, 128, 256, 384, 512].into_iter().filter(|&b| b <= 8 * n).collect();
+        let list = allowed.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(", ");
+        let tag = tag_bytes(req, n, &allowed, &format!("of {list}"))?;
+        let ccm = KalynaCcm { cipher, iv, aad: req.params.aad.clone(), nb, tag, who: who(req) };
+        ccm.fits("--aad", ccm.aad.len())?;
+        Ok(ccm)
+    }
+
+    /// Fails unless `len` fits the N_B-byte length field.
+    fn fits(&self, what: &str, len: usize) -> Result<()> {
+        if self.nb < 8 && (len as u64) >> (8 * self.nb) != 0 {
+            return Err(Error::Param(format!(
+                "{}: {what} of {len} bytes does not fit --nb {} (at most {} bytes)",
+                self.who,
+                self.nb,
+                (1u64 << (8 * self.nb)) - 1
+            )));
+        }
+        Ok(())
+    }
+
+    fn check_len(&self, len: usize) -> Result<()> {
+        if len == 0 {
+            return Err(Error::Param(format!("{} needs a message of at least one byte (DSTU 7624 §13.1)", self.who)));
+        }
+        self.fits("the message", len)
+    }
+
+    /// The CBC-MAC B over G1 [‖ G2 ‖ A] ‖ padded P (a whole block).
+    fn cbc_mac(&self, p: &[u8]) -> Vec<u8> {
+        let n = self.cipher.block_bytes();
+        let nb = self.nb;
+        let mut b = vec![0u8; n];
+        let mut chain = |x: &[u8]| {
+            xor_into(&mut b, x);
+            encrypt_one(&self.cipher, &mut b);
+        };
+
+        let mut g1 = vec![0u8; n];
+        g1[..n - nb - 1].copy_from_slice(&self.iv[..n - nb - 1]);
+        g1[n - nb - 1..n - 1].copy_from_slice(&(p.len() as u64).to_le_bytes()[..nb]);
+        g1[n - 1] = if self.aad.is_empty() { 0 } else { 0x80 } | tag_code(self.tag) << 4 | (nb as u8 - 1);
+        chain(&g1);
+
+        if !self.aad.is_empty() {
+            let zeros = (2 * n - self.aad.len() % n - nb) % n;
+            let mut g2a = Vec::with_capacity(nb + zeros + self.aad.len());
+            g2a.extend_from_slice(&(self.aad.len() as u64).to_le_bytes()[..nb]);
+            g2a.resize(nb + zeros, 0);
+            g2a.extend_from_slice(&self.aad);
+            debug_assert_eq!(g2a.len() % n, 0);
+            for x in g2a.chunks_exact(n) {
+                chain(x);
+            }
+        }
+
+        let mut blocks = p.chunks_exact(n);
+        for x in &mut blocks {
+            chain(x);
+        }
+        let rest = blocks.remainder();
+        if !rest.is_empty() {
+            let mut last = vec![0u8; n];
+            last[..rest.len()].copy_from_slice(rest);
+            last[rest.len()] = 0x80;
+            chain(&last);
+            last.zeroize();
+        }
+        b
+    }
+
+    /// Encrypts `plaintext`; returns ciphertext ‖ tag.
+    pub fn seal(&self, plaintext: &[u8]) -> Result<Vec<u8>> {
+        self.check_len(plaintext.len())?;
+        let mut mac = self.cbc_mac(plaintext);
+        let mut out = Vec::with_capacity(plaintext.len() + self.tag);
+        out.extend_from_slice(plaintext);
+        out.extend_from_slice(&mac[..self.tag]);
+        mac.zeroize();
+        Keystream::new(&self.cipher, &self.iv, Step::Whole).apply(&self.cipher, &mut out);
+        Ok(out)
+    }
+
+    /// Decrypts ciphertext ‖ tag and checks the tag in constant time; on a
+    /// wrong tag nothing is released ([`Error::Authentication`]).
+    pub fn open(&self, sealed: &[u8]) -> Result<Vec<u8>> {
+        if sealed.len() <= self.tag {
+            return Err(Error::Param(format!(
+                "{} decryption needs ciphertext‖tag: a non-empty ciphertext and the {}-byte tag, got {} bytes",
+                self.who,
+                self.tag,
+                sealed.len()
+            )));
+        }
+        let len = sealed.len() - self.tag;
+        self.check_len(len)?;
+        let mut buf = sealed.to_vec();
+        Keystream::new(&self.cipher, &self.iv, Step::Whole).apply(&self.cipher, &mut buf);
+        let mut mac = self.cbc_mac(&buf[..len]);
+        let ok = ct_eq(&mac[..self.tag], &buf[len..]);
+        mac.zeroize();
+        if !ok {
+            buf.zeroize();
+            return Err(Error::Authentication);
+        }
+        buf.truncate(len);
+        Ok(buf)
+    }
+}

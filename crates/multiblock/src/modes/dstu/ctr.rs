@@ -1,0 +1,128 @@
+//! DSTU 7624:2014 counter mode ("гамування"): NOT NIST CTR.
+//!
+//! S = E_K(IV); then for every block S = S + 1 (the whole block read as a
+//! little-endian integer, byte 0 least significant) and the keystream block
+//! is E_K(S). A partial last block uses the leading keystream bytes. This is
+//! Bouncy Castle's KCTRBlockCipher and UAPKI's `encrypt_ctr`.
+//!
+//! [`Keystream`] is the engine, shared with GCM (whose counter steps only
+//! the low 64-bit word, wrapping, as UAPKI and dstu-core do) and CCM: it
+//! fills up to [`CHUNK`] bytes of counters and encrypts them with one
+//! `encrypt_blocks` call, so CTR runs at the speed of ECB.
+
+use super::util::{check_family, encrypt_one, inc_le, iv_block, only, xor_into, CHUNK};
+use crate::error::Result;
+use crate::modes::Request;
+use crate::registry::Cipher;
+use zeroize::Zeroize;
+
+/// How the counter advances between keystream blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// +1 over the whole block, with carry (CTR, CCM).
+    Whole,
+    /// +1 on the first 8 bytes as a little-endian u64, wrapping (GCM).
+    Low64,
+}
+
+/// A DSTU keystream: E_K(S+1), E_K(S+2), … with S = E_K(IV), consumed
+/// byte by byte across calls.
+pub(crate) struct Keystream {
+    counter: [u8; 64],
+    n: usize,
+    step: Step,
+    buf: Vec<u8>,
+    pos: usize,
+    len: usize,
+}
+
+impl Keystream {
+    /// `iv` is one block.
+    pub(crate) fn new(c: &Cipher, iv: &[u8], step: Step) -> Keystream {
+        let n = c.block_bytes();
+        assert_eq!(iv.len(), n);
+        let mut counter = [0u8; 64];
+        counter[..n].copy_from_slice(iv);
+        encrypt_one(c, &mut counter[..n]);
+        Keystream { counter, n, step, buf: Vec::new(), pos: 0, len: 0 }
+    }
+
+    fn bump(&mut self) {
+        match self.step {
+            Step::Whole => inc_le(&mut self.counter[..self.n]),
+            Step::Low64 => {
+                let low = u64::from_le_bytes(self.counter[..8].try_into().unwrap()).wrapping_add(1);
+                self.counter[..8].copy_from_slice(&low.to_le_bytes());
+            }
+        }
+    }
+
+    /// Makes fresh keystream for at least `want` bytes (at most [`CHUNK`]).
+    fn refill(&mut self, c: &Cipher, want: usize) {
+        let n = self.n;
+        let bytes = want.div_ceil(n).clamp(1, CHUNK / n) * n;
+        if self.buf.len() < bytes {
+            self.buf.resize(bytes, 0);
+        }
+        for i in 0..bytes / n {
+            self.bump();
+            self.buf[i * n..(i + 1) * n].copy_from_slice(&self.counter[..n]);
+        }
+        c.encrypt_blocks(&mut self.buf[..bytes]).expect("whole blocks");
+        self.pos = 0;
+        self.len = bytes;
+    }
+
+    /// XORs the next `data.len()` keystream bytes into `data`.
+    pub(crate) fn apply(&mut self, c: &Cipher, data: &mut [u8]) {
+        let mut off = 0;
+        while off < data.len() {
+            if self.pos == self.len {
+                self.refill(c, data.len() - off);
+            }
+            let take = (self.len - self.pos).min(data.len() - off);
+            xor_into(&mut data[off..off + take], &self.buf[self.pos..self.pos + take]);
+            self.pos += take;
+            off += take;
+        }
+    }
+}
+
+impl Drop for Keystream {
+    fn drop(&mut self) {
+        self.buf.zeroize();
+        self.counter.zeroize();
+    }
+}
+
+/// Streaming DSTU 7624 CTR (Kalyna): encryption and decryption are the same
+/// [`KalynaCtr::update`], which continues the keystream wherever the last
+/// call stopped, so any split of the data gives the one-shot result.
+pub struct KalynaCtr {
+    cipher: Cipher,
+    ks: Keystream,
+}
+
+impl KalynaCtr {
+    /// Takes `--iv` (one block) and nothing else.
+    pub fn new(req: &Request<'_>) -> Result<KalynaCtr> {
+        check_family(req, false)?;
+        only(req, &["iv"])?;
+        let cipher = req.keyed()?;
+        let iv = iv_block(req, cipher.block_bytes())?;
+        let ks = Keystream::new(&cipher, iv, Step::Whole);
+        Ok(KalynaCtr { cipher, ks })
+    }
+
+    /// Encrypts or decrypts `data` in place.
+    pub fn update(&mut self, data: &mut [u8]) {
+        self.ks.apply(&self.cipher, data);
+    }
+}
+
+/// One-shot CTR (its own inverse).
+pub(crate) fn apply(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
+    let mut out = data.to_vec();
+    KalynaCtr::new(req)?.update(&mut out);
+    Ok(out)
+}

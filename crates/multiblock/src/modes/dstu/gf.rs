@@ -1,0 +1,309 @@
+//! GF(2^n) for DSTU 7624:2014 GCM/GMAC and XTS, one field per block size:
+//!
+//! | n | polynomial |
+//! |---|---|
+//! | 128 | x^128 + x^7 + x^2 + x + 1 |
+//! | 256 | x^256 + x^10 + x^5 + x^2 + 1 |
+//! | 512 | x^512 + x^8 + x^5 + x^2 + 1 |
+//!
+//! (DSTU 7624:2014 §12; the same f = (7,2,1), (10,5,2), (8,5,2) triples as
+//! UAPKI's `dstu7624_init_gcm` and Bouncy Castle's KGCM multipliers.)
+//!
+//! Elements are little-endian, without the bit reflection of NIST GHASH:
+//! bit j of byte i is the coefficient of x^(8i+j). Multiplication is a
+//! carry-less product (PCLMULQDQ in [`super::clmul`] when the CPU has it,
+//! else a masked shift-and-add that has no secret-dependent branch or
+//! index) followed by a word-wise reduction.
+
+use super::clmul;
+
+/// An element: the first `w` of these little-endian limbs are used.
+pub(crate) type Elem = [u64; 8];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mul {
+    Clmul,
+    Portable,
+}
+
+/// The field of one block size.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Field {
+    /// Limbs: n / 64.
+    w: usize,
+    /// The exponents f1 > f2 > f3 of x^n = x^f1 + x^f2 + x^f3 + 1.
+    f: [u32; 3],
+    mul: Mul,
+}
+
+impl Field {
+    /// The field for `block_bytes` = 16, 32 or 64, with the fastest multiply.
+    pub(crate) fn for_block(block_bytes: usize) -> Field {
+        let mut f = Field::portable(block_bytes);
+        if clmul::available() {
+            f.mul = Mul::Clmul;
+        }
+        f
+    }
+
+    /// The same field with the portable multiply only (tests compare).
+    pub(crate) fn portable(block_bytes: usize) -> Field {
+        let f = match block_bytes {
+            16 => [7, 2, 1],
+            32 => [10, 5, 2],
+            64 => [8, 5, 2],
+            _ => panic!("DSTU GF(2^n) exists for 16-, 32- and 64-byte blocks, not {block_bytes}"),
+        };
+        Field { w: block_bytes / 8, f, mul: Mul::Portable }
+    }
+
+    pub(crate) fn block_bytes(&self) -> usize {
+        8 * self.w
+    }
+
+    pub(crate) fn from_bytes(&self, b: &[u8]) -> Elem {
+        let mut e = [0u64; 8];
+        for (limb, chunk) in e.iter_mut().zip(b[..8 * self.w].chunks_exact(8)) {
+            *limb = u64::from_le_bytes(chunk.try_into().unwrap());
+        }
+        e
+    }
+
+    pub(crate) fn to_bytes(&self, e: &Elem, out: &mut [u8]) {
+        for (limb, chunk) in e.iter().zip(out[..8 * self.w].chunks_exact_mut(8)) {
+            chunk.copy_from_slice(&limb.to_le_bytes());
+        }
+    }
+
+    /// x^f1 + x^f2 + x^f3 + 1 as one word (all terms are below x^64).
+    fn low_terms(&self) -> u64 {
+        1 | (1 << self.f[0]) | (1 << self.f[1]) | (1 << self.f[2])
+    }
+
+    /// e ← e · x (the XTS tweak step), without a branch on the top bit.
+    pub(crate) fn double(&self, e: &mut Elem) {
+        let w = self.w;
+        let top = e[w - 1] >> 63;
+        for i in (1..w).rev() {
+            e[i] = (e[i] << 1) | (e[i - 1] >> 63);
+        }
+        e[0] = (e[0] << 1) ^ (self.low_terms() & 0u64.wrapping_sub(top));
+    }
+
+    /// a · b.
+    pub(crate) fn mul(&self, a: &Elem, b: &Elem) -> Elem {
+        let w = self.w;
+        let mut wide = [0u64; 16];
+        match self.mul {
+            // SAFETY: Mul::Clmul is chosen only when clmul::available().
+            Mul::Clmul => unsafe { clmul::mul_wide(&a[..w], &b[..w], &mut wide) },
+            Mul::Portable => mul_wide_portable(&a[..w], &b[..w], &mut wide),
+        }
+        self.reduce(&mut wide)
+    }
+
+    /// The product of degree < 2n modulo the polynomial: every word above
+    /// x^n is folded down whole, since x^(n+k) = x^k·(x^f1 + x^f2 + x^f3 + 1).
+    /// Top-down, so a word that the fold of word 2w−1 spills into (word w)
+    /// is folded after it.
+    fn reduce(&self, wide: &mut [u64; 16]) -> Elem {
+        let w = self.w;
+        for i in (w..2 * w).rev() {
+            let t = wide[i];
+            wide[i] = 0;
+            wide[i - w] ^= t;
+            for &s in &self.f {
+                wide[i - w] ^= t << s;
+                wide[i - w + 1] ^= t >> (64 - s);
+            }
+        }
+        let mut out = [0u64; 8];
+        out[..w].copy_from_slice(&wide[..w]);
+        out
+    }
+}
+
+/// 64 × 64 → 128-bit carry-less product: each bit of `b` selects a shifted
+/// `a` through a mask, never a branch.
+fn clmul64(a: u64, b: u64) -> u128 {
+    let a = a as u128;
+    let mut r = 0u128;
+    for i in 0..64 {
+        let mask = 0u128.wrapping_sub(((b >> i) & 1) as u128);
+        r ^= (a << i) & mask;
+    }
+    r
+}
+
+fn mul_wide_portable(a: &[u64], b: &[u64], wide: &mut [u64; 16]) {
+    *wide = [0; 16];
+    for (i, &x) in a.iter().enumerate() {
+        for (j, &y) in b.iter().enumerate() {
+            let p = clmul64(x, y);
+            wide[i + j] ^= p as u64;
+            wide[i + j + 1] ^= (p >> 64) as u64;
+        }
+    }
+}
+
+/// The DSTU GHASH: B ← (B ⊕ X)·H over blocks X, where a section (the
+/// associated data, the ciphertext, the GMAC message) that ends in a
+/// partial block is completed with Annex Б.2 padding: 0x80, then zeros.
+pub(crate) struct Ghash {
+    field: Field,
+    h: Elem,
+    acc: Elem,
+    buf: [u8; 64],
+    fill: usize,
+}
+
+impl Ghash {
+    /// `h` is the hash key E_K(0), one block.
+    pub(crate) fn new(field: Field, h: &[u8]) -> Ghash {
+        Ghash { field, h: field.from_bytes(h), acc: [0; 8], buf: [0; 64], fill: 0 }
+    }
+
+    fn absorb(&mut self, block: &[u8]) {
+        let x = self.field.from_bytes(block);
+        for (a, x) in self.acc.iter_mut().zip(&x) {
+            *a ^= x;
+        }
+        self.acc = self.field.mul(&self.acc, &self.h);
+    }
+
+    /// Hashes more bytes of the current section.
+    pub(crate) fn update(&mut self, mut data: &[u8]) {
+        let n = self.field.block_bytes();
+        if self.fill > 0 {
+            let take = (n - self.fill).min(data.len());
+            self.buf[self.fill..self.fill + take].copy_from_slice(&data[..take]);
+            self.fill += take;
+            data = &data[take..];
+            if self.fill < n {
+                return;
+            }
+            let block = self.buf;
+            self.absorb(&block[..n]);
+            self.fill = 0;
+        }
+        let mut blocks = data.chunks_exact(n);
+        for block in &mut blocks {
+            self.absorb(block);
+        }
+        let rest = blocks.remainder();
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.fill = rest.len();
+    }
+
+    /// Ends a section: a partial last block gets 0x80 then zeros.
+    pub(crate) fn end_section(&mut self) {
+        let n = self.field.block_bytes();
+        if self.fill > 0 {
+            self.buf[self.fill] = 0x80;
+            self.buf[self.fill + 1..n].fill(0);
+            let block = self.buf;
+            self.absorb(&block[..n]);
+            self.fill = 0;
+        }
+    }
+
+    /// The accumulator B as bytes (after the last [`Ghash::end_section`]).
+    pub(crate) fn value(&self, out: &mut [u8]) {
+        self.field.to_bytes(&self.acc, out);
+    }
+}
+
+impl Drop for Ghash {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.h.zeroize();
+        self.acc.zeroize();
+        self.buf.zeroize();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn elem(&mut self, w: usize) -> Elem {
+            let mut e = [0u64; 8];
+            for l in e.iter_mut().take(w) {
+                *l = self.next();
+            }
+            e
+        }
+    }
+
+    /// Bit-at-a-time shift-and-add with reduction after every shift: the
+    /// textbook definition, independent of `reduce`.
+    fn mul_by_definition(f: &Field, a: &Elem, b: &Elem) -> Elem {
+        let mut r = [0u64; 8];
+        let mut x = *a;
+        for bit in 0..64 * f.w {
+            if (b[bit / 64] >> (bit % 64)) & 1 == 1 {
+                for i in 0..f.w {
+                    r[i] ^= x[i];
+                }
+            }
+            f.double(&mut x);
+        }
+        r
+    }
+
+    #[test]
+    fn portable_and_clmul_multiply_agree_with_the_definition() {
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        for n in [16, 32, 64] {
+            let p = Field::portable(n);
+            let fast = Field::for_block(n);
+            for case in 0..300 {
+                let (mut a, mut b) = (rng.elem(p.w), rng.elem(p.w));
+                if case == 0 {
+                    a = [u64::MAX; 8];
+                    b = [u64::MAX; 8];
+                    for l in a.iter_mut().chain(b.iter_mut()).skip(p.w) {
+                        *l = 0;
+                    }
+                }
+                let want = mul_by_definition(&p, &a, &b);
+                assert_eq!(p.mul(&a, &b), want, "portable n={n}");
+                assert_eq!(fast.mul(&a, &b), want, "fast n={n}");
+            }
+        }
+    }
+
+    #[test]
+    fn x_to_the_n_is_the_low_terms() {
+        for n in [16, 32, 64] {
+            let f = Field::portable(n);
+            // x^(n-1) · x = x^n ≡ x^f1 + x^f2 + x^f3 + 1.
+            let mut e = [0u64; 8];
+            e[f.w - 1] = 1 << 63;
+            f.double(&mut e);
+            let mut want = [0u64; 8];
+            want[0] = f.low_terms();
+            assert_eq!(e, want);
+        }
+    }
+
+    #[test]
+    fn one_is_the_identity() {
+        let mut rng = Rng(99);
+        for n in [16, 32, 64] {
+            let f = Field::for_block(n);
+            let mut one = [0u64; 8];
+            one[0] = 1;
+            let a = rng.elem(f.w);
+            assert_eq!(f.mul(&a, &one), a);
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! Small helpers the DSTU modes share: parameter checks with one-line
+//! messages, XOR, constant-time comparison and counter increments.
+
+use crate::error::{Error, Result};
+use crate::modes::{Padding, Request};
+use crate::registry::{Cipher, Family};
+
+/// Bytes pushed through one `encrypt_blocks` / `decrypt_blocks` call in the
+/// parallel paths (a multiple of every block size: 16, 32 and 64 bytes).
+pub(crate) const CHUNK: usize = 8192;
+
+/// `"kalyna-128-128 ctr"`, the start of every message.
+pub(crate) fn who(req: &Request<'_>) -> String {
+    format!("{} {}", req.cipher, req.mode)
+}
+
+/// Fails unless the request's cipher is a Kalyna variant (or, with
+/// `ublock_too`, a uBlock one): the streaming types can be built directly.
+pub(crate) fn check_family(req: &Request<'_>, ublock_too: bool) -> Result<()> {
+    match req.cipher.family() {
+        Family::Kalyna => Ok(()),
+        Family::Ublock if ublock_too => Ok(()),
+        _ => Err(Error::Param(format!(
+            "{} is a DSTU 7624 mode: it runs on Kalyna{}, not on {}",
+            req.mode,
+            if ublock_too { " and uBlock" } else { "" },
+            req.cipher
+        ))),
+    }
+}
+
+/// Fails if a parameter the mode does not take was given. `takes` names the
+/// ones it does take, as in the CLI (`"iv"`, `"aad"`, `"s"`, `"tag-bits"`,
+/// `"nb"`, `"padding"`).
+pub(crate) fn only(req: &Request<'_>, takes: &[&str]) -> Result<()> {
+    let p = &req.params;
+    let given = [
+        ("iv", p.iv.is_some()),
+        ("aad", !p.aad.is_empty()),
+        ("padding", p.padding != Padding::None),
+        ("s", p.s.is_some()),
+        ("m", p.m.is_some()),
+        ("mac-bits", p.mac_bits.is_some()),
+        ("tag-bits", p.tag_bits.is_some()),
+        ("section-bytes", p.section_bytes.is_some()),
+        ("key-section-bytes", p.key_section_bytes.is_some()),
+        ("nb", p.nb.is_some()),
+        ("key-meshing", p.key_meshing),
+    ];
+    for (name, present) in given {
+        if present && !takes.contains(&name) {
+            let hint = if takes.is_empty() {
+                "no parameters".to_string()
+            } else {
+                takes.iter().map(|t| format!("--{t}")).collect::<Vec<_>>().join(", ")
+            };
+            return Err(Error::Param(format!("{} takes no --{name} (it takes {hint})", who(req))));
+        }
+    }
+    Ok(())
+}
+
+/// The IV, which must be exactly one block.
+pub(crate) fn iv_block<'r>(req: &'r Request<'_>, n: usize) -> Result<&'r [u8]> {
+    let expected = format!("one block: {n} bytes, {} hex digits", 2 * n);
+    let iv = req.iv(&expected)?;
+    if iv.len() != n {
+        return Err(Error::Param(format!("{} needs --iv of {expected}, got {} bytes", who(req), iv.len())));
+    }
+    Ok(iv)
+}
+
+/// `--tag-bits` (default: the whole block), checked against `allowed`
+/// (bit counts, already limited to the block) with a message that lists them.
+pub(crate) fn tag_bytes(req: &Request<'_>, n: usize, allowed: &[usize], what: &str) -> Result<usize> {
+    let bits = req.params.tag_bits.unwrap_or(8 * n);
+    if allowed.contains(&bits) {
+        return Ok(bits / 8);
+    }
+    Err(Error::Param(format!("{} needs --tag-bits {what}, got {bits}", who(req))))
+}
+
+/// Every multiple of 8 from `lo` to `hi` bits.
+pub(crate) fn bits_range(lo: usize, hi: usize) -> Vec<usize> {
+    (lo..=hi).step_by(8).collect()
+}
+
+/// `dst ^= src` over the shorter length.
+#[inline]
+pub(crate) fn xor_into(dst: &mut [u8], src: &[u8]) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d ^= *s;
+    }
+}
+
+/// Constant-time equality of two byte strings of the same length (the
+/// lengths are public).
+pub(crate) fn ct_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let diff = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
+    std::hint::black_box(diff) == 0
+}
+
+/// Adds 1 to `block` read as a little-endian integer (byte 0 least
+/// significant), carrying through the whole block, without branches.
+#[inline]
+pub(crate) fn inc_le(block: &mut [u8]) {
+    let mut carry = 1u16;
+    for b in block.iter_mut() {
+        let s = *b as u16 + carry;
+        *b = s as u8;
+        carry = s >> 8;
+    }
+}
+
+/// Encrypts one block in place (for the sequential modes).
+#[inline]
+pub(crate) fn encrypt_one(c: &Cipher, block: &mut [u8]) {
+    c.encrypt_blocks(block).expect("one whole block");
+}
+
+/// Decrypts one block in place.
+#[inline]
+pub(crate) fn decrypt_one(c: &Cipher, block: &mut [u8]) {
+    c.decrypt_blocks(block).expect("one whole block");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inc_le_carries_through_the_block() {
+        let mut b = [0xff, 0xff, 0x01, 0x00];
+        inc_le(&mut b);
+        assert_eq!(b, [0, 0, 2, 0]);
+        let mut b = [0xff; 4];
+        inc_le(&mut b);
+        assert_eq!(b, [0; 4]);
+    }
+
+    #[test]
+    fn ct_eq_compares() {
+        assert!(ct_eq(b"abc", b"abc"));
+        assert!(!ct_eq(b"abc", b"abd"));
+        assert!(!ct_eq(b"abc", b"ab"));
+        assert!(ct_eq(b"", b""));
+    }
+}

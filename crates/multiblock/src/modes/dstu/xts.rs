@@ -1,0 +1,159 @@
+//! XTS (DSTU 7624:2014 §14; Bouncy Castle's KXTSBlockCipher): one key, IV =
+//! the tweak block. T_0 = E_K(IV), T_i = T_{i−1}·x in the GF(2^8n) of
+//! [`super::gf`] (the GCM polynomial of the block size), and block i
+//! (from 1) is C_i = E_K(P_i ⊕ T_i) ⊕ T_i.
+//!
+//! A message that ends in a partial block of r bytes uses ciphertext
+//! stealing: with the last whole block P_k and the tail P*,
+//! CC = E_K(P_k ⊕ T_k) ⊕ T_k, then block k of the output is
+//! E_K((P* ‖ CC[r..]) ⊕ T_{k+1}) ⊕ T_{k+1} and the tail is CC[0..r].
+//! The message must hold at least one whole block.
+//!
+//! Every block is independent once its tweak is known, and the tweaks are a
+//! cheap shift each, so XTS encrypts and decrypts up to [`CHUNK`] bytes per
+//! `encrypt_blocks` / `decrypt_blocks` call.
+
+use super::gf::{Elem, Field};
+use super::util::{check_family, encrypt_one, iv_block, only, who, xor_into, CHUNK};
+use crate::error::{Error, Result};
+use crate::modes::Request;
+use crate::registry::Cipher;
+use zeroize::Zeroize;
+
+/// Streaming XTS (Kalyna). [`KalynaXts::update`] takes whole blocks;
+/// [`KalynaXts::finish`] takes the end of the message, which must contain
+/// the last whole block when the message ends in a partial one.
+pub struct KalynaXts {
+    cipher: Cipher,
+    field: Field,
+    /// T_i of the last block processed (T_0 at the start).
+    tweak: Elem,
+    encrypt: bool,
+    tweaks: Vec<u8>,
+    done: usize,
+    who: String,
+}
+
+impl KalynaXts {
+    /// XTS encryption with `--iv` (the tweak, one block).
+    pub fn encryptor(req: &Request<'_>) -> Result<KalynaXts> {
+        KalynaXts::new(req, true)
+    }
+
+    /// XTS decryption with `--iv` (the tweak, one block).
+    pub fn decryptor(req: &Request<'_>) -> Result<KalynaXts> {
+        KalynaXts::new(req, false)
+    }
+
+    fn new(req: &Request<'_>, encrypt: bool) -> Result<KalynaXts> {
+        check_family(req, false)?;
+        only(req, &["iv"])?;
+        let cipher = req.keyed()?;
+        let n = cipher.block_bytes();
+        let mut t0 = iv_block(req, n)?.to_vec();
+        encrypt_one(&cipher, &mut t0);
+        let field = Field::for_block(n);
+        let tweak = field.from_bytes(&t0);
+        t0.zeroize();
+        Ok(KalynaXts { cipher, field, tweak, encrypt, tweaks: Vec::new(), done: 0, who: who(req) })
+    }
+
+    /// The next tweak T_{i+1}, as bytes.
+    fn next_tweak(&mut self, out: &mut [u8]) {
+        self.field.double(&mut self.tweak);
+        self.field.to_bytes(&self.tweak, out);
+    }
+
+    fn crypt(&self, data: &mut [u8], encrypt: bool) {
+        let r = if encrypt { self.cipher.encrypt_blocks(data) } else { self.cipher.decrypt_blocks(data) };
+        r.expect("whole blocks");
+    }
+
+    /// Encrypts or decrypts whole blocks in place.
+    pub fn update(&mut self, data: &mut [u8]) -> Result<()> {
+        let n = self.field.block_bytes();
+        if data.len() % n != 0 {
+            return Err(Error::Param(format!(
+                "{} update takes whole {n}-byte blocks, got {} bytes; give the end of the message to finish",
+                self.who,
+                data.len()
+            )));
+        }
+        for chunk in data.chunks_mut(CHUNK) {
+            let mut tweaks = std::mem::take(&mut self.tweaks);
+            tweaks.resize(chunk.len(), 0);
+            for t in tweaks.chunks_exact_mut(n) {
+                self.next_tweak(t);
+            }
+            xor_into(chunk, &tweaks);
+            self.crypt(chunk, self.encrypt);
+            xor_into(chunk, &tweaks);
+            self.tweaks = tweaks;
+        }
+        self.done += data.len();
+        Ok(())
+    }
+
+    /// Processes the end of the message: whole blocks, or whole blocks and a
+    /// partial one (ciphertext stealing, which needs the last whole block
+    /// here too).
+    pub fn finish(mut self, data: &mut [u8]) -> Result<()> {
+        let n = self.field.block_bytes();
+        let r = data.len() % n;
+        if self.done + data.len() < n || (r != 0 && data.len() < n) {
+            return Err(Error::Param(format!(
+                "{} needs at least one whole {n}-byte block{}, got {} bytes",
+                self.who,
+                if self.done > 0 { " in the last call (with the partial block)" } else { "" },
+                data.len()
+            )));
+        }
+        if r == 0 {
+            return self.update(data);
+        }
+        let k = data.len() / n;
+        let (head, last) = data.split_at_mut((k - 1) * n);
+        self.update(head)?;
+        let (full, tail) = last.split_at_mut(n);
+        let mut tk = vec![0u8; n];
+        let mut tk1 = vec![0u8; n];
+        self.next_tweak(&mut tk);
+        self.next_tweak(&mut tk1);
+        // Encryption uses T_k first, decryption T_{k+1} first.
+        let (first, second) = if self.encrypt { (&tk, &tk1) } else { (&tk1, &tk) };
+        let mut cc = full.to_vec();
+        xor_into(&mut cc, first);
+        self.crypt(&mut cc, self.encrypt);
+        xor_into(&mut cc, first);
+        // (tail ‖ cc[r..]) goes to block k, cc[..r] to the tail.
+        full[..r].copy_from_slice(tail);
+        full[r..].copy_from_slice(&cc[r..]);
+        tail.copy_from_slice(&cc[..r]);
+        xor_into(full, second);
+        self.crypt(full, self.encrypt);
+        xor_into(full, second);
+        cc.zeroize();
+        tk.zeroize();
+        tk1.zeroize();
+        Ok(())
+    }
+}
+
+impl Drop for KalynaXts {
+    fn drop(&mut self) {
+        self.tweak.zeroize();
+        self.tweaks.zeroize();
+    }
+}
+
+pub(crate) fn encrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
+    let mut out = data.to_vec();
+    KalynaXts::encryptor(req)?.finish(&mut out)?;
+    Ok(out)
+}
+
+pub(crate) fn decrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
+    let mut out = data.to_vec();
+    KalynaXts::decryptor(req)?.finish(&mut out)?;
+    Ok(out)
+}
