@@ -200,3 +200,87 @@ fn backend_env_var_forces_and_rejects() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no backend 'no-such-backend'"));
 }
+
+/// The CLI arguments for a vector: verb, mode, key, iv, aad, sbox, params.
+fn vector_args(verb: &str, v: &Value) -> Vec<String> {
+    let mut a: Vec<String> = [verb, "--cipher", s(v, "cipher"), "--mode", s(v, "mode"), "--key", s(v, "key"), "--hex"]
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
+    for k in ["iv", "aad", "sbox"] {
+        if v.get(k).is_some() {
+            a.push(format!("--{k}"));
+            a.push(s(v, k).to_string());
+        }
+    }
+    if let Some(params) = v.get("params").and_then(Value::as_object) {
+        for (k, x) in params {
+            a.push(format!("--{}", k.replace('_', "-")));
+            a.push(x.to_string());
+        }
+    }
+    a
+}
+
+fn run_args(args: &[String], stdin: &str) -> Output {
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    run(&refs, stdin.as_bytes())
+}
+
+#[test]
+fn every_mode_vector_through_the_cli() {
+    let mut ran = 0;
+    for v in vectors().iter().filter(|v| s(v, "mode") != "ecb") {
+        let (pt, ct, tag) = (s(v, "plaintext"), s(v, "ciphertext"), s(v, "tag"));
+        let what = format!("{} {}", s(v, "cipher"), s(v, "mode"));
+        let ok = |o: &Output| {
+            assert!(o.status.success(), "{what}: {}", String::from_utf8_lossy(&o.stderr));
+            String::from_utf8(o.stdout.clone()).unwrap().trim().to_string()
+        };
+        let is_mac = ct.is_empty() && !tag.is_empty();
+        if is_mac {
+            assert_eq!(ok(&run_args(&vector_args("mac", v), pt)), tag.to_lowercase(), "{what}");
+        } else {
+            let sealed = format!("{ct}{tag}").to_lowercase();
+            assert_eq!(ok(&run_args(&vector_args("encrypt", v), pt)), sealed, "{what} encrypt");
+            assert_eq!(ok(&run_args(&vector_args("decrypt", v), &sealed)), pt.to_lowercase(), "{what} decrypt");
+        }
+        ran += 1;
+    }
+    assert!(ran >= 60, "only {ran} mode vectors ran");
+}
+
+#[test]
+fn wrong_tag_exits_1_and_writes_nothing() {
+    let v = vectors().into_iter().find(|v| s(v, "mode") == "mgm" && s(v, "cipher") == "kuznyechik").unwrap();
+    let mut sealed = format!("{}{}", s(&v, "ciphertext"), s(&v, "tag")).to_lowercase();
+    let last = sealed.pop().unwrap();
+    sealed.push(if last == '0' { '1' } else { '0' });
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("plain.bin");
+    let mut args = vector_args("decrypt", &v);
+    args.extend(["--out".to_string(), out.to_str().unwrap().to_string()]);
+    let o = run_args(&args, &sealed);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("authentication failed"), "{err}");
+    assert!(o.stdout.is_empty());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "left a file");
+}
+
+#[test]
+fn truncated_aead_input_and_wrong_iv_exit_2() {
+    let v = vectors().into_iter().find(|v| s(v, "mode") == "gcm" && s(v, "cipher") == "kalyna-128-128").unwrap();
+    // Shorter than the tag.
+    let o = run_args(&vector_args("decrypt", &v), "00112233");
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    // An IV of the wrong length.
+    let mut args = vector_args("encrypt", &v);
+    let i = args.iter().position(|a| a == "--iv").unwrap();
+    args[i + 1] = "0011".into();
+    let o = run_args(&args, s(&v, "plaintext"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("iv") || err.contains("IV"), "{err}");
+}
