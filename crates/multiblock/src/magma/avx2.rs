@@ -1,7 +1,7 @@
 //! `avx2`: constant-time Magma / GOST 28147-89 with 256-bit vpshufb.
 //!
 //! Layout: one ymm holds N1 of 8 blocks (a 32-bit lane each), another their
-//! N2; `GROUPS` such pairs are interleaved. Load: vpshufb puts the two blocks
+//! N2; `GROUPS` = 4 such pairs are interleaved (32 blocks). Load: vpshufb puts the two blocks
 //! of each 128-bit lane in [N1 N1 N2 N2] order (and applies the byte order,
 //! see `layout`), vpermq gathers each lane's halves, vperm2i128 joins two
 //! registers; store reverses it.
@@ -22,7 +22,7 @@ use crate::cpu::{Backend, BackendInfo, BlockKernel, CpuFeatures};
 use core::arch::x86_64::*;
 
 const LANES: usize = 8;
-const GROUPS: usize = 3;
+const GROUPS: usize = 4;
 
 fn available(f: &CpuFeatures) -> bool {
     f.avx2
@@ -60,6 +60,7 @@ impl Avx2 {
                 match groups {
                     1 => crypt::<1>(self, chunk, rk),
                     2 => crypt::<2>(self, chunk, rk),
+                    3 => crypt::<3>(self, chunk, rk),
                     _ => crypt::<GROUPS>(self, chunk, rk),
                 }
             }
@@ -159,3 +160,4 @@ unsafe fn crypt<const G: usize>(k: &Avx2, data: &mut [u8], rk: &[u32; 32]) {
         }
     }
 }
+

@@ -48,10 +48,10 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[
     avx512::BACKEND,
     #[cfg(target_arch = "x86_64")]
     avx2::BACKEND,
-    table12::BACKEND,
-    table::BACKEND,
     #[cfg(target_arch = "x86_64")]
     ssse3::BACKEND,
+    table12::BACKEND,
+    table::BACKEND,
     reference::BACKEND,
 ];
 

@@ -1,7 +1,7 @@
 //! `ssse3`: constant-time Magma / GOST 28147-89 with 128-bit pshufb.
 //!
 //! Layout: one xmm holds N1 of 4 blocks (a 32-bit lane each), another their
-//! N2; `GROUPS` such pairs are interleaved (8 blocks). Load: two blocks per
+//! N2; `GROUPS` = 4 such pairs are interleaved (16 blocks). Load: two blocks per
 //! xmm are shuffled to [N1 N1 N2 N2] (with the byte order, see `layout`),
 //! then `punpck{l,h}qdq` pairs them up; store reverses it.
 //!
@@ -21,7 +21,7 @@ use crate::cpu::{Backend, BackendInfo, BlockKernel, CpuFeatures};
 use core::arch::x86_64::*;
 
 const LANES: usize = 4;
-const GROUPS: usize = 2;
+const GROUPS: usize = 4;
 
 fn available(f: &CpuFeatures) -> bool {
     f.ssse3
@@ -58,6 +58,8 @@ impl Ssse3 {
             unsafe {
                 match groups {
                     1 => crypt::<1>(self, chunk, rk),
+                    2 => crypt::<2>(self, chunk, rk),
+                    3 => crypt::<3>(self, chunk, rk),
                     _ => crypt::<GROUPS>(self, chunk, rk),
                 }
             }
@@ -161,3 +163,4 @@ unsafe fn crypt<const G: usize>(k: &Ssse3, data: &mut [u8], rk: &[u32; 32]) {
         }
     }
 }
+
