@@ -1,21 +1,27 @@
 //! `avx2`: constant-time Magma / GOST 28147-89 with 256-bit vpshufb.
 //!
-//! Layout: one ymm holds N1 of 8 blocks (a 32-bit lane each), another their
-//! N2; `GROUPS` = 4 such pairs are interleaved (32 blocks). Load: vpshufb puts the two blocks
-//! of each 128-bit lane in [N1 N1 N2 N2] order (and applies the byte order,
-//! see `layout`), vpermq gathers each lane's halves, vperm2i128 joins two
-//! registers; store reverses it.
+//! Whole groups of 32 blocks run on the byte-sliced kernel of
+//! `avx2_sliced.rs` (59 instructions per round per 32 blocks). The rest of a
+//! message (under 32 blocks) runs here, on dword lanes, in as few groups of 8
+//! blocks as it needs: its latency per call is half the sliced kernel's, so
+//! a 64-byte message costs one 8-block pass.
 //!
-//! Round (see `nibble` for the tables), per 8 blocks, 19 instructions:
-//! vpaddd (key) · vpsrld 4 · 2 vpand (L, H) · 2 vpblendw (I1, I2) ·
-//! 4 vpshufb · 2 vpblendvb (odd bytes from the second table) ·
-//! vpxor+vpand+vpxor (nibble mux of the two results) ·
-//! vpslld 11 + vpsrld 21 + vpor (rotate) · vpxor into the other half.
-//! Shuffle-port work: 4 vpshufb + 2 vpblendw (+ 3 shifts on port 0/1 on Intel).
-//! Seed 000 Table 5: 3.39 cycles/byte for AVX-256 at 32 blocks.
+//! Dword-lane layout: one ymm holds N1 of 8 blocks (a 32-bit lane each),
+//! another their N2; up to 4 such pairs are interleaved. Load: vpshufb puts
+//! the two blocks of each 128-bit lane in [N1 N1 N2 N2] order (and applies
+//! the byte order, see `layout`), vpermq gathers each lane's halves,
+//! vperm2i128 joins two registers; store reverses it.
+//!
+//! Dword-lane round (see `nibble` for the tables), per 8 blocks, 19
+//! instructions: vpaddd (key) · vpsrld 4 · 2 vpand (L, H) · 2 vpblendw
+//! (I1, I2) · 4 vpshufb · 2 vpblendvb (odd bytes from the second table) ·
+//! vpxor+vpand+vpxor (nibble mux of the two results) · vpslld 11 + vpsrld 21
+//! + vpor (rotate) · vpxor into the other half. Seed 000 Table 5: 3.39
+//! cycles/byte for AVX-256 at 32 blocks.
 
 use super::batch::for_each_batch;
 use super::nibble::{ShufTables, KEEP_I1};
+use super::avx2_sliced::{self, Sliced};
 use super::schedule::RoundKeys;
 use super::{layout, Keys};
 use crate::cpu::{Backend, BackendInfo, BlockKernel, CpuFeatures};
@@ -29,13 +35,14 @@ fn available(f: &CpuFeatures) -> bool {
 }
 
 pub(crate) const BACKEND: Backend<Keys> = Backend {
-    info: BackendInfo { name: "avx2", constant_time: true, ways: LANES * GROUPS, needs: "avx2" },
+    info: BackendInfo { name: "avx2", constant_time: true, ways: avx2_sliced::BLOCKS, needs: "avx2" },
     available,
     new: |keys| Box::new(Avx2::new(keys)),
 };
 
 struct Avx2 {
     rk: RoundKeys,
+    sliced: Sliced,
     tables: ShufTables,
     gather: [u8; 16],
     scatter: [u8; 16],
@@ -44,8 +51,10 @@ struct Avx2 {
 impl Avx2 {
     fn new(keys: &Keys) -> Avx2 {
         assert!(available(CpuFeatures::get()), "avx2 backend built on a CPU without AVX2");
+        let rk = RoundKeys::new(keys);
         Avx2 {
-            rk: RoundKeys::new(keys),
+            sliced: Sliced::new(keys, &rk),
+            rk,
             tables: ShufTables::new(keys.sbox),
             gather: layout::pair_gather(keys.order),
             scatter: layout::pair_scatter(keys.order),
@@ -53,8 +62,12 @@ impl Avx2 {
     }
 
     fn run(&self, data: &mut [u8], decrypt: bool) {
+        let bulk = data.len() / (8 * avx2_sliced::BLOCKS) * (8 * avx2_sliced::BLOCKS);
+        let (bulk, rest) = data.split_at_mut(bulk);
+        // SAFETY: `new` checked AVX2; `bulk` is whole groups of 32 blocks.
+        unsafe { self.sliced.crypt(bulk, decrypt) };
         let rk = self.rk.get(decrypt);
-        for_each_batch(data, LANES, GROUPS, |chunk, groups| {
+        for_each_batch(rest, LANES, GROUPS, |chunk, groups| {
             // SAFETY: `new` checked AVX2; `chunk` holds `groups` groups.
             unsafe {
                 match groups {
