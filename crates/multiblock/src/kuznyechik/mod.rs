@@ -14,6 +14,8 @@ mod avx512_gfni;
 mod key_schedule;
 mod reference;
 mod sliced;
+#[cfg(target_arch = "x86_64")]
+mod table;
 mod tables;
 mod transforms;
 
@@ -27,7 +29,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Fastest first; the default is the first constant-time one the CPU runs.
 #[cfg(target_arch = "x86_64")]
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[avx512_gfni::BACKEND, reference::BACKEND];
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[avx512_gfni::BACKEND, table::BACKEND, reference::BACKEND];
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND];
 
