@@ -10,6 +10,8 @@
 //! - `reference.rs`: the reference backend (§4.4), oracle for the others.
 
 #[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
 mod avx512_gfni;
 mod key_schedule;
 mod reference;
@@ -29,7 +31,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Fastest first; the default is the first constant-time one the CPU runs.
 #[cfg(target_arch = "x86_64")]
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[avx512_gfni::BACKEND, table::BACKEND, reference::BACKEND];
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[avx512_gfni::BACKEND, avx2::BACKEND, table::BACKEND, reference::BACKEND];
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND];
 
