@@ -9,8 +9,15 @@
 //! - `key_schedule.rs`: C_i and the 32 Feistel steps (§4.3);
 //! - `reference.rs`: the reference backend (§4.4), oracle for the others.
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512_gfni;
 mod key_schedule;
 mod reference;
+mod sliced;
+#[cfg(target_arch = "x86_64")]
+mod table;
 mod tables;
 mod transforms;
 
@@ -23,6 +30,9 @@ use cipher::consts::{U16, U32};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Fastest first; the default is the first constant-time one the CPU runs.
+#[cfg(target_arch = "x86_64")]
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[avx512_gfni::BACKEND, avx2::BACKEND, table::BACKEND, reference::BACKEND];
+#[cfg(not(target_arch = "x86_64"))]
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND];
 
 /// The expanded key: round keys K1..K10, each 16 bytes in printed order.

@@ -1,0 +1,555 @@
+//! Byte-sliced multi-block Kuznyechik, written once for every vector width.
+//!
+//! Layout: a batch of B blocks (B = bytes per vector register) is held in 16
+//! registers, register j = byte j (printed order) of all B blocks. The block
+//! order inside a register is whatever the transposition gives; every round
+//! treats all lanes alike, and the inverse transposition restores it.
+//!
+//! Round (GOST R 34.12-2015 §4.4): S is one call of [`Machine::sub`] per
+//! register. L = R^16 is run as the LFSR itself, in place on the 16 registers
+//! (see [`step`]): with x[j] = byte j, step n = 0..15 does
+//!     x[15-n] ^= Σ_{i<15} c_i · x[(i-n) mod 16]          (c = ℓ's coefficients)
+//! and after the 16 steps x holds L(x) in the same register order. Each step
+//! is an involution, so L⁻¹ is the same steps in the order n = 15..0.
+//! ℓ's coefficients are a palindrome (c_i = c_{14-i}), so a step is 6 pair
+//! XORs, 7 multiplications by a constant (148, 32, 133, 16, 194, 192, 251) and
+//! a sum of 7 products + 3 terms of coefficient 1 + 1 constant = 5 three-way
+//! XORs: 18 vector operations, 288 per L.
+//!
+//! Round keys cost nothing extra: the key added after L is folded into the
+//! per-step constants (a step writes its byte already keyed; later steps that
+//! read a keyed byte correct for it through their constant, see
+//! [`step_constants`]). Decryption uses L⁻¹(X[K](a)) = L⁻¹(a) ⊕ L⁻¹(K).
+
+use super::tables::L_COEFFS;
+use super::transforms::{gf_mul, l_inv, Block};
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+/// The seven non-unit coefficients of ℓ after pairing c_i = c_{14-i}:
+/// `MULS[k]` multiplies the pair (k, 14-k) for k < 6, `MULS[6]` byte 7.
+pub(crate) const MULS: [u8; 7] = [148, 32, 133, 16, 194, 192, 251];
+
+/// Multiplication in GF(2^8)/x^8+x^7+x^6+x+1 (§4.1.2), usable in constants.
+pub(crate) const fn gf_mul_const(mut a: u8, mut b: u8) -> u8 {
+    let mut p = 0u8;
+    while b != 0 {
+        if b & 1 != 0 {
+            p ^= a;
+        }
+        a = (a << 1) ^ if a & 0x80 != 0 { super::tables::POLY_LOW } else { 0 };
+        b >>= 1;
+    }
+    p
+}
+
+/// The 8×8 bit matrix of x ↦ c·x as `vgf2p8affineqb` takes it: output bit i
+/// is parity(matrix byte (7-i) AND x), so bit j of byte 7-i is bit i of c·2^j.
+pub(crate) const fn mul_matrix(c: u8) -> u64 {
+    let mut m = 0u64;
+    let mut j = 0;
+    while j < 8 {
+        let col = gf_mul_const(c, 1 << j);
+        let mut i = 0;
+        while i < 8 {
+            if (col >> i) & 1 != 0 {
+                m |= 1u64 << (8 * (7 - i) + j);
+            }
+            i += 1;
+        }
+        j += 1;
+    }
+    m
+}
+
+/// `mul_matrix` of each of [`MULS`].
+pub(crate) const MUL_MATRICES: [u64; 7] = {
+    let mut m = [0u64; 7];
+    let mut k = 0;
+    while k < 7 {
+        m[k] = mul_matrix(MULS[k]);
+        k += 1;
+    }
+    m
+};
+
+/// The vector operations a backend provides. A value of a type implementing
+/// it is proof that the CPU runs its instructions (backends make one only
+/// behind their `available` check), so the methods are safe.
+pub(crate) trait Machine {
+    /// One register: one byte position of `BLOCKS` blocks.
+    type V: Copy;
+    /// Blocks per batch = bytes per register.
+    const BLOCKS: usize;
+    /// Loads `BLOCKS` bytes (`src.len() == BLOCKS`).
+    fn load(&self, src: &[u8]) -> Self::V;
+    fn store(&self, v: Self::V, dst: &mut [u8]);
+    /// The 8-byte pattern `q` repeated over the register.
+    fn splat(&self, q: u64) -> Self::V;
+    fn xor(&self, a: Self::V, b: Self::V) -> Self::V;
+    fn xor3(&self, a: Self::V, b: Self::V, c: Self::V) -> Self::V;
+    /// Each byte times `MULS[k]` in GF(2^8)/0x1C3.
+    fn mul(&self, x: Self::V, k: usize) -> Self::V;
+    /// π on each byte.
+    fn sub(&self, x: Self::V) -> Self::V;
+    /// π⁻¹ on each byte.
+    fn sub_inv(&self, x: Self::V) -> Self::V;
+    /// Interleaves the low halves of each 16-byte lane of a and b in
+    /// elements of W bytes (`punpckl{bw,wd,dq,qdq}`).
+    fn unpack_lo<const W: usize>(&self, a: Self::V, b: Self::V) -> Self::V;
+    /// The same with the high halves (`punpckh*`).
+    fn unpack_hi<const W: usize>(&self, a: Self::V, b: Self::V) -> Self::V;
+}
+
+/// Per-batch constants derived from the round keys.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub(crate) struct SlicedKeys {
+    /// K1, byte j repeated 8 times.
+    k1: [u64; 16],
+    /// Step constants of the 9 encryption rounds (L then X[K2..K10]).
+    enc: [[u64; 16]; 9],
+    /// Step constants of the 9 decryption rounds (L⁻¹ then X[L⁻¹(K10..K2)]).
+    dec: [[u64; 16]; 9],
+}
+
+fn splat_byte(b: u8) -> u64 {
+    u64::from_ne_bytes([b; 8])
+}
+
+/// The slot written by step n and the slot that coefficient i reads.
+const fn slot_written(n: usize) -> usize {
+    15 - n
+}
+const fn slot_read(i: usize, n: usize) -> usize {
+    (i + 16 - n) % 16
+}
+
+/// Constants C_n that make the steps, run in `order`, produce L(a) ⊕ kk
+/// (or L⁻¹(a) ⊕ kk) instead of L(a). Step n stores z = true ⊕ kk[p] into its
+/// slot p; a later step that reads a stored z at slot q with coefficient c
+/// gets c·kk[q] too much, which its constant cancels.
+pub(crate) fn step_constants(kk: &Block, order: impl Iterator<Item = usize>) -> [u8; 16] {
+    let mut written = [false; 16];
+    let mut c = [0u8; 16];
+    for n in order {
+        let p = slot_written(n);
+        let mut v = kk[p];
+        for (i, &coef) in L_COEFFS.iter().enumerate().take(15) {
+            let q = slot_read(i, n);
+            if written[q] {
+                v ^= gf_mul(coef, kk[q]);
+            }
+        }
+        written[p] = true;
+        c[n] = v;
+    }
+    c
+}
+
+impl SlicedKeys {
+    pub(crate) fn new(rk: &[Block; 10]) -> SlicedKeys {
+        let mut k = SlicedKeys { k1: [0; 16], enc: [[0; 16]; 9], dec: [[0; 16]; 9] };
+        for j in 0..16 {
+            k.k1[j] = splat_byte(rk[0][j]);
+        }
+        for r in 0..9 {
+            let mut c = step_constants(&rk[r + 1], 0..16);
+            for n in 0..16 {
+                k.enc[r][n] = splat_byte(c[n]);
+            }
+            let mut dk = rk[9 - r];
+            l_inv(&mut dk);
+            let mut d = step_constants(&dk, (0..16).rev());
+            for n in 0..16 {
+                k.dec[r][n] = splat_byte(d[n]);
+            }
+            c.zeroize();
+            d.zeroize();
+            dk.zeroize();
+        }
+        k
+    }
+}
+
+/// One LFSR step n (see the module comment), keyed by constant `c`.
+/// The critical input is the byte written by the previous step; it enters
+/// through the pair of coefficient 148 and the last XOR.
+#[inline(always)]
+fn step<M: Machine, const N: usize>(m: &M, x: &mut [M::V; 16], c: u64) {
+    let q = |i: usize| x[slot_read(i, N)];
+    let pair = |i: usize| m.xor(q(i), q(14 - i));
+    let p1 = m.mul(pair(1), 1);
+    let p2 = m.mul(pair(2), 2);
+    let p3 = m.mul(pair(3), 3);
+    let p4 = m.mul(pair(4), 4);
+    let p5 = m.mul(pair(5), 5);
+    let p7 = m.mul(q(7), 6);
+    let s = m.xor3(p1, p2, p3);
+    let s = m.xor3(s, p4, p5);
+    let s = m.xor3(s, p7, q(6));
+    let s = m.xor3(s, q(8), m.splat(c));
+    let p0 = m.mul(pair(0), 0);
+    let w = slot_written(N);
+    x[w] = m.xor3(s, x[w], p0);
+}
+
+/// L (steps 0..15) with the output key folded into `c`.
+#[inline(always)]
+fn lfsr<M: Machine>(m: &M, x: &mut [M::V; 16], c: &[u64; 16]) {
+    step::<M, 0>(m, x, c[0]);
+    step::<M, 1>(m, x, c[1]);
+    step::<M, 2>(m, x, c[2]);
+    step::<M, 3>(m, x, c[3]);
+    step::<M, 4>(m, x, c[4]);
+    step::<M, 5>(m, x, c[5]);
+    step::<M, 6>(m, x, c[6]);
+    step::<M, 7>(m, x, c[7]);
+    step::<M, 8>(m, x, c[8]);
+    step::<M, 9>(m, x, c[9]);
+    step::<M, 10>(m, x, c[10]);
+    step::<M, 11>(m, x, c[11]);
+    step::<M, 12>(m, x, c[12]);
+    step::<M, 13>(m, x, c[13]);
+    step::<M, 14>(m, x, c[14]);
+    step::<M, 15>(m, x, c[15]);
+}
+
+/// L⁻¹ (steps 15..0) with the output key folded into `c`.
+#[inline(always)]
+fn lfsr_inv<M: Machine>(m: &M, x: &mut [M::V; 16], c: &[u64; 16]) {
+    step::<M, 15>(m, x, c[15]);
+    step::<M, 14>(m, x, c[14]);
+    step::<M, 13>(m, x, c[13]);
+    step::<M, 12>(m, x, c[12]);
+    step::<M, 11>(m, x, c[11]);
+    step::<M, 10>(m, x, c[10]);
+    step::<M, 9>(m, x, c[9]);
+    step::<M, 8>(m, x, c[8]);
+    step::<M, 7>(m, x, c[7]);
+    step::<M, 6>(m, x, c[6]);
+    step::<M, 5>(m, x, c[5]);
+    step::<M, 4>(m, x, c[4]);
+    step::<M, 3>(m, x, c[3]);
+    step::<M, 2>(m, x, c[2]);
+    step::<M, 1>(m, x, c[1]);
+    step::<M, 0>(m, x, c[0]);
+}
+
+/// One unpack stage: registers i and i|BIT (i without BIT) → lo and hi.
+#[inline(always)]
+fn stage<M: Machine, const W: usize, const BIT: usize>(m: &M, a: &mut [M::V; 16]) {
+    for i in 0..16 {
+        if i & BIT == 0 {
+            let (u, v) = (a[i], a[i | BIT]);
+            a[i] = m.unpack_lo::<W>(u, v);
+            a[i | BIT] = m.unpack_hi::<W>(u, v);
+        }
+    }
+}
+
+/// 16×16 byte transpose inside each 16-byte lane: afterwards register
+/// `BITREV[c]` holds byte c of the inputs, input register r at byte r.
+/// (Stage s moves lane byte-address bit 3-s into register-index bit s.)
+#[inline(always)]
+fn transpose<M: Machine>(m: &M, a: &mut [M::V; 16]) {
+    stage::<M, 1, 1>(m, a);
+    stage::<M, 2, 2>(m, a);
+    stage::<M, 4, 4>(m, a);
+    stage::<M, 8, 8>(m, a);
+}
+
+/// 4-bit bit reversal.
+const BITREV: [usize; 16] = [0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15];
+
+/// Loads a batch (16·BLOCKS bytes) into byte-sliced form.
+#[inline(always)]
+fn load_sliced<M: Machine>(m: &M, data: &[u8]) -> [M::V; 16] {
+    let n = M::BLOCKS;
+    let mut a = [m.splat(0); 16];
+    for (r, v) in a.iter_mut().enumerate() {
+        *v = m.load(&data[r * n..(r + 1) * n]);
+    }
+    transpose(m, &mut a);
+    let mut x = a;
+    for (j, v) in x.iter_mut().enumerate() {
+        *v = a[BITREV[j]];
+    }
+    x
+}
+
+/// Stores a byte-sliced batch back as blocks.
+#[inline(always)]
+fn store_sliced<M: Machine>(m: &M, mut x: [M::V; 16], data: &mut [u8]) {
+    let n = M::BLOCKS;
+    transpose(m, &mut x);
+    for r in 0..16 {
+        m.store(x[BITREV[r]], &mut data[r * n..(r + 1) * n]);
+    }
+}
+
+/// Encrypts one batch of exactly `M::BLOCKS` blocks in place.
+#[inline(always)]
+pub(crate) fn encrypt_batch<M: Machine>(m: &M, k: &SlicedKeys, data: &mut [u8]) {
+    let mut x = load_sliced(m, data);
+    for j in 0..16 {
+        x[j] = m.xor(x[j], m.splat(k.k1[j]));
+    }
+    for c in &k.enc {
+        for v in x.iter_mut() {
+            *v = m.sub(*v);
+        }
+        lfsr(m, &mut x, c);
+    }
+    store_sliced(m, x, data);
+}
+
+/// Decrypts one batch of exactly `M::BLOCKS` blocks in place.
+#[inline(always)]
+pub(crate) fn decrypt_batch<M: Machine>(m: &M, k: &SlicedKeys, data: &mut [u8]) {
+    let mut x = load_sliced(m, data);
+    for c in &k.dec {
+        lfsr_inv(m, &mut x, c);
+        for v in x.iter_mut() {
+            *v = m.sub_inv(*v);
+        }
+    }
+    for j in 0..16 {
+        x[j] = m.xor(x[j], m.splat(k.k1[j]));
+    }
+    store_sliced(m, x, data);
+}
+
+/// Runs `big` on every whole batch of `big_bytes` and the rest, padded with
+/// zeros, through `big` (when more than `small_bytes` remain) or `small`.
+/// The padding buffer is wiped afterwards.
+#[inline(always)]
+pub(crate) fn batches<const BIG: usize, const SMALL: usize>(
+    data: &mut [u8],
+    mut big: impl FnMut(&mut [u8; BIG]),
+    mut small: impl FnMut(&mut [u8; SMALL]),
+) {
+    let mut chunks = data.chunks_exact_mut(BIG);
+    for c in &mut chunks {
+        big(c.try_into().expect("whole batch"));
+    }
+    let rest = chunks.into_remainder();
+    if rest.len() > SMALL {
+        let mut buf = [0u8; BIG];
+        buf[..rest.len()].copy_from_slice(rest);
+        big(&mut buf);
+        rest.copy_from_slice(&buf[..rest.len()]);
+        buf.zeroize();
+    } else if !rest.is_empty() {
+        let mut buf = [0u8; SMALL];
+        buf[..rest.len()].copy_from_slice(rest);
+        small(&mut buf);
+        rest.copy_from_slice(&buf[..rest.len()]);
+        buf.zeroize();
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::kuznyechik::reference::{decrypt_block, encrypt_block};
+    use crate::kuznyechik::key_schedule::expand;
+    use crate::kuznyechik::tables::{PI, PI_INV};
+    use crate::kuznyechik::transforms::l;
+
+    /// The result of `vgf2p8affineqb` on one byte, as Intel's SDM defines it.
+    pub(crate) fn affine_byte(a: u64, x: u8) -> u8 {
+        let mut r = 0u8;
+        for i in 0..8 {
+            let row = (a >> (8 * (7 - i))) as u8;
+            r |= (((row & x).count_ones() & 1) as u8) << i;
+        }
+        r
+    }
+
+    /// A software machine of N-byte registers (N/16 lanes), written from the
+    /// instruction definitions, to run the generic code on any CPU.
+    pub(crate) struct Emu<const N: usize>;
+
+    impl<const N: usize> Machine for Emu<N> {
+        type V = [u8; N];
+        const BLOCKS: usize = N;
+        fn load(&self, src: &[u8]) -> [u8; N] {
+            src.try_into().unwrap()
+        }
+        fn store(&self, v: [u8; N], dst: &mut [u8]) {
+            dst.copy_from_slice(&v);
+        }
+        fn splat(&self, q: u64) -> [u8; N] {
+            core::array::from_fn(|i| q.to_le_bytes()[i % 8])
+        }
+        fn xor(&self, a: [u8; N], b: [u8; N]) -> [u8; N] {
+            core::array::from_fn(|i| a[i] ^ b[i])
+        }
+        fn xor3(&self, a: [u8; N], b: [u8; N], c: [u8; N]) -> [u8; N] {
+            core::array::from_fn(|i| a[i] ^ b[i] ^ c[i])
+        }
+        fn mul(&self, x: [u8; N], k: usize) -> [u8; N] {
+            core::array::from_fn(|i| affine_byte(MUL_MATRICES[k], x[i]))
+        }
+        fn sub(&self, x: [u8; N]) -> [u8; N] {
+            core::array::from_fn(|i| PI[x[i] as usize])
+        }
+        fn sub_inv(&self, x: [u8; N]) -> [u8; N] {
+            core::array::from_fn(|i| PI_INV[x[i] as usize])
+        }
+        fn unpack_lo<const W: usize>(&self, a: [u8; N], b: [u8; N]) -> [u8; N] {
+            unpack::<N, W>(a, b, 0)
+        }
+        fn unpack_hi<const W: usize>(&self, a: [u8; N], b: [u8; N]) -> [u8; N] {
+            unpack::<N, W>(a, b, 8)
+        }
+    }
+
+    /// punpckl/h with W-byte elements: per lane, out element 2e = a's element
+    /// (half/W + e), out element 2e+1 = b's.
+    fn unpack<const N: usize, const W: usize>(a: [u8; N], b: [u8; N], half: usize) -> [u8; N] {
+        core::array::from_fn(|i| {
+            let (lane, off) = (i / 16 * 16, i % 16);
+            let (elem, byte) = (off / W, off % W);
+            let src = if elem % 2 == 0 { &a } else { &b };
+            src[lane + half + (elem / 2) * W + byte]
+        })
+    }
+
+    #[test]
+    fn mul_matrices_multiply() {
+        for (k, &c) in MULS.iter().enumerate() {
+            for x in 0..=255u8 {
+                assert_eq!(affine_byte(MUL_MATRICES[k], x), gf_mul(c, x), "{c}·{x}");
+            }
+        }
+    }
+
+    #[test]
+    fn pairs_match_the_coefficients() {
+        for i in 0..6 {
+            assert_eq!(L_COEFFS[i], MULS[i]);
+            assert_eq!(L_COEFFS[14 - i], MULS[i]);
+        }
+        assert_eq!(L_COEFFS[7], MULS[6]);
+        assert_eq!((L_COEFFS[6], L_COEFFS[8], L_COEFFS[15]), (1, 1, 1));
+    }
+
+    fn rng_block(seed: &mut u64) -> Block {
+        core::array::from_fn(|_| {
+            *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (*seed >> 56) as u8
+        })
+    }
+
+    /// Runs L (or L⁻¹) with key folding on a single-lane emulated machine.
+    fn sliced_l(a: &Block, kk: &Block, inverse: bool) -> Block {
+        let m = Emu::<16>;
+        let mut x: [[u8; 16]; 16] = core::array::from_fn(|j| [a[j]; 16]);
+        let c = if inverse {
+            step_constants(kk, (0..16).rev())
+        } else {
+            step_constants(kk, 0..16)
+        };
+        let c: [u64; 16] = core::array::from_fn(|n| splat_byte(c[n]));
+        if inverse {
+            lfsr_inv(&m, &mut x, &c);
+        } else {
+            lfsr(&m, &mut x, &c);
+        }
+        core::array::from_fn(|j| x[j][0])
+    }
+
+    #[test]
+    fn lfsr_is_l_and_folds_the_key() {
+        let mut seed = 1;
+        for _ in 0..200 {
+            let (a, kk) = (rng_block(&mut seed), rng_block(&mut seed));
+            let mut want = a;
+            l(&mut want);
+            for j in 0..16 {
+                want[j] ^= kk[j];
+            }
+            assert_eq!(sliced_l(&a, &kk, false), want);
+            let mut want = a;
+            l_inv(&mut want);
+            for j in 0..16 {
+                want[j] ^= kk[j];
+            }
+            assert_eq!(sliced_l(&a, &kk, true), want);
+        }
+    }
+
+    #[test]
+    fn transpose_round_trip_and_layout() {
+        let m = Emu::<64>;
+        let data: Vec<u8> = (0..1024).map(|i| (i * 7 + i / 256) as u8).collect();
+        let x = load_sliced(&m, &data);
+        // Every register j holds byte j of 64 distinct blocks.
+        for (j, reg) in x.iter().enumerate() {
+            let mut seen = [false; 64];
+            for &b in reg.iter() {
+                let blk = (0..64).find(|&k| data[16 * k + j] == b && !seen[k]).unwrap();
+                seen[blk] = true;
+            }
+        }
+        let mut out = vec![0u8; 1024];
+        store_sliced(&m, x, &mut out);
+        assert_eq!(out, data);
+    }
+
+    /// Byte-sliced batches on emulated 16-, 32- and 64-byte registers equal
+    /// the reference, both ways.
+    fn batch_matches_reference<const N: usize>() {
+        let mut seed = 7;
+        let key: Vec<u8> = (0..32).map(|i| rng_block(&mut seed)[i % 16]).collect();
+        let rk = expand(&key);
+        let k = SlicedKeys::new(&rk);
+        let data: Vec<u8> = (0..N).flat_map(|_| rng_block(&mut seed)).collect();
+        let mut want = data.clone();
+        for b in want.chunks_exact_mut(16) {
+            let blk: &mut Block = b.try_into().unwrap();
+            encrypt_block(&rk, blk);
+        }
+        let mut got = data.clone();
+        encrypt_batch(&Emu::<N>, &k, &mut got);
+        assert_eq!(got, want, "encrypt N={N}");
+        decrypt_batch(&Emu::<N>, &k, &mut got);
+        assert_eq!(got, data, "decrypt N={N}");
+        let mut d = want.clone();
+        for b in d.chunks_exact_mut(16) {
+            let blk: &mut Block = b.try_into().unwrap();
+            decrypt_block(&rk, blk);
+        }
+        assert_eq!(d, data);
+    }
+
+    #[test]
+    fn emulated_batches_match_reference() {
+        batch_matches_reference::<16>();
+        batch_matches_reference::<32>();
+        batch_matches_reference::<64>();
+    }
+
+    #[test]
+    fn batches_cover_every_length() {
+        for len in 0..40 {
+            let mut data: Vec<u8> = (0..16 * len).map(|i| i as u8).collect();
+            let (mut big, mut small) = (0, 0);
+            batches::<256, 64>(
+                &mut data,
+                |b| {
+                    big += 1;
+                    b.iter_mut().for_each(|x| *x ^= 1)
+                },
+                |b| {
+                    small += 1;
+                    b.iter_mut().for_each(|x| *x ^= 1)
+                },
+            );
+            assert!(data.iter().enumerate().all(|(i, &x)| x == (i as u8) ^ 1));
+            let rest = (16 * len) % 256;
+            assert_eq!(big, 16 * len / 256 + usize::from(rest > 64), "len {len}");
+            assert_eq!(small, usize::from(rest > 0 && rest <= 64));
+        }
+    }
+}
