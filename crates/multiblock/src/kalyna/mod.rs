@@ -12,6 +12,7 @@
 mod key_schedule;
 mod reference;
 mod round;
+mod table;
 mod tables;
 
 use crate::cpu::{Backend, BackendChoice};
@@ -24,7 +25,10 @@ use key_schedule::{MAX_BLOCK, MAX_ROUND_KEYS};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Fastest first; the default is the first constant-time one the CPU runs.
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND];
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[
+    table::BACKEND,
+    reference::BACKEND,
+];
 
 /// The five parameter sets: block bits / key bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
