@@ -36,7 +36,7 @@
 //!   per 32 bytes and round → 25 per byte for 128/128.
 //! The shuffle ports (2 on Zen 3) carry 17–18 of those ops per 32 bytes.
 
-use super::tables::{SBOX, SBOX_INV};
+use super::tables::{gf_mul, MDS_INV, SBOX, SBOX_INV};
 use super::{Keys, Variant};
 use crate::cpu::{Backend, BackendInfo, BlockKernel, CpuFeatures};
 use core::arch::x86_64::*;
@@ -75,6 +75,31 @@ const fn rows(sbox: &[[u8; 256]; 4]) -> Rows {
 }
 
 static ENC_ROWS: Rows = rows(&SBOX);
+
+#[repr(align(32))]
+struct MulTables([[Lane; 2]; 8]);
+
+/// For each coefficient c_j of v⁻¹: [c_j·n, c_j·(n << 4)] for nibbles n.
+const fn mul_tables(v: &[u8; 8]) -> MulTables {
+    let mut t = [[[0u8; 32]; 2]; 8];
+    let mut j = 0;
+    while j < 8 {
+        let mut n = 0;
+        while n < 16 {
+            let lo = gf_mul(v[j], n as u8);
+            let hi = gf_mul(v[j], (n << 4) as u8);
+            t[j][0][n] = lo;
+            t[j][0][16 + n] = lo;
+            t[j][1][n] = hi;
+            t[j][1][16 + n] = hi;
+            n += 1;
+        }
+        j += 1;
+    }
+    MulTables(t)
+}
+
+static INV_MUL: MulTables = mul_tables(&MDS_INV);
 static DEC_ROWS: Rows = rows(&SBOX_INV);
 
 /// Repeats a 16-byte lane pattern into both ymm lanes.
@@ -109,6 +134,9 @@ trait Simd: Copy {
     unsafe fn load4(p: *const u8) -> [Self; 4];
     unsafe fn store4(p: *mut u8, x: [Self; 4]);
     unsafe fn xor(a: Self, b: Self) -> Self;
+    unsafe fn and(a: Self, b: Self) -> Self;
+    /// Shifts every 16-bit word right by 4.
+    unsafe fn srl4(a: Self) -> Self;
     unsafe fn add8(a: Self, b: Self) -> Self;
     unsafe fn add64(a: Self, b: Self) -> Self;
     unsafe fn sub64(a: Self, b: Self) -> Self;
@@ -126,65 +154,90 @@ trait Simd: Copy {
 
 impl Simd for __m128i {
     const GROUP_BYTES: usize = 64;
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn splat(b: u8) -> Self {
         _mm_set1_epi8(b as i8)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn cst(l: &Lane) -> Self {
         _mm_loadu_si128(l.as_ptr().cast())
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn load4(p: *const u8) -> [Self; 4] {
         core::array::from_fn(|i| _mm_loadu_si128(p.add(16 * i).cast()))
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn store4(p: *mut u8, x: [Self; 4]) {
         for (i, v) in x.into_iter().enumerate() {
             _mm_storeu_si128(p.add(16 * i).cast(), v);
         }
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn xor(a: Self, b: Self) -> Self {
         _mm_xor_si128(a, b)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn and(a: Self, b: Self) -> Self {
+        _mm_and_si128(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn srl4(a: Self) -> Self {
+        _mm_srli_epi16::<4>(a)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn add8(a: Self, b: Self) -> Self {
         _mm_add_epi8(a, b)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn add64(a: Self, b: Self) -> Self {
         _mm_add_epi64(a, b)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn sub64(a: Self, b: Self) -> Self {
         _mm_sub_epi64(a, b)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn blendv(a: Self, b: Self, mask: Self) -> Self {
         _mm_blendv_epi8(a, b, mask)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn shuf(t: Self, idx: Self) -> Self {
         _mm_shuffle_epi8(t, idx)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn swap(a: Self) -> Self {
         _mm_shuffle_epi32::<0x4e>(a)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn unpacklo32(a: Self, b: Self) -> Self {
         _mm_unpacklo_epi32(a, b)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn unpackhi32(a: Self, b: Self) -> Self {
         _mm_unpackhi_epi32(a, b)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn unpacklo64(a: Self, b: Self) -> Self {
         _mm_unpacklo_epi64(a, b)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn unpackhi64(a: Self, b: Self) -> Self {
         _mm_unpackhi_epi64(a, b)
     }
@@ -192,73 +245,99 @@ impl Simd for __m128i {
 
 impl Simd for __m256i {
     const GROUP_BYTES: usize = 128;
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn splat(b: u8) -> Self {
         _mm256_set1_epi8(b as i8)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn cst(l: &Lane) -> Self {
         _mm256_loadu_si256(l.as_ptr().cast())
     }
     /// Register i = [piece i of chunk 0 | piece i of chunk 1].
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn load4(p: *const u8) -> [Self; 4] {
         core::array::from_fn(|i| _mm256_loadu2_m128i(p.add(64 + 16 * i).cast(), p.add(16 * i).cast()))
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn store4(p: *mut u8, x: [Self; 4]) {
         for (i, v) in x.into_iter().enumerate() {
             _mm256_storeu2_m128i(p.add(64 + 16 * i).cast(), p.add(16 * i).cast(), v);
         }
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn xor(a: Self, b: Self) -> Self {
         _mm256_xor_si256(a, b)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn and(a: Self, b: Self) -> Self {
+        _mm256_and_si256(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn srl4(a: Self) -> Self {
+        _mm256_srli_epi16::<4>(a)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn add8(a: Self, b: Self) -> Self {
         _mm256_add_epi8(a, b)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn add64(a: Self, b: Self) -> Self {
         _mm256_add_epi64(a, b)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn sub64(a: Self, b: Self) -> Self {
         _mm256_sub_epi64(a, b)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn blendv(a: Self, b: Self, mask: Self) -> Self {
         _mm256_blendv_epi8(a, b, mask)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn shuf(t: Self, idx: Self) -> Self {
         _mm256_shuffle_epi8(t, idx)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn swap(a: Self) -> Self {
         _mm256_shuffle_epi32::<0x4e>(a)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn unpacklo32(a: Self, b: Self) -> Self {
         _mm256_unpacklo_epi32(a, b)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn unpackhi32(a: Self, b: Self) -> Self {
         _mm256_unpackhi_epi32(a, b)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn unpacklo64(a: Self, b: Self) -> Self {
         _mm256_unpacklo_epi64(a, b)
     }
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn unpackhi64(a: Self, b: Self) -> Self {
         _mm256_unpackhi_epi64(a, b)
     }
 }
 
 /// Natural layout (4 pieces of 16 bytes per chunk) → row-sliced lanes.
-#[inline(always)]
+#[inline]
+#[target_feature(enable = "avx2")]
 unsafe fn to_rows<V: Simd>(x: [V; 4]) -> [V; 4] {
     let g = V::cst(&GATHER);
     let p = x.map(|v| V::shuf(v, g));
@@ -272,7 +351,8 @@ unsafe fn to_rows<V: Simd>(x: [V; 4]) -> [V; 4] {
 }
 
 /// Row-sliced lanes → natural layout (the inverse of [`to_rows`]).
-#[inline(always)]
+#[inline]
+#[target_feature(enable = "avx2")]
 unsafe fn from_rows<V: Simd>(y: [V; 4]) -> [V; 4] {
     let r = V::cst(&ROWS_OUT_INV);
     let z = y.map(|v| V::shuf(v, r));
@@ -286,7 +366,8 @@ unsafe fn from_rows<V: Simd>(y: [V; 4]) -> [V; 4] {
 }
 
 /// One S-box on every byte of `x` (see the module comment).
-#[inline(always)]
+#[inline]
+#[target_feature(enable = "avx2")]
 unsafe fn sbox<V: Simd>(x: V, t: &[Lane; 16]) -> V {
     let y = V::xor(x, V::splat(0x80));
     let b6 = V::add8(x, x);
@@ -303,13 +384,15 @@ unsafe fn sbox<V: Simd>(x: V, t: &[Lane; 16]) -> V {
 }
 
 /// ×2 in GF(2^8)/0x11d on every byte.
-#[inline(always)]
+#[inline]
+#[target_feature(enable = "avx2")]
 unsafe fn dbl<V: Simd>(x: V, poly: V, zero: V) -> V {
     V::xor(V::add8(x, x), V::blendv(zero, poly, x))
 }
 
 /// The 8 row views W_r of a group: W_r = y_r, W_{r+4} = swap(y_r).
-#[inline(always)]
+#[inline]
+#[target_feature(enable = "avx2")]
 unsafe fn views<V: Simd>(y: &[V; 4]) -> [V; 8] {
     [y[0], y[1], y[2], y[3], V::swap(y[0]), V::swap(y[1]), V::swap(y[2]), V::swap(y[3])]
 }
@@ -317,7 +400,8 @@ unsafe fn views<V: Simd>(y: &[V; 4]) -> [V; 8] {
 /// MixColumns, v = (01 01 05 01 08 06 07 04): out_a = A + 2(B + 2(C + 2D)) with
 /// A = W_a+W_{a+1}+W_{a+2}+W_{a+3}+W_{a+6}, B = W_{a+5}+W_{a+6},
 /// C = W_{a+2}+W_{a+5}+W_{a+6}+W_{a+7}, D = W_{a+4} (indices mod 8).
-#[inline(always)]
+#[inline]
+#[target_feature(enable = "avx2")]
 unsafe fn mix<V: Simd>(y: [V; 4], poly: V, zero: V) -> [V; 4] {
     let w = views(&y);
     // Pair sums P_r = W_r + W_{r+1}.
@@ -334,32 +418,31 @@ unsafe fn mix<V: Simd>(y: [V; 4], poly: V, zero: V) -> [V; 4] {
     })
 }
 
-/// InvMixColumns, v⁻¹ = (AD 95 76 A8 2F 49 D7 CA), by Horner over the bits of
-/// the coefficients: out_a = L_0 + 2(L_1 + 2(… + 2 L_7)) where
-/// L_b = ⊕ { W_{a+j} : bit b of v⁻¹_j is set }.
-#[inline(always)]
-unsafe fn inv_mix<V: Simd>(y: [V; 4], poly: V, zero: V) -> [V; 4] {
-    let w = views(&y);
-    let p: [V; 8] = core::array::from_fn(|r| V::xor(w[r], w[(r + 1) % 8]));
-    core::array::from_fn(|a| {
-        let at = |j: usize| w[(a + j) % 8];
-        let pa = |j: usize| p[(a + j) % 8];
-        let x = |u: V, v: V| V::xor(u, v);
-        // The sets J_b written with pair sums.
-        let l7 = x(x(pa(0), pa(6)), at(3)); // {0,1,3,6,7}
-        let l6 = x(x(pa(5), at(2)), at(7)); // {2,5,6,7}
-        let l5 = x(pa(2), x(at(0), at(4))); // {0,2,3,4}
-        let l4 = x(pa(1), at(6)); // {1,2,6}
-        let l3 = x(x(pa(4), pa(7)), at(3)); // {0,3,4,5,7}
-        let l2 = x(x(pa(0), at(2)), x(at(4), at(6))); // {0,1,2,4,6}
-        let l1 = x(x(at(2), at(4)), pa(6)); // {2,4,6,7}
-        let l0 = x(x(pa(0), pa(4)), at(6)); // {0,1,4,5,6}
-        let mut acc = l7;
-        for l in [l6, l5, l4, l3, l2, l1, l0] {
-            acc = x(dbl(acc, poly, zero), l);
+/// InvMixColumns, v⁻¹ = (AD 95 76 A8 2F 49 D7 CA): out_a = ⊕_j v⁻¹_j·W_{a+j},
+/// each product by two 16-entry nibble tables: c·x = (c·lo x) ⊕ (c·hi x).
+/// The nibbles of W_{r+4} are the swapped nibbles of W_r.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn inv_mix<V: Simd>(y: [V; 4]) -> [V; 4] {
+    let m = V::splat(0x0f);
+    let mut lo = [y[0]; 8];
+    let mut hi = [y[0]; 8];
+    for k in 0..4 {
+        lo[k] = V::and(y[k], m);
+        hi[k] = V::and(V::srl4(y[k]), m);
+        lo[k + 4] = V::swap(lo[k]);
+        hi[k + 4] = V::swap(hi[k]);
+    }
+    let mut out = [y[0]; 4];
+    for j in 0..8 {
+        let (tl, th) = (V::cst(&INV_MUL.0[j][0]), V::cst(&INV_MUL.0[j][1]));
+        for (a, o) in out.iter_mut().enumerate() {
+            let r = (a + j) % 8;
+            let p = V::xor(V::shuf(tl, lo[r]), V::shuf(th, hi[r]));
+            *o = if j == 0 { p } else { V::xor(*o, p) };
         }
-        acc
-    })
+    }
+    out
 }
 
 /// The keyed kernel: round keys in the row-sliced lane layout, and K_0, K_t
@@ -428,7 +511,8 @@ impl Avx2 {
     }
 
     /// Encrypts G groups of V (G × V::GROUP_BYTES bytes at `p`).
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn encrypt_groups<V: Simd, const G: usize>(&self, p: *mut u8) {
         let t = self.variant.rounds();
         let (poly, zero) = (V::splat(0x1d), V::splat(0));
@@ -452,17 +536,17 @@ impl Avx2 {
     }
 
     /// Decrypts G groups of V (G × V::GROUP_BYTES bytes at `p`).
-    #[inline(always)]
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn decrypt_groups<V: Simd, const G: usize>(&self, p: *mut u8) {
         let t = self.variant.rounds();
-        let (poly, zero) = (V::splat(0x1d), V::splat(0));
         let mut s: [[V; 4]; G] = core::array::from_fn(|g| {
             let x = V::load4(p.add(g * V::GROUP_BYTES));
             to_rows(core::array::from_fn(|i| V::sub64(x[i], V::cst(&self.last[i]))))
         });
         for r in (0..t).rev() {
             for y in s.iter_mut() {
-                let m = inv_mix(*y, poly, zero);
+                let m = inv_mix(*y);
                 let sb: [V; 4] = core::array::from_fn(|a| {
                     sbox(V::shuf(m[a], V::cst(&self.isr[a])), &DEC_ROWS.0[a])
                 });
