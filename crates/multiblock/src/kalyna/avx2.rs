@@ -39,6 +39,7 @@
 use super::tables::{gf_mul, MDS_INV, SBOX, SBOX_INV};
 use super::{Keys, Variant};
 use crate::cpu::{Backend, BackendInfo, BlockKernel, CpuFeatures};
+use core::arch::asm;
 use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -138,6 +139,9 @@ trait Simd: Copy {
     /// Shifts every 16-bit word right by 4.
     unsafe fn srl4(a: Self) -> Self;
     unsafe fn add8(a: Self, b: Self) -> Self;
+    /// a + a per byte (bit k → bit k+1), kept as written (inline asm) so
+    /// LLVM does not turn a chain of them into shift + mask pairs.
+    unsafe fn twice(a: Self) -> Self;
     unsafe fn add64(a: Self, b: Self) -> Self;
     unsafe fn sub64(a: Self, b: Self) -> Self;
     /// mask bit 7 set ? b : a, per byte.
@@ -198,6 +202,14 @@ impl Simd for __m128i {
     }
     #[inline]
     #[target_feature(enable = "avx2")]
+    unsafe fn twice(a: Self) -> Self {
+        let r: Self;
+        asm!("vpaddb {r}, {a}, {a}", r = lateout(xmm_reg) r, a = in(xmm_reg) a,
+            options(pure, nomem, nostack, preserves_flags));
+        r
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn add64(a: Self, b: Self) -> Self {
         _mm_add_epi64(a, b)
     }
@@ -209,7 +221,12 @@ impl Simd for __m128i {
     #[inline]
     #[target_feature(enable = "avx2")]
     unsafe fn blendv(a: Self, b: Self, mask: Self) -> Self {
-        _mm_blendv_epi8(a, b, mask)
+        // As inline asm so that LLVM keeps the one-uop vpblendvb instead of
+        // rewriting it (and the mask computations) into compare + and pairs.
+        let r: Self;
+        asm!("vpblendvb {r}, {a}, {b}, {m}", r = lateout(xmm_reg) r, a = in(xmm_reg) a,
+            b = in(xmm_reg) b, m = in(xmm_reg) mask, options(pure, nomem, nostack, preserves_flags));
+        r
     }
     #[inline]
     #[target_feature(enable = "avx2")]
@@ -290,6 +307,14 @@ impl Simd for __m256i {
     }
     #[inline]
     #[target_feature(enable = "avx2")]
+    unsafe fn twice(a: Self) -> Self {
+        let r: Self;
+        asm!("vpaddb {r}, {a}, {a}", r = lateout(ymm_reg) r, a = in(ymm_reg) a,
+            options(pure, nomem, nostack, preserves_flags));
+        r
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
     unsafe fn add64(a: Self, b: Self) -> Self {
         _mm256_add_epi64(a, b)
     }
@@ -301,7 +326,11 @@ impl Simd for __m256i {
     #[inline]
     #[target_feature(enable = "avx2")]
     unsafe fn blendv(a: Self, b: Self, mask: Self) -> Self {
-        _mm256_blendv_epi8(a, b, mask)
+        // See the xmm version.
+        let r: Self;
+        asm!("vpblendvb {r}, {a}, {b}, {m}", r = lateout(ymm_reg) r, a = in(ymm_reg) a,
+            b = in(ymm_reg) b, m = in(ymm_reg) mask, options(pure, nomem, nostack, preserves_flags));
+        r
     }
     #[inline]
     #[target_feature(enable = "avx2")]
@@ -365,22 +394,30 @@ unsafe fn from_rows<V: Simd>(y: [V; 4]) -> [V; 4] {
     p.map(|v| V::shuf(v, g))
 }
 
-/// One S-box on every byte of `x` (see the module comment).
+/// One S-box on every byte of N registers (of the same row class, so each
+/// table row is loaded once for all of them); see the module comment.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn sbox<V: Simd>(x: V, t: &[Lane; 16]) -> V {
-    let y = V::xor(x, V::splat(0x80));
-    let b6 = V::add8(x, x);
-    let b5 = V::add8(b6, b6);
-    let b4 = V::add8(b5, b5);
-    let v = |m: usize| V::xor(V::shuf(V::cst(&t[m]), x), V::shuf(V::cst(&t[m + 8]), y));
-    let w0 = V::blendv(v(0), v(1), b4);
-    let w1 = V::blendv(v(2), v(3), b4);
-    let z0 = V::blendv(w0, w1, b5);
-    let w2 = V::blendv(v(4), v(5), b4);
-    let w3 = V::blendv(v(6), v(7), b4);
-    let z1 = V::blendv(w2, w3, b5);
-    V::blendv(z0, z1, b6)
+unsafe fn sbox<V: Simd, const N: usize>(x: [V; N], t: &[Lane; 16]) -> [V; N] {
+    let k80 = V::splat(0x80);
+    let y = x.map(|v| V::xor(v, k80));
+    let b6 = x.map(|v| V::twice(v));
+    let b5 = b6.map(|v| V::twice(v));
+    let b4 = b5.map(|v| V::twice(v));
+    let v = |m: usize| -> [V; N] {
+        let (lo, hi) = (V::cst(&t[m]), V::cst(&t[m + 8]));
+        core::array::from_fn(|i| V::xor(V::shuf(lo, x[i]), V::shuf(hi, y[i])))
+    };
+    let blend = |a: [V; N], b: [V; N], m: &[V; N]| -> [V; N] {
+        core::array::from_fn(|i| V::blendv(a[i], b[i], m[i]))
+    };
+    let w0 = blend(v(0), v(1), &b4);
+    let w1 = blend(v(2), v(3), &b4);
+    let z0 = blend(w0, w1, &b5);
+    let w2 = blend(v(4), v(5), &b4);
+    let w3 = blend(v(6), v(7), &b4);
+    let z1 = blend(w2, w3, &b5);
+    blend(z0, z1, &b6)
 }
 
 /// ×2 in GF(2^8)/0x11d on every byte.
@@ -420,29 +457,38 @@ unsafe fn mix<V: Simd>(y: [V; 4], poly: V, zero: V) -> [V; 4] {
 
 /// InvMixColumns, v⁻¹ = (AD 95 76 A8 2F 49 D7 CA): out_a = ⊕_j v⁻¹_j·W_{a+j},
 /// each product by two 16-entry nibble tables: c·x = (c·lo x) ⊕ (c·hi x).
-/// The nibbles of W_{r+4} are the swapped nibbles of W_r.
+/// The terms whose view W_{a+j} is a swapped register are summed apart (V_a)
+/// and swapped once: out_a = U_a ⊕ swap(V_a). Two passes (U, then V) keep
+/// the live registers at 4 nibble pairs + 4 sums + 2 tables.
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn inv_mix<V: Simd>(y: [V; 4]) -> [V; 4] {
     let m = V::splat(0x0f);
-    let mut lo = [y[0]; 8];
-    let mut hi = [y[0]; 8];
-    for k in 0..4 {
-        lo[k] = V::and(y[k], m);
-        hi[k] = V::and(V::srl4(y[k]), m);
-        lo[k + 4] = V::swap(lo[k]);
-        hi[k + 4] = V::swap(hi[k]);
-    }
-    let mut out = [y[0]; 4];
-    for j in 0..8 {
-        let (tl, th) = (V::cst(&INV_MUL.0[j][0]), V::cst(&INV_MUL.0[j][1]));
-        for (a, o) in out.iter_mut().enumerate() {
-            let r = (a + j) % 8;
-            let p = V::xor(V::shuf(tl, lo[r]), V::shuf(th, hi[r]));
-            *o = if j == 0 { p } else { V::xor(*o, p) };
+    let lo = y.map(|v| V::and(v, m));
+    let hi = y.map(|v| V::and(V::srl4(v), m));
+    // pass 0: unswapped views ((a+j) mod 8 < 4); pass 1: swapped ones.
+    let sum = |swapped: bool| -> [V; 4] {
+        let mut acc: [Option<V>; 4] = [None; 4];
+        for j in 0..8 {
+            let (tl, th) = (V::cst(&INV_MUL.0[j][0]), V::cst(&INV_MUL.0[j][1]));
+            for (a, o) in acc.iter_mut().enumerate() {
+                let r = (a + j) % 8;
+                if (r >= 4) != swapped {
+                    continue;
+                }
+                let k = r % 4;
+                let p = V::xor(V::shuf(tl, lo[k]), V::shuf(th, hi[k]));
+                *o = Some(match *o {
+                    None => p,
+                    Some(q) => V::xor(q, p),
+                });
+            }
         }
-    }
-    out
+        acc.map(|o| o.expect("every output has 4 terms per pass"))
+    };
+    let u = sum(false);
+    let v = sum(true);
+    core::array::from_fn(|a| V::xor(u[a], V::swap(v[a])))
 }
 
 /// The keyed kernel: round keys in the row-sliced lane layout, and K_0, K_t
@@ -521,11 +567,15 @@ impl Avx2 {
             to_rows(core::array::from_fn(|i| V::add64(x[i], V::cst(&self.first[i]))))
         });
         for r in 1..=t {
+            // SubBytes and ShiftRows, one row class of every group at a time.
             for y in s.iter_mut() {
-                let sb: [V; 4] = core::array::from_fn(|a| {
-                    V::shuf(sbox(y[a], &ENC_ROWS.0[a]), V::cst(&self.sr[a]))
-                });
-                let m = mix(sb, poly, zero);
+                for (a, v) in y.iter_mut().enumerate() {
+                    let [sb] = sbox::<V, 1>([*v], &ENC_ROWS.0[a]);
+                    *v = V::shuf(sb, V::cst(&self.sr[a]));
+                }
+            }
+            for y in s.iter_mut() {
+                let m = mix(*y, poly, zero);
                 *y = if r < t { core::array::from_fn(|a| V::xor(m[a], V::cst(&self.rk[r][a]))) } else { m };
             }
         }
@@ -546,11 +596,14 @@ impl Avx2 {
         });
         for r in (0..t).rev() {
             for y in s.iter_mut() {
-                let m = inv_mix(*y);
-                let sb: [V; 4] = core::array::from_fn(|a| {
-                    sbox(V::shuf(m[a], V::cst(&self.isr[a])), &DEC_ROWS.0[a])
-                });
-                *y = if r > 0 { core::array::from_fn(|a| V::xor(sb[a], V::cst(&self.rk[r][a]))) } else { sb };
+                *y = inv_mix(*y);
+            }
+            // InvShiftRows and InvSubBytes, one row class of every group at a time.
+            for y in s.iter_mut() {
+                for (a, v) in y.iter_mut().enumerate() {
+                    let [sb] = sbox::<V, 1>([V::shuf(*v, V::cst(&self.isr[a]))], &DEC_ROWS.0[a]);
+                    *v = if r > 0 { V::xor(sb, V::cst(&self.rk[r][a])) } else { sb };
+                }
             }
         }
         for (g, y) in s.iter().enumerate() {
