@@ -36,7 +36,7 @@
 //!   per 32 bytes and round → 25 per byte for 128/128.
 //! The shuffle ports (2 on Zen 3) carry 17–18 of those ops per 32 bytes.
 
-use super::tables::{gf_mul, MDS_INV, SBOX, SBOX_INV};
+use super::tables::{gf_mul, SBOX, SBOX_INV};
 use super::{Keys, Variant};
 use crate::cpu::{Backend, BackendInfo, BlockKernel, CpuFeatures};
 use core::arch::asm;
@@ -80,7 +80,7 @@ static ENC_ROWS: Rows = rows(&SBOX);
 #[repr(align(32))]
 struct MulTables([[Lane; 2]; 8]);
 
-/// For each coefficient c_j of v⁻¹: [c_j·n, c_j·(n << 4)] for nibbles n.
+/// For each coefficient c_j: [c_j·n, c_j·(n << 4)] for the nibbles n.
 const fn mul_tables(v: &[u8; 8]) -> MulTables {
     let mut t = [[[0u8; 32]; 2]; 8];
     let mut j = 0;
@@ -100,7 +100,10 @@ const fn mul_tables(v: &[u8; 8]) -> MulTables {
     MulTables(t)
 }
 
-static INV_MUL: MulTables = mul_tables(&MDS_INV);
+/// The nonzero coefficients of M⁻² (at offsets 0, 2, 4, 6), padded to 8.
+const MDS_INV2: [u8; 8] = [0x17, 0x93, 0x66, 0xbd, 0, 0, 0, 0];
+
+static INV2_MUL: MulTables = mul_tables(&MDS_INV2);
 static DEC_ROWS: Rows = rows(&SBOX_INV);
 
 /// Repeats a 16-byte lane pattern into both ymm lanes.
@@ -455,39 +458,36 @@ unsafe fn mix<V: Simd>(y: [V; 4], poly: V, zero: V) -> [V; 4] {
     })
 }
 
-/// InvMixColumns, v⁻¹ = (AD 95 76 A8 2F 49 D7 CA): out_a = ⊕_j v⁻¹_j·W_{a+j},
-/// each product by two 16-entry nibble tables: c·x = (c·lo x) ⊕ (c·hi x).
-/// The terms whose view W_{a+j} is a swapped register are summed apart (V_a)
-/// and swapped once: out_a = U_a ⊕ swap(V_a). Two passes (U, then V) keep
-/// the live registers at 4 nibble pairs + 4 sums + 2 tables.
+/// InvMixColumns as M⁻¹ = M⁻²·M: MixColumns (cheap, by doubling) and then
+/// the circulant M⁻² = (17 00 93 00 66 00 BD 00), which has only four terms:
+/// out_a = 17·W_a + 93·W_{a+2} + 66·W_{a+4} + BD·W_{a+6}. Each product uses
+/// two 16-entry nibble tables, c·x = (c·lo x) ⊕ (c·hi x); the products of
+/// swapped views are summed apart and swapped once: out_a = U_a ⊕ swap(V_a).
+/// (M⁸ = 8E·I, so M⁻² = M⁶/8E; see the unit test.)
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn inv_mix<V: Simd>(y: [V; 4]) -> [V; 4] {
+unsafe fn inv_mix<V: Simd>(y: [V; 4], poly: V, zero: V) -> [V; 4] {
+    let y = mix(y, poly, zero);
     let m = V::splat(0x0f);
     let lo = y.map(|v| V::and(v, m));
     let hi = y.map(|v| V::and(V::srl4(v), m));
-    // pass 0: unswapped views ((a+j) mod 8 < 4); pass 1: swapped ones.
-    let sum = |swapped: bool| -> [V; 4] {
-        let mut acc: [Option<V>; 4] = [None; 4];
-        for j in 0..8 {
-            let (tl, th) = (V::cst(&INV_MUL.0[j][0]), V::cst(&INV_MUL.0[j][1]));
-            for (a, o) in acc.iter_mut().enumerate() {
-                let r = (a + j) % 8;
-                if (r >= 4) != swapped {
-                    continue;
-                }
-                let k = r % 4;
-                let p = V::xor(V::shuf(tl, lo[k]), V::shuf(th, hi[k]));
-                *o = Some(match *o {
-                    None => p,
-                    Some(q) => V::xor(q, p),
-                });
-            }
-        }
-        acc.map(|o| o.expect("every output has 4 terms per pass"))
+    let mul = |c: usize, k: usize| {
+        V::xor(V::shuf(V::cst(&INV2_MUL.0[c][0]), lo[k]), V::shuf(V::cst(&INV2_MUL.0[c][1]), hi[k]))
     };
-    let u = sum(false);
-    let v = sum(true);
+    // Coefficient index c: 0 → 17, 1 → 93, 2 → 66, 3 → BD (offsets 0, 2, 4, 6).
+    // a = 0, 1: W_{a+2} = y_{a+2};  a = 2, 3: W_{a+2} = swap y_{a−2}.
+    let u = [
+        V::xor(mul(0, 0), mul(1, 2)),
+        V::xor(mul(0, 1), mul(1, 3)),
+        V::xor(mul(0, 2), mul(3, 0)),
+        V::xor(mul(0, 3), mul(3, 1)),
+    ];
+    let v = [
+        V::xor(mul(2, 0), mul(3, 2)),
+        V::xor(mul(2, 1), mul(3, 3)),
+        V::xor(mul(2, 2), mul(1, 0)),
+        V::xor(mul(2, 3), mul(1, 1)),
+    ];
     core::array::from_fn(|a| V::xor(u[a], V::swap(v[a])))
 }
 
@@ -590,13 +590,14 @@ impl Avx2 {
     #[target_feature(enable = "avx2")]
     unsafe fn decrypt_groups<V: Simd, const G: usize>(&self, p: *mut u8) {
         let t = self.variant.rounds();
+        let (poly, zero) = (V::splat(0x1d), V::splat(0));
         let mut s: [[V; 4]; G] = core::array::from_fn(|g| {
             let x = V::load4(p.add(g * V::GROUP_BYTES));
             to_rows(core::array::from_fn(|i| V::sub64(x[i], V::cst(&self.last[i]))))
         });
         for r in (0..t).rev() {
             for y in s.iter_mut() {
-                *y = inv_mix(*y);
+                *y = inv_mix(*y, poly, zero);
             }
             // InvShiftRows and InvSubBytes, one row class of every group at a time.
             for y in s.iter_mut() {
@@ -666,5 +667,42 @@ impl BlockKernel for Avx2 {
     fn decrypt_blocks(&self, data: &mut [u8]) {
         // SAFETY: as above.
         unsafe { self.run(data, false) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tables::{MDS, MDS_INV};
+    use super::*;
+
+    /// Product of circulants given by first rows (out_i = Σ_j c_j s_{i+j}).
+    fn conv(a: &[u8; 8], b: &[u8; 8]) -> [u8; 8] {
+        let mut c = [0u8; 8];
+        for i in 0..8 {
+            for j in 0..8 {
+                c[(i + j) % 8] ^= gf_mul(a[i], b[j]);
+            }
+        }
+        c
+    }
+
+    #[test]
+    fn inverse_mds_is_m_inv2_times_m() {
+        let inv2 = [MDS_INV2[0], 0, MDS_INV2[1], 0, MDS_INV2[2], 0, MDS_INV2[3], 0];
+        assert_eq!(conv(&MDS_INV, &MDS_INV), inv2);
+        assert_eq!(conv(&inv2, &MDS), MDS_INV);
+    }
+
+    #[test]
+    fn shift_rows_shuffles_invert() {
+        for v in Variant::ALL {
+            let keys = Keys::new(v, &vec![0u8; v.key_bytes()]);
+            let k = Avx2::new(&keys);
+            for a in 0..4 {
+                for p in 0..16 {
+                    assert_eq!(k.sr[a][k.isr[a][p] as usize] as usize, p, "{v:?} lane {a}");
+                }
+            }
+        }
     }
 }
