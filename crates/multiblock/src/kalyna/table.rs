@@ -128,20 +128,16 @@ impl Table {
         let t = self.variant.rounds();
         let mut s = load::<NB, W>(data);
         for b in s.iter_mut() {
-            for j in 0..NB {
-                b[j] = b[j].wrapping_add(self.ek[0][j]);
+            for (c, k) in b.iter_mut().zip(&self.ek[0]) {
+                *c = c.wrapping_add(*k);
             }
         }
         for r in 1..=t {
             let mut n = [[0u64; NB]; W];
             for (nb, b) in n.iter_mut().zip(&s) {
-                for j in 0..NB {
-                    nb[j] = column::<NB>(&ENC, b, j, true);
-                }
-            }
-            for b in n.iter_mut() {
-                for j in 0..NB {
-                    b[j] = if r < t { b[j] ^ self.ek[r][j] } else { b[j].wrapping_add(self.ek[t][j]) };
+                for (j, (c, k)) in nb.iter_mut().zip(&self.ek[r]).enumerate() {
+                    let x = column::<NB>(&ENC, b, j, true);
+                    *c = if r < t { x ^ k } else { x.wrapping_add(*k) };
                 }
             }
             s = n;
@@ -156,20 +152,17 @@ impl Table {
         let mut s = load::<NB, W>(data);
         // ⊟K_t, then a plain InvMixColumns: IT_i[π(x)] = M⁻¹ column i · x.
         for b in s.iter_mut() {
-            let mut c = [0u64; NB];
-            for j in 0..NB {
-                c[j] = b[j].wrapping_sub(self.ek[t][j]);
-            }
-            for j in 0..NB {
-                b[j] = (0..8).fold(0, |acc, i| acc ^ DEC[i][SBOX[i % 4][byte(c[j], i)] as usize]);
+            for (c, k) in b.iter_mut().zip(&self.ek[t]) {
+                let x = c.wrapping_sub(*k);
+                *c = (0..8).fold(0, |acc, i| acc ^ DEC[i][SBOX[i % 4][byte(x, i)] as usize]);
             }
         }
         // Middle rounds t−1..1: InvSR, InvSB, ⊕K_r, InvMC as one table round.
         for r in (1..t).rev() {
             let mut n = [[0u64; NB]; W];
             for (nb, b) in n.iter_mut().zip(&s) {
-                for j in 0..NB {
-                    nb[j] = column::<NB>(&DEC, b, j, false) ^ self.dk[r][j];
+                for (j, (c, k)) in nb.iter_mut().zip(&self.dk[r]).enumerate() {
+                    *c = column::<NB>(&DEC, b, j, false) ^ k;
                 }
             }
             s = n;
