@@ -9,9 +9,12 @@
 //! ψ = MixColumns∘ShiftRows∘SubBytes. Decryption runs the inverse transforms
 //! with the same round keys (⊟ for the first and last).
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 mod key_schedule;
 mod reference;
 mod round;
+mod table;
 mod tables;
 
 use crate::cpu::{Backend, BackendChoice};
@@ -24,7 +27,10 @@ use key_schedule::{MAX_BLOCK, MAX_ROUND_KEYS};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Fastest first; the default is the first constant-time one the CPU runs.
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND];
+#[cfg(target_arch = "x86_64")]
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[avx2::BACKEND, table::BACKEND, reference::BACKEND];
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[table::BACKEND, reference::BACKEND];
 
 /// The five parameter sets: block bits / key bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
