@@ -9,7 +9,10 @@
 //! test files. Round constant RC12 is 8e9adfcb (the paper misprints it).
 
 mod key_schedule;
+mod masks;
 mod reference;
+#[cfg(target_arch = "x86_64")]
+mod ssse3;
 mod tables;
 
 use crate::cpu::{Backend, BackendChoice};
@@ -22,7 +25,11 @@ use key_schedule::RoundKeys;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Fastest first; the default is the first constant-time one the CPU runs.
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND];
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[
+    #[cfg(target_arch = "x86_64")]
+    ssse3::BACKEND,
+    reference::BACKEND,
+];
 
 /// The three uBlock variants (block bits / key bits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
