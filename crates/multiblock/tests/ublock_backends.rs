@@ -32,6 +32,7 @@ fn the_simd_backends_this_cpu_runs_are_listed() {
     for (_, name) in VARIANTS {
         let list = simd_backends(name);
         assert_eq!(list.contains(&"ssse3"), cpu.ssse3, "{name}: {list:?}");
+        assert_eq!(list.contains(&"avx2"), cpu.avx2, "{name}: {list:?}");
         let all = backends(name).unwrap();
         assert!(all.iter().all(|b| b.info.name == "reference" || b.info.constant_time));
     }

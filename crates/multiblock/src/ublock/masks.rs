@@ -73,6 +73,89 @@ pub(crate) const PR256: [[[u8; 16]; 2]; 2] = perm16(&PR_256);
 pub(crate) const PL256_INV: [[[u8; 16]; 2]; 2] = perm16(&PL_256_INV);
 pub(crate) const PR256_INV: [[[u8; 16]; 2]; 2] = perm16(&PR_256_INV);
 
+/// Index maps: (a∘b)[i] = a[b[i]]; gathering x by a∘b is gathering
+/// (x gathered by a) by b.
+const fn compose(a: &[u8; 16], b: &[u8; 16]) -> [u8; 16] {
+    let mut m = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        m[i] = a[b[i] as usize];
+        i += 1;
+    }
+    m
+}
+
+const fn inverse(a: &[u8; 16]) -> [u8; 16] {
+    let mut m = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        m[a[i] as usize] = i as u8;
+        i += 1;
+    }
+    m
+}
+
+/// r in the coordinates q: gather by q∘r∘q⁻¹.
+const fn conjugate(q: &[u8; 16], r: &[u8; 16]) -> [u8; 16] {
+    compose(q, &compose(r, &inverse(q)))
+}
+
+const IDENTITY: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+
+/// The most rounds of a 128-bit-block variant.
+pub(crate) const MAX_ROUNDS_128: usize = 24;
+
+/// Per-round masks for n = 128 with "tracked" coordinates, which saves the
+/// PL shuffle: the registers hold (u, v) with X0 = P_t(u), X1 = P_t(v)
+/// (gather by P_t) for one nibble permutation P_t per round t, P_0 = id.
+/// PL is then free (it only changes P), PR becomes one shuffle that brings
+/// X1 into the new coordinates, and each `<<<₃₂` is conjugated by P_t —
+/// still one `pshufb` each. Per round t: `[rot4, rot8, rot20, realign, pinv]`
+/// where `pinv` = P_t⁻¹ is what the round key must be gathered by.
+///
+/// Encryption (Alg. 1): key, S, linear layer under P_t, then
+/// P_{t+1} = P_t∘PL and v ← realign(v). Decryption (Alg. 2): key under P_t,
+/// P_{t+1} = P_t∘PL⁻¹ and v ← realign(v), then the linear layer under P_{t+1}.
+/// PL₁₂₈ is one 8-cycle on bytes, so P_16 = P_24 = id (checked below).
+pub(crate) const fn tracked_masks(enc: bool) -> [[[u8; 16]; 5]; MAX_ROUNDS_128 + 1] {
+    let (pl, pr) = if enc { (PL128, PR128) } else { (PL128_INV, PR128_INV) };
+    let mut out = [[[0u8; 16]; 5]; MAX_ROUNDS_128 + 1];
+    let mut p = IDENTITY;
+    let mut t = 0;
+    while t <= MAX_ROUNDS_128 {
+        let pinv = inverse(&p);
+        let next = compose(&p, &pl);
+        // Rotations act in the coordinates of the linear layer: P_t when
+        // encrypting, P_{t+1} when decrypting.
+        let q = if enc { p } else { next };
+        out[t] = [
+            conjugate(&q, &ROT4),
+            conjugate(&q, &ROT8),
+            conjugate(&q, &ROT20),
+            compose(&p, &compose(&pr, &inverse(&next))),
+            pinv,
+        ];
+        p = next;
+        t += 1;
+    }
+    out
+}
+
+pub(crate) const TRACKED_ENC: [[[u8; 16]; 5]; MAX_ROUNDS_128 + 1] = tracked_masks(true);
+pub(crate) const TRACKED_DEC: [[[u8; 16]; 5]; MAX_ROUNDS_128 + 1] = tracked_masks(false);
+
+/// P_16 = P_24 = id in both directions: after the last round the registers
+/// are in plain coordinates again (the output whitening key needs no
+/// gather and the state no final shuffle).
+const _: () = {
+    let mut i = 0;
+    while i < 16 {
+        assert!(TRACKED_ENC[16][4][i] == i as u8 && TRACKED_ENC[24][4][i] == i as u8);
+        assert!(TRACKED_DEC[16][4][i] == i as u8 && TRACKED_DEC[24][4][i] == i as u8);
+        i += 1;
+    }
+};
+
 /// Nibble-spread form of packed bytes: nibble j of `bytes` in byte j.
 pub(crate) fn spread(bytes: &[u8], out: &mut [u8]) {
     for (i, &b) in bytes.iter().enumerate() {

@@ -8,6 +8,8 @@
 //! first k/32 bytes — as in the design document's examples and the official
 //! test files. Round constant RC12 is 8e9adfcb (the paper misprints it).
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 mod key_schedule;
 mod masks;
 mod reference;
@@ -26,6 +28,8 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Fastest first; the default is the first constant-time one the CPU runs.
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[
+    #[cfg(target_arch = "x86_64")]
+    avx2::BACKEND,
     #[cfg(target_arch = "x86_64")]
     ssse3::BACKEND,
     reference::BACKEND,
