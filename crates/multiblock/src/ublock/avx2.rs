@@ -46,12 +46,11 @@ use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Groups of 4 blocks interleaved in the main loop (n = 128, n = 256).
-const GROUPS_128: usize = 4;
-const GROUPS_256: usize = 3;
-const GROUPS: usize = 3;
+pub(crate) const GROUPS_128: usize = 4;
+pub(crate) const GROUPS_256: usize = 3;
 
 pub(crate) const BACKEND: Backend<Keys> = Backend {
-    info: BackendInfo { name: "avx2", constant_time: true, ways: 4 * GROUPS, needs: "avx2" },
+    info: BackendInfo { name: "avx2", constant_time: true, ways: 4 * GROUPS_128, needs: "avx2" },
     available: |cpu| cpu.avx2,
     new: |keys| Box::new(Avx2::new(keys)),
 };
@@ -105,6 +104,42 @@ pub(crate) fn group_key(rk: &[u8], t: usize, enc: bool, out: &mut [K32; 4]) {
         }
     }
     n.zeroize();
+}
+
+/// P_t⁻¹ of [`TRACKED_ENC`] / [`TRACKED_DEC`] as registers: what the
+/// round key of the t-th round executed is gathered by (n = 128).
+static PINV_ENC: [K32; MAX_ROUNDS_128 + 1] = pinv(&TRACKED_ENC);
+static PINV_DEC: [K32; MAX_ROUNDS_128 + 1] = pinv(&TRACKED_DEC);
+
+const fn pinv(m: &[[[u8; 16]; 5]; MAX_ROUNDS_128 + 1]) -> [K32; MAX_ROUNDS_128 + 1] {
+    let mut out = [K32([0; 32]); MAX_ROUNDS_128 + 1];
+    let mut t = 0;
+    while t <= MAX_ROUNDS_128 {
+        out[t] = wide(&m[t][4]);
+        t += 1;
+    }
+    out
+}
+
+/// Group-form round keys RK⁰..RK^r of any slots (plain order and
+/// coordinates, e.g. from the SIMD key schedule) into what `groups` takes:
+/// execution order for the direction, tracked coordinates for n = 128 —
+/// the SIMD twin of [`group_key`].
+#[inline(always)]
+pub(crate) unsafe fn group_key_order<V: Vector, const ENC: bool, const H: usize>(
+    plain: &GroupKeys,
+    r: usize,
+    out: &mut GroupKeys,
+) {
+    let pinv = if ENC { &PINV_ENC } else { &PINV_DEC };
+    for t in 0..=r {
+        let src = if ENC { t } else { r - t };
+        for i in 0..2 * H {
+            let x = V::key(&plain[src][i]);
+            let x = if H == 1 { x.shuffle(V::key(&pinv[t])) } else { x };
+            x.store_key(&mut out[t][i]);
+        }
+    }
 }
 
 impl BlockKernel for Avx2 {
@@ -195,6 +230,12 @@ pub(crate) trait Vector: Copy {
     unsafe fn maddubs(self, o: Self) -> Self;
     /// `packuswb`.
     unsafe fn packus(self, o: Self) -> Self;
+    /// 32-bit words 2, 3 of each lane from `o` (`vpblendd`).
+    unsafe fn blend_hi64(self, o: Self) -> Self;
+    /// The two 64-bit halves of each lane swapped (`vpshufd 0x4e`).
+    unsafe fn swap64(self) -> Self;
+    /// Into the first LANES·16 bytes of a round-key slot.
+    unsafe fn store_key(self, k: &mut K32);
 }
 
 impl Vector for __m128i {
@@ -273,6 +314,21 @@ impl Vector for __m128i {
     #[target_feature(enable = "avx2")]
     unsafe fn packus(self, o: Self) -> Self {
         _mm_packus_epi16(self, o)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn blend_hi64(self, o: Self) -> Self {
+        _mm_blend_epi32::<0b1100>(self, o)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn swap64(self) -> Self {
+        _mm_shuffle_epi32::<0x4e>(self)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn store_key(self, k: &mut K32) {
+        _mm_store_si128(k.0.as_mut_ptr().cast(), self)
     }
 }
 
@@ -360,6 +416,21 @@ impl Vector for __m256i {
     #[target_feature(enable = "avx2")]
     unsafe fn packus(self, o: Self) -> Self {
         _mm256_packus_epi16(self, o)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn blend_hi64(self, o: Self) -> Self {
+        _mm256_blend_epi32::<0b1100_1100>(self, o)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn swap64(self) -> Self {
+        _mm256_shuffle_epi32::<0x4e>(self)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn store_key(self, k: &mut K32) {
+        _mm256_store_si256(k.0.as_mut_ptr().cast(), self)
     }
 }
 

@@ -10,8 +10,11 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx2_multi;
 mod key_schedule;
 mod masks;
+mod multi_key;
 mod reference;
 #[cfg(target_arch = "x86_64")]
 mod ssse3;
@@ -25,6 +28,8 @@ use crate::CipherId;
 use cipher::consts::{U16, U32, U8};
 use key_schedule::RoundKeys;
 use zeroize::{Zeroize, ZeroizeOnDrop};
+
+pub use multi_key::{decrypt_multi_key, encrypt_multi_key, multi_key, Direction};
 
 /// Fastest first; the default is the first constant-time one the CPU runs.
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[
