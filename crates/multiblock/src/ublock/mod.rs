@@ -8,8 +8,16 @@
 //! first k/32 bytes — as in the design document's examples and the official
 //! test files. Round constant RC12 is 8e9adfcb (the paper misprints it).
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx2_multi;
 mod key_schedule;
+mod masks;
+mod multi_key;
 mod reference;
+#[cfg(target_arch = "x86_64")]
+mod ssse3;
 mod tables;
 
 use crate::cpu::{Backend, BackendChoice};
@@ -21,8 +29,16 @@ use cipher::consts::{U16, U32, U8};
 use key_schedule::RoundKeys;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+pub use multi_key::{decrypt_multi_key, encrypt_multi_key, multi_key, Direction};
+
 /// Fastest first; the default is the first constant-time one the CPU runs.
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND];
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[
+    #[cfg(target_arch = "x86_64")]
+    avx2::BACKEND,
+    #[cfg(target_arch = "x86_64")]
+    ssse3::BACKEND,
+    reference::BACKEND,
+];
 
 /// The three uBlock variants (block bits / key bits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,0 +1,70 @@
+//! Many independent (key, message) streams in one call — the seed paper's
+//! multi-key scenario (notes/seed-001-ublock.md §2.0, §3.3: four keys, short
+//! messages, key setup included).
+//!
+//! On the `avx2` backend the streams share SIMD lanes: up to four keys are
+//! expanded together and block j of four streams is encrypted in one group
+//! (avx2_multi.rs). On any other backend each stream is keyed and run on its
+//! own. Either way the result equals one [`crate::Cipher`] per stream.
+
+use super::{Keys, Variant, BACKENDS};
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::CpuFeatures;
+use crate::cpu::{self, BackendChoice};
+use crate::error::{Error, Result};
+
+/// ECB-encrypts every stream in place under its own key:
+/// `streams[i] = (key, data)`, each key `variant.key_bytes()` long, each data
+/// a whole number of blocks (possibly none). Nothing is written unless every
+/// stream is valid. The backend is chosen as for [`crate::Cipher`]
+/// (`MULTIBLOCK_BACKEND`, else the fastest constant-time one).
+pub fn encrypt_multi_key(variant: Variant, streams: &mut [(&[u8], &mut [u8])]) -> Result<()> {
+    multi_key(variant, streams, Direction::Encrypt, BackendChoice::Auto).map(|_| ())
+}
+
+/// ECB-decrypts every stream in place under its own key; see
+/// [`encrypt_multi_key`].
+pub fn decrypt_multi_key(variant: Variant, streams: &mut [(&[u8], &mut [u8])]) -> Result<()> {
+    multi_key(variant, streams, Direction::Decrypt, BackendChoice::Auto).map(|_| ())
+}
+
+/// Which way [`multi_key`] runs the streams.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    Encrypt,
+    Decrypt,
+}
+
+/// [`encrypt_multi_key`] / [`decrypt_multi_key`] on a chosen backend.
+/// Returns the name of the backend that ran.
+pub fn multi_key(
+    variant: Variant,
+    streams: &mut [(&[u8], &mut [u8])],
+    direction: Direction,
+    choice: BackendChoice<'_>,
+) -> Result<&'static str> {
+    let name = variant.id().name();
+    for (key, data) in streams.iter() {
+        if key.len() != variant.key_bytes() {
+            return Err(Error::KeyLength { cipher: name, expected: variant.key_bytes(), got: key.len() });
+        }
+        if data.len() % variant.block_bytes() != 0 {
+            return Err(Error::DataLength { cipher: name, block_bytes: variant.block_bytes(), got: data.len() });
+        }
+    }
+    let backend = cpu::select(name, BACKENDS, choice)?;
+    let enc = direction == Direction::Encrypt;
+    #[cfg(target_arch = "x86_64")]
+    if backend.info.name == "avx2" && super::avx2_multi::run(CpuFeatures::get(), variant, enc, streams) {
+        return Ok(backend.info.name);
+    }
+    for (key, data) in streams.iter_mut() {
+        let kernel = (backend.new)(&Keys::new(variant, key));
+        if enc {
+            kernel.encrypt_blocks(data);
+        } else {
+            kernel.decrypt_blocks(data);
+        }
+    }
+    Ok(backend.info.name)
+}

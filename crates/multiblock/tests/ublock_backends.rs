@@ -1,0 +1,201 @@
+//! uBlock SIMD backends against the reference backend (the oracle):
+//! 1. every backend this CPU runs, forced by name, all three variants,
+//!    random keys, every length 0..=300 blocks, both directions;
+//! 2. the ECB vectors of tests/vectors/ublock.json (with Monte-Carlo
+//!    `iterations`) on every backend;
+//! 3. the multi-key API against one `Cipher` per stream.
+
+mod common;
+use common::*;
+use multiblock::ublock::{self, Variant};
+use multiblock::{backends, BackendChoice, Cipher};
+
+const VARIANTS: [(Variant, &str); 3] = [
+    (Variant::U128_128, "ublock-128-128"),
+    (Variant::U128_256, "ublock-128-256"),
+    (Variant::U256_256, "ublock-256-256"),
+];
+
+/// The non-reference backends this CPU runs.
+fn simd_backends(name: &str) -> Vec<&'static str> {
+    backends(name)
+        .unwrap()
+        .into_iter()
+        .filter(|b| b.available && b.info.name != "reference")
+        .map(|b| b.info.name)
+        .collect()
+}
+
+#[test]
+fn the_simd_backends_this_cpu_runs_are_listed() {
+    let cpu = multiblock::CpuFeatures::get();
+    for (_, name) in VARIANTS {
+        let list = simd_backends(name);
+        assert_eq!(list.contains(&"ssse3"), cpu.ssse3, "{name}: {list:?}");
+        assert_eq!(list.contains(&"avx2"), cpu.avx2, "{name}: {list:?}");
+        let all = backends(name).unwrap();
+        assert!(all.iter().all(|b| b.info.name == "reference" || b.info.constant_time));
+    }
+}
+
+#[test]
+fn every_length_up_to_300_blocks_equals_reference() {
+    for (v, name) in VARIANTS {
+        let bb = v.block_bytes();
+        for backend in simd_backends(name) {
+            let mut rng = Rng::new(0x5eed ^ bb as u64 ^ backend.len() as u64);
+            for blocks in 0..=300 {
+                let key = rng.bytes(v.key_bytes());
+                let fast = Cipher::new(name, &key, None, Some(backend)).unwrap();
+                assert_eq!(fast.backend().name, backend);
+                let slow = Cipher::new(name, &key, None, Some("reference")).unwrap();
+                let pt = rng.bytes(blocks * bb);
+
+                let mut want = pt.clone();
+                slow.encrypt_blocks(&mut want).unwrap();
+                let mut got = pt.clone();
+                fast.encrypt_blocks(&mut got).unwrap();
+                assert!(got == want, "{name} {backend} encrypt, {blocks} blocks");
+
+                // Decrypt random data too (not only our own ciphertext).
+                let mut want_d = pt.clone();
+                slow.decrypt_blocks(&mut want_d).unwrap();
+                let mut got_d = pt.clone();
+                fast.decrypt_blocks(&mut got_d).unwrap();
+                assert!(got_d == want_d, "{name} {backend} decrypt, {blocks} blocks");
+
+                fast.decrypt_blocks(&mut got).unwrap();
+                assert!(got == pt, "{name} {backend} round trip, {blocks} blocks");
+            }
+        }
+    }
+}
+
+#[test]
+fn json_ecb_vectors_on_every_backend() {
+    let mut checked = 0;
+    for v in vectors("ublock.json").iter().filter(|v| field(v, "mode") == Some("ecb")) {
+        let name = field(v, "cipher").unwrap();
+        let key = hex(field(v, "key").unwrap());
+        let pt = field(v, "plaintext").unwrap();
+        let ct = field(v, "ciphertext").unwrap();
+        let iterations = v.get("iterations").and_then(|x| x.as_u64()).unwrap_or(1);
+        for backend in simd_backends(name) {
+            let c = Cipher::new(name, &key, None, Some(backend)).unwrap();
+            let mut buf = hex(pt);
+            for _ in 0..iterations {
+                c.encrypt_blocks(&mut buf).unwrap();
+            }
+            assert_eq!(to_hex(&buf), ct, "{name} {backend} encrypt");
+            for _ in 0..iterations {
+                c.decrypt_blocks(&mut buf).unwrap();
+            }
+            assert_eq!(to_hex(&buf), pt, "{name} {backend} decrypt");
+            checked += 1;
+        }
+    }
+    assert!(checked > 0 || simd_backends("ublock-128-128").is_empty());
+}
+
+/// One stream per `Cipher` on the reference backend: the expected result.
+fn per_stream(name: &str, keys: &[Vec<u8>], data: &[Vec<u8>], encrypt: bool) -> Vec<Vec<u8>> {
+    keys.iter()
+        .zip(data)
+        .map(|(k, d)| {
+            let c = Cipher::new(name, k, None, Some("reference")).unwrap();
+            let mut d = d.clone();
+            if encrypt {
+                c.encrypt_blocks(&mut d).unwrap();
+            } else {
+                c.decrypt_blocks(&mut d).unwrap();
+            }
+            d
+        })
+        .collect()
+}
+
+/// Runs `f` on (key, data) pairs built from copies of `data`.
+fn run_streams(
+    keys: &[Vec<u8>],
+    data: &[Vec<u8>],
+    f: impl FnOnce(&mut [(&[u8], &mut [u8])]) -> multiblock::Result<()>,
+) -> multiblock::Result<Vec<Vec<u8>>> {
+    let mut out: Vec<Vec<u8>> = data.to_vec();
+    let mut streams: Vec<(&[u8], &mut [u8])> =
+        keys.iter().map(|k| k.as_slice()).zip(out.iter_mut().map(|d| d.as_mut_slice())).collect();
+    f(&mut streams)?;
+    Ok(out)
+}
+
+#[test]
+fn multi_key_equals_one_cipher_per_stream() {
+    for (v, name) in VARIANTS {
+        let bb = v.block_bytes();
+        let mut choices = vec![None];
+        choices.extend(simd_backends(name).into_iter().map(Some));
+        choices.push(Some("reference"));
+        for choice in choices {
+            let mut rng = Rng::new(0x3417 ^ bb as u64 ^ choice.map_or(0, |c| c.len() as u64));
+            for case in 0..120 {
+                // 0..=13 streams; lengths mostly short, sometimes equal,
+                // sometimes one long stream among short ones; some empty.
+                let n = if case == 0 { 0 } else { rng.below(14) };
+                let equal = rng.below(3) == 0;
+                let common = rng.below(9);
+                let lens: Vec<usize> = (0..n)
+                    .map(|_| match (equal, rng.below(10)) {
+                        (true, _) => common,
+                        (false, 0) => 0,
+                        (false, 1) => 20 + rng.below(60),
+                        _ => rng.below(9),
+                    })
+                    .collect();
+                let keys: Vec<Vec<u8>> = (0..n).map(|_| rng.bytes(v.key_bytes())).collect();
+                let data: Vec<Vec<u8>> = lens.iter().map(|&l| rng.bytes(l * bb)).collect();
+                for encrypt in [true, false] {
+                    let want = per_stream(name, &keys, &data, encrypt);
+                    let dir = if encrypt { ublock::Direction::Encrypt } else { ublock::Direction::Decrypt };
+                    let got = run_streams(&keys, &data, |s| match choice {
+                        None if encrypt => ublock::encrypt_multi_key(v, s),
+                        None => ublock::decrypt_multi_key(v, s),
+                        Some(b) => {
+                            let ran = ublock::multi_key(v, s, dir, BackendChoice::Named(b))?;
+                            assert_eq!(ran, b);
+                            Ok(())
+                        }
+                    })
+                    .unwrap();
+                    assert!(got == want, "{name} {choice:?} case {case} encrypt={encrypt} lens {lens:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn multi_key_rejects_bad_streams_and_writes_nothing() {
+    for (v, name) in VARIANTS {
+        let bb = v.block_bytes();
+        let good_key = vec![7u8; v.key_bytes()];
+        let bad_key = vec![7u8; v.key_bytes() - 1];
+        let data = vec![vec![1u8; 2 * bb], vec![2u8; bb]];
+        let bad = run_streams(&[good_key.clone(), bad_key], &data, |s| ublock::encrypt_multi_key(v, s));
+        assert!(
+            matches!(bad, Err(multiblock::Error::KeyLength { expected, .. }) if expected == v.key_bytes()),
+            "{name}: {bad:?}"
+        );
+        let mut d = data.clone();
+        d[1].push(0);
+        let mut out = d.clone();
+        let mut streams: Vec<(&[u8], &mut [u8])> =
+            out.iter_mut().map(|x| (good_key.as_slice(), x.as_mut_slice())).collect();
+        let r = ublock::encrypt_multi_key(v, &mut streams);
+        assert!(matches!(r, Err(multiblock::Error::DataLength { .. })), "{name}: {r:?}");
+        assert_eq!(out, d, "{name}: nothing written");
+        // Forcing a backend by name follows the usual rules.
+        let r = run_streams(&[good_key.clone()], &data[..1], |s| {
+            ublock::multi_key(v, s, ublock::Direction::Encrypt, BackendChoice::Named("nope")).map(|_| ())
+        });
+        assert!(matches!(r, Err(multiblock::Error::UnknownBackend { .. })), "{name}: {r:?}");
+    }
+}
