@@ -94,6 +94,9 @@ pub struct SelftestArgs {
     /// data of every length from 0 to 2*ways+3 blocks and a few longer ones.
     #[arg(long)]
     pub thorough: bool,
+    /// Only these backends (repeatable); default every backend this CPU runs.
+    #[arg(long, num_args = 1..)]
+    pub backend: Vec<String>,
 }
 
 #[derive(Args)]

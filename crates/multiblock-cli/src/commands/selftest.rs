@@ -92,6 +92,10 @@ fn against_reference(id: CipherId, backend: &str, ways: usize, rng: &mut Rng) ->
     Ok(())
 }
 
+fn wanted(args: &SelftestArgs, backend: &str) -> bool {
+    args.backend.is_empty() || args.backend.iter().any(|b| b == backend)
+}
+
 pub fn run(args: &SelftestArgs) -> Result<(), Failure> {
     let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
     for (family, text) in FILES {
@@ -103,7 +107,7 @@ pub fn run(args: &SelftestArgs) -> Result<(), Failure> {
                 skipped += 1;
                 continue;
             }
-            for b in backends(cipher).map_err(Failure::input)?.iter().filter(|b| b.available) {
+            for b in backends(cipher).map_err(Failure::input)?.iter().filter(|b| b.available && wanted(args, b.info.name)) {
                 match check(v, b.info.name) {
                     Ok(()) => passed += 1,
                     Err(e) => {
@@ -117,7 +121,11 @@ pub fn run(args: &SelftestArgs) -> Result<(), Failure> {
     if args.thorough {
         let mut rng = Rng(0x6d75_6c74_6962_6c6b);
         for id in CipherId::ALL {
-            for b in backends(id.name()).map_err(Failure::input)?.iter().filter(|b| b.available && b.info.name != "reference") {
+            for b in backends(id.name())
+                .map_err(Failure::input)?
+                .iter()
+                .filter(|b| b.available && b.info.name != "reference" && wanted(args, b.info.name))
+            {
                 match against_reference(id, b.info.name, b.info.ways, &mut rng) {
                     Ok(()) => passed += 1,
                     Err(e) => {
