@@ -108,6 +108,11 @@ fn every_kalyna_and_ublock_mode_vector() {
 
 // ------------------------------------------------------- dstu-core oracle
 
+/// (key, iv, aad, plaintext) → (ciphertext, full-block tag).
+type GcmFn = fn(&[u8], &[u8], &[u8], &[u8]) -> (Vec<u8>, Vec<u8>);
+/// (key, iv, aad, plaintext) → ciphertext ‖ tag.
+type CcmFn = fn(&[u8], &[u8], &[u8], &[u8]) -> Vec<u8>;
+
 /// dstu-core 0.7 hazmat for one Kalyna variant, behind slices.
 struct Oracle {
     id: CipherId,
@@ -118,11 +123,11 @@ struct Oracle {
     /// 16-byte tag.
     cmac: fn(&[u8], &[u8]) -> Vec<u8>,
     /// (ciphertext, full-block tag).
-    gcm: fn(&[u8], &[u8], &[u8], &[u8]) -> (Vec<u8>, Vec<u8>),
+    gcm: GcmFn,
     /// Full-block tag.
     gmac: fn(&[u8], &[u8]) -> Vec<u8>,
     /// dstu-core's fixed (N_B, tag bytes) for this variant; returns C ‖ T.
-    ccm: fn(&[u8], &[u8], &[u8], &[u8]) -> Vec<u8>,
+    ccm: CcmFn,
     ccm_nb: usize,
     ccm_tag: usize,
     xts: fn(&[u8], &[u8], &mut [u8], bool),
@@ -139,11 +144,19 @@ macro_rules! oracle {
             ctr: |k, iv, d| kalyna_ctr::$ctr::new(k.try_into().unwrap(), iv.try_into().unwrap()).apply_in_place(d),
             cbc: |k, iv, d, e| {
                 let mut c = kalyna_cbc::$cbc::new(k.try_into().unwrap(), iv.try_into().unwrap());
-                if e { c.encrypt_in_place(d).unwrap() } else { c.decrypt_in_place(d).unwrap() }
+                if e {
+                    c.encrypt_in_place(d).unwrap()
+                } else {
+                    c.decrypt_in_place(d).unwrap()
+                }
             },
             cfb: |k, iv, q, d, e| {
                 let mut c = kalyna_cfb::$cfb::new(k.try_into().unwrap(), iv.try_into().unwrap(), q).unwrap();
-                if e { c.encrypt_in_place(d).unwrap() } else { c.decrypt_in_place(d).unwrap() }
+                if e {
+                    c.encrypt_in_place(d).unwrap()
+                } else {
+                    c.decrypt_in_place(d).unwrap()
+                }
             },
             ofb: |k, iv, d| kalyna_ofb::$ofb::new(k.try_into().unwrap(), iv.try_into().unwrap()).apply_in_place(d),
             cmac: |k, m| kalyna_cmac::$cmac::mac(k.try_into().unwrap(), m).unwrap().to_vec(),
@@ -331,7 +344,8 @@ fn ccm_matches_dstu_core() {
     for o in oracles() {
         let (id, n) = (o.id, o.id.block_bytes());
         // dstu-core's CCM: 1..=255 plaintext bytes, 0..=255 aad bytes.
-        let cases = [(1, 0), (n - 1, 0), (n, 1), (n + 1, n), (2 * n, n - 3), (3 * n + 7, 2 * n + 1), (255, 255), (100, 0)];
+        let cases =
+            [(1, 0), (n - 1, 0), (n, 1), (n + 1, n), (2 * n, n - 3), (3 * n + 7, 2 * n + 1), (255, 255), (100, 0)];
         for (pt_len, aad_len) in cases {
             let key = rng.bytes(id.key_bytes());
             let iv = rng.bytes(n);
@@ -422,7 +436,12 @@ fn params_for(rng: &mut Rng, mode: Mode, n: usize) -> Params {
             Params { iv, padding, ..Params::default() }
         }
         Mode::Cfb => Params { iv, s: Some([64, 8 * n][rng.below(2)]), ..Params::default() },
-        Mode::Gcm => Params { iv, aad: rng.bytes(aad_len), tag_bits: Some(64 + 8 * rng.below(8 * n / 8 - 7)), ..Params::default() },
+        Mode::Gcm => Params {
+            iv,
+            aad: rng.bytes(aad_len),
+            tag_bits: Some(64 + 8 * rng.below(8 * n / 8 - 7)),
+            ..Params::default()
+        },
         Mode::Ccm => {
             let tags: Vec<usize> = [64, 128, 256, 384, 512].into_iter().filter(|&t| t <= 8 * n).collect();
             let tag_bits = Some(tags[rng.below(tags.len())]);
@@ -493,7 +512,8 @@ fn macs_depend_on_every_byte_and_tag_bits_truncate() {
     let mut rng = Rng::new(9);
     for id in KALYNA {
         let n = id.block_bytes();
-        for (mode, padding) in [(Mode::Cmac, Padding::None), (Mode::Cmac, Padding::Gost2), (Mode::Gmac, Padding::None)] {
+        for (mode, padding) in [(Mode::Cmac, Padding::None), (Mode::Cmac, Padding::Gost2), (Mode::Gmac, Padding::None)]
+        {
             let key = rng.bytes(id.key_bytes());
             let len = if padding == Padding::None && mode == Mode::Cmac { 3 * n } else { 3 * n - 5 };
             let msg = rng.bytes(len);
@@ -639,7 +659,10 @@ fn wrong_tags_and_wraps_fail_authentication_and_release_nothing() {
             assert_eq!(modes::decrypt(&r, &bad), Err(Error::Authentication), "{id} kw byte {i}");
         }
         let other_key = rng.bytes(id.key_bytes());
-        assert_eq!(modes::decrypt(&req(id, Mode::Kw, &other_key, Params::default()), &wrapped), Err(Error::Authentication));
+        assert_eq!(
+            modes::decrypt(&req(id, Mode::Kw, &other_key, Params::default()), &wrapped),
+            Err(Error::Authentication)
+        );
     }
 }
 

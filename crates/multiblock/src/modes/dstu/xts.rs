@@ -53,7 +53,7 @@ impl KalynaXts {
         let mut t0 = iv_block(req, n)?.to_vec();
         encrypt_one(&cipher, &mut t0);
         let field = Field::for_block(n);
-        let tweak = field.from_bytes(&t0);
+        let tweak = field.elem(&t0);
         t0.zeroize();
         Ok(KalynaXts { cipher, field, tweak, encrypt, tweaks: Vec::new(), done: 0, who: who(req) })
     }
@@ -61,7 +61,7 @@ impl KalynaXts {
     /// The next tweak T_{i+1}, as bytes.
     fn next_tweak(&mut self, out: &mut [u8]) {
         self.field.double(&mut self.tweak);
-        self.field.to_bytes(&self.tweak, out);
+        self.field.write(&self.tweak, out);
     }
 
     fn crypt(&self, data: &mut [u8], encrypt: bool) {
