@@ -80,7 +80,9 @@ impl Field {
         1 | (1 << self.f[0]) | (1 << self.f[1]) | (1 << self.f[2])
     }
 
-    /// e ← e · x (the XTS tweak step), without a branch on the top bit.
+    /// e ← e · x, without a branch on the top bit (the textbook form of
+    /// [`Field::tweaks`], for the tests).
+    #[cfg(test)]
     pub(crate) fn double(&self, e: &mut Elem) {
         let w = self.w;
         let top = e[w - 1] >> 63;
@@ -88,6 +90,15 @@ impl Field {
             e[i] = (e[i] << 1) | (e[i - 1] >> 63);
         }
         e[0] = (e[0] << 1) ^ (self.low_terms() & 0u64.wrapping_sub(top));
+    }
+
+    /// The XTS tweaks: `t` ← t·x for every block of `out`, each written there.
+    pub(crate) fn tweaks(&self, t: &mut Elem, out: &mut [u8]) {
+        match self.w {
+            2 => tweaks_w::<2>(self.low_terms(), t, out),
+            4 => tweaks_w::<4>(self.low_terms(), t, out),
+            _ => tweaks_w::<8>(self.low_terms(), t, out),
+        }
     }
 
     /// a · b.
@@ -126,6 +137,24 @@ impl Field {
             _ => reduce_w::<8>(self.low_terms(), wide),
         }
     }
+}
+
+/// `Field::double` for W limbs, repeated over the blocks of `out`.
+#[inline(always)]
+fn tweaks_w<const W: usize>(low: u64, t: &mut Elem, out: &mut [u8]) {
+    let mut e = [0u64; W];
+    e.copy_from_slice(&t[..W]);
+    for block in out.chunks_exact_mut(8 * W) {
+        let top = e[W - 1] >> 63;
+        for i in (1..W).rev() {
+            e[i] = (e[i] << 1) | (e[i - 1] >> 63);
+        }
+        e[0] = (e[0] << 1) ^ (low & 0u64.wrapping_sub(top));
+        for (bytes, limb) in block.chunks_exact_mut(8).zip(&e) {
+            bytes.copy_from_slice(&limb.to_le_bytes());
+        }
+    }
+    t[..W].copy_from_slice(&e);
 }
 
 /// The product of degree < 2n (W limbs, n = 64W) modulo the polynomial
@@ -336,6 +365,24 @@ mod tests {
                 fast.ghash_blocks(&h, &mut b, &data);
                 assert_eq!(a, b, "n={n} blocks={blocks}");
             }
+        }
+    }
+
+    #[test]
+    fn tweaks_are_repeated_doubling() {
+        let mut rng = Rng(7);
+        for n in [16, 32, 64] {
+            let f = Field::portable(n);
+            let mut t = rng.elem(f.w);
+            t[f.w - 1] |= 1 << 63; // the first step reduces
+            let mut slow = t;
+            let mut out = vec![0u8; 5 * n];
+            f.tweaks(&mut t, &mut out);
+            for block in out.chunks_exact(n) {
+                f.double(&mut slow);
+                assert_eq!(f.elem(block), slow);
+            }
+            assert_eq!(t, slow);
         }
     }
 

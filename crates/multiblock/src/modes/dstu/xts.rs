@@ -60,8 +60,7 @@ impl KalynaXts {
 
     /// The next tweak T_{i+1}, as bytes.
     fn next_tweak(&mut self, out: &mut [u8]) {
-        self.field.double(&mut self.tweak);
-        self.field.write(&self.tweak, out);
+        self.field.tweaks(&mut self.tweak, out);
     }
 
     fn crypt(&self, data: &mut [u8], encrypt: bool) {
@@ -82,9 +81,7 @@ impl KalynaXts {
         for chunk in data.chunks_mut(CHUNK) {
             let mut tweaks = std::mem::take(&mut self.tweaks);
             tweaks.resize(chunk.len(), 0);
-            for t in tweaks.chunks_exact_mut(n) {
-                self.next_tweak(t);
-            }
+            self.field.tweaks(&mut self.tweak, &mut tweaks);
             xor_into(chunk, &tweaks);
             self.crypt(chunk, self.encrypt);
             xor_into(chunk, &tweaks);
