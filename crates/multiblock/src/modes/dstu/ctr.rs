@@ -10,7 +10,7 @@
 //! fills up to [`CHUNK`] bytes of counters and encrypts them with one
 //! `encrypt_blocks` call, so CTR runs at the speed of ECB.
 
-use super::util::{check_family, encrypt_one, inc_le, iv_block, only, xor_into, CHUNK};
+use super::util::{check_family, encrypt_one, iv_block, only, xor_into, CHUNK};
 use crate::error::Result;
 use crate::modes::Request;
 use crate::registry::Cipher;
@@ -28,7 +28,8 @@ pub(crate) enum Step {
 /// A DSTU keystream: E_K(S+1), E_K(S+2), … with S = E_K(IV), consumed
 /// byte by byte across calls.
 pub(crate) struct Keystream {
-    counter: [u8; 64],
+    /// S as little-endian u64 limbs (the first n/8 are used).
+    counter: [u64; 8],
     n: usize,
     step: Step,
     buf: Vec<u8>,
@@ -41,19 +42,27 @@ impl Keystream {
     pub(crate) fn new(c: &Cipher, iv: &[u8], step: Step) -> Keystream {
         let n = c.block_bytes();
         assert_eq!(iv.len(), n);
-        let mut counter = [0u8; 64];
-        counter[..n].copy_from_slice(iv);
-        encrypt_one(c, &mut counter[..n]);
+        let mut s = [0u8; 64];
+        s[..n].copy_from_slice(iv);
+        encrypt_one(c, &mut s[..n]);
+        let mut counter = [0u64; 8];
+        for (limb, bytes) in counter.iter_mut().zip(s[..n].chunks_exact(8)) {
+            *limb = u64::from_le_bytes(bytes.try_into().unwrap());
+        }
+        s.zeroize();
         Keystream { counter, n, step, buf: Vec::new(), pos: 0, len: 0 }
     }
 
-    fn bump(&mut self) {
-        match self.step {
-            Step::Whole => inc_le(&mut self.counter[..self.n]),
-            Step::Low64 => {
-                let low = u64::from_le_bytes(self.counter[..8].try_into().unwrap()).wrapping_add(1);
-                self.counter[..8].copy_from_slice(&low.to_le_bytes());
-            }
+    /// Writes S+1, S+2, … into the blocks of `out` and leaves S at the last.
+    fn counters(&mut self, out: &mut [u8]) {
+        match (self.n / 8, self.step) {
+            (2, Step::Whole) => counters::<2, true>(&mut self.counter, out),
+            (4, Step::Whole) => counters::<4, true>(&mut self.counter, out),
+            (8, Step::Whole) => counters::<8, true>(&mut self.counter, out),
+            (2, Step::Low64) => counters::<2, false>(&mut self.counter, out),
+            (4, Step::Low64) => counters::<4, false>(&mut self.counter, out),
+            (_, Step::Low64) => counters::<8, false>(&mut self.counter, out),
+            (_, Step::Whole) => unreachable!("Kalyna blocks are 16, 32 or 64 bytes"),
         }
     }
 
@@ -64,10 +73,9 @@ impl Keystream {
         if self.buf.len() < bytes {
             self.buf.resize(bytes, 0);
         }
-        for i in 0..bytes / n {
-            self.bump();
-            self.buf[i * n..(i + 1) * n].copy_from_slice(&self.counter[..n]);
-        }
+        let mut buf = std::mem::take(&mut self.buf);
+        self.counters(&mut buf[..bytes]);
+        self.buf = buf;
         c.encrypt_blocks(&mut self.buf[..bytes]).expect("whole blocks");
         self.pos = 0;
         self.len = bytes;
@@ -86,6 +94,30 @@ impl Keystream {
             off += take;
         }
     }
+}
+
+/// The counter blocks for one refill: W limbs, `WHOLE` = carry through the
+/// block (else the low limb wraps alone). The carry has no branch.
+#[inline(always)]
+fn counters<const W: usize, const WHOLE: bool>(counter: &mut [u64; 8], out: &mut [u8]) {
+    let mut c = [0u64; W];
+    c.copy_from_slice(&counter[..W]);
+    for block in out.chunks_exact_mut(8 * W) {
+        if WHOLE {
+            let mut carry = 1u64;
+            for limb in c.iter_mut() {
+                let (v, o) = limb.overflowing_add(carry);
+                *limb = v;
+                carry = o as u64;
+            }
+        } else {
+            c[0] = c[0].wrapping_add(1);
+        }
+        for (bytes, limb) in block.chunks_exact_mut(8).zip(&c) {
+            bytes.copy_from_slice(&limb.to_le_bytes());
+        }
+    }
+    counter[..W].copy_from_slice(&c);
 }
 
 impl Drop for Keystream {

@@ -61,7 +61,7 @@ impl Field {
         8 * self.w
     }
 
-    pub(crate) fn from_bytes(&self, b: &[u8]) -> Elem {
+    pub(crate) fn elem(&self, b: &[u8]) -> Elem {
         let mut e = [0u64; 8];
         for (limb, chunk) in e.iter_mut().zip(b[..8 * self.w].chunks_exact(8)) {
             *limb = u64::from_le_bytes(chunk.try_into().unwrap());
@@ -69,7 +69,7 @@ impl Field {
         e
     }
 
-    pub(crate) fn to_bytes(&self, e: &Elem, out: &mut [u8]) {
+    pub(crate) fn write(&self, e: &Elem, out: &mut [u8]) {
         for (limb, chunk) in e.iter().zip(out[..8 * self.w].chunks_exact_mut(8)) {
             chunk.copy_from_slice(&limb.to_le_bytes());
         }
@@ -80,7 +80,9 @@ impl Field {
         1 | (1 << self.f[0]) | (1 << self.f[1]) | (1 << self.f[2])
     }
 
-    /// e ← e · x (the XTS tweak step), without a branch on the top bit.
+    /// e ← e · x, without a branch on the top bit (the textbook form of
+    /// [`Field::tweaks`], for the tests).
+    #[cfg(test)]
     pub(crate) fn double(&self, e: &mut Elem) {
         let w = self.w;
         let top = e[w - 1] >> 63;
@@ -90,37 +92,97 @@ impl Field {
         e[0] = (e[0] << 1) ^ (self.low_terms() & 0u64.wrapping_sub(top));
     }
 
+    /// The XTS tweaks: `t` ← t·x for every block of `out`, each written there.
+    pub(crate) fn tweaks(&self, t: &mut Elem, out: &mut [u8]) {
+        match self.w {
+            2 => tweaks_w::<2>(self.low_terms(), t, out),
+            4 => tweaks_w::<4>(self.low_terms(), t, out),
+            _ => tweaks_w::<8>(self.low_terms(), t, out),
+        }
+    }
+
     /// a · b.
     pub(crate) fn mul(&self, a: &Elem, b: &Elem) -> Elem {
         let w = self.w;
         let mut wide = [0u64; 16];
         match self.mul {
             // SAFETY: Mul::Clmul is chosen only when clmul::available().
-            Mul::Clmul => unsafe { clmul::mul_wide(&a[..w], &b[..w], &mut wide) },
+            Mul::Clmul => unsafe { clmul::mul_wide(w, a, b, &mut wide) },
             Mul::Portable => mul_wide_portable(&a[..w], &b[..w], &mut wide),
         }
         self.reduce(&mut wide)
     }
 
-    /// The product of degree < 2n modulo the polynomial: every word above
-    /// x^n is folded down whole, since x^(n+k) = x^k·(x^f1 + x^f2 + x^f3 + 1).
-    /// Top-down, so a word that the fold of word 2w−1 spills into (word w)
-    /// is folded after it.
-    fn reduce(&self, wide: &mut [u64; 16]) -> Elem {
-        let w = self.w;
-        for i in (w..2 * w).rev() {
-            let t = wide[i];
-            wide[i] = 0;
-            wide[i - w] ^= t;
-            for &s in &self.f {
-                wide[i - w] ^= t << s;
-                wide[i - w + 1] ^= t >> (64 - s);
+    /// acc ← (acc ⊕ X)·h for every whole block X of `blocks`.
+    pub(crate) fn ghash_blocks(&self, h: &Elem, acc: &mut Elem, blocks: &[u8]) {
+        match self.mul {
+            // SAFETY: Mul::Clmul is chosen only when clmul::available().
+            Mul::Clmul => unsafe { clmul::ghash(self.w, self.low_terms(), h, acc, blocks) },
+            Mul::Portable => {
+                for x in blocks.chunks_exact(8 * self.w) {
+                    let x = self.elem(x);
+                    for (a, x) in acc.iter_mut().zip(&x) {
+                        *a ^= x;
+                    }
+                    *acc = self.mul(acc, h);
+                }
             }
         }
-        let mut out = [0u64; 8];
-        out[..w].copy_from_slice(&wide[..w]);
-        out
     }
+
+    fn reduce(&self, wide: &mut [u64; 16]) -> Elem {
+        match self.w {
+            2 => reduce_w::<2>(self.low_terms(), wide),
+            4 => reduce_w::<4>(self.low_terms(), wide),
+            _ => reduce_w::<8>(self.low_terms(), wide),
+        }
+    }
+}
+
+/// `Field::double` for W limbs, repeated over the blocks of `out`.
+#[inline(always)]
+fn tweaks_w<const W: usize>(low: u64, t: &mut Elem, out: &mut [u8]) {
+    let mut e = [0u64; W];
+    e.copy_from_slice(&t[..W]);
+    for block in out.chunks_exact_mut(8 * W) {
+        let top = e[W - 1] >> 63;
+        for i in (1..W).rev() {
+            e[i] = (e[i] << 1) | (e[i - 1] >> 63);
+        }
+        e[0] = (e[0] << 1) ^ (low & 0u64.wrapping_sub(top));
+        for (bytes, limb) in block.chunks_exact_mut(8).zip(&e) {
+            bytes.copy_from_slice(&limb.to_le_bytes());
+        }
+    }
+    t[..W].copy_from_slice(&e);
+}
+
+/// The product of degree < 2n (W limbs, n = 64W) modulo the polynomial
+/// x^n + `low`: every word above x^n is folded down whole, since
+/// x^(n+k) ≡ x^k·low and `low` has degree below 64 − its word's top term.
+/// Top-down, so word W (which the fold of word 2W−1 spills into) is folded
+/// after it. No branch or index depends on the data.
+#[inline(always)]
+pub(crate) fn reduce_w<const W: usize>(low: u64, wide: &mut [u64; 16]) -> Elem {
+    for i in (W..2 * W).rev() {
+        let t = wide[i];
+        wide[i] = 0;
+        // t·low, a product of at most 64 + 11 bits, by its set bits of low.
+        let mut lo = 0u64;
+        let mut hi = 0u64;
+        let mut bits = low;
+        while bits != 0 {
+            let s = bits.trailing_zeros();
+            bits &= bits - 1;
+            lo ^= t << s;
+            hi ^= if s == 0 { 0 } else { t >> (64 - s) };
+        }
+        wide[i - W] ^= lo;
+        wide[i - W + 1] ^= hi;
+    }
+    let mut out = [0u64; 8];
+    out[..W].copy_from_slice(&wide[..W]);
+    out
 }
 
 /// 64 × 64 → 128-bit carry-less product: each bit of `b` selects a shifted
@@ -160,15 +222,11 @@ pub(crate) struct Ghash {
 impl Ghash {
     /// `h` is the hash key E_K(0), one block.
     pub(crate) fn new(field: Field, h: &[u8]) -> Ghash {
-        Ghash { field, h: field.from_bytes(h), acc: [0; 8], buf: [0; 64], fill: 0 }
+        Ghash { field, h: field.elem(h), acc: [0; 8], buf: [0; 64], fill: 0 }
     }
 
-    fn absorb(&mut self, block: &[u8]) {
-        let x = self.field.from_bytes(block);
-        for (a, x) in self.acc.iter_mut().zip(&x) {
-            *a ^= x;
-        }
-        self.acc = self.field.mul(&self.acc, &self.h);
+    fn absorb(&mut self, blocks: &[u8]) {
+        self.field.ghash_blocks(&self.h, &mut self.acc, blocks);
     }
 
     /// Hashes more bytes of the current section.
@@ -186,11 +244,9 @@ impl Ghash {
             self.absorb(&block[..n]);
             self.fill = 0;
         }
-        let mut blocks = data.chunks_exact(n);
-        for block in &mut blocks {
-            self.absorb(block);
-        }
-        let rest = blocks.remainder();
+        let whole = data.len() - data.len() % n;
+        self.absorb(&data[..whole]);
+        let rest = &data[whole..];
         self.buf[..rest.len()].copy_from_slice(rest);
         self.fill = rest.len();
     }
@@ -209,7 +265,7 @@ impl Ghash {
 
     /// The accumulator B as bytes (after the last [`Ghash::end_section`]).
     pub(crate) fn value(&self, out: &mut [u8]) {
-        self.field.to_bytes(&self.acc, out);
+        self.field.write(&self.acc, out);
     }
 }
 
@@ -292,6 +348,41 @@ mod tests {
             let mut want = [0u64; 8];
             want[0] = f.low_terms();
             assert_eq!(e, want);
+        }
+    }
+
+    #[test]
+    fn ghash_blocks_agree_between_clmul_and_portable() {
+        let mut rng = Rng(0xfeed);
+        for n in [16, 32, 64] {
+            let (p, fast) = (Field::portable(n), Field::for_block(n));
+            for blocks in [0, 1, 2, 3, 9] {
+                let h = rng.elem(p.w);
+                let start = rng.elem(p.w);
+                let data: Vec<u8> = (0..blocks * n).map(|_| rng.next() as u8).collect();
+                let (mut a, mut b) = (start, start);
+                p.ghash_blocks(&h, &mut a, &data);
+                fast.ghash_blocks(&h, &mut b, &data);
+                assert_eq!(a, b, "n={n} blocks={blocks}");
+            }
+        }
+    }
+
+    #[test]
+    fn tweaks_are_repeated_doubling() {
+        let mut rng = Rng(7);
+        for n in [16, 32, 64] {
+            let f = Field::portable(n);
+            let mut t = rng.elem(f.w);
+            t[f.w - 1] |= 1 << 63; // the first step reduces
+            let mut slow = t;
+            let mut out = vec![0u8; 5 * n];
+            f.tweaks(&mut t, &mut out);
+            for block in out.chunks_exact(n) {
+                f.double(&mut slow);
+                assert_eq!(f.elem(block), slow);
+            }
+            assert_eq!(t, slow);
         }
     }
 

@@ -10,8 +10,9 @@
 //! that the last block came back all zero ([`Error::Authentication`]
 //! otherwise, and nothing is released).
 //!
-//! The counter i is 4 little-endian bytes as in Bouncy Castle (UAPKI XORs
-//! only its low byte: the two agree while v ≤ 255, i.e. up to 20 blocks).
+//! The counter i is 4 little-endian bytes as in Bouncy Castle (checked
+//! against Bouncy Castle 1.72 up to 40 blocks, v = 486); UAPKI XORs only
+//! its low byte, so the two agree only while v ≤ 255, i.e. up to 20 blocks.
 //! Data that is not whole blocks must be padded first (the standard's
 //! §15.4 "M ‖ length ‖ Б.2" form is what the with-padding vectors hold).
 //! Every step needs the previous one, so KW is sequential (and one-shot:

@@ -49,18 +49,8 @@ use super::{Mode, Request};
 use crate::error::{Error, Result};
 use crate::registry::{CipherId, Family};
 
-const KALYNA: &[Mode] = &[
-    Mode::Ctr,
-    Mode::Cbc,
-    Mode::Cfb,
-    Mode::Ofb,
-    Mode::Cmac,
-    Mode::Gcm,
-    Mode::Gmac,
-    Mode::Ccm,
-    Mode::Xts,
-    Mode::Kw,
-];
+const KALYNA: &[Mode] =
+    &[Mode::Ctr, Mode::Cbc, Mode::Cfb, Mode::Ofb, Mode::Cmac, Mode::Gcm, Mode::Gmac, Mode::Ccm, Mode::Xts, Mode::Kw];
 
 pub(crate) fn modes(id: CipherId) -> &'static [Mode] {
     match id.family() {

@@ -126,11 +126,8 @@ fn cbc_cfb_xts_streaming_equals_one_shot() {
                 let p = Params { iv: Some(iv.clone()), s: Some(s_bits), ..Params::default() };
                 let r = req(id, Mode::Cfb, &key, p);
                 for encrypt in [true, false] {
-                    let want = if encrypt {
-                        modes::encrypt(&r, &data).unwrap()
-                    } else {
-                        modes::decrypt(&r, &data).unwrap()
-                    };
+                    let want =
+                        if encrypt { modes::encrypt(&r, &data).unwrap() } else { modes::decrypt(&r, &data).unwrap() };
                     let mut s = if encrypt { KalynaCfb::encryptor(&r) } else { KalynaCfb::decryptor(&r) }.unwrap();
                     let mut got = data.clone();
                     let cuts = splits(&mut rng, got.len(), q);
@@ -172,7 +169,8 @@ fn cmac_gmac_streaming_equals_one_shot() {
             let key = rng.bytes(id.key_bytes());
             let len = rng.below(5 * n) + 1;
             let data = rng.bytes(len);
-            for (mode, padding) in [(Mode::Cmac, Padding::Gost2), (Mode::Cmac, Padding::Pkcs7), (Mode::Gmac, Padding::None)]
+            for (mode, padding) in
+                [(Mode::Cmac, Padding::Gost2), (Mode::Cmac, Padding::Pkcs7), (Mode::Gmac, Padding::None)]
             {
                 let r = req(id, mode, &key, Params { padding, ..Params::default() });
                 let want = modes::mac(&r, &data).unwrap();

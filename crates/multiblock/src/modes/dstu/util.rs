@@ -103,18 +103,6 @@ pub(crate) fn ct_eq(a: &[u8], b: &[u8]) -> bool {
     std::hint::black_box(diff) == 0
 }
 
-/// Adds 1 to `block` read as a little-endian integer (byte 0 least
-/// significant), carrying through the whole block, without branches.
-#[inline]
-pub(crate) fn inc_le(block: &mut [u8]) {
-    let mut carry = 1u16;
-    for b in block.iter_mut() {
-        let s = *b as u16 + carry;
-        *b = s as u8;
-        carry = s >> 8;
-    }
-}
-
 /// Encrypts one block in place (for the sequential modes).
 #[inline]
 pub(crate) fn encrypt_one(c: &Cipher, block: &mut [u8]) {
@@ -130,16 +118,6 @@ pub(crate) fn decrypt_one(c: &Cipher, block: &mut [u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn inc_le_carries_through_the_block() {
-        let mut b = [0xff, 0xff, 0x01, 0x00];
-        inc_le(&mut b);
-        assert_eq!(b, [0, 0, 2, 0]);
-        let mut b = [0xff; 4];
-        inc_le(&mut b);
-        assert_eq!(b, [0; 4]);
-    }
 
     #[test]
     fn ct_eq_compares() {

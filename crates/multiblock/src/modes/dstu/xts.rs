@@ -53,15 +53,14 @@ impl KalynaXts {
         let mut t0 = iv_block(req, n)?.to_vec();
         encrypt_one(&cipher, &mut t0);
         let field = Field::for_block(n);
-        let tweak = field.from_bytes(&t0);
+        let tweak = field.elem(&t0);
         t0.zeroize();
         Ok(KalynaXts { cipher, field, tweak, encrypt, tweaks: Vec::new(), done: 0, who: who(req) })
     }
 
     /// The next tweak T_{i+1}, as bytes.
     fn next_tweak(&mut self, out: &mut [u8]) {
-        self.field.double(&mut self.tweak);
-        self.field.to_bytes(&self.tweak, out);
+        self.field.tweaks(&mut self.tweak, out);
     }
 
     fn crypt(&self, data: &mut [u8], encrypt: bool) {
@@ -82,9 +81,7 @@ impl KalynaXts {
         for chunk in data.chunks_mut(CHUNK) {
             let mut tweaks = std::mem::take(&mut self.tweaks);
             tweaks.resize(chunk.len(), 0);
-            for t in tweaks.chunks_exact_mut(n) {
-                self.next_tweak(t);
-            }
+            self.field.tweaks(&mut self.tweak, &mut tweaks);
             xor_into(chunk, &tweaks);
             self.crypt(chunk, self.encrypt);
             xor_into(chunk, &tweaks);
