@@ -11,8 +11,8 @@
 //! The one-shot functions [`encrypt`], [`decrypt`] and [`mac`] take a
 //! [`Request`]; the families also export streaming types.
 
-pub(crate) mod dstu;
-pub(crate) mod gost;
+pub mod dstu;
+pub mod gost;
 pub mod padding;
 
 pub use padding::Padding;
