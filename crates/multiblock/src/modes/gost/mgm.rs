@@ -99,22 +99,22 @@ impl<'a> Mgm<'a> {
         out.copy_from_slice(&v.to_be_bytes()[16 - self.n..]);
     }
 
-    /// Y_{i+1} for i = `from`.. into `out` (n-byte blocks).
+    /// Y_{1+i} for i = `from`.. into the blocks of `out`: the right half counts.
     fn fill_y(&self, from: u128, out: &mut [u8]) {
-        let (hi, lo) = (self.y1 & !self.half_mask, self.y1 & self.half_mask);
-        for (i, b) in out.chunks_exact_mut(self.n).enumerate() {
-            self.put(hi | (lo.wrapping_add(from + i as u128) & self.half_mask), b);
-        }
+        let (left, right) = self.halves(self.y1);
+        put_halves(out, self.n, left, right.wrapping_add(from as u64), false);
     }
 
-    /// The next Z blocks into `out`.
+    /// The next Z blocks into `out`: the left half counts.
     fn fill_z(&mut self, out: &mut [u8]) {
-        let (hi, lo) = (self.z1 >> self.half_bits, self.z1 & self.half_mask);
-        for b in out.chunks_exact_mut(self.n) {
-            let h = hi.wrapping_add(self.zi) & self.half_mask;
-            self.put((h << self.half_bits) | lo, b);
-            self.zi += 1;
-        }
+        let (left, right) = self.halves(self.z1);
+        put_halves(out, self.n, right, left.wrapping_add(self.zi as u64), true);
+        self.zi += (out.len() / self.n) as u128;
+    }
+
+    /// The (left, right) halves of an n-byte block value.
+    fn halves(&self, v: u128) -> (u64, u64) {
+        ((v >> self.half_bits) as u64, (v & self.half_mask) as u64)
     }
 
     /// acc ^= Σ H ⊗ X over `data` zero-padded to whole blocks, the H's
@@ -188,6 +188,26 @@ impl<'a> Mgm<'a> {
         let mut t = Zeroizing::new(gf::reduce(n, &acc));
         self.cipher.encrypt_blocks(&mut t)?;
         Ok(t[..self.tag_bytes].to_vec())
+    }
+}
+
+/// Blocks with one half counting from `start` (mod 2^{n/2}; the left half
+/// if `left_counts`) and the other half `fixed`.
+fn put_halves(out: &mut [u8], n: usize, fixed: u64, start: u64, left_counts: bool) {
+    if n == 16 {
+        for (i, b) in out.chunks_exact_mut(16).enumerate() {
+            let v = start.wrapping_add(i as u64);
+            let (l, r) = if left_counts { (v, fixed) } else { (fixed, v) };
+            b[..8].copy_from_slice(&l.to_be_bytes());
+            b[8..].copy_from_slice(&r.to_be_bytes());
+        }
+    } else {
+        for (i, b) in out.chunks_exact_mut(8).enumerate() {
+            let v = (start as u32).wrapping_add(i as u32);
+            let (l, r) = if left_counts { (v, fixed as u32) } else { (fixed as u32, v) };
+            b[..4].copy_from_slice(&l.to_be_bytes());
+            b[4..].copy_from_slice(&r.to_be_bytes());
+        }
     }
 }
 

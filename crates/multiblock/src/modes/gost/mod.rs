@@ -75,42 +75,30 @@ pub(crate) fn decrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
 
 fn run(req: &Request<'_>, data: &[u8], dir: Direction) -> Result<Vec<u8>> {
     let gost89 = req.cipher.family() == Family::Gost89;
-    let mut out = data.to_vec();
     match req.mode {
-        Mode::Ctr | Mode::CtrAcpkm => {
-            let mut c = Ctr::new(req)?;
-            c.update(&mut out)?;
-            c.finalize();
-        }
-        Mode::Ofb => {
-            let mut c = Ofb::new(req)?;
-            c.update(&mut out)?;
-            c.finalize();
-        }
-        Mode::Cfb => {
-            let mut c = Cfb::new(req, dir)?;
-            c.update(&mut out)?;
-            c.finalize();
-        }
-        Mode::Cnt if gost89 => {
-            let mut c = Cnt::new(req)?;
-            c.update(&mut out)?;
-            c.finalize();
-        }
+        Mode::Ctr | Mode::CtrAcpkm => in_place(data, Ctr::new(req)?, |c, d| c.update(d), Ctr::finalize),
+        Mode::Ofb => in_place(data, Ofb::new(req)?, |c, d| c.update(d), Ofb::finalize),
+        Mode::Cfb => in_place(data, Cfb::new(req, dir)?, |c, d| c.update(d), Cfb::finalize),
+        Mode::Cnt if gost89 => in_place(data, Cnt::new(req)?, |c, d| c.update(d), Cnt::finalize),
         Mode::Cbc => {
             let mut cbc = Cbc::new(req, dir)?;
             let mut out = cbc.update(data)?;
             out.extend_from_slice(&cbc.finalize()?);
-            return Ok(out);
+            Ok(out)
         }
-        Mode::Mgm => {
-            return match dir {
-                Direction::Encrypt => mgm::seal(req, data),
-                Direction::Decrypt => mgm::open(req, data),
-            }
-        }
-        _ => return Err(unsupported(req)),
+        Mode::Mgm => match dir {
+            Direction::Encrypt => mgm::seal(req, data),
+            Direction::Decrypt => mgm::open(req, data),
+        },
+        _ => Err(unsupported(req)),
     }
+}
+
+/// A copy of `data` run through a streaming mode in one piece.
+fn in_place<S>(data: &[u8], mut s: S, update: impl Fn(&mut S, &mut [u8]) -> Result<()>, end: fn(S)) -> Result<Vec<u8>> {
+    let mut out = data.to_vec();
+    update(&mut s, &mut out)?;
+    end(s);
     Ok(out)
 }
 

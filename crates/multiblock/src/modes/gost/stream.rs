@@ -73,3 +73,23 @@ pub(crate) fn copy_concat(a: &[u8], b: &[u8], start: usize, out: &mut [u8]) {
         out[k..].copy_from_slice(&b[..len - k]);
     }
 }
+
+/// Writes the big-endian n-byte counters `base`, `base + 1`, … (mod 2^{8n},
+/// n = 8 or 16) into the blocks of `out`; returns the next counter.
+pub(crate) fn put_counters(out: &mut [u8], n: usize, base: u128) -> u128 {
+    if n == 8 {
+        let mut c = base as u64;
+        for b in out.chunks_exact_mut(8) {
+            b.copy_from_slice(&c.to_be_bytes());
+            c = c.wrapping_add(1);
+        }
+        u128::from(c)
+    } else {
+        let mut c = base;
+        for b in out.chunks_exact_mut(16) {
+            b.copy_from_slice(&c.to_be_bytes());
+            c = c.wrapping_add(1);
+        }
+        c
+    }
+}
