@@ -125,6 +125,9 @@ pub struct Cnt {
     x: XorStream<CntGen>,
 }
 
+// `update`/`finalize` are the public streaming API; the crate itself uses
+// `oneshot`, and `modes::gost` is not yet exported (see modes/mod.rs).
+#[allow(dead_code)]
 impl Cnt {
     /// iv = 8 bytes; `--key-meshing` (RFC 4357 §2.3.2).
     pub fn new(req: &Request<'_>) -> Result<Cnt> {
@@ -142,6 +145,11 @@ impl Cnt {
     }
 
     pub fn finalize(self) {}
+
+    /// One shot: a fresh stream over a copy of `data`.
+    pub(crate) fn oneshot(self, data: &[u8]) -> Result<Vec<u8>> {
+        self.x.xor_copy(data)
+    }
 }
 
 // ---------------------------------------------------------------- MAC --

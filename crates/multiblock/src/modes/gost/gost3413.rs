@@ -97,6 +97,9 @@ pub struct Ctr {
     x: XorStream<CtrGen>,
 }
 
+// `update`/`finalize` are the public streaming API; the crate itself uses
+// `oneshot`, and `modes::gost` is not yet exported (see modes/mod.rs).
+#[allow(dead_code)]
 impl Ctr {
     /// `req.mode` is `ctr` or `ctr-acpkm`; iv = n/2 bits; `--s` (default n);
     /// CTR-ACPKM: `--section-bytes` N (default: 4096 for Kuznyechik, 1024
@@ -123,6 +126,11 @@ impl Ctr {
 
     /// Ends the stream (the keystream left over is wiped).
     pub fn finalize(self) {}
+
+    /// One shot: a fresh stream over a copy of `data`.
+    pub(crate) fn oneshot(self, data: &[u8]) -> Result<Vec<u8>> {
+        self.x.xor_copy(data)
+    }
 }
 
 // ---------------------------------------------------------------- OFB --
@@ -161,6 +169,9 @@ pub struct Ofb {
     x: XorStream<OfbGen>,
 }
 
+// `update`/`finalize` are the public streaming API; the crate itself uses
+// `oneshot`, and `modes::gost` is not yet exported (see modes/mod.rs).
+#[allow(dead_code)]
 impl Ofb {
     /// iv = the m-bit register, m = z·n; `--s` (default n).
     pub fn new(req: &Request<'_>) -> Result<Ofb> {
@@ -178,6 +189,11 @@ impl Ofb {
     }
 
     pub fn finalize(self) {}
+
+    /// One shot: a fresh stream over a copy of `data`.
+    pub(crate) fn oneshot(self, data: &[u8]) -> Result<Vec<u8>> {
+        self.x.xor_copy(data)
+    }
 }
 
 // ---------------------------------------------------------------- CBC --

@@ -76,10 +76,16 @@ pub(crate) fn decrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
 fn run(req: &Request<'_>, data: &[u8], dir: Direction) -> Result<Vec<u8>> {
     let gost89 = req.cipher.family() == Family::Gost89;
     match req.mode {
-        Mode::Ctr | Mode::CtrAcpkm => in_place(data, Ctr::new(req)?, |c, d| c.update(d), Ctr::finalize),
-        Mode::Ofb => in_place(data, Ofb::new(req)?, |c, d| c.update(d), Ofb::finalize),
-        Mode::Cfb => in_place(data, Cfb::new(req, dir)?, |c, d| c.update(d), Cfb::finalize),
-        Mode::Cnt if gost89 => in_place(data, Cnt::new(req)?, |c, d| c.update(d), Cnt::finalize),
+        Mode::Ctr | Mode::CtrAcpkm => Ctr::new(req)?.oneshot(data),
+        Mode::Ofb => Ofb::new(req)?.oneshot(data),
+        Mode::Cfb => {
+            let mut cfb = Cfb::new(req, dir)?;
+            let mut out = data.to_vec();
+            cfb.update(&mut out)?;
+            cfb.finalize();
+            Ok(out)
+        }
+        Mode::Cnt if gost89 => Cnt::new(req)?.oneshot(data),
         Mode::Cbc => {
             let mut cbc = Cbc::new(req, dir)?;
             let mut out = cbc.update(data)?;
@@ -92,14 +98,6 @@ fn run(req: &Request<'_>, data: &[u8], dir: Direction) -> Result<Vec<u8>> {
         },
         _ => Err(unsupported(req)),
     }
-}
-
-/// A copy of `data` run through a streaming mode in one piece.
-fn in_place<S>(data: &[u8], mut s: S, update: impl Fn(&mut S, &mut [u8]) -> Result<()>, end: fn(S)) -> Result<Vec<u8>> {
-    let mut out = data.to_vec();
-    update(&mut s, &mut out)?;
-    end(s);
-    Ok(out)
 }
 
 pub(crate) fn mac(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {

@@ -1,8 +1,9 @@
 //! XOR with a keystream that a generator makes chunk by chunk (CTR,
 //! CTR-ACPKM, OFB, CNT): any split of the data gives the same result.
 
+use super::CHUNK_BYTES;
 use crate::error::Result;
-use zeroize::Zeroizing;
+use zeroize::{Zeroize, Zeroizing};
 
 /// A source of keystream bytes.
 pub(crate) trait Keystream {
@@ -37,6 +38,26 @@ impl<G: Keystream> XorStream<G> {
             data = rest;
         }
         Ok(())
+    }
+}
+
+impl<G: Keystream> XorStream<G> {
+    /// `input ^ keystream` into a new vector, for a fresh stream: the
+    /// keystream is made straight into the output (one pass less than
+    /// copying, then [`XorStream::apply`]).
+    pub(crate) fn xor_copy(mut self, input: &[u8]) -> Result<Vec<u8>> {
+        debug_assert_eq!(self.pos, self.buf.len());
+        let mut out = Vec::with_capacity(input.len() + CHUNK_BYTES);
+        while out.len() < input.len() {
+            let start = out.len();
+            self.gen.generate(input.len() - start, &mut out)?;
+            let end = out.len().min(input.len());
+            xor_in(&mut out[start..end], &input[start..end]);
+        }
+        // Keystream past the end is not output.
+        out[input.len()..].zeroize();
+        out.truncate(input.len());
+        Ok(out)
     }
 }
 
