@@ -155,7 +155,7 @@ impl Cnt {
 // ---------------------------------------------------------------- MAC --
 
 /// The S-box as 16 words: nibble i of `t[v]` is row i of the S-box at v,
-/// so S(x) = OR over v of (nibbles of x equal to v) & t[v].
+/// so S(x) = OR over v of (nibbles of x equal to v) & `t[v]`.
 struct SboxWords([u32; 16]);
 
 impl SboxWords {

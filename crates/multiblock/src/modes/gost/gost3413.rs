@@ -112,7 +112,9 @@ impl Ctr {
         let iv = params::iv_exact(req, n / 2, "n/2 bits; the first counter is iv || 0")?;
         let s = params::bits(req, "--s", req.params.s, 8 * n, 8, 8 * n)?;
         let section = match acpkm {
-            true => Some(params::section(req, "--section-bytes", req.params.section_bytes, acpkm::default_section(n), n)?),
+            true => {
+                Some(params::section(req, "--section-bytes", req.params.section_bytes, acpkm::default_section(n), n)?)
+            }
             false => None,
         };
         let (rekey, cipher) = Rekey::new(req)?;

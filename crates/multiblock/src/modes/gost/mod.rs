@@ -1,4 +1,5 @@
-//! The Russian modes of operation, all on top of [`Cipher`]'s multi-block ECB:
+//! The Russian modes of operation, all on top of the multi-block ECB of
+//! [`Cipher`](crate::Cipher):
 //!
 //! - GOST R 34.13-2015 for Kuznyechik (n = 128) and Magma (n = 64):
 //!   CTR, OFB, CBC, CFB and MAC ([`gost3413`], [`cmac`]), with the standard's
@@ -10,7 +11,8 @@
 //!   the MAC "imitovstavka", with RFC 4357 §2.3 CryptoPro key meshing
 //!   ([`gost28147`]).
 //!
-//! Every mode pushes as many blocks per [`Cipher::encrypt_blocks`] call as the
+//! Every mode pushes as many blocks per
+//! [`Cipher::encrypt_blocks`](crate::Cipher::encrypt_blocks) call as the
 //! standard allows ([`CHUNK_BYTES`] where the blocks are independent), so
 //! CTR, CTR-ACPKM, MGM, CNT, CBC/CFB decryption run near ECB speed.
 //!
