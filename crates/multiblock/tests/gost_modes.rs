@@ -158,14 +158,16 @@ fn key_meshing_and_acpkm_defaults_match_gost_engine() {
         ctr(CipherId::Kuznyechik, "1234567890abcef0"),
         (
             "3f4f3758b8a7b7ca1eea1de74c63ba32ef0babb6".into(),
-            "9cb4ea4774e645bdb0ba828f6df1e398bf011c605c7895c2834aa735b227752028ec4433ba42271946eb3abff3c1a0d48452".into()
+            "9cb4ea4774e645bdb0ba828f6df1e398bf011c605c7895c2834aa735b227752028ec4433ba42271946eb3abff3c1a0d48452"
+                .into()
         )
     );
     assert_eq!(
         ctr(CipherId::Magma, "12345678"),
         (
             "53c476aeea044190db00b37780579a4ecf2454ec".into(),
-            "6d28bc48a99616e6767fceef4739dc90680561892d87e3e4fc26345c641ec304cb94e3d0ed79403d8013ae0d9644e408e64b".into()
+            "6d28bc48a99616e6767fceef4739dc90680561892d87e3e4fc26345c641ec304cb94e3d0ed79403d8013ae0d9644e408e64b"
+                .into()
         )
     );
     for (len, tag) in [
@@ -539,7 +541,9 @@ fn mgm_rejects_every_change_and_releases_nothing() {
         let mut top = nonce.clone();
         top[0] |= 0x80;
         let p3 = Params { iv: Some(top), ..p.clone() };
-        assert!(matches!(modes::encrypt(&request(id, Mode::Mgm, &key, None, p3), b"x"), Err(Error::Param(m)) if m.contains("most significant bit")));
+        assert!(
+            matches!(modes::encrypt(&request(id, Mode::Mgm, &key, None, p3), b"x"), Err(Error::Param(m)) if m.contains("most significant bit"))
+        );
         let short = Params { tag_bits: Some(64), ..p.clone() };
         let req64 = request(id, Mode::Mgm, &key, None, short);
         let s64 = modes::encrypt(&req64, b"abc").unwrap();
@@ -603,7 +607,12 @@ fn wrong_parameters_are_param_errors_that_name_them() {
         param_error(id, Mode::Mac, Params { mac_bits: Some(8 * n + 8), ..Params::default() }, "--mac-bits");
         param_error(id, Mode::Mac, p(n), "--iv");
         param_error(id, Mode::Mac, Params { padding: Padding::Pkcs7, ..Params::default() }, "--padding");
-        param_error(id, Mode::OmacAcpkm, Params { key_section_bytes: Some(n + 2), ..Params::default() }, "--key-section-bytes");
+        param_error(
+            id,
+            Mode::OmacAcpkm,
+            Params { key_section_bytes: Some(n + 2), ..Params::default() },
+            "--key-section-bytes",
+        );
         param_error(id, Mode::OmacAcpkm, Params { mac_bits: Some(4), ..Params::default() }, "--mac-bits");
         param_error(id, Mode::Mgm, p(n / 2), &format!("{n} bytes"));
         param_error(id, Mode::Mgm, Params { tag_bits: Some(24), ..p(n) }, "--tag-bits");

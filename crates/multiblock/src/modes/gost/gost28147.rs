@@ -125,6 +125,9 @@ pub struct Cnt {
     x: XorStream<CntGen>,
 }
 
+// `update`/`finalize` are the public streaming API; the crate itself uses
+// `oneshot`, and `modes::gost` is not yet exported (see modes/mod.rs).
+#[allow(dead_code)]
 impl Cnt {
     /// iv = 8 bytes; `--key-meshing` (RFC 4357 §2.3.2).
     pub fn new(req: &Request<'_>) -> Result<Cnt> {
@@ -142,12 +145,17 @@ impl Cnt {
     }
 
     pub fn finalize(self) {}
+
+    /// One shot: a fresh stream over a copy of `data`.
+    pub(crate) fn oneshot(self, data: &[u8]) -> Result<Vec<u8>> {
+        self.x.xor_copy(data)
+    }
 }
 
 // ---------------------------------------------------------------- MAC --
 
 /// The S-box as 16 words: nibble i of `t[v]` is row i of the S-box at v,
-/// so S(x) = OR over v of (nibbles of x equal to v) & t[v].
+/// so S(x) = OR over v of (nibbles of x equal to v) & `t[v]`.
 struct SboxWords([u32; 16]);
 
 impl SboxWords {

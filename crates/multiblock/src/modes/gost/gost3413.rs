@@ -20,7 +20,7 @@ use super::acpkm;
 use super::gost28147;
 use super::params::{self, P};
 use super::rekey::Rekey;
-use super::stream::{copy_concat, shift_in, xor_in, Keystream, XorStream};
+use super::stream::{copy_concat, put_counters, shift_in, xor_in, Keystream, XorStream};
 use super::{Direction, CHUNK_BYTES};
 use crate::error::{Error, Result};
 use crate::modes::{Mode, Padding, Request};
@@ -41,7 +41,6 @@ pub(crate) struct CtrGen {
     n: usize,
     s: usize,
     ctr: u128,
-    mask: u128,
     /// Counter blocks per ACPKM section (0: plain CTR).
     section_blocks: usize,
     used: usize,
@@ -54,9 +53,8 @@ impl CtrGen {
         assert_eq!(iv.len(), n / 2);
         let mut full = [0u8; 16];
         full[16 - n..16 - n / 2].copy_from_slice(iv);
-        let mask = if n == 16 { u128::MAX } else { (1u128 << (8 * n)) - 1 };
         let section_blocks = section.map_or(0, |b| b / n);
-        CtrGen { cipher, rekey, n, s, ctr: u128::from_be_bytes(full), mask, section_blocks, used: 0 }
+        CtrGen { cipher, rekey, n, s, ctr: u128::from_be_bytes(full), section_blocks, used: 0 }
     }
 }
 
@@ -74,10 +72,7 @@ impl Keystream for CtrGen {
         }
         let start = out.len();
         out.resize(start + blocks * n, 0);
-        for b in out[start..].chunks_exact_mut(n) {
-            b.copy_from_slice(&self.ctr.to_be_bytes()[16 - n..]);
-            self.ctr = self.ctr.wrapping_add(1) & self.mask;
-        }
+        self.ctr = put_counters(&mut out[start..], n, self.ctr);
         self.cipher.encrypt_blocks(&mut out[start..])?;
         keep_msb(out, start, n, self.s);
         Ok(())
@@ -102,6 +97,9 @@ pub struct Ctr {
     x: XorStream<CtrGen>,
 }
 
+// `update`/`finalize` are the public streaming API; the crate itself uses
+// `oneshot`, and `modes::gost` is not yet exported (see modes/mod.rs).
+#[allow(dead_code)]
 impl Ctr {
     /// `req.mode` is `ctr` or `ctr-acpkm`; iv = n/2 bits; `--s` (default n);
     /// CTR-ACPKM: `--section-bytes` N (default: 4096 for Kuznyechik, 1024
@@ -114,7 +112,9 @@ impl Ctr {
         let iv = params::iv_exact(req, n / 2, "n/2 bits; the first counter is iv || 0")?;
         let s = params::bits(req, "--s", req.params.s, 8 * n, 8, 8 * n)?;
         let section = match acpkm {
-            true => Some(params::section(req, "--section-bytes", req.params.section_bytes, acpkm::default_section(n), n)?),
+            true => {
+                Some(params::section(req, "--section-bytes", req.params.section_bytes, acpkm::default_section(n), n)?)
+            }
             false => None,
         };
         let (rekey, cipher) = Rekey::new(req)?;
@@ -128,6 +128,11 @@ impl Ctr {
 
     /// Ends the stream (the keystream left over is wiped).
     pub fn finalize(self) {}
+
+    /// One shot: a fresh stream over a copy of `data`.
+    pub(crate) fn oneshot(self, data: &[u8]) -> Result<Vec<u8>> {
+        self.x.xor_copy(data)
+    }
 }
 
 // ---------------------------------------------------------------- OFB --
@@ -149,8 +154,12 @@ impl Keystream for OfbGen {
         let start = out.len();
         while out.len() - start < limit {
             self.cipher.encrypt_blocks(&mut self.reg)?;
-            for y in self.reg.chunks_exact(self.n) {
-                out.extend_from_slice(&y[..self.s]);
+            if self.s == self.n {
+                out.extend_from_slice(&self.reg);
+            } else {
+                for y in self.reg.chunks_exact(self.n) {
+                    out.extend_from_slice(&y[..self.s]);
+                }
             }
         }
         Ok(())
@@ -162,6 +171,9 @@ pub struct Ofb {
     x: XorStream<OfbGen>,
 }
 
+// `update`/`finalize` are the public streaming API; the crate itself uses
+// `oneshot`, and `modes::gost` is not yet exported (see modes/mod.rs).
+#[allow(dead_code)]
 impl Ofb {
     /// iv = the m-bit register, m = z·n; `--s` (default n).
     pub fn new(req: &Request<'_>) -> Result<Ofb> {
@@ -179,6 +191,11 @@ impl Ofb {
     }
 
     pub fn finalize(self) {}
+
+    /// One shot: a fresh stream over a copy of `data`.
+    pub(crate) fn oneshot(self, data: &[u8]) -> Result<Vec<u8>> {
+        self.x.xor_copy(data)
+    }
 }
 
 // ---------------------------------------------------------------- CBC --
@@ -414,13 +431,20 @@ impl Cfb {
             Direction::Encrypt => &[],
             Direction::Decrypt => rest,
         };
-        for (j, input) in self.scratch.chunks_exact_mut(n).enumerate() {
-            copy_concat(&self.reg, src, j * s, input);
-        }
-        self.cipher.encrypt_blocks(&mut self.scratch)?;
-        self.gamma.clear();
-        for y in self.scratch.chunks_exact(n) {
-            self.gamma.extend_from_slice(&y[..s]);
+        if s == n {
+            // The inputs are V[0 .. k·n] in one piece, and γ = the outputs.
+            copy_concat(&self.reg, src, 0, &mut self.scratch);
+            self.cipher.encrypt_blocks(&mut self.scratch)?;
+            std::mem::swap(&mut self.gamma, &mut self.scratch);
+        } else {
+            for (j, input) in self.scratch.chunks_exact_mut(n).enumerate() {
+                copy_concat(&self.reg, src, j * s, input);
+            }
+            self.cipher.encrypt_blocks(&mut self.scratch)?;
+            self.gamma.clear();
+            for y in self.scratch.chunks_exact(n) {
+                self.gamma.extend_from_slice(&y[..s]);
+            }
         }
         self.used = 0;
         Ok(())

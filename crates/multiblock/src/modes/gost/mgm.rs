@@ -41,6 +41,8 @@ struct Mgm<'a> {
     half_bits: u32,
     /// H blocks used so far.
     zi: u128,
+    /// H_{h+q+1}, if made with the last text or AAD chunk.
+    h_last: Option<Zeroizing<Vec<u8>>>,
 }
 
 impl<'a> Mgm<'a> {
@@ -78,6 +80,7 @@ impl<'a> Mgm<'a> {
             half_mask: (1u128 << half_bits) - 1,
             half_bits,
             zi: 0,
+            h_last: None,
         })
     }
 
@@ -99,37 +102,48 @@ impl<'a> Mgm<'a> {
         out.copy_from_slice(&v.to_be_bytes()[16 - self.n..]);
     }
 
-    /// Y_{i+1} for i = `from`.. into `out` (n-byte blocks).
+    /// Y_{1+i} for i = `from`.. into the blocks of `out`: the right half counts.
     fn fill_y(&self, from: u128, out: &mut [u8]) {
-        let (hi, lo) = (self.y1 & !self.half_mask, self.y1 & self.half_mask);
-        for (i, b) in out.chunks_exact_mut(self.n).enumerate() {
-            self.put(hi | (lo.wrapping_add(from + i as u128) & self.half_mask), b);
-        }
+        let (left, right) = self.halves(self.y1);
+        put_halves(out, self.n, left, right.wrapping_add(from as u64), false);
     }
 
-    /// The next Z blocks into `out`.
+    /// The next Z blocks into `out`: the left half counts.
     fn fill_z(&mut self, out: &mut [u8]) {
-        let (hi, lo) = (self.z1 >> self.half_bits, self.z1 & self.half_mask);
-        for b in out.chunks_exact_mut(self.n) {
-            let h = hi.wrapping_add(self.zi) & self.half_mask;
-            self.put((h << self.half_bits) | lo, b);
-            self.zi += 1;
-        }
+        let (left, right) = self.halves(self.z1);
+        put_halves(out, self.n, right, left.wrapping_add(self.zi as u64), true);
+        self.zi += (out.len() / self.n) as u128;
+    }
+
+    /// The (left, right) halves of an n-byte block value.
+    fn halves(&self, v: u128) -> (u64, u64) {
+        ((v >> self.half_bits) as u64, (v & self.half_mask) as u64)
     }
 
     /// acc ^= Σ H ⊗ X over `data` zero-padded to whole blocks, the H's
     /// continuing the Z counter.
-    fn hash(&mut self, acc: &mut Acc, data: &[u8]) -> Result<()> {
+    /// With `last`, the final chunk also makes H_{h+q+1} for the tag
+    /// (one cipher call less for short messages).
+    fn hash(&mut self, acc: &mut Acc, data: &[u8], last: bool) -> Result<()> {
         let n = self.n;
         let mut h = Zeroizing::new(Vec::new());
-        for chunk in data.chunks(CHUNK_BYTES) {
+        let chunks = data.len().div_ceil(CHUNK_BYTES);
+        for (k, chunk) in data.chunks(CHUNK_BYTES).enumerate() {
             let blocks = chunk.len().div_ceil(n);
-            h.resize(blocks * n, 0);
+            let extra = usize::from(last && k + 1 == chunks);
+            h.resize((blocks + extra) * n, 0);
             self.fill_z(&mut h);
             self.cipher.encrypt_blocks(&mut h)?;
-            self.mul_padded(acc, &h, chunk);
+            self.mul_padded(acc, &h[..blocks * n], chunk);
+            self.keep_last_h(&h[blocks * n..]);
         }
         Ok(())
+    }
+
+    fn keep_last_h(&mut self, h: &[u8]) {
+        if !h.is_empty() {
+            self.h_last = Some(Zeroizing::new(h.to_vec()));
+        }
     }
 
     /// acc ^= Σ H ⊗ X with `x` zero-padded to `h.len()`.
@@ -162,15 +176,18 @@ impl<'a> Mgm<'a> {
     fn ctr_and_hash(&mut self, acc: &mut Acc, data: &mut [u8]) -> Result<()> {
         let n = self.n;
         let mut yz = Zeroizing::new(Vec::new());
+        let chunks = data.len().div_ceil(CHUNK_BYTES / 2);
         for (k, chunk) in data.chunks_mut(CHUNK_BYTES / 2).enumerate() {
             let len = chunk.len().div_ceil(n) * n;
-            yz.resize(2 * len, 0);
+            let extra = if k + 1 == chunks { n } else { 0 };
+            yz.resize(2 * len + extra, 0);
             let (y, z) = yz.split_at_mut(len);
             self.fill_y((k * CHUNK_BYTES / 2 / n) as u128, y);
             self.fill_z(z);
             self.cipher.encrypt_blocks(&mut yz)?;
             xor_in(chunk, &yz[..len]);
-            self.mul_padded(acc, &yz[len..], chunk);
+            self.mul_padded(acc, &yz[len..2 * len], chunk);
+            self.keep_last_h(&yz[2 * len..]);
         }
         Ok(())
     }
@@ -178,9 +195,15 @@ impl<'a> Mgm<'a> {
     /// The tag from the sum over A and C.
     fn tag(&mut self, mut acc: Acc, text: usize) -> Result<Vec<u8>> {
         let n = self.n;
-        let mut last = Zeroizing::new(vec![0u8; n]);
-        self.fill_z(&mut last);
-        self.cipher.encrypt_blocks(&mut last)?;
+        let last = match self.h_last.take() {
+            Some(h) => h,
+            None => {
+                let mut h = Zeroizing::new(vec![0u8; n]);
+                self.fill_z(&mut h);
+                self.cipher.encrypt_blocks(&mut h)?;
+                h
+            }
+        };
         let lens = ((8 * self.aad.len() as u128) << self.half_bits) | (8 * text as u128);
         let mut len_block = [0u8; 16];
         self.put(lens, &mut len_block[..n]);
@@ -191,12 +214,32 @@ impl<'a> Mgm<'a> {
     }
 }
 
+/// Blocks with one half counting from `start` (mod 2^{n/2}; the left half
+/// if `left_counts`) and the other half `fixed`.
+fn put_halves(out: &mut [u8], n: usize, fixed: u64, start: u64, left_counts: bool) {
+    if n == 16 {
+        for (i, b) in out.chunks_exact_mut(16).enumerate() {
+            let v = start.wrapping_add(i as u64);
+            let (l, r) = if left_counts { (v, fixed) } else { (fixed, v) };
+            b[..8].copy_from_slice(&l.to_be_bytes());
+            b[8..].copy_from_slice(&r.to_be_bytes());
+        }
+    } else {
+        for (i, b) in out.chunks_exact_mut(8).enumerate() {
+            let v = (start as u32).wrapping_add(i as u32);
+            let (l, r) = if left_counts { (v, fixed as u32) } else { (fixed as u32, v) };
+            b[..4].copy_from_slice(&l.to_be_bytes());
+            b[4..].copy_from_slice(&r.to_be_bytes());
+        }
+    }
+}
+
 /// MGM encryption: ciphertext || tag.
 pub fn seal(req: &Request<'_>, plaintext: &[u8]) -> Result<Vec<u8>> {
     let mut m = Mgm::new(req)?;
     m.check_lengths(plaintext.len())?;
     let mut acc = Acc::default();
-    m.hash(&mut acc, m.aad)?;
+    m.hash(&mut acc, m.aad, plaintext.is_empty())?;
     let mut out = Vec::with_capacity(plaintext.len() + m.tag_bytes);
     out.extend_from_slice(plaintext);
     m.ctr_and_hash(&mut acc, &mut out)?;
@@ -220,8 +263,8 @@ pub fn open(req: &Request<'_>, sealed: &[u8]) -> Result<Vec<u8>> {
     let (ct, tag) = sealed.split_at(sealed.len() - m.tag_bytes);
     m.check_lengths(ct.len())?;
     let mut acc = Acc::default();
-    m.hash(&mut acc, m.aad)?;
-    m.hash(&mut acc, ct)?;
+    m.hash(&mut acc, m.aad, ct.is_empty())?;
+    m.hash(&mut acc, ct, true)?;
     let expected = m.tag(acc, ct.len())?;
     if !bool::from(expected.ct_eq(tag)) {
         return Err(Error::Authentication);

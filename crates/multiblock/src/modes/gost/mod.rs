@@ -1,4 +1,5 @@
-//! The Russian modes of operation, all on top of [`Cipher`]'s multi-block ECB:
+//! The Russian modes of operation, all on top of the multi-block ECB of
+//! [`Cipher`](crate::Cipher):
 //!
 //! - GOST R 34.13-2015 for Kuznyechik (n = 128) and Magma (n = 64):
 //!   CTR, OFB, CBC, CFB and MAC ([`gost3413`], [`cmac`]), with the standard's
@@ -10,7 +11,8 @@
 //!   the MAC "imitovstavka", with RFC 4357 §2.3 CryptoPro key meshing
 //!   ([`gost28147`]).
 //!
-//! Every mode pushes as many blocks per [`Cipher::encrypt_blocks`] call as the
+//! Every mode pushes as many blocks per
+//! [`Cipher::encrypt_blocks`](crate::Cipher::encrypt_blocks) call as the
 //! standard allows ([`CHUNK_BYTES`] where the blocks are independent), so
 //! CTR, CTR-ACPKM, MGM, CNT, CBC/CFB decryption run near ECB speed.
 //!
@@ -75,43 +77,29 @@ pub(crate) fn decrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
 
 fn run(req: &Request<'_>, data: &[u8], dir: Direction) -> Result<Vec<u8>> {
     let gost89 = req.cipher.family() == Family::Gost89;
-    let mut out = data.to_vec();
     match req.mode {
-        Mode::Ctr | Mode::CtrAcpkm => {
-            let mut c = Ctr::new(req)?;
-            c.update(&mut out)?;
-            c.finalize();
-        }
-        Mode::Ofb => {
-            let mut c = Ofb::new(req)?;
-            c.update(&mut out)?;
-            c.finalize();
-        }
+        Mode::Ctr | Mode::CtrAcpkm => Ctr::new(req)?.oneshot(data),
+        Mode::Ofb => Ofb::new(req)?.oneshot(data),
         Mode::Cfb => {
-            let mut c = Cfb::new(req, dir)?;
-            c.update(&mut out)?;
-            c.finalize();
+            let mut cfb = Cfb::new(req, dir)?;
+            let mut out = data.to_vec();
+            cfb.update(&mut out)?;
+            cfb.finalize();
+            Ok(out)
         }
-        Mode::Cnt if gost89 => {
-            let mut c = Cnt::new(req)?;
-            c.update(&mut out)?;
-            c.finalize();
-        }
+        Mode::Cnt if gost89 => Cnt::new(req)?.oneshot(data),
         Mode::Cbc => {
             let mut cbc = Cbc::new(req, dir)?;
             let mut out = cbc.update(data)?;
             out.extend_from_slice(&cbc.finalize()?);
-            return Ok(out);
+            Ok(out)
         }
-        Mode::Mgm => {
-            return match dir {
-                Direction::Encrypt => mgm::seal(req, data),
-                Direction::Decrypt => mgm::open(req, data),
-            }
-        }
-        _ => return Err(unsupported(req)),
+        Mode::Mgm => match dir {
+            Direction::Encrypt => mgm::seal(req, data),
+            Direction::Decrypt => mgm::open(req, data),
+        },
+        _ => Err(unsupported(req)),
     }
-    Ok(out)
 }
 
 pub(crate) fn mac(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {

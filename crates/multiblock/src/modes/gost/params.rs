@@ -49,7 +49,14 @@ pub(crate) fn only(req: &Request<'_>, allowed: &[P]) -> Result<()> {
 
 /// A bit length parameter (`--flag`), `default` when unset, that must be a
 /// multiple of 8 in `min..=max`; returned in bytes.
-pub(crate) fn bits(req: &Request<'_>, flag: &str, value: Option<usize>, default: usize, min: usize, max: usize) -> Result<usize> {
+pub(crate) fn bits(
+    req: &Request<'_>,
+    flag: &str,
+    value: Option<usize>,
+    default: usize,
+    min: usize,
+    max: usize,
+) -> Result<usize> {
     let v = value.unwrap_or(default);
     if v % 8 != 0 || v < min || v > max {
         return Err(Error::Param(format!(

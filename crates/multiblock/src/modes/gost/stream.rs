@@ -1,8 +1,9 @@
 //! XOR with a keystream that a generator makes chunk by chunk (CTR,
 //! CTR-ACPKM, OFB, CNT): any split of the data gives the same result.
 
+use super::CHUNK_BYTES;
 use crate::error::Result;
-use zeroize::Zeroizing;
+use zeroize::{Zeroize, Zeroizing};
 
 /// A source of keystream bytes.
 pub(crate) trait Keystream {
@@ -40,6 +41,26 @@ impl<G: Keystream> XorStream<G> {
     }
 }
 
+impl<G: Keystream> XorStream<G> {
+    /// `input ^ keystream` into a new vector, for a fresh stream: the
+    /// keystream is made straight into the output (one pass less than
+    /// copying, then [`XorStream::apply`]).
+    pub(crate) fn xor_copy(mut self, input: &[u8]) -> Result<Vec<u8>> {
+        debug_assert_eq!(self.pos, self.buf.len());
+        let mut out = Vec::with_capacity(input.len() + CHUNK_BYTES);
+        while out.len() < input.len() {
+            let start = out.len();
+            self.gen.generate(input.len() - start, &mut out)?;
+            let end = out.len().min(input.len());
+            xor_in(&mut out[start..end], &input[start..end]);
+        }
+        // Keystream past the end is not output.
+        out[input.len()..].zeroize();
+        out.truncate(input.len());
+        Ok(out)
+    }
+}
+
 /// `dst ^= src` over `dst.len()` bytes.
 #[inline]
 pub(crate) fn xor_in(dst: &mut [u8], src: &[u8]) {
@@ -71,5 +92,25 @@ pub(crate) fn copy_concat(a: &[u8], b: &[u8], start: usize, out: &mut [u8]) {
         let k = a.len() - start;
         out[..k].copy_from_slice(&a[start..]);
         out[k..].copy_from_slice(&b[..len - k]);
+    }
+}
+
+/// Writes the big-endian n-byte counters `base`, `base + 1`, … (mod 2^{8n},
+/// n = 8 or 16) into the blocks of `out`; returns the next counter.
+pub(crate) fn put_counters(out: &mut [u8], n: usize, base: u128) -> u128 {
+    if n == 8 {
+        let mut c = base as u64;
+        for b in out.chunks_exact_mut(8) {
+            b.copy_from_slice(&c.to_be_bytes());
+            c = c.wrapping_add(1);
+        }
+        u128::from(c)
+    } else {
+        let mut c = base;
+        for b in out.chunks_exact_mut(16) {
+            b.copy_from_slice(&c.to_be_bytes());
+            c = c.wrapping_add(1);
+        }
+        c
     }
 }

@@ -116,7 +116,9 @@ fn cbc_stream_equals_one_shot_on_random_splits() {
     let mut rng = Rng(77);
     for id in [CipherId::Magma, CipherId::Kuznyechik] {
         let n = id.block_bytes();
-        for (z, padding) in [(1, Padding::None), (3, Padding::None), (2, Padding::Gost2), (1, Padding::Pkcs7), (2, Padding::Gost1)] {
+        for (z, padding) in
+            [(1, Padding::None), (3, Padding::None), (2, Padding::Gost2), (1, Padding::Pkcs7), (2, Padding::Gost1)]
+        {
             let key = rng.bytes(32);
             let params = Params { iv: Some(rng.bytes(z * n)), padding, ..Params::default() };
             let r = req(id, Mode::Cbc, &key, params);
@@ -153,14 +155,19 @@ fn mac_streams_equal_one_shot_on_random_splits() {
     let configs = [
         (CipherId::Magma, Mode::Mac, Params::default()),
         (CipherId::Kuznyechik, Mode::Mac, Params { mac_bits: Some(64), ..Params::default() }),
-        (CipherId::Magma, Mode::OmacAcpkm, Params { section_bytes: Some(16), key_section_bytes: Some(24), ..Params::default() }),
+        (
+            CipherId::Magma,
+            Mode::OmacAcpkm,
+            Params { section_bytes: Some(16), key_section_bytes: Some(24), ..Params::default() },
+        ),
         (CipherId::Kuznyechik, Mode::OmacAcpkm, Params { section_bytes: Some(48), ..Params::default() }),
         (CipherId::Gost89, Mode::Mac, Params { key_meshing: true, ..Params::default() }),
     ];
     for (id, mode, params) in configs {
         let key = rng.bytes(32);
         let r = req(id, mode, &key, params);
-        let lens: &[usize] = if id == CipherId::Kuznyechik { &[0, 1, 16, 17, 100, 300] } else { &[0, 1, 8, 9, 100, 1030, 2500] };
+        let lens: &[usize] =
+            if id == CipherId::Kuznyechik { &[0, 1, 16, 17, 100, 300] } else { &[0, 1, 8, 9, 100, 1030, 2500] };
         for &len in lens {
             let data = rng.bytes(len);
             let one = crate::modes::mac(&r, &data).unwrap();
