@@ -46,7 +46,7 @@
 # EMU_APPEND (extra kernel arguments).
 #
 # Installs if missing (apt-get, as root or via sudo): bochs bochsbios
-# bochs-term vgabios busybox-static isolinux syslinux-common xorriso cpio, and
+# bochs-term vgabios busybox-static isolinux syslinux-common xorriso cpio binutils, and
 # gcc/libc6-dev for the probe. The kernel package is fetched once with
 # `apt-get download` and only its vmlinuz is kept in the cache (no install).
 #
@@ -139,7 +139,7 @@ else
 fi
 
 # ---------------------------------------------------------------- packages
-pkgs=(bochs bochsbios bochs-term vgabios busybox-static isolinux syslinux-common xorriso cpio)
+pkgs=(bochs bochsbios bochs-term vgabios busybox-static isolinux syslinux-common xorriso cpio binutils)
 need_probe=0
 for c in "${cmds[@]}"; do [ "${c%%$'\t'*}" = emu-probe ] && need_probe=1; done
 [ $need_probe = 1 ] && pkgs+=(gcc libc6-dev)
