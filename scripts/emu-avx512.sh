@@ -271,8 +271,14 @@ done
 # ---------------------------------------------------------------- initramfs
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/emu-avx512.XXXXXX")
 bochs_pid=
+stop_bochs() { # SIGTERM, and SIGKILL if it sits in its debugger
+    [ -n "$bochs_pid" ] || return 0
+    kill "$bochs_pid" 2>/dev/null || return 0
+    for _ in 1 2 3 4 5 6; do kill -0 "$bochs_pid" 2>/dev/null || return 0; sleep 0.5; done
+    kill -9 "$bochs_pid" 2>/dev/null || true
+}
 cleanup() {
-    if [ -n "$bochs_pid" ] && kill -0 "$bochs_pid" 2>/dev/null; then kill "$bochs_pid" 2>/dev/null || true; fi
+    stop_bochs
     if [ -n "${script_pid:-}" ] && kill -0 "$script_pid" 2>/dev/null; then kill "$script_pid" 2>/dev/null || true; fi
     if [ "$KEEP" = 1 ]; then say "work folder kept: $WORK"; else rm -rf "$WORK"; fi
 }
@@ -412,7 +418,7 @@ done
 t_end=$(date +%s)
 # give the guest a moment to power off by itself, then stop bochs
 for _ in 1 2 3 4 5; do kill -0 "$script_pid" 2>/dev/null || break; sleep 1; done
-[ -n "$bochs_pid" ] && kill "$bochs_pid" 2>/dev/null || true
+stop_bochs
 wait "$script_pid" 2>/dev/null || true
 
 tr -d '\r' <"$WORK/serial.log" >"$WORK/serial.txt"
