@@ -7,7 +7,14 @@
 //! - `tables.rs`: π, π⁻¹, the ℓ coefficients (§4.1);
 //! - `transforms.rs`: X, S, R, L and their inverses (§4.1.2);
 //! - `key_schedule.rs`: C_i and the 32 Feistel steps (§4.3);
-//! - `reference.rs`: the reference backend (§4.4), oracle for the others.
+//! - `reference.rs`: the reference backend (§4.4), oracle for the others;
+//! - `sliced.rs`: byte-sliced multi-block rounds (π per register, L as the
+//!   LFSR in place with round keys folded into step constants), written once
+//!   over a small vector-machine trait;
+//! - `avx512_gfni.rs` (64 blocks, vpermi2b + vgf2p8affineqb) and `avx2.rs`
+//!   (32 blocks, vpshufb): constant-time backends on `sliced.rs`;
+//! - `table.rs`: the fused 64 KiB LS tables of the seed papers (not
+//!   constant-time, by name only).
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;

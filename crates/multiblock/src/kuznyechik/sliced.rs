@@ -416,6 +416,15 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn affine_layout_matches_the_known_identity() {
+        // The identity matrix of vgf2p8affineqb, as used everywhere with GFNI.
+        assert_eq!(mul_matrix(1), 0x0102_0408_1020_4080);
+        for x in 0..=255u8 {
+            assert_eq!(affine_byte(0x0102_0408_1020_4080, x), x);
+        }
+    }
+
+    #[test]
     fn mul_matrices_multiply() {
         for (k, &c) in MULS.iter().enumerate() {
             for x in 0..=255u8 {
