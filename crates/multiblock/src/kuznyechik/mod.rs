@@ -38,7 +38,13 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Fastest first; the default is the first constant-time one the CPU runs.
 #[cfg(target_arch = "x86_64")]
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[avx512_gfni::BACKEND, avx2::BACKEND, table::BACKEND, reference::BACKEND];
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[
+    avx512_gfni::BACKEND,
+    avx2::BACKEND_GFNI,
+    avx2::BACKEND,
+    table::BACKEND,
+    reference::BACKEND,
+];
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND];
 
