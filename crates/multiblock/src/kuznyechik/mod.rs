@@ -33,7 +33,7 @@ use crate::engine::Engine;
 use crate::error::Result;
 use crate::typed::block_cipher_type;
 use crate::CipherId;
-use cipher::consts::{U16, U32};
+use cipher::consts::{U16, U32, U64};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Fastest first; the default is the first constant-time one the CPU runs.
@@ -69,6 +69,6 @@ pub(crate) fn engine(key: &[u8], choice: BackendChoice<'_>) -> Result<Engine> {
 
 block_cipher_type!(
     /// Kuznyechik, GOST R 34.12-2015 (RFC 7801), bytes as printed in the standard.
-    Kuznyechik, id = CipherId::Kuznyechik, block = U16, key = U32, par = U16,
+    Kuznyechik, id = CipherId::Kuznyechik, block = U16, key = U32, par = U64,
     make = |key, choice| engine(key, choice)
 );
