@@ -318,8 +318,8 @@ pub(crate) fn decrypt_batch<M: Machine>(m: &M, k: &SlicedKeys, data: &mut [u8]) 
     store_sliced(m, x, data);
 }
 
-/// Runs `big` on every whole batch of `big_bytes` and the rest, padded with
-/// zeros, through `big` (when more than `small_bytes` remain) or `small`.
+/// Runs `big` on every whole batch of BIG bytes, and the rest, padded with
+/// zeros, through `big` (when more than SMALL bytes remain) or `small`.
 /// The padding buffer is wiped afterwards.
 #[inline(always)]
 pub(crate) fn batches<const BIG: usize, const SMALL: usize>(
