@@ -1,23 +1,33 @@
 //! Constant-time Kuznyechik on AVX2, 32 blocks per batch, for CPUs without
-//! AVX-512 VBMI/GFNI. Same byte-sliced layout and LFSR form of L as
-//! `avx512_gfni.rs` (see `sliced.rs`), 16 ymm = byte j of 32 blocks.
+//! AVX-512 VBMI: `avx2`, and `avx2-gfni` where GFNI (VEX) is present (Intel
+//! Alder Lake and later cores without AVX-512, Tremont/Gracemont). Same
+//! byte-sliced layout and LFSR form of L as `avx512_gfni.rs` (see
+//! `sliced.rs`), 16 ymm = byte j of 32 blocks.
 //!
 //! - π: 16 `vpshufb` of the low nibble into the rows π[16h..16h+16], then a
 //!   tree of 15 `vpblendvb` on bits 4, 5, 6, 7 (3 shifts bring each bit to
 //!   bit 7): 35 ops per register, no memory access that depends on data.
-//! - c·x in GF(2^8)/0x1C3: c·x = c·lo(x) ⊕ c·(hi(x)<<4), two 16-entry
-//!   `vpshufb` tables: and, shift, and, 2 shuffles, xor = 6 ops.
+//! - c·x in GF(2^8)/0x1C3: `avx2`: c·x = c·lo(x) ⊕ c·(hi(x)<<4), two 16-entry
+//!   `vpshufb` tables: and, shift, and, 2 shuffles, xor = 6 ops;
+//!   `avx2-gfni`: one `vgf2p8affineqb` with the 8×8 bit matrix of c.
 //!
-//! Count per round per batch of 32 blocks (512 B): L = 16 steps × (6 pair
-//! XORs + 7 × 6 multiply + 10 XORs) = 928 ops, of which 224 `vpshufb`;
-//! S = 16 × 35 = 560 ops, 256 `vpshufb`. 1488 ops ≈ 2.9 per byte per round,
-//! 9 rounds ≈ 26 ops/B, 8.4 of them shuffles (2 per cycle on Zen 3 and on
-//! Intel p5-only, 1 per cycle). With 16 ymm registers the state alone fills
-//! the register file, so the tables are reloaded from L1 each time (loads are
-//! not the limit). Floor: ≈ 26 / 4 ports ≈ 6.5 cycles per byte on Zen 3;
-//! on Intel (1 shuffle port) ≥ 8.4 cycles per byte from `vpshufb` alone.
+//! Count per round per batch of 32 blocks (512 B):
+//! - `avx2`: L = 16 steps × (6 pair XORs + 7 × 6 multiply + 10 XORs) = 928
+//!   ops, 224 of them `vpshufb`; S = 16 × 35 = 560 ops, 256 `vpshufb`.
+//!   1488 ops ≈ 2.9 per byte per round, 9 rounds ≈ 26 ops/B, 8.4 of them
+//!   shuffles (2 per cycle on Zen 3; 1 per cycle, port 5, on Intel).
+//!   Floor ≈ 26 / 4 ≈ 6.5 cycles/B on Zen 3; on Intel ≥ 8.4 cycles/B from
+//!   `vpshufb` on port 5 alone.
+//! - `avx2-gfni`: L = 16 × (6 + 7 + 10) = 368 ops; S unchanged 560; 928 ops
+//!   ≈ 16 ops/B over 9 rounds; π's 256 shuffles per round (4.5/B) are the
+//!   floor on Intel (port 5).
+//!
+//! With 16 ymm registers the state alone fills the register file, so the
+//! tables are reloaded from L1 each time (loads are not the limit).
 
-use super::sliced::{batches, decrypt_batch, encrypt_batch, gf_mul_const, Machine, SlicedKeys, MULS};
+use super::sliced::{
+    batches, decrypt_batch, encrypt_batch, gf_mul_const, Machine, SlicedKeys, MULS, MUL_MATRICES,
+};
 use super::tables::{PI, PI_INV};
 use super::Keys;
 use crate::cpu::{Backend, BackendInfo, BlockKernel, CpuFeatures};
@@ -28,7 +38,16 @@ pub(crate) const BACKEND: Backend<Keys> = Backend {
     available,
     new: |keys| {
         assert!(available(CpuFeatures::get()), "avx2 kernel on a CPU without it");
-        Box::new(Avx2(SlicedKeys::new(&keys.rk)))
+        Box::new(Avx2::<false>(SlicedKeys::new(&keys.rk)))
+    },
+};
+
+pub(crate) const BACKEND_GFNI: Backend<Keys> = Backend {
+    info: BackendInfo { name: "avx2-gfni", constant_time: true, ways: 32, needs: "avx2+gfni" },
+    available: available_gfni,
+    new: |keys| {
+        assert!(available_gfni(CpuFeatures::get()), "avx2-gfni kernel on a CPU without it");
+        Box::new(Avx2::<true>(SlicedKeys::new(&keys.rk)))
     },
 };
 
@@ -36,9 +55,14 @@ fn available(f: &CpuFeatures) -> bool {
     f.avx2
 }
 
-struct Avx2(SlicedKeys);
+fn available_gfni(f: &CpuFeatures) -> bool {
+    f.avx2 && f.gfni
+}
 
-impl BlockKernel for Avx2 {
+/// The kernel; `GFNI` selects the multiplication.
+struct Avx2<const GFNI: bool>(SlicedKeys);
+
+impl BlockKernel for Avx2<false> {
     fn encrypt_blocks(&self, data: &mut [u8]) {
         // SAFETY: the kernel exists only where `available` said yes.
         unsafe { encrypt(&self.0, data) }
@@ -50,15 +74,39 @@ impl BlockKernel for Avx2 {
     }
 }
 
+impl BlockKernel for Avx2<true> {
+    fn encrypt_blocks(&self, data: &mut [u8]) {
+        // SAFETY: the kernel exists only where `available_gfni` said yes.
+        unsafe { encrypt_gfni(&self.0, data) }
+    }
+
+    fn decrypt_blocks(&self, data: &mut [u8]) {
+        // SAFETY: as above.
+        unsafe { decrypt_gfni(&self.0, data) }
+    }
+}
+
 #[target_feature(enable = "avx2")]
 unsafe fn encrypt(k: &SlicedKeys, data: &mut [u8]) {
-    let y = Ymm(());
+    let y = Ymm::<false>(());
     batches::<512, 512>(data, |b| encrypt_batch(&y, k, b), |b| encrypt_batch(&y, k, b));
 }
 
 #[target_feature(enable = "avx2")]
 unsafe fn decrypt(k: &SlicedKeys, data: &mut [u8]) {
-    let y = Ymm(());
+    let y = Ymm::<false>(());
+    batches::<512, 512>(data, |b| decrypt_batch(&y, k, b), |b| decrypt_batch(&y, k, b));
+}
+
+#[target_feature(enable = "avx2,gfni")]
+unsafe fn encrypt_gfni(k: &SlicedKeys, data: &mut [u8]) {
+    let y = Ymm::<true>(());
+    batches::<512, 512>(data, |b| encrypt_batch(&y, k, b), |b| encrypt_batch(&y, k, b));
+}
+
+#[target_feature(enable = "avx2,gfni")]
+unsafe fn decrypt_gfni(k: &SlicedKeys, data: &mut [u8]) {
+    let y = Ymm::<true>(());
     batches::<512, 512>(data, |b| decrypt_batch(&y, k, b), |b| decrypt_batch(&y, k, b));
 }
 
@@ -117,8 +165,8 @@ const fn mul_tables(shift: u32) -> [Table32; 7] {
     t
 }
 
-/// The ymm machine; holding one means the CPU has AVX2.
-struct Ymm(());
+/// The ymm machine; holding one means the CPU has AVX2 (and GFNI if `GFNI`).
+struct Ymm<const GFNI: bool>(());
 
 #[inline(always)]
 fn ld(t: &Table32) -> __m256i {
@@ -126,7 +174,7 @@ fn ld(t: &Table32) -> __m256i {
     unsafe { _mm256_load_si256(t.0.as_ptr().cast()) }
 }
 
-impl Ymm {
+impl<const GFNI: bool> Ymm<GFNI> {
     /// 256-entry lookup: 16 row lookups by the low nibble, a blend tree on
     /// bits 4..7 (`vpblendvb` reads bit 7 of each mask byte; a 16-bit shift
     /// left by 3, 2, 1 moves bit 4, 5, 6 there).
@@ -157,8 +205,8 @@ impl Ymm {
     }
 }
 
-// SAFETY (every method): a Ymm exists only on a CPU with AVX2.
-impl Machine for Ymm {
+// SAFETY (every method): a Ymm exists only on a CPU with AVX2 (+ GFNI if GFNI).
+impl<const GFNI: bool> Machine for Ymm<GFNI> {
     type V = __m256i;
     const BLOCKS: usize = 32;
 
@@ -186,6 +234,11 @@ impl Machine for Ymm {
     }
     #[inline(always)]
     fn mul(&self, x: __m256i, k: usize) -> __m256i {
+        if GFNI {
+            return unsafe {
+                _mm256_gf2p8affine_epi64_epi8::<0>(x, _mm256_set1_epi64x(MUL_MATRICES[k] as i64))
+            };
+        }
         unsafe {
             let m = _mm256_set1_epi8(0x0f);
             let lo = _mm256_and_si256(x, m);

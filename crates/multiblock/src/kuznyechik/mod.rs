@@ -7,7 +7,14 @@
 //! - `tables.rs`: π, π⁻¹, the ℓ coefficients (§4.1);
 //! - `transforms.rs`: X, S, R, L and their inverses (§4.1.2);
 //! - `key_schedule.rs`: C_i and the 32 Feistel steps (§4.3);
-//! - `reference.rs`: the reference backend (§4.4), oracle for the others.
+//! - `reference.rs`: the reference backend (§4.4), oracle for the others;
+//! - `sliced.rs`: byte-sliced multi-block rounds (π per register, L as the
+//!   LFSR in place with round keys folded into step constants), written once
+//!   over a small vector-machine trait;
+//! - `avx512_gfni.rs` (64 blocks, vpermi2b + vgf2p8affineqb) and `avx2.rs`
+//!   (32 blocks, vpshufb): constant-time backends on `sliced.rs`;
+//! - `table.rs`: the fused 64 KiB LS tables of the seed papers (not
+//!   constant-time, by name only).
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -26,12 +33,18 @@ use crate::engine::Engine;
 use crate::error::Result;
 use crate::typed::block_cipher_type;
 use crate::CipherId;
-use cipher::consts::{U16, U32};
+use cipher::consts::{U16, U32, U64};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Fastest first; the default is the first constant-time one the CPU runs.
 #[cfg(target_arch = "x86_64")]
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[avx512_gfni::BACKEND, avx2::BACKEND, table::BACKEND, reference::BACKEND];
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[
+    avx512_gfni::BACKEND,
+    avx2::BACKEND_GFNI,
+    avx2::BACKEND,
+    table::BACKEND,
+    reference::BACKEND,
+];
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND];
 
@@ -56,6 +69,6 @@ pub(crate) fn engine(key: &[u8], choice: BackendChoice<'_>) -> Result<Engine> {
 
 block_cipher_type!(
     /// Kuznyechik, GOST R 34.12-2015 (RFC 7801), bytes as printed in the standard.
-    Kuznyechik, id = CipherId::Kuznyechik, block = U16, key = U32, par = U16,
+    Kuznyechik, id = CipherId::Kuznyechik, block = U16, key = U32, par = U64,
     make = |key, choice| engine(key, choice)
 );

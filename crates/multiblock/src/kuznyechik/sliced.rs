@@ -318,8 +318,8 @@ pub(crate) fn decrypt_batch<M: Machine>(m: &M, k: &SlicedKeys, data: &mut [u8]) 
     store_sliced(m, x, data);
 }
 
-/// Runs `big` on every whole batch of `big_bytes` and the rest, padded with
-/// zeros, through `big` (when more than `small_bytes` remain) or `small`.
+/// Runs `big` on every whole batch of BIG bytes, and the rest, padded with
+/// zeros, through `big` (when more than SMALL bytes remain) or `small`.
 /// The padding buffer is wiped afterwards.
 #[inline(always)]
 pub(crate) fn batches<const BIG: usize, const SMALL: usize>(
@@ -413,6 +413,15 @@ pub(crate) mod tests {
             let src = if elem % 2 == 0 { &a } else { &b };
             src[lane + half + (elem / 2) * W + byte]
         })
+    }
+
+    #[test]
+    fn affine_layout_matches_the_known_identity() {
+        // The identity matrix of vgf2p8affineqb, as used everywhere with GFNI.
+        assert_eq!(mul_matrix(1), 0x0102_0408_1020_4080);
+        for x in 0..=255u8 {
+            assert_eq!(affine_byte(0x0102_0408_1020_4080, x), x);
+        }
     }
 
     #[test]

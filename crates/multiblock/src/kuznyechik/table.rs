@@ -4,8 +4,9 @@
 //! so a round is LSX[K](a) = ⊕_i T[i][(a⊕K)_i].
 //!
 //! Decryption (the papers' trick): D = X[K1] S⁻¹ (X[L⁻¹K2] L⁻¹S⁻¹) … (X[L⁻¹K10]
-//! L⁻¹S⁻¹) S, with tables T⁻¹[i][b] = L⁻¹(π⁻¹(b)·e_i); the leading S and the
-//! trailing S⁻¹ are byte lookups.
+//! L⁻¹S⁻¹) S, with tables T⁻¹[i][b] = L⁻¹(π⁻¹(b)·e_i); the leading S is
+//! folded into the first round's offsets (16·π(c_i) from a word table), the
+//! trailing S⁻¹ is a byte lookup.
 //! L is GF(2^8)-linear, so T[i][b] = π(b)·L(e_i): the tables are built at first
 //! use from the 16 columns L(e_i).
 //!
@@ -168,18 +169,42 @@ fn encrypt_group<const N: usize>(k: &Table, data: &mut [u8]) {
     }
 }
 
+/// 16·π(b): the table offset of S(b), for the first decryption round.
+static PI_OFFSET: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = 16 * PI[b] as u16;
+        b += 1;
+    }
+    t
+};
+
+/// The first decryption round T⁻¹(S(c)) = L⁻¹(c), offsets straight from the bytes.
+#[inline(always)]
+fn first_round_dec(t: &Lut, c: &[u8]) -> __m128i {
+    let base = t.0.as_ptr().cast::<u8>();
+    // SAFETY: reached only from SSSE3 functions; offsets < 4096 per table.
+    let entry = |i: usize| unsafe {
+        _mm_load_si128(base.add(4096 * i + PI_OFFSET[c[i] as usize] as usize).cast())
+    };
+    let (mut a0, mut a1) = (entry(0), entry(1));
+    for i in (2..16).step_by(2) {
+        a0 = xor(a0, entry(i));
+        a1 = xor(a1, entry(i + 1));
+    }
+    xor(a0, a1)
+}
+
 /// Decrypts N blocks together.
 #[inline(always)]
 fn decrypt_group<const N: usize>(k: &Table, data: &mut [u8]) {
     let dk: [__m128i; 10] = core::array::from_fn(|i| load(&k.dk[i]));
-    for b in data[..16 * N].iter_mut() {
-        *b = PI[*b as usize];
-    }
     let mut s = [dk[0]; N];
     for (b, v) in s.iter_mut().enumerate() {
-        *v = load(&data[16 * b..]);
+        *v = xor(first_round_dec(&k.luts.dec, &data[16 * b..16 * b + 16]), dk[9]);
     }
-    for key in dk[1..].iter().rev() {
+    for key in dk[1..9].iter().rev() {
         for v in s.iter_mut() {
             *v = xor(lookup_round(&k.luts.dec, *v), *key);
         }
