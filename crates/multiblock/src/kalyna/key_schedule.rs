@@ -13,8 +13,21 @@
 //!    pair of round keys.
 //! 3. Odd round keys: K_{2i+1} = K_{2i} rotated left by 2·nb + 3 bytes
 //!    (l/4 + 24 bits).
+//!
+//! The key is secret, so on CPUs with AVX2 ψ is the avx2 backend's
+//! constant-time round (also ~10–40× faster than the byte-wise reference).
 
-use super::round::{add_key, psi, xor_key};
+use super::round::{add_key, xor_key};
+
+/// ψ on one block: the constant-time AVX2 round when the CPU has AVX2 (the
+/// key is secret), else the reference round.
+fn psi(v: Variant, s: &mut [u8]) {
+    #[cfg(target_arch = "x86_64")]
+    if super::avx2::psi(v, s) {
+        return;
+    }
+    super::round::psi(s);
+}
 use super::Variant;
 
 /// Largest block in bytes (Kalyna-512).
@@ -36,11 +49,11 @@ fn intermediate_key(v: Variant, key: &[u8], out: &mut [u8]) {
     // The constant: first column (little-endian word) = nb + nk + 1.
     out[0] = (v.nb() + v.nk() + 1) as u8;
     add_key(out, k_alpha);
-    psi(out);
+    psi(v, out);
     xor_key(out, k_omega);
-    psi(out);
+    psi(v, out);
     add_key(out, k_alpha);
-    psi(out);
+    psi(v, out);
 }
 
 /// Fills `rk[0..=rounds]` (each the first block_bytes of an entry).
@@ -73,9 +86,9 @@ pub(crate) fn expand(v: Variant, key: &[u8], rk: &mut [[u8; MAX_BLOCK]; MAX_ROUN
         let k = &mut rk[2 * i][..bb];
         k.copy_from_slice(&rotated[half * bb..half * bb + bb]);
         add_key(k, &phi[..bb]);
-        psi(k);
+        psi(v, k);
         xor_key(k, &phi[..bb]);
-        psi(k);
+        psi(v, k);
         add_key(k, &phi[..bb]);
         rotated.fill(0);
     }
