@@ -25,22 +25,22 @@
 //! Per register: 16 vpshufb + 9 vpxor + 3 vpaddb + 7 vpblendvb = 35
 //! (the seed's row scan: 178 per register of mixed rows).
 //!
-//! Counts per round and 32 bytes (one ymm), Kalyna-128/128 has 10 rounds.
-//! Encryption: SubBytes 35, ShiftRows 1, MixColumns 19 (per group of 4
-//!   registers: 4 swaps, 8 pair sums, per output 4 XORs + 3 doublings of 3 ops
-//!   + 3 XORs), key XOR 1 → 56 vector ALU ops = 1.75 per byte and round, plus
-//!   16 table loads (a vpshufb table cannot be a memory operand).
-//!   → 17.5 ALU ops and 5 loads per byte for 128/128, ≈ 0.2 more for the
+//! Counts per round and 32 bytes (one ymm); Kalyna-128/128 has 10 rounds.
+//! - Encryption: SubBytes 35, ShiftRows 1, MixColumns 19 (per group of 4
+//!   registers: 4 swaps, 8 pair sums, and per output 4 XORs, 3 doublings of
+//!   3 ops, 3 XORs), key XOR 1: 56 vector ALU ops = 1.75 per byte and round,
+//!   plus 16 table loads (a vpshufb table cannot be a memory operand); so
+//!   17.5 ALU ops and 5 loads per byte for 128/128, ≈ 0.2 more for the
 //!   transposes. Measured (perf, Zen 3): 26.8 instructions/B at IPC ≈ 4.7.
-//!   Bound: the S-box needs 35 ALU ops on 4 pipes and 19 loads on the 2 vector
-//!   load pipes (≈ 9.5 cycles per register each); MixColumns ≈ 19 cycles per
-//!   group; so ≈ 59 cycles per 128 bytes and round, 4.6 cycles/B for 128/128.
-//! Decryption: InvMixColumns = M⁻²·M (see [`inv_mix`]): MixColumns 19, then
-//!   M⁻²'s 16 nibble-table products (32 vpshufb, 12 to split nibbles, 16 XORs,
-//!   8 sums, 4 swaps + 4 XORs) ≈ 19 more, so ≈ 76 ALU ops per 32 bytes and
-//!   round (of them 26 on the 2 shuffle pipes); measured 36.5 instructions/B.
-//!   (InvMixColumns straight from v⁻¹ by Horner over the coefficient bits was
-//!   47 ops; by 32 nibble-table products 36 ops but 18 of them shuffles.)
+//! - Bound: the S-box needs 35 ALU ops on 4 pipes and 19 loads on the 2
+//!   vector load pipes (≈ 9.5 cycles per register each), MixColumns ≈ 19
+//!   cycles per group: ≈ 59 cycles per 128 bytes and round, 4.6 cycles/B.
+//! - Decryption: InvMixColumns = M⁻²·M (see [`inv_mix`]): MixColumns 19, then
+//!   M⁻²'s 16 nibble-table products (32 vpshufb, 12 ops to split nibbles,
+//!   16 XORs, 8 sums, 4 swaps, 4 XORs) ≈ 19 more: ≈ 76 ALU ops per 32 bytes
+//!   and round, 26 of them on the 2 shuffle pipes; measured 36.5 instr/B.
+//!   InvMixColumns straight from v⁻¹ by Horner over the coefficient bits was
+//!   47 ops; by 32 nibble-table products 36 ops but 18 of them shuffles.
 
 use super::tables::{gf_mul, SBOX, SBOX_INV};
 use super::{Keys, Variant};
