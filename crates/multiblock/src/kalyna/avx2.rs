@@ -25,22 +25,22 @@
 //! Per register: 16 vpshufb + 9 vpxor + 3 vpaddb + 7 vpblendvb = 35
 //! (the seed's row scan: 178 per register of mixed rows).
 //!
-//! Counts per round and 32 bytes (one ymm), Kalyna-128/128 has 10 rounds.
-//! Encryption: SubBytes 35, ShiftRows 1, MixColumns 19 (per group of 4
-//!   registers: 4 swaps, 8 pair sums, per output 4 XORs + 3 doublings of 3 ops
-//!   + 3 XORs), key XOR 1 → 56 vector ALU ops = 1.75 per byte and round, plus
-//!   16 table loads (a vpshufb table cannot be a memory operand).
-//!   → 17.5 ALU ops and 5 loads per byte for 128/128, ≈ 0.2 more for the
+//! Counts per round and 32 bytes (one ymm); Kalyna-128/128 has 10 rounds.
+//! - Encryption: SubBytes 35, ShiftRows 1, MixColumns 19 (per group of 4
+//!   registers: 4 swaps, 8 pair sums, and per output 4 XORs, 3 doublings of
+//!   3 ops, 3 XORs), key XOR 1: 56 vector ALU ops = 1.75 per byte and round,
+//!   plus 16 table loads (a vpshufb table cannot be a memory operand); so
+//!   17.5 ALU ops and 5 loads per byte for 128/128, ≈ 0.2 more for the
 //!   transposes. Measured (perf, Zen 3): 26.8 instructions/B at IPC ≈ 4.7.
-//!   Bound: the S-box needs 35 ALU ops on 4 pipes and 19 loads on the 2 vector
-//!   load pipes (≈ 9.5 cycles per register each); MixColumns ≈ 19 cycles per
-//!   group; so ≈ 59 cycles per 128 bytes and round, 4.6 cycles/B for 128/128.
-//! Decryption: InvMixColumns = M⁻²·M (see [`inv_mix`]): MixColumns 19, then
-//!   M⁻²'s 16 nibble-table products (32 vpshufb, 12 to split nibbles, 16 XORs,
-//!   8 sums, 4 swaps + 4 XORs) ≈ 19 more, so ≈ 76 ALU ops per 32 bytes and
-//!   round (of them 26 on the 2 shuffle pipes); measured 36.5 instructions/B.
-//!   (InvMixColumns straight from v⁻¹ by Horner over the coefficient bits was
-//!   47 ops; by 32 nibble-table products 36 ops but 18 of them shuffles.)
+//! - Bound: the S-box needs 35 ALU ops on 4 pipes and 19 loads on the 2
+//!   vector load pipes (≈ 9.5 cycles per register each), MixColumns ≈ 19
+//!   cycles per group: ≈ 59 cycles per 128 bytes and round, 4.6 cycles/B.
+//! - Decryption: InvMixColumns = M⁻²·M (see [`inv_mix`]): MixColumns 19, then
+//!   M⁻²'s 16 nibble-table products (32 vpshufb, 12 ops to split nibbles,
+//!   16 XORs, 8 sums, 4 swaps, 4 XORs) ≈ 19 more: ≈ 76 ALU ops per 32 bytes
+//!   and round, 26 of them on the 2 shuffle pipes; measured 36.5 instr/B.
+//!   InvMixColumns straight from v⁻¹ by Horner over the coefficient bits was
+//!   47 ops; by 32 nibble-table products 36 ops but 18 of them shuffles.
 
 use super::tables::{gf_mul, SBOX, SBOX_INV};
 use super::{Keys, Variant};
@@ -497,6 +497,68 @@ unsafe fn inv_mix<V: Simd>(y: [V; 4], poly: V, zero: V) -> [V; 4] {
     core::array::from_fn(|a| V::xor(u[a], V::swap(v[a])))
 }
 
+/// The ShiftRows and InvShiftRows shuffles of lanes 0..3 for nb columns:
+/// row i's column j goes to (j + δ_i) mod nb inside its block.
+const fn shift_rows_shuffles(nb: usize) -> [[Lane; 4]; 2] {
+    let mut t = [[[0u8; 32]; 4]; 2];
+    let mut a = 0;
+    while a < 4 {
+        let mut h = 0;
+        while h < 2 {
+            let d = (a + 4 * h) * nb / 8;
+            let mut c = 0;
+            while c < 8 {
+                let (blk, j) = (c / nb, c % nb);
+                let dst = 8 * h + blk * nb + (j + d) % nb;
+                t[0][a][dst] = (8 * h + c) as u8;
+                t[0][a][16 + dst] = (8 * h + c) as u8;
+                t[1][a][8 * h + c] = dst as u8;
+                t[1][a][16 + 8 * h + c] = dst as u8;
+                c += 1;
+            }
+            h += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+/// [ShiftRows, InvShiftRows] shuffles for nb = 2, 4, 8.
+static SHIFT_ROWS: [[[Lane; 4]; 2]; 3] = [shift_rows_shuffles(2), shift_rows_shuffles(4), shift_rows_shuffles(8)];
+
+fn shift_rows_for(nb: usize) -> &'static [[Lane; 4]; 2] {
+    &SHIFT_ROWS[nb.trailing_zeros() as usize - 1]
+}
+
+/// ψ = MixColumns∘ShiftRows∘SubBytes on whole blocks (at most 64 bytes) in
+/// place, without secret-indexed memory: the key schedule's round. Returns
+/// false (and does nothing) when this CPU has no AVX2.
+pub(super) fn psi(v: Variant, s: &mut [u8]) -> bool {
+    if !CpuFeatures::get().avx2 {
+        return false;
+    }
+    assert!(s.len() <= 64 && s.len() % v.block_bytes() == 0);
+    let mut buf = [0u8; 64];
+    buf[..s.len()].copy_from_slice(s);
+    // SAFETY: AVX2 was checked just above.
+    unsafe { psi_chunk(v.nb(), &mut buf) };
+    s.copy_from_slice(&buf[..s.len()]);
+    buf.zeroize();
+    true
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn psi_chunk(nb: usize, buf: &mut [u8; 64]) {
+    let sr = &shift_rows_for(nb)[0];
+    let (poly, zero) = (__m128i::splat(0x1d), __m128i::splat(0));
+    let mut y = to_rows(__m128i::load4(buf.as_ptr()));
+    for (a, v) in y.iter_mut().enumerate() {
+        let [sb] = sbox::<__m128i, 1>([*v], &ENC_ROWS.0[a]);
+        *v = __m128i::shuf(sb, __m128i::cst(&sr[a]));
+    }
+    __m128i::store4(buf.as_mut_ptr(), from_rows(mix(y, poly, zero)));
+}
+
 /// The keyed kernel: round keys in the row-sliced lane layout, and K_0, K_t
 /// in the natural layout (for ⊞/⊟ before and after the transposes).
 #[derive(Zeroize, ZeroizeOnDrop)]
@@ -545,20 +607,7 @@ impl Avx2 {
                 k.last[i][j] = keys.round_key(t)[pos];
             }
         }
-        // ShiftRows: row i's column j goes to (j + δ_i) mod nb inside its block.
-        for a in 0..4 {
-            for h in 0..2 {
-                let d = (a + 4 * h) * nb / 8;
-                for c in 0..8 {
-                    let (blk, j) = (c / nb, c % nb);
-                    let dst = 8 * h + blk * nb + (j + d) % nb;
-                    for lane in [0, 16] {
-                        k.sr[a][lane + dst] = (8 * h + c) as u8;
-                        k.isr[a][lane + 8 * h + c] = dst as u8;
-                    }
-                }
-            }
-        }
+        [k.sr, k.isr] = *shift_rows_for(nb);
         k
     }
 
@@ -697,6 +746,32 @@ mod tests {
         let inv2 = [MDS_INV2[0], 0, MDS_INV2[1], 0, MDS_INV2[2], 0, MDS_INV2[3], 0];
         assert_eq!(conv(&MDS_INV, &MDS_INV), inv2);
         assert_eq!(conv(&inv2, &MDS), MDS_INV);
+    }
+
+    #[test]
+    fn psi_matches_the_reference_round() {
+        if !CpuFeatures::get().avx2 {
+            return;
+        }
+        let mut x = 0x1234_5678_9abc_def1u64;
+        for v in Variant::ALL {
+            for blocks in 1..=64 / v.block_bytes() {
+                let mut s: Vec<u8> = (0..blocks * v.block_bytes())
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        x as u8
+                    })
+                    .collect();
+                let mut want = s.clone();
+                for b in want.chunks_exact_mut(v.block_bytes()) {
+                    super::super::round::psi(b);
+                }
+                assert!(psi(v, &mut s));
+                assert_eq!(s, want, "{v:?} {blocks} blocks");
+            }
+        }
     }
 
     #[test]

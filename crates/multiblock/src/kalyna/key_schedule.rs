@@ -13,9 +13,26 @@
 //!    pair of round keys.
 //! 3. Odd round keys: K_{2i+1} = K_{2i} rotated left by 2·nb + 3 bytes
 //!    (l/4 + 24 bits).
+//!
+//! The key is secret, so on CPUs with AVX2 ψ is the avx2 backend's
+//! constant-time round (also ~10–40× faster than the byte-wise reference).
 
-use super::round::{add_key, psi, xor_key};
+use super::round::{add_key, xor_key};
 use super::Variant;
+
+/// ψ on whole blocks: the constant-time AVX2 round (64 bytes at a time) when
+/// the CPU has AVX2 (the key is secret), else the reference round.
+fn psi(v: Variant, s: &mut [u8]) {
+    for chunk in s.chunks_mut(64) {
+        #[cfg(target_arch = "x86_64")]
+        if super::avx2::psi(v, chunk) {
+            continue;
+        }
+        for block in chunk.chunks_exact_mut(v.block_bytes()) {
+            super::round::psi(block);
+        }
+    }
+}
 
 /// Largest block in bytes (Kalyna-512).
 pub(crate) const MAX_BLOCK: usize = 64;
@@ -36,11 +53,11 @@ fn intermediate_key(v: Variant, key: &[u8], out: &mut [u8]) {
     // The constant: first column (little-endian word) = nb + nk + 1.
     out[0] = (v.nb() + v.nk() + 1) as u8;
     add_key(out, k_alpha);
-    psi(out);
+    psi(v, out);
     xor_key(out, k_omega);
-    psi(out);
+    psi(v, out);
     add_key(out, k_alpha);
-    psi(out);
+    psi(v, out);
 }
 
 /// Fills `rk[0..=rounds]` (each the first block_bytes of an entry).
@@ -53,15 +70,19 @@ pub(crate) fn expand(v: Variant, key: &[u8], rk: &mut [[u8; MAX_BLOCK]; MAX_ROUN
     let mut sigma = [0u8; MAX_BLOCK];
     intermediate_key(v, key, &mut sigma[..bb]);
 
-    // Step 2: even round keys.
-    let mut phi = [0u8; MAX_BLOCK];
-    for i in 0..=nr / 2 {
-        // tmv = 0x0001000100010001 << i in every column.
+    // Step 2: even round keys K_{2i} = ψ(ψ(θ_i ⊞ φ_i) ⊕ φ_i) ⊞ φ_i, all i at
+    // once (ψ works on many blocks).
+    let n = nr / 2 + 1;
+    let mut phi = [0u8; MAX_BLOCK * (MAX_ROUND_KEYS / 2 + 1)];
+    let mut st = [0u8; MAX_BLOCK * (MAX_ROUND_KEYS / 2 + 1)];
+    for i in 0..n {
+        let p = &mut phi[i * bb..(i + 1) * bb];
+        // φ_i = K_σ ⊞ tmv_i, tmv_i = 0x0001000100010001 << i in every column.
         let tmv_word = 0x0001_0001_0001_0001u64 << i;
-        for col in phi[..bb].chunks_exact_mut(8) {
+        for col in p.chunks_exact_mut(8) {
             col.copy_from_slice(&tmv_word.to_le_bytes());
         }
-        add_key(&mut phi[..bb], &sigma[..bb]);
+        add_key(p, &sigma[..bb]);
 
         // θ_i: nk = nb uses the whole key rotated by i columns; nk = 2·nb
         // uses half (i mod 2) of the key rotated by ⌊i/2⌋ columns.
@@ -69,16 +90,20 @@ pub(crate) fn expand(v: Variant, key: &[u8], rk: &mut [[u8; MAX_BLOCK]; MAX_ROUN
         let mut rotated = [0u8; MAX_BLOCK];
         rotated[..kb].copy_from_slice(key);
         rotate_left_bytes(&mut rotated[..kb], 8 * rot);
-
-        let k = &mut rk[2 * i][..bb];
+        let k = &mut st[i * bb..(i + 1) * bb];
         k.copy_from_slice(&rotated[half * bb..half * bb + bb]);
-        add_key(k, &phi[..bb]);
-        psi(k);
-        xor_key(k, &phi[..bb]);
-        psi(k);
-        add_key(k, &phi[..bb]);
+        add_key(k, p);
         rotated.fill(0);
     }
+    let (k, p) = (&mut st[..n * bb], &phi[..n * bb]);
+    psi(v, k);
+    xor_key(k, p);
+    psi(v, k);
+    add_key(k, p);
+    for (i, rki) in rk.iter_mut().step_by(2).take(n).enumerate() {
+        rki[..bb].copy_from_slice(&st[i * bb..(i + 1) * bb]);
+    }
+    st.fill(0);
 
     // Step 3: odd round keys.
     for i in (1..nr).step_by(2) {

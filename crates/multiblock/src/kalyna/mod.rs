@@ -8,6 +8,10 @@
 //! Encryption (§5): ⊞K0, then t−1 rounds ψ and ⊕K_r, then ψ and ⊞K_t, where
 //! ψ = MixColumns∘ShiftRows∘SubBytes. Decryption runs the inverse transforms
 //! with the same round keys (⊟ for the first and last).
+//!
+//! Backends: `avx2` (constant-time, row-sliced vpshufb S-boxes, many blocks
+//! per call; the default where AVX2 exists), `table` (8 T-tables per
+//! direction, not constant-time, only by name), `reference` (the oracle).
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -27,10 +31,13 @@ use key_schedule::{MAX_BLOCK, MAX_ROUND_KEYS};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Fastest first; the default is the first constant-time one the CPU runs.
+/// `table` comes after `reference` although it is faster: where no
+/// constant-time backend runs (no AVX2), `cpu::default_backend` falls back to
+/// the first available one, and the table backend must never be a default.
 #[cfg(target_arch = "x86_64")]
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[avx2::BACKEND, table::BACKEND, reference::BACKEND];
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[avx2::BACKEND, reference::BACKEND, table::BACKEND];
 #[cfg(not(target_arch = "x86_64"))]
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[table::BACKEND, reference::BACKEND];
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND, table::BACKEND];
 
 /// The five parameter sets: block bits / key bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

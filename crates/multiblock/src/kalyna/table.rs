@@ -23,11 +23,14 @@ use super::{Keys, Variant};
 use crate::cpu::{always, Backend, BackendInfo, BlockKernel};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-/// Blocks processed together (their independent lookups overlap).
-const WAYS: usize = 4;
+/// Blocks processed together (their independent lookups overlap), per
+/// block size: as many as keep the state in general-purpose registers.
+const W2: usize = 2;
+const W4: usize = 1;
+const W8: usize = 1;
 
 pub(crate) const BACKEND: Backend<Keys> = Backend {
-    info: BackendInfo { name: "table", constant_time: false, ways: WAYS, needs: "nothing" },
+    info: BackendInfo { name: "table", constant_time: false, ways: W2, needs: "nothing" },
     available: always,
     new: |keys| Box::new(Table::new(keys)),
 };
@@ -73,17 +76,40 @@ fn byte(w: u64, i: usize) -> usize {
     ((w >> (8 * i)) & 0xff) as usize
 }
 
-/// One table round of column j: ⊕_i t_i[byte i of column `col(i)`].
+/// Wider blocks gather per output column instead (the scatter's 8·NB
+/// lookups would not be unrolled and the outputs would live in memory).
+const SCATTER_MAX_NB: usize = 4;
+
+/// Output column j of a table round, gathered: ⊕_i t_i[byte i of column
+/// j − δ_i] (encryption) or j + δ_i (decryption).
 #[inline(always)]
 fn column<const NB: usize>(t: &[[u64; 256]; 8], s: &[u64; NB], j: usize, enc: bool) -> u64 {
     let mut acc = 0;
-    for i in 0..8 {
+    for (i, ti) in t.iter().enumerate() {
         let d = i * NB / 8;
-        // Encryption reads column j − δ_i (ShiftRows right), decryption j + δ_i.
         let c = if enc { (j + NB - d) % NB } else { (j + d) % NB };
-        acc ^= t[i][byte(s[c], i)];
+        acc ^= ti[byte(s[c], i)];
     }
     acc
+}
+
+/// One table round of a block: byte i of input column c is looked up in t_i
+/// and XORed into output column c + δ_i (encryption: ShiftRows moves row i
+/// right by δ_i) or c − δ_i (decryption); the outputs start from `init`.
+#[inline(always)]
+fn round<const NB: usize>(t: &[[u64; 256]; 8], s: &[u64; NB], init: &[u64; 8], enc: bool) -> [u64; NB] {
+    if NB > SCATTER_MAX_NB {
+        return core::array::from_fn(|j| init[j] ^ column::<NB>(t, s, j, enc));
+    }
+    let mut out: [u64; NB] = core::array::from_fn(|j| init[j]);
+    for (c, &w) in s.iter().enumerate() {
+        for (i, ti) in t.iter().enumerate() {
+            let d = i * NB / 8;
+            let j = if enc { (c + d) % NB } else { (c + NB - d) % NB };
+            out[j] ^= ti[byte(w, i)];
+        }
+    }
+    out
 }
 
 impl Table {
@@ -102,20 +128,20 @@ impl Table {
         t
     }
 
-    fn encrypt<const NB: usize>(&self, data: &mut [u8]) {
-        let mut chunks = data.chunks_exact_mut(8 * NB * WAYS);
+    fn encrypt<const NB: usize, const W: usize>(&self, data: &mut [u8]) {
+        let mut chunks = data.chunks_exact_mut(8 * NB * W);
         for chunk in &mut chunks {
-            self.encrypt_n::<NB, WAYS>(chunk);
+            self.encrypt_n::<NB, W>(chunk);
         }
         for block in chunks.into_remainder().chunks_exact_mut(8 * NB) {
             self.encrypt_n::<NB, 1>(block);
         }
     }
 
-    fn decrypt<const NB: usize>(&self, data: &mut [u8]) {
-        let mut chunks = data.chunks_exact_mut(8 * NB * WAYS);
+    fn decrypt<const NB: usize, const W: usize>(&self, data: &mut [u8]) {
+        let mut chunks = data.chunks_exact_mut(8 * NB * W);
         for chunk in &mut chunks {
-            self.decrypt_n::<NB, WAYS>(chunk);
+            self.decrypt_n::<NB, W>(chunk);
         }
         for block in chunks.into_remainder().chunks_exact_mut(8 * NB) {
             self.decrypt_n::<NB, 1>(block);
@@ -132,15 +158,16 @@ impl Table {
                 *c = c.wrapping_add(*k);
             }
         }
-        for r in 1..=t {
-            let mut n = [[0u64; NB]; W];
-            for (nb, b) in n.iter_mut().zip(&s) {
-                for (j, (c, k)) in nb.iter_mut().zip(&self.ek[r]).enumerate() {
-                    let x = column::<NB>(&ENC, b, j, true);
-                    *c = if r < t { x ^ k } else { x.wrapping_add(*k) };
-                }
+        for r in 1..t {
+            for b in s.iter_mut() {
+                *b = round::<NB>(&ENC, b, &self.ek[r], true);
             }
-            s = n;
+        }
+        for b in s.iter_mut() {
+            *b = round::<NB>(&ENC, b, &[0; 8], true);
+            for (c, k) in b.iter_mut().zip(&self.ek[t]) {
+                *c = c.wrapping_add(*k);
+            }
         }
         store::<NB, W>(&s, data);
     }
@@ -159,13 +186,9 @@ impl Table {
         }
         // Middle rounds t−1..1: InvSR, InvSB, ⊕K_r, InvMC as one table round.
         for r in (1..t).rev() {
-            let mut n = [[0u64; NB]; W];
-            for (nb, b) in n.iter_mut().zip(&s) {
-                for (j, (c, k)) in nb.iter_mut().zip(&self.dk[r]).enumerate() {
-                    *c = column::<NB>(&DEC, b, j, false) ^ k;
-                }
+            for b in s.iter_mut() {
+                *b = round::<NB>(&DEC, b, &self.dk[r], false);
             }
-            s = n;
         }
         // Last: InvShiftRows, InvSubBytes, ⊟K_0.
         for b in s.iter_mut() {
@@ -209,17 +232,17 @@ fn store<const NB: usize, const W: usize>(s: &[[u64; NB]; W], data: &mut [u8]) {
 impl BlockKernel for Table {
     fn encrypt_blocks(&self, data: &mut [u8]) {
         match self.variant.nb() {
-            2 => self.encrypt::<2>(data),
-            4 => self.encrypt::<4>(data),
-            _ => self.encrypt::<8>(data),
+            2 => self.encrypt::<2, W2>(data),
+            4 => self.encrypt::<4, W4>(data),
+            _ => self.encrypt::<8, W8>(data),
         }
     }
 
     fn decrypt_blocks(&self, data: &mut [u8]) {
         match self.variant.nb() {
-            2 => self.decrypt::<2>(data),
-            4 => self.decrypt::<4>(data),
-            _ => self.decrypt::<8>(data),
+            2 => self.decrypt::<2, W2>(data),
+            4 => self.decrypt::<4, W4>(data),
+            _ => self.decrypt::<8, W8>(data),
         }
     }
 }
