@@ -193,7 +193,7 @@ fn multi_key_rejects_bad_streams_and_writes_nothing() {
         assert!(matches!(r, Err(multiblock::Error::DataLength { .. })), "{name}: {r:?}");
         assert_eq!(out, d, "{name}: nothing written");
         // Forcing a backend by name follows the usual rules.
-        let r = run_streams(&[good_key.clone()], &data[..1], |s| {
+        let r = run_streams(std::slice::from_ref(&good_key), &data[..1], |s| {
             ublock::multi_key(v, s, ublock::Direction::Encrypt, BackendChoice::Named("nope")).map(|_| ())
         });
         assert!(matches!(r, Err(multiblock::Error::UnknownBackend { .. })), "{name}: {r:?}");

@@ -27,7 +27,7 @@ use crate::engine::Engine;
 use crate::error::Result;
 use crate::typed::block_cipher_type;
 use crate::CipherId;
-use cipher::consts::{U16, U32, U8};
+use cipher::consts::{U12, U16, U32};
 use key_schedule::RoundKeys;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -129,6 +129,6 @@ block_cipher_type!(
 
 block_cipher_type!(
     /// uBlock-256/256: 256-bit block, 256-bit key, 24 rounds.
-    Ublock256_256, id = CipherId::Ublock256_256, block = U32, key = U32, par = U8,
+    Ublock256_256, id = CipherId::Ublock256_256, block = U32, key = U32, par = U12,
     make = |key, choice| engine(Variant::U256_256, key, choice)
 );
