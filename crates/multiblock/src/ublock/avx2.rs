@@ -25,22 +25,29 @@
 //! both nibbles of a byte together. The S-box splits: lo = x & 0f,
 //! hi = (x >> 4) & 0f, S(x) = pshufb(S, lo) ^ pshufb(S << 4, hi).
 //!
-//! Per round and group: 26 instructions for n = 128 (12 on the shuffle and
-//! shift ports), 60 for n = 256 (28 there). Two groups run interleaved in
-//! the main loop; a tail of 1–2 blocks uses the same code on xmm registers
-//! (a 2-block group), so short messages never pay for a full batch.
-//! Decryption is the same instruction mix in reverse order.
+//! For n = 128 the registers use "tracked" coordinates (masks.rs): PL costs
+//! nothing, PR is one realigning shuffle.
+//!
+//! Per round and group: 25 instructions for n = 128 (11 on the shuffle and
+//! shift ports: 4 S-box `vpshufb`, 2 `vpsrlw`, 5 linear-layer `vpshufb`),
+//! 60 for n = 256 (28 there). Shuffle masks are memory operands, so only the
+//! S-box tables and 0x0f take registers. The main loop interleaves 4 groups
+//! (n = 128) or 3 (n = 256) against the ~15-cycle latency of a round; a
+//! tail uses the fewest groups that hold it, 1–2 blocks an xmm group, in
+//! place (padding slots point to a scratch block), so short messages never
+//! pay for a full batch. Decryption is the same instruction mix in reverse
+//! order. Key setup: the SIMD key schedule (avx2_key_schedule.rs) with the
+//! key in all four slots.
 //!
 //! Constant time: `vpshufb` on secret indices in registers; no secret branch
 //! or address.
 
+use super::avx2_key_schedule::schedule;
 use super::key_schedule::MAX_ROUND_KEYS;
 use super::masks::{
-    MAX_ROUNDS_128, PL256, PL256_INV, PR256, PR256_INV, ROT20, TRACKED_DEC, TRACKED_ENC, ROT4,
-    ROT8,
+    MAX_ROUNDS_128, PL256, PL256_INV, PR256, PR256_INV, ROT20, ROT4, ROT8, TRACKED_DEC, TRACKED_ENC,
 };
 use super::tables::{S, S_INV};
-use super::avx2_key_schedule::schedule;
 use super::{Keys, Variant};
 use crate::cpu::{Backend, BackendInfo, BlockKernel};
 use core::arch::x86_64::*;

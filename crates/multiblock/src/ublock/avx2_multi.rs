@@ -43,8 +43,9 @@ pub(crate) fn run(cpu: &CpuFeatures, v: Variant, enc: bool, streams: &mut [(&[u8
 
 #[target_feature(enable = "avx2")]
 unsafe fn all<const ENC: bool, const H: usize>(v: Variant, streams: &mut [(&[u8], &mut [u8])]) {
-    // Longest first, so that a set's streams have similar lengths.
-    let mut order: Vec<usize> = (0..streams.len()).collect();
+    // Longest first, so that a set's streams have similar lengths; empty
+    // streams need nothing.
+    let mut order: Vec<usize> = (0..streams.len()).filter(|&i| !streams[i].1.is_empty()).collect();
     order.sort_by_key(|&i| core::cmp::Reverse(streams[i].1.len()));
     let mut sets = order.chunks(4);
     for set in &mut sets {
