@@ -193,9 +193,60 @@ fn multi_key_rejects_bad_streams_and_writes_nothing() {
         assert!(matches!(r, Err(multiblock::Error::DataLength { .. })), "{name}: {r:?}");
         assert_eq!(out, d, "{name}: nothing written");
         // Forcing a backend by name follows the usual rules.
-        let r = run_streams(&[good_key.clone()], &data[..1], |s| {
+        let r = run_streams(std::slice::from_ref(&good_key), &data[..1], |s| {
             ublock::multi_key(v, s, ublock::Direction::Encrypt, BackendChoice::Named("nope")).map(|_| ())
         });
         assert!(matches!(r, Err(multiblock::Error::UnknownBackend { .. })), "{name}: {r:?}");
+    }
+}
+
+/// Multi-key speed (seed 001's scenario: short messages, key setup
+/// included). Not a correctness test: run with
+/// `cargo test --release -p multiblock --test ublock_backends -- --ignored --nocapture`.
+/// Prints TSC ticks per byte, best of many repetitions, for S streams of
+/// L bytes: one `Cipher` per stream (default backend), one multi-key call
+/// per stream, and one multi-key call for all streams.
+#[test]
+#[ignore]
+fn bench_multi_key() {
+    use multiblock::tsc::ticks;
+    fn best(reps: usize, mut f: impl FnMut()) -> u64 {
+        f();
+        (0..reps).map(|_| {
+            let t0 = ticks();
+            f();
+            ticks() - t0
+        }).min().unwrap()
+    }
+    let reps: usize = std::env::var("REPS").ok().and_then(|x| x.parse().ok()).unwrap_or(300);
+    println!("{:<15} {:>7} {:>6} {:>11} {:>11} {:>11} {:>8} {:>8}", "cipher", "streams", "bytes",
+        "cipher/str", "multi/str", "multi-all", "vs ciph", "vs 1-by-1");
+    for (v, name) in VARIANTS {
+        for (streams, len) in [(1usize, 64usize), (4, 16), (4, 32), (4, 64), (16, 64), (64, 64), (4, 256), (4, 4096), (4, 65536)] {
+            let mut rng = Rng::new(99);
+            let keys: Vec<Vec<u8>> = (0..streams).map(|_| rng.bytes(v.key_bytes())).collect();
+            let len = len / v.block_bytes() * v.block_bytes();
+            let mut data: Vec<Vec<u8>> = (0..streams).map(|_| rng.bytes(len)).collect();
+            let total = (streams * len) as f64;
+            let r = if len > 4096 { reps / 10 + 1 } else { reps };
+            let per_cipher = best(r, || {
+                for (k, d) in keys.iter().zip(data.iter_mut()) {
+                    Cipher::new(name, k, None, None).unwrap().encrypt_blocks(d).unwrap();
+                }
+            });
+            let per_call = best(r, || {
+                for (k, d) in keys.iter().zip(data.iter_mut()) {
+                    ublock::encrypt_multi_key(v, &mut [(k.as_slice(), d.as_mut_slice())]).unwrap();
+                }
+            });
+            let all = best(r, || {
+                let mut s: Vec<(&[u8], &mut [u8])> =
+                    keys.iter().map(|k| k.as_slice()).zip(data.iter_mut().map(|d| d.as_mut_slice())).collect();
+                ublock::encrypt_multi_key(v, &mut s).unwrap();
+            });
+            println!("{:<15} {:>7} {:>6} {:>11.2} {:>11.2} {:>11.2} {:>7.2}x {:>7.2}x", name, streams, len,
+                per_cipher as f64 / total, per_call as f64 / total, all as f64 / total,
+                per_cipher as f64 / all as f64, per_call as f64 / all as f64);
+        }
     }
 }

@@ -25,25 +25,33 @@
 //! both nibbles of a byte together. The S-box splits: lo = x & 0f,
 //! hi = (x >> 4) & 0f, S(x) = pshufb(S, lo) ^ pshufb(S << 4, hi).
 //!
-//! Per round and group: 26 instructions for n = 128 (12 on the shuffle and
-//! shift ports), 60 for n = 256 (28 there). Two groups run interleaved in
-//! the main loop; a tail of 1–2 blocks uses the same code on xmm registers
-//! (a 2-block group), so short messages never pay for a full batch.
-//! Decryption is the same instruction mix in reverse order.
+//! For n = 128 the registers use "tracked" coordinates (masks.rs): PL costs
+//! nothing, PR is one realigning shuffle.
+//!
+//! Per round and group: 25 instructions for n = 128 (11 on the shuffle and
+//! shift ports: 4 S-box `vpshufb`, 2 `vpsrlw`, 5 linear-layer `vpshufb`),
+//! 60 for n = 256 (28 there). Shuffle masks are memory operands, so only the
+//! S-box tables and 0x0f take registers. The main loop interleaves 4 groups
+//! (n = 128) or 3 (n = 256) against the ~15-cycle latency of a round; a
+//! tail uses the fewest groups that hold it, 1–2 blocks an xmm group, in
+//! place (padding slots point to a scratch block), so short messages never
+//! pay for a full batch. Decryption is the same instruction mix in reverse
+//! order. Key setup: the SIMD key schedule (avx2_key_schedule.rs) with the
+//! key in all four slots.
 //!
 //! Constant time: `vpshufb` on secret indices in registers; no secret branch
 //! or address.
 
+use super::avx2_key_schedule::schedule;
 use super::key_schedule::MAX_ROUND_KEYS;
 use super::masks::{
-    spread, MAX_ROUNDS_128, PL256, PL256_INV, PR256, PR256_INV, ROT20, TRACKED_DEC, TRACKED_ENC, ROT4,
-    ROT8,
+    MAX_ROUNDS_128, PL256, PL256_INV, PR256, PR256_INV, ROT20, ROT4, ROT8, TRACKED_DEC, TRACKED_ENC,
 };
 use super::tables::{S, S_INV};
-use super::Keys;
+use super::{Keys, Variant};
 use crate::cpu::{Backend, BackendInfo, BlockKernel};
 use core::arch::x86_64::*;
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::Zeroize;
 
 /// Groups of 4 blocks interleaved in the main loop (n = 128, n = 256).
 pub(crate) const GROUPS_128: usize = 4;
@@ -57,53 +65,67 @@ pub(crate) const BACKEND: Backend<Keys> = Backend {
 
 /// One round-key register: 16 nibbles ×0x11 (both halves of every byte),
 /// repeated in both lanes.
-#[derive(Clone, Copy, Default, Zeroize)]
+#[derive(Clone, Copy, Default)]
 #[repr(C, align(32))]
 pub(crate) struct K32(pub(crate) [u8; 32]);
+
+impl Zeroize for K32 {
+    /// One 32-byte volatile store (the `[u8; 32]` impl would store bytewise).
+    fn zeroize(&mut self) {
+        // SAFETY: `self` is a valid, aligned, exclusive K32.
+        unsafe { core::ptr::write_volatile(self, K32([0; 32])) };
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+    }
+}
 
 /// Round keys RK⁰..RK^r in group form: [X0, X1] or [X0a, X0b, X1a, X1b].
 pub(crate) type GroupKeys = [[K32; 4]; MAX_ROUND_KEYS];
 
-#[derive(Zeroize, ZeroizeOnDrop)]
 struct Avx2 {
-    /// Round keys in the order the rounds use them, per direction.
-    enc: Box<GroupKeys>,
-    dec: Box<GroupKeys>,
-    #[zeroize(skip)]
+    /// Round keys in the order the rounds use them: [encryption, decryption].
+    rk: Box<[GroupKeys; 2]>,
     rounds: usize,
-    #[zeroize(skip)]
     wide: bool,
 }
 
 impl Avx2 {
     fn new(keys: &Keys) -> Avx2 {
-        let r = keys.variant.rounds();
-        let bb = keys.variant.block_bytes();
-        let mut enc = Box::new([[K32::default(); 4]; MAX_ROUND_KEYS]);
-        let mut dec = Box::new([[K32::default(); 4]; MAX_ROUND_KEYS]);
-        for t in 0..=r {
-            group_key(&keys.rk[t][..bb], t, true, &mut enc[t]);
-            group_key(&keys.rk[r - t][..bb], t, false, &mut dec[t]);
+        let v = keys.variant;
+        let mut rk = Box::new([[[K32::default(); 4]; MAX_ROUND_KEYS]; 2]);
+        let mut key_buf = [0u8; 128];
+        for k in key_buf.chunks_exact_mut(v.key_bytes()).take(4) {
+            k.copy_from_slice(keys.key());
         }
-        Avx2 { enc, dec, rounds: r, wide: bb == 32 }
+        let [enc, dec] = &mut *rk;
+        // SAFETY: a kernel is built only after `available` saw AVX2.
+        unsafe { schedule_both(v, &key_buf, enc, dec) };
+        key_buf.zeroize();
+        Avx2 { rk, rounds: v.rounds(), wide: v.block_bytes() == 32 }
     }
 }
 
-/// Round key `rk` (packed bytes) for the t-th round executed in one
-/// direction, in group form: nibble-spread, ×0x11, both lanes; for n = 128
-/// gathered into the round's tracked coordinates (masks.rs).
-pub(crate) fn group_key(rk: &[u8], t: usize, enc: bool, out: &mut [K32; 4]) {
-    let mut n = [0u8; 64];
-    spread(rk, &mut n);
-    let pinv = if enc { &TRACKED_ENC[t][4] } else { &TRACKED_DEC[t][4] };
-    for (reg, nib) in out.iter_mut().zip(n[..2 * rk.len()].chunks_exact(16)) {
-        for j in 0..16 {
-            let x = if rk.len() == 16 { nib[pinv[j] as usize] } else { nib[j] };
-            reg.0[j] = x * 0x11;
-            reg.0[j + 16] = x * 0x11;
+impl Drop for Avx2 {
+    fn drop(&mut self) {
+        let regs = if self.wide { 4 } else { 2 };
+        for dir in self.rk.iter_mut() {
+            for k in &mut dir[..=self.rounds] {
+                k[..regs].iter_mut().for_each(Zeroize::zeroize);
+            }
         }
     }
-    n.zeroize();
+}
+
+/// The same key in all four slots of the SIMD key schedule: the single-key
+/// round keys of both directions.
+#[target_feature(enable = "avx2")]
+unsafe fn schedule_both(v: Variant, key_buf: &[u8; 128], enc: &mut GroupKeys, dec: &mut GroupKeys) {
+    if v.block_bytes() == 16 {
+        schedule::<__m256i, true, 1>(v, key_buf, enc);
+        schedule::<__m256i, false, 1>(v, key_buf, dec);
+    } else {
+        schedule::<__m256i, true, 2>(v, key_buf, enc);
+        schedule::<__m256i, false, 2>(v, key_buf, dec);
+    }
 }
 
 /// P_t⁻¹ of [`TRACKED_ENC`] / [`TRACKED_DEC`] as registers: what the
@@ -121,30 +143,21 @@ const fn pinv(m: &[[[u8; 16]; 5]; MAX_ROUNDS_128 + 1]) -> [K32; MAX_ROUNDS_128 +
     out
 }
 
-/// Group-form round keys RK⁰..RK^r of any slots (plain order and
-/// coordinates, e.g. from the SIMD key schedule) into what `groups` takes:
-/// execution order for the direction, tracked coordinates for n = 128 —
-/// the SIMD twin of [`group_key`].
+/// A group-form round-key register (plain coordinates, from the SIMD key
+/// schedule) as the t-th round executed in one direction needs it:
+/// gathered into the tracked coordinates for n = 128.
 #[inline(always)]
-pub(crate) unsafe fn group_key_order<V: Vector, const ENC: bool, const H: usize>(
-    plain: &GroupKeys,
-    r: usize,
-    out: &mut GroupKeys,
-) {
-    let pinv = if ENC { &PINV_ENC } else { &PINV_DEC };
-    for t in 0..=r {
-        let src = if ENC { t } else { r - t };
-        for i in 0..2 * H {
-            let x = V::key(&plain[src][i]);
-            let x = if H == 1 { x.shuffle(V::key(&pinv[t])) } else { x };
-            x.store_key(&mut out[t][i]);
-        }
+pub(crate) unsafe fn key_for_round<V: Vector, const ENC: bool, const H: usize>(x: V, t: usize) -> V {
+    if H == 1 {
+        x.shuffle(V::key(if ENC { &PINV_ENC[t] } else { &PINV_DEC[t] }))
+    } else {
+        x
     }
 }
 
 impl BlockKernel for Avx2 {
     fn encrypt_blocks(&self, data: &mut [u8]) {
-        let rk = &self.enc[..=self.rounds];
+        let rk = &self.rk[0][..=self.rounds];
         // SAFETY: this kernel is built only after `available` saw AVX2.
         unsafe {
             if self.wide {
@@ -156,7 +169,7 @@ impl BlockKernel for Avx2 {
     }
 
     fn decrypt_blocks(&self, data: &mut [u8]) {
-        let rk = &self.dec[..=self.rounds];
+        let rk = &self.rk[1][..=self.rounds];
         // SAFETY: as above.
         unsafe {
             if self.wide {
@@ -169,8 +182,9 @@ impl BlockKernel for Avx2 {
 }
 
 /// ECB over whole blocks of 16·H bytes with round keys `rk` in group form
-/// and execution order (the same key in every slot). Main loop: GROUPS ymm groups; tail: the
-/// fewest groups that hold it (xmm for 1–2 blocks), through a stack buffer.
+/// and execution order (the same key in every slot). Main loop: G ymm
+/// groups; tail: the fewest groups that hold it (xmm for 1–2 blocks), in
+/// place.
 ///
 /// # Safety
 /// The CPU must have AVX2; `data.len()` must be a multiple of 16·H.
@@ -183,24 +197,34 @@ pub(crate) unsafe fn crypt<const ENC: bool, const H: usize, const G: usize>(
     let group = 4 * bb;
     let mut chunks = data.chunks_exact_mut(G * group);
     for c in &mut chunks {
-        groups::<__m256i, ENC, H, G>(rk, c.as_mut_ptr());
+        groups::<__m256i, ENC, H, G>(rk, &consecutive::<__m256i, H, G>(c.as_mut_ptr()));
     }
     let rest = chunks.into_remainder();
     if rest.is_empty() {
         return;
     }
-    let mut buf = [0u8; 4 * 4 * 32];
-    buf[..rest.len()].copy_from_slice(rest);
+    // The last 1..4·G blocks in place; slots past the end work on scratch.
     let blocks = rest.len() / bb;
+    let mut scratch = K32::default();
+    let (p, sp) = (rest.as_mut_ptr(), scratch.0.as_mut_ptr());
+    let slots = |g: usize, lanes: usize| -> Slots {
+        core::array::from_fn(|s| {
+            let b = g * 2 * lanes + s;
+            if s < 2 * lanes && b < blocks {
+                p.add(b * bb)
+            } else {
+                sp
+            }
+        })
+    };
     match blocks {
-        1 | 2 => groups::<__m128i, ENC, H, 1>(rk, buf.as_mut_ptr()),
-        3 | 4 => groups::<__m256i, ENC, H, 1>(rk, buf.as_mut_ptr()),
-        5..=8 => groups::<__m256i, ENC, H, 2>(rk, buf.as_mut_ptr()),
-        9..=12 => groups::<__m256i, ENC, H, 3>(rk, buf.as_mut_ptr()),
-        _ => groups::<__m256i, ENC, H, 4>(rk, buf.as_mut_ptr()),
+        1 | 2 => groups::<__m128i, ENC, H, 1>(rk, &[slots(0, 1)]),
+        3 | 4 => groups::<__m256i, ENC, H, 1>(rk, &[slots(0, 2)]),
+        5..=8 => groups::<__m256i, ENC, H, 2>(rk, &[slots(0, 2), slots(1, 2)]),
+        9..=12 => groups::<__m256i, ENC, H, 3>(rk, &[slots(0, 2), slots(1, 2), slots(2, 2)]),
+        _ => groups::<__m256i, ENC, H, 4>(rk, &[slots(0, 2), slots(1, 2), slots(2, 2), slots(3, 2)]),
     }
-    rest.copy_from_slice(&buf[..rest.len()]);
-    buf.zeroize();
+    scratch.zeroize();
 }
 
 /// The operations the rounds need, on xmm (a 2-block group) or ymm (4).
@@ -208,9 +232,9 @@ pub(crate) unsafe fn crypt<const ENC: bool, const H: usize, const G: usize>(
 pub(crate) trait Vector: Copy {
     /// 16-byte lanes.
     const LANES: usize;
-    /// Lane l from `p + l·stride`.
-    unsafe fn load_lanes(p: *const u8, stride: usize) -> Self;
-    unsafe fn store_lanes(self, p: *mut u8, stride: usize);
+    /// Lane 0 from `p0`, lane 1 (ymm) from `p1`.
+    unsafe fn load_lanes(p0: *const u8, p1: *const u8) -> Self;
+    unsafe fn store_lanes(self, p0: *mut u8, p1: *mut u8);
     /// A 16-byte constant in every lane.
     unsafe fn splat(c: &[u8; 16]) -> Self;
     /// A round-key register (its first LANES·16 bytes).
@@ -242,13 +266,13 @@ impl Vector for __m128i {
     const LANES: usize = 1;
     #[inline]
     #[target_feature(enable = "avx2")]
-    unsafe fn load_lanes(p: *const u8, _: usize) -> Self {
-        _mm_loadu_si128(p.cast())
+    unsafe fn load_lanes(p0: *const u8, _: *const u8) -> Self {
+        _mm_loadu_si128(p0.cast())
     }
     #[inline]
     #[target_feature(enable = "avx2")]
-    unsafe fn store_lanes(self, p: *mut u8, _: usize) {
-        _mm_storeu_si128(p.cast(), self)
+    unsafe fn store_lanes(self, p0: *mut u8, _: *mut u8) {
+        _mm_storeu_si128(p0.cast(), self)
     }
     #[inline]
     #[target_feature(enable = "avx2")]
@@ -336,21 +360,13 @@ impl Vector for __m256i {
     const LANES: usize = 2;
     #[inline]
     #[target_feature(enable = "avx2")]
-    unsafe fn load_lanes(p: *const u8, stride: usize) -> Self {
-        if stride == 16 {
-            _mm256_loadu_si256(p.cast())
-        } else {
-            _mm256_loadu2_m128i(p.add(stride).cast(), p.cast())
-        }
+    unsafe fn load_lanes(p0: *const u8, p1: *const u8) -> Self {
+        _mm256_loadu2_m128i(p1.cast(), p0.cast())
     }
     #[inline]
     #[target_feature(enable = "avx2")]
-    unsafe fn store_lanes(self, p: *mut u8, stride: usize) {
-        if stride == 16 {
-            _mm256_storeu_si256(p.cast(), self)
-        } else {
-            _mm256_storeu2_m128i(p.add(stride).cast(), p.cast(), self)
-        }
+    unsafe fn store_lanes(self, p0: *mut u8, p1: *mut u8) {
+        _mm256_storeu2_m128i(p1.cast(), p0.cast(), self)
     }
     #[inline]
     #[target_feature(enable = "avx2")]
@@ -602,15 +618,30 @@ pub(crate) unsafe fn dec_round_256<V: Vector>(s: &mut [V; 4], k: &[K32; 4], m: &
     }
 }
 
-/// Loads a group: 2·LANES blocks of 16·H bytes from `p` (slot order: lane 0
-/// low, lane 1 low, lane 0 high, lane 1 high), nibble-spread.
+/// The blocks of a group: slot s (2·LANES of them: lane 0 low, lane 1 low,
+/// lane 0 high, lane 1 high) is the block of 16·H bytes at `slots[s]`.
+pub(crate) type Slots = [*mut u8; 4];
+
+/// The slots of G groups of consecutive blocks at `p`.
 #[inline(always)]
-pub(crate) unsafe fn load_group<V: Vector, const H: usize>(p: *const u8, low: V) -> [V; 4] {
-    let bb = 16 * H;
+pub(crate) unsafe fn consecutive<V: Vector, const H: usize, const G: usize>(p: *mut u8) -> [Slots; G] {
+    let mut out = [[p; 4]; G];
+    for (g, slots) in out.iter_mut().enumerate() {
+        for (s, slot) in slots.iter_mut().enumerate().take(2 * V::LANES) {
+            *slot = p.add((g * 2 * V::LANES + s) * 16 * H);
+        }
+    }
+    out
+}
+
+/// Loads a group, nibble-spread.
+#[inline(always)]
+pub(crate) unsafe fn load_group<V: Vector, const H: usize>(slots: &Slots, low: V) -> [V; 4] {
+    let l = V::LANES;
     let mut s = [V::set1(0); 4];
     for h in 0..H {
-        let a = V::load_lanes(p.add(16 * h), bb);
-        let b = V::load_lanes(p.add(V::LANES * bb + 16 * h), bb);
+        let a = V::load_lanes(slots[0].add(16 * h), slots[1].add(16 * h));
+        let b = V::load_lanes(slots[l].add(16 * h), slots[l + 1].add(16 * h));
         let (ah, al) = (a.shr4().and(low), a.and(low));
         let high = V::set1(0xf0);
         let (bh, bl) = (b.and(high), b.shl4().and(high));
@@ -622,23 +653,23 @@ pub(crate) unsafe fn load_group<V: Vector, const H: usize>(p: *const u8, low: V)
 
 /// Stores a group loaded by [`load_group`].
 #[inline(always)]
-pub(crate) unsafe fn store_group<V: Vector, const H: usize>(s: &[V; 4], p: *mut u8, low: V) {
-    let bb = 16 * H;
+pub(crate) unsafe fn store_group<V: Vector, const H: usize>(s: &[V; 4], slots: &Slots, low: V) {
+    let l = V::LANES;
     let w = V::splat(&[16, 1, 16, 1, 16, 1, 16, 1, 16, 1, 16, 1, 16, 1, 16, 1]);
     let pack = |x: V, y: V| x.and(low).maddubs(w).packus(y.and(low).maddubs(w));
     for h in 0..H {
         let (x, y) = (s[2 * h], s[2 * h + 1]);
-        pack(x, y).store_lanes(p.add(16 * h), bb);
-        pack(x.shr4(), y.shr4()).store_lanes(p.add(V::LANES * bb + 16 * h), bb);
+        pack(x, y).store_lanes(slots[0].add(16 * h), slots[1].add(16 * h));
+        pack(x.shr4(), y.shr4()).store_lanes(slots[l].add(16 * h), slots[l + 1].add(16 * h));
     }
 }
 
-/// G groups in place at `p` (G·2·LANES blocks), all rounds; `rk` holds
-/// the round keys in execution order (r rounds and the output whitening).
+/// G groups in place (all rounds); `rk` holds the round keys in execution
+/// order (r rounds and the output whitening).
 #[inline(always)]
 pub(crate) unsafe fn groups<V: Vector, const ENC: bool, const H: usize, const G: usize>(
     rk: &[[K32; 4]],
-    p: *mut u8,
+    slots: &[Slots; G],
 ) {
     let c = consts::<V, ENC>();
     // The masks are opaque to LLVM: with known constants it may turn one
@@ -648,10 +679,9 @@ pub(crate) unsafe fn groups<V: Vector, const ENC: bool, const H: usize, const G:
     let masks = core::hint::black_box(if ENC { &MASKS_ENC } else { &MASKS_DEC });
     let m256 = core::hint::black_box(if ENC { &M256_ENC } else { &M256_DEC });
     let zero = core::hint::black_box(0usize);
-    let gb = 2 * V::LANES * 16 * H;
     let mut st = [[V::set1(0); 4]; G];
-    for (g, s) in st.iter_mut().enumerate() {
-        *s = load_group::<V, H>(p.add(g * gb), c.low);
+    for (s, slots) in st.iter_mut().zip(slots) {
+        *s = load_group::<V, H>(slots, c.low);
     }
     let r = rk.len() - 1;
     for (t, k) in rk[..r].iter().enumerate() {
@@ -664,10 +694,10 @@ pub(crate) unsafe fn groups<V: Vector, const ENC: bool, const H: usize, const G:
             }
         }
     }
-    for (g, s) in st.iter_mut().enumerate() {
+    for (s, slots) in st.iter_mut().zip(slots) {
         for i in 0..2 * H {
             s[i] = s[i].xor(V::key(&rk[r][i]));
         }
-        store_group::<V, H>(s, p.add(g * gb), c.low);
+        store_group::<V, H>(s, slots, c.low);
     }
 }

@@ -10,8 +10,10 @@
 //! "b" = nibbles 16..31.
 
 use super::tables::{
-    PL_128, PL_128_INV, PL_256, PL_256_INV, PR_128, PR_128_INV, PR_256, PR_256_INV,
+    PK1, PK2, PK3, PL_128, PL_128_INV, PL_256, PL_256_INV, PR_128, PR_128_INV, PR_256, PR_256_INV,
+    RC,
 };
+use super::Variant;
 
 /// `<<<₃₂ bits` (bits = 4, 8, 20) on 16 nibbles = two 32-bit words:
 /// out[j] = in[8·⌊j/8⌋ + (j mod 8 + bits/4) mod 8] (seed §2.5.2, mask A1).
@@ -156,7 +158,37 @@ const _: () = {
     }
 };
 
+/// The first 16 entries of PK_t (paper Table 6): the permutation of the
+/// first 16 nibbles of K0‖K1 — all of it for k = 128; K0 for k = 256, where
+/// K1 only swaps its two 8-nibble halves (tables.rs checks that).
+pub(crate) fn pk16(v: Variant) -> [u8; 16] {
+    let pk: &[u8] = match v {
+        Variant::U128_128 => &PK1,
+        Variant::U128_256 => &PK2,
+        Variant::U256_256 => &PK3,
+    };
+    core::array::from_fn(|j| pk[j])
+}
+
+/// RC_1..RC_24 (paper Table 7) on the 8 nibbles of the left 32 bits of K0
+/// (nibble-spread, bytes 8..15 zero), each nibble times `mul` (1, or 0x11
+/// for both halves of a byte).
+pub(crate) const fn rc_nibbles(mul: u8) -> [[u8; 16]; 24] {
+    let mut out = [[0u8; 16]; 24];
+    let mut i = 0;
+    while i < 24 {
+        let mut j = 0;
+        while j < 8 {
+            out[i][j] = ((RC[i] >> (28 - 4 * j)) & 0xf) as u8 * mul;
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
 /// Nibble-spread form of packed bytes: nibble j of `bytes` in byte j.
+#[cfg(test)]
 pub(crate) fn spread(bytes: &[u8], out: &mut [u8]) {
     for (i, &b) in bytes.iter().enumerate() {
         out[2 * i] = b >> 4;

@@ -11,6 +11,8 @@
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
+mod avx2_key_schedule;
+#[cfg(target_arch = "x86_64")]
 mod avx2_multi;
 mod key_schedule;
 mod masks;
@@ -25,7 +27,7 @@ use crate::engine::Engine;
 use crate::error::Result;
 use crate::typed::block_cipher_type;
 use crate::CipherId;
-use cipher::consts::{U16, U32, U8};
+use cipher::consts::{U12, U16, U32};
 use key_schedule::RoundKeys;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -76,11 +78,13 @@ impl Variant {
     }
 }
 
-/// The expanded key: round keys RK⁰..RK^r (each n bits, in the first
-/// `block_bytes` bytes of its slot), wiped on drop.
+/// The key of one uBlock variant, wiped on drop. Each backend expands it
+/// its own way when it is keyed: `reference` (and the tests) with the
+/// spec-following key_schedule.rs, the SIMD backends with an in-register
+/// schedule, so that their key setup is constant-time and fast too.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub struct Keys {
-    pub(crate) rk: RoundKeys,
+    key: [u8; 32],
     #[zeroize(skip)]
     pub(crate) variant: Variant,
 }
@@ -89,7 +93,20 @@ impl Keys {
     /// `key` must be `variant.key_bytes()` bytes.
     pub fn new(variant: Variant, key: &[u8]) -> Keys {
         assert_eq!(key.len(), variant.key_bytes(), "uBlock key length");
-        Keys { rk: key_schedule::expand(variant, key), variant }
+        let mut k = [0u8; 32];
+        k[..key.len()].copy_from_slice(key);
+        Keys { key: k, variant }
+    }
+
+    /// The key bytes (k/8 of them).
+    pub(crate) fn key(&self) -> &[u8] {
+        &self.key[..self.variant.key_bytes()]
+    }
+
+    /// RK⁰..RK^r by the reference key schedule (key_schedule.rs). The
+    /// caller zeroizes the result.
+    pub(crate) fn round_keys(&self) -> RoundKeys {
+        key_schedule::expand(self.variant, self.key())
     }
 }
 
@@ -112,6 +129,6 @@ block_cipher_type!(
 
 block_cipher_type!(
     /// uBlock-256/256: 256-bit block, 256-bit key, 24 rounds.
-    Ublock256_256, id = CipherId::Ublock256_256, block = U32, key = U32, par = U8,
+    Ublock256_256, id = CipherId::Ublock256_256, block = U32, key = U32, par = U12,
     make = |key, choice| engine(Variant::U256_256, key, choice)
 );

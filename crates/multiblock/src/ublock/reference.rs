@@ -10,29 +10,42 @@ use super::key_schedule::RoundKeys;
 use super::tables::{
     PL_128, PL_128_INV, PL_256, PL_256_INV, PR_128, PR_128_INV, PR_256, PR_256_INV, S, S_INV,
 };
-use super::Keys;
+use super::{Keys, Variant};
 use crate::cpu::{always, Backend, BackendInfo, BlockKernel};
+use zeroize::{Zeroize, ZeroizeOnDrop};
 
 pub(crate) const BACKEND: Backend<Keys> = Backend {
     info: BackendInfo { name: "reference", constant_time: false, ways: 1, needs: "nothing" },
     available: always,
-    new: |keys| Box::new(Reference(keys.clone())),
+    new: |keys| Box::new(Reference::new(keys)),
 };
 
-struct Reference(Keys);
+/// Round keys RK⁰..RK^r, wiped on drop.
+#[derive(Zeroize, ZeroizeOnDrop)]
+struct Reference {
+    rk: RoundKeys,
+    #[zeroize(skip)]
+    variant: Variant,
+}
+
+impl Reference {
+    fn new(keys: &Keys) -> Reference {
+        Reference { rk: keys.round_keys(), variant: keys.variant }
+    }
+}
 
 impl BlockKernel for Reference {
     fn encrypt_blocks(&self, data: &mut [u8]) {
-        let (rk, r) = (&self.0.rk, self.0.variant.rounds());
-        match self.0.variant.block_bytes() {
+        let (rk, r) = (&self.rk, self.variant.rounds());
+        match self.variant.block_bytes() {
             16 => data.chunks_exact_mut(16).for_each(|b| encrypt_block::<8>(rk, r, &PERMS_128, b)),
             _ => data.chunks_exact_mut(32).for_each(|b| encrypt_block::<16>(rk, r, &PERMS_256, b)),
         }
     }
 
     fn decrypt_blocks(&self, data: &mut [u8]) {
-        let (rk, r) = (&self.0.rk, self.0.variant.rounds());
-        match self.0.variant.block_bytes() {
+        let (rk, r) = (&self.rk, self.variant.rounds());
+        match self.variant.block_bytes() {
             16 => data.chunks_exact_mut(16).for_each(|b| decrypt_block::<8>(rk, r, &PERMS_128, b)),
             _ => data.chunks_exact_mut(32).for_each(|b| decrypt_block::<16>(rk, r, &PERMS_256, b)),
         }
@@ -167,7 +180,7 @@ mod tests {
         let kp = hex("0123456789abcdeffedcba9876543210");
         let keys = Keys::new(Variant::U128_128, &kp);
         let (mut x0, mut x1) = halves::<8>(&kp);
-        round(&mut x0, &mut x1, &keys.rk[0], &PERMS_128);
+        round(&mut x0, &mut x1, &keys.round_keys()[0], &PERMS_128);
         assert_eq!([x0, x1], [[0x77; 8]; 2]);
     }
 
@@ -186,7 +199,7 @@ mod tests {
                 "d8e9351c5f4d27ea842135ca1640ad4b0ce119bc25c03e7c329ea8fe93e7bdfe",
             ),
         ] {
-            let kernel = Reference(Keys::new(v, &hex(key)));
+            let kernel = Reference::new(&Keys::new(v, &hex(key)));
             let mut b = hex(pt);
             kernel.encrypt_blocks(&mut b);
             assert_eq!(b, hex(ct), "{v:?} encrypt");
@@ -216,7 +229,7 @@ mod tests {
 
     #[test]
     fn empty_input_is_fine() {
-        let kernel = Reference(Keys::new(Variant::U256_256, &[0; 32]));
+        let kernel = Reference::new(&Keys::new(Variant::U256_256, &[0; 32]));
         kernel.encrypt_blocks(&mut []);
         kernel.decrypt_blocks(&mut []);
     }

@@ -19,11 +19,11 @@
 
 use super::key_schedule::MAX_ROUND_KEYS;
 use super::masks::{
-    spread, PL128, PL128_INV, PL256, PL256_INV, PR128, PR128_INV, PR256, PR256_INV, ROT20, ROT4,
+    pk16, rc_nibbles, PL128, PL128_INV, PL256, PL256_INV, PR128, PR128_INV, PR256, PR256_INV, ROT20, ROT4,
     ROT8,
 };
-use super::tables::{S, S_INV};
-use super::Keys;
+use super::tables::{S, S_INV, T};
+use super::{Keys, Variant};
 use crate::cpu::{Backend, BackendInfo, BlockKernel};
 use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -38,9 +38,18 @@ pub(crate) const BACKEND: Backend<Keys> = Backend {
 };
 
 /// One 16-byte lane, aligned for loads.
-#[derive(Clone, Copy, Default, Zeroize)]
+#[derive(Clone, Copy, Default)]
 #[repr(C, align(16))]
 struct Lane([u8; 16]);
+
+impl Zeroize for Lane {
+    /// One 16-byte volatile store (the `[u8; 16]` impl would store bytewise).
+    fn zeroize(&mut self) {
+        // SAFETY: `self` is a valid, aligned, exclusive Lane.
+        unsafe { core::ptr::write_volatile(self, Lane([0; 16])) };
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+    }
+}
 
 /// Round keys nibble-spread: per round [X0 key, X1 key] (n = 128) or
 /// [X0a, X0b, X1a, X1b] (n = 256).
@@ -55,17 +64,63 @@ struct Ssse3 {
 
 impl Ssse3 {
     fn new(keys: &Keys) -> Ssse3 {
-        let bb = keys.variant.block_bytes();
         let mut rk = Box::new([[Lane::default(); 4]; MAX_ROUND_KEYS]);
-        let mut n = [0u8; 64];
-        for (slot, k) in rk.iter_mut().zip(&keys.rk).take(keys.variant.rounds() + 1) {
-            spread(&k[..bb], &mut n);
-            for (lane, chunk) in slot.iter_mut().zip(n[..2 * bb].chunks_exact(16)) {
-                lane.0.copy_from_slice(chunk);
+        // SAFETY: a kernel is built only after `available` saw SSSE3.
+        unsafe { expand(keys.variant, keys.key(), &mut rk) };
+        Ssse3 { rk, rounds: keys.variant.rounds(), wide: keys.variant.block_bytes() == 32 }
+    }
+}
+
+static RC_NIBBLES: [[u8; 16]; 24] = rc_nibbles(1);
+
+/// The key schedule (paper §1.5, Algorithm 3) on the nibble-spread k-bit
+/// register: PK by `pshufb`, S and T (×2 in GF(2⁴)) by `pshufb` with the
+/// 16-entry table in a register. out[t] = RK^t as [X0, X1] or
+/// [X0a, X0b, X1a, X1b].
+#[target_feature(enable = "ssse3")]
+unsafe fn expand(v: Variant, key: &[u8], out: &mut [[Lane; 4]; MAX_ROUND_KEYS]) {
+    let low = _mm_set1_epi8(0x0f);
+    let split = |at: usize| {
+        let x = _mm_loadu_si128(key.as_ptr().add(at).cast());
+        let (hi, lo) = (_mm_and_si128(_mm_srli_epi16(x, 4), low), _mm_and_si128(x, low));
+        (_mm_unpacklo_epi8(hi, lo), _mm_unpackhi_epi8(hi, lo))
+    };
+    let st = |x: __m128i, lane: &mut Lane| _mm_store_si128(lane.0.as_mut_ptr().cast(), x);
+    let (s, t, pk) = (ld(&S), ld(&T), ld(&pk16(v)));
+    if key.len() == 16 {
+        // (A, B) = (K0‖K1, K2‖K3), 8 nibbles per quarter.
+        let (mut a, mut b) = split(0);
+        st(a, &mut out[0][0]);
+        st(b, &mut out[0][1]);
+        for i in 1..=v.rounds() {
+            let a1 = _mm_shuffle_epi8(a, pk); // K0'‖K1' = PK1(K0‖K1)
+            let sv = _mm_shuffle_epi8(s, _mm_xor_si128(a1, ld(&RC_NIBBLES[i - 1])));
+            let tv = _mm_shuffle_epi8(t, a1);
+            // K2 ^= S(K0' ⊕ RC) (low 64 bits), K3 ^= T(K1') (high 64 bits).
+            let u = _mm_castpd_si128(_mm_move_sd(_mm_castsi128_pd(tv), _mm_castsi128_pd(sv)));
+            a = _mm_xor_si128(b, u); // K2‖K3
+            b = _mm_shuffle_epi32::<0x4e>(a1); // K1'‖K0'
+            st(a, &mut out[i][0]);
+            st(b, &mut out[i][1]);
+        }
+    } else {
+        // K0..K3, 16 nibbles each.
+        let ((k0, k1), (k2, k3)) = (split(0), split(16));
+        let mut k = [k0, k1, k2, k3];
+        let regs = v.block_bytes() / 8;
+        for (x, lane) in k.iter().zip(out[0].iter_mut()).take(regs) {
+            st(*x, lane);
+        }
+        for i in 1..=v.rounds() {
+            let k0 = _mm_shuffle_epi8(k[0], pk); // PK on K0
+            let k1 = _mm_shuffle_epi32::<0x4e>(k[1]); // PK on K1: swap halves
+            let k2 = _mm_xor_si128(k[2], _mm_shuffle_epi8(s, _mm_xor_si128(k0, ld(&RC_NIBBLES[i - 1]))));
+            let k3 = _mm_xor_si128(k[3], _mm_shuffle_epi8(t, k1));
+            k = [k2, k3, k1, k0];
+            for (x, lane) in k.iter().zip(out[i].iter_mut()).take(regs) {
+                st(*x, lane);
             }
         }
-        n.zeroize();
-        Ssse3 { rk, rounds: keys.variant.rounds(), wide: bb == 32 }
     }
 }
 
