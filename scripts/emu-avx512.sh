@@ -78,8 +78,8 @@
 # TIMING (the last line of each run reports its own numbers)
 #   Default run (multiblock selftest + emu-probe), measured on this machine,
 #   a shared 2-vCPU AMD EPYC that ran other builds at the same time (load
-#   average 9-14): 65-145 s wall from bochs start to the sentinel, of which
-#   the boot to /init is 60-137 s and selftest + probe 5-8 s. Bochs itself
+#   average 7-14): 43-145 s wall from bochs start to the sentinel, of which
+#   the boot to /init is 40-137 s and selftest + probe 3-8 s. Bochs itself
 #   used only 17-32 s of CPU in those runs (it runs the guest at ~40-60
 #   MIPS), so on an idle machine expect well under a minute.
 #   Before that: the static build (~2.5 min from scratch, seconds when
