@@ -119,4 +119,7 @@ pub struct BenchArgs {
     /// Comma-separated values with a header line.
     #[arg(long)]
     pub csv: bool,
+    /// Also measure every mode of operation of each cipher on its default backend.
+    #[arg(long)]
+    pub modes: bool,
 }

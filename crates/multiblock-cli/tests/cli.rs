@@ -284,3 +284,17 @@ fn truncated_aead_input_and_wrong_iv_exit_2() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("iv") || err.contains("IV"), "{err}");
 }
+
+#[test]
+fn bench_modes_rows_carry_the_mode_key() {
+    let o = run(&["bench", "--json", "--modes", "--cipher", "ublock-128-128", "--backend", "reference", "--bytes", "512", "--reps", "1"], b"");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let modes: Vec<String> = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter_map(|v| v.get("mode").and_then(Value::as_str).map(str::to_string))
+        .collect();
+    // uBlock has CBC besides ECB: one encrypt and one decrypt row.
+    assert_eq!(modes, vec!["cbc", "cbc"], "{text}");
+}

@@ -20,6 +20,8 @@ pub struct Row {
     pub cycles_per_byte: f64,
     /// For a peer's row: which independent implementation it is.
     pub peer: Option<&'static str>,
+    /// For a mode-of-operation row: the mode (`ecb` rows leave it out).
+    pub mode: Option<&'static str>,
 }
 
 impl Row {
@@ -37,21 +39,28 @@ impl Row {
         if let Some(p) = self.peer {
             v["peer"] = p.into();
         }
+        if let Some(m) = self.mode {
+            v["mode"] = m.into();
+        }
         v.to_string()
     }
 
     fn csv(&self) -> String {
         format!(
-            "{},{},{},{},{},{},{:.2},{:.3},{}",
+            "{},{},{},{},{},{},{:.2},{:.3},{},{}",
             self.cipher, self.backend, self.constant_time, self.direction, self.ways, self.bytes,
-            self.mb_per_s, self.cycles_per_byte, self.peer.unwrap_or("")
+            self.mb_per_s, self.cycles_per_byte, self.peer.unwrap_or(""), self.mode.unwrap_or("ecb")
         )
     }
 
     fn table(&self) -> String {
+        let cipher = match self.mode {
+            Some(m) => format!("{} {m}", self.cipher),
+            None => self.cipher.to_string(),
+        };
         format!(
             "{:<16} {:<14} {:<4} {:<8} {:>5} {:>9} {:>10.1} {:>10.2}  {}",
-            self.cipher,
+            cipher,
             self.backend,
             if self.constant_time { "yes" } else { "no" },
             self.direction,
@@ -109,6 +118,7 @@ pub fn measure_cipher(id: CipherId, backend: &str, bytes: usize, reps: usize) ->
             mb_per_s: len as f64 / secs / 1e6,
             cycles_per_byte: ticks as f64 / len.max(1) as f64,
             peer: None,
+            mode: None,
         });
     }
     Ok(rows)
@@ -133,7 +143,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     }
 
     if args.csv {
-        out::line("cipher,backend,constant_time,direction,ways,bytes,mb_per_s,cycles_per_byte,peer")?;
+        out::line("cipher,backend,constant_time,direction,ways,bytes,mb_per_s,cycles_per_byte,peer,mode")?;
     } else if !args.json {
         out::line(format!("cpu: {}", super::info::cpu_model()))?;
         out::line(format!(
@@ -148,6 +158,11 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
                 continue;
             }
             for row in measure_cipher(id, b.info.name, args.bytes.max(id.block_bytes()), args.reps)? {
+                print_row(args, &row)?;
+            }
+        }
+        if args.modes {
+            for row in super::bench_modes::rows(id, args.bytes.max(id.block_bytes()), args.reps)? {
                 print_row(args, &row)?;
             }
         }

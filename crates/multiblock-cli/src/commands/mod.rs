@@ -1,4 +1,5 @@
 pub mod bench;
+pub mod bench_modes;
 pub mod crypt;
 pub mod info;
 pub mod selftest;

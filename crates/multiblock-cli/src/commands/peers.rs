@@ -64,5 +64,6 @@ pub fn rows(id: CipherId, bytes: usize, reps: usize) -> Vec<Row> {
         mb_per_s: len as f64 / secs / 1e6,
         cycles_per_byte: ticks as f64 / len.max(1) as f64,
         peer: Some(name),
+        mode: None,
     }]
 }

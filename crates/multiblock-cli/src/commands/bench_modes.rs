@@ -1,0 +1,78 @@
+//! `bench --modes`: every mode of operation of a cipher on its default
+//! backend, at the same message size as the ECB rows, so that the report
+//! shows mode-vs-ECB ratios measured in one run.
+
+use super::bench::{measure, Row};
+use crate::Failure;
+use multiblock::modes::{self, Kind, Mode, Params, Request};
+use multiblock::{BackendChoice, Cipher, CipherId, Error};
+
+/// A request that the mode accepts: the IV length differs between modes
+/// (GOST CTR takes n/2 bytes, MGM a nonce with its top bit clear, ECB none),
+/// so try the usual lengths and keep the first one the mode takes.
+fn request<'a>(id: CipherId, mode: Mode, key: &'a [u8], probe: &[u8]) -> Option<Request<'a>> {
+    let n = id.block_bytes();
+    let ivs: [Option<Vec<u8>>; 3] = [Some(vec![0x11; n]), Some(vec![0x11; n / 2]), None];
+    ivs.into_iter().find_map(|iv| {
+        let req = Request {
+            cipher: id,
+            mode,
+            key,
+            sbox: None,
+            backend: BackendChoice::Auto,
+            params: Params {
+                iv,
+                aad: if mode.kind() == Kind::Aead { vec![0x22; 16] } else { Vec::new() },
+                ..Params::default()
+            },
+        };
+        let ok = match mode.kind() {
+            Kind::Mac => modes::mac(&req, probe).is_ok(),
+            _ => modes::encrypt(&req, probe).is_ok(),
+        };
+        ok.then_some(req)
+    })
+}
+
+pub fn rows(id: CipherId, bytes: usize, reps: usize) -> Result<Vec<Row>, Failure> {
+    let key: Vec<u8> = (0..id.key_bytes()).map(|i| (i * 7 + 1) as u8).collect();
+    let info = Cipher::new(id.name(), &key, None, None).map_err(Failure::input)?.backend();
+    let len = bytes / id.block_bytes() * id.block_bytes();
+    let data: Vec<u8> = (0..len).map(|i| i as u8).collect();
+    let mut rows = Vec::new();
+    for mode in Mode::for_cipher(id).into_iter().filter(|m| *m != Mode::Ecb) {
+        let Some(req) = request(id, mode, &key, &data[..id.block_bytes() * 2]) else { continue };
+        let mut record = |direction: &'static str, f: &mut dyn FnMut() -> Result<Vec<u8>, Error>| {
+            let mut failed = None;
+            let (ticks, secs) = measure(reps, || {
+                if let Err(e) = f() {
+                    failed = Some(e);
+                }
+            });
+            if let Some(e) = failed {
+                return Err(Failure::Input(format!("bench {id} {mode} {direction}: {e}")));
+            }
+            rows.push(Row {
+                cipher: id.name(),
+                backend: info.name,
+                constant_time: info.constant_time,
+                direction,
+                ways: info.ways,
+                bytes: len,
+                mb_per_s: len as f64 / secs / 1e6,
+                cycles_per_byte: ticks as f64 / len.max(1) as f64,
+                peer: None,
+                mode: Some(mode.name()),
+            });
+            Ok(())
+        };
+        if mode.kind() == Kind::Mac {
+            record("mac", &mut || modes::mac(&req, &data))?;
+        } else {
+            let sealed = modes::encrypt(&req, &data).map_err(Failure::input)?;
+            record("encrypt", &mut || modes::encrypt(&req, &data))?;
+            record("decrypt", &mut || modes::decrypt(&req, &sealed))?;
+        }
+    }
+    Ok(rows)
+}
