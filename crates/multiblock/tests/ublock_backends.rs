@@ -226,6 +226,9 @@ fn bench_multi_key() {
             let mut rng = Rng::new(99);
             let keys: Vec<Vec<u8>> = (0..streams).map(|_| rng.bytes(v.key_bytes())).collect();
             let len = len / v.block_bytes() * v.block_bytes();
+            if len == 0 {
+                continue;
+            }
             let mut data: Vec<Vec<u8>> = (0..streams).map(|_| rng.bytes(len)).collect();
             let total = (streams * len) as f64;
             let r = if len > 4096 { reps / 10 + 1 } else { reps };
