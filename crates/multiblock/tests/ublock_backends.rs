@@ -33,6 +33,8 @@ fn the_simd_backends_this_cpu_runs_are_listed() {
         let list = simd_backends(name);
         assert_eq!(list.contains(&"ssse3"), cpu.ssse3, "{name}: {list:?}");
         assert_eq!(list.contains(&"avx2"), cpu.avx2, "{name}: {list:?}");
+        let vbmi = cpu.avx2 && cpu.avx512f && cpu.avx512bw && cpu.avx512vbmi;
+        assert_eq!(list.contains(&"avx512-vbmi"), vbmi, "{name}: {list:?}");
         let all = backends(name).unwrap();
         assert!(all.iter().all(|b| b.info.name == "reference" || b.info.constant_time));
     }
@@ -250,6 +252,41 @@ fn bench_multi_key() {
             println!("{:<15} {:>7} {:>6} {:>11.2} {:>11.2} {:>11.2} {:>7.2}x {:>7.2}x", name, streams, len,
                 per_cipher as f64 / total, per_call as f64 / total, all as f64 / total,
                 per_cipher as f64 / all as f64, per_call as f64 / all as f64);
+        }
+    }
+}
+
+/// Every SIMD backend against `avx2` (itself checked against the reference
+/// above) on every length 0..=300 blocks: the same coverage at a cost an
+/// emulator can afford (the AVX-512 backend is run under Bochs, see
+/// scripts/emu-avx512.sh: `-- ublock_backends simd_backends_equal_avx2`).
+#[test]
+fn simd_backends_equal_avx2_every_length() {
+    for (v, name) in VARIANTS {
+        let bb = v.block_bytes();
+        let list = simd_backends(name);
+        if !list.contains(&"avx2") {
+            return;
+        }
+        for backend in list.into_iter().filter(|b| *b != "avx2") {
+            let mut rng = Rng::new(0xa5a5 ^ bb as u64);
+            for blocks in 0..=300 {
+                let key = rng.bytes(v.key_bytes());
+                let fast = Cipher::new(name, &key, None, Some(backend)).unwrap();
+                let base = Cipher::new(name, &key, None, Some("avx2")).unwrap();
+                let pt = rng.bytes(blocks * bb);
+                for encrypt in [true, false] {
+                    let (mut a, mut b) = (pt.clone(), pt.clone());
+                    if encrypt {
+                        fast.encrypt_blocks(&mut a).unwrap();
+                        base.encrypt_blocks(&mut b).unwrap();
+                    } else {
+                        fast.decrypt_blocks(&mut a).unwrap();
+                        base.decrypt_blocks(&mut b).unwrap();
+                    }
+                    assert!(a == b, "{name} {backend} vs avx2, encrypt={encrypt}, {blocks} blocks");
+                }
+            }
         }
     }
 }

@@ -81,15 +81,16 @@ impl Zeroize for K32 {
 /// Round keys RK⁰..RK^r in group form: [X0, X1] or [X0a, X0b, X1a, X1b].
 pub(crate) type GroupKeys = [[K32; 4]; MAX_ROUND_KEYS];
 
-struct Avx2 {
+pub(crate) struct Avx2 {
     /// Round keys in the order the rounds use them: [encryption, decryption].
-    rk: Box<[GroupKeys; 2]>,
-    rounds: usize,
-    wide: bool,
+    pub(crate) rk: Box<[GroupKeys; 2]>,
+    pub(crate) rounds: usize,
+    pub(crate) wide: bool,
 }
 
 impl Avx2 {
-    fn new(keys: &Keys) -> Avx2 {
+    /// Only on a CPU with AVX2.
+    pub(crate) fn new(keys: &Keys) -> Avx2 {
         let v = keys.variant;
         let mut rk = Box::new([[[K32::default(); 4]; MAX_ROUND_KEYS]; 2]);
         let mut key_buf = [0u8; 128];
@@ -473,8 +474,8 @@ const fn widen(m: &[[[u8; 16]; 5]; MAX_ROUNDS_128 + 1]) -> RoundMasks {
     out
 }
 
-static MASKS_ENC: RoundMasks = widen(&TRACKED_ENC);
-static MASKS_DEC: RoundMasks = widen(&TRACKED_DEC);
+pub(crate) static MASKS_ENC: RoundMasks = widen(&TRACKED_ENC);
+pub(crate) static MASKS_DEC: RoundMasks = widen(&TRACKED_DEC);
 
 /// The shuffle masks of n = 256 (the same every round) as registers.
 pub(crate) struct Masks256 {
@@ -522,7 +523,7 @@ pub(crate) unsafe fn consts<V: Vector, const ENC: bool>() -> Consts<V> {
 
 /// The S-box (or inverse) on both nibbles of every byte.
 #[inline(always)]
-unsafe fn sbox<V: Vector>(x: V, c: &Consts<V>) -> V {
+pub(crate) unsafe fn sbox<V: Vector>(x: V, c: &Consts<V>) -> V {
     let lo = x.and(c.low);
     let hi = x.shr4().and(c.low);
     c.s_lo.shuffle(lo).xor(c.s_hi.shuffle(hi))

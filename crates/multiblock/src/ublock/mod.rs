@@ -13,6 +13,8 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx2_key_schedule;
 #[cfg(target_arch = "x86_64")]
+mod avx512_vbmi;
+#[cfg(target_arch = "x86_64")]
 mod avx2_multi;
 mod key_schedule;
 mod masks;
@@ -35,6 +37,8 @@ pub use multi_key::{decrypt_multi_key, encrypt_multi_key, multi_key, Direction};
 
 /// Fastest first; the default is the first constant-time one the CPU runs.
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[
+    #[cfg(target_arch = "x86_64")]
+    avx512_vbmi::BACKEND,
     #[cfg(target_arch = "x86_64")]
     avx2::BACKEND,
     #[cfg(target_arch = "x86_64")]

@@ -55,7 +55,10 @@ pub fn multi_key(
     let backend = cpu::select(name, BACKENDS, choice)?;
     let enc = direction == Direction::Encrypt;
     #[cfg(target_arch = "x86_64")]
-    if backend.info.name == "avx2" && super::avx2_multi::run(CpuFeatures::get(), variant, enc, streams) {
+    // The lane-sharing path is AVX2 (ymm groups); an AVX-512 choice runs it too.
+    if matches!(backend.info.name, "avx2" | "avx512-vbmi")
+        && super::avx2_multi::run(CpuFeatures::get(), variant, enc, streams)
+    {
         return Ok(backend.info.name);
     }
     for (key, data) in streams.iter_mut() {
