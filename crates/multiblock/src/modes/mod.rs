@@ -11,6 +11,7 @@
 //! The one-shot functions [`encrypt`], [`decrypt`] and [`mac`] take a
 //! [`Request`]; the families also export streaming types.
 
+pub mod aead;
 pub mod dstu;
 pub mod gost;
 pub mod padding;

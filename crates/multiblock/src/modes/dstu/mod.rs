@@ -39,7 +39,6 @@ mod xts;
 #[cfg(test)]
 mod tests;
 
-#[allow(unused_imports)] // the public face of this module, once mod.rs exports it
 pub use self::{
     cbc::Cbc, ccm::KalynaCcm, cfb::KalynaCfb, cmac::KalynaCmac, ctr::KalynaCtr, gcm::KalynaGcm, gcm::KalynaGmac,
     kw::KalynaKw, ofb::KalynaOfb, xts::KalynaXts,

@@ -1,0 +1,130 @@
+//! The RustCrypto `aead` traits (0.6) for the AEAD modes whose interface
+//! fits them: MGM (RFC 9058) for Kuznyechik and Magma, and DSTU 7624 GCM
+//! for the five Kalyna variants.
+//!
+//! Each type holds the key and the backend choice; a call keys the cipher
+//! and runs the same one-shot code as [`crate::modes::encrypt`] (so the
+//! bytes are those of the vectors), with the nonce as the `--iv` and the
+//! full-block tag. Shorter tags (`--tag-bits`) and CCM (whose nonce and
+//! length field vary) are served by the one-shot [`crate::modes`] API.
+//!
+//! Errors: the opaque [`aead::Error`] for a wrong tag and for inputs the
+//! mode refuses (MGM: a nonce whose top bit is set; GCM: no AAD and no
+//! message).
+
+use crate::cpu::BackendChoice;
+use crate::modes::{dstu::KalynaGcm, gost::mgm, Mode, Params, Request};
+use crate::registry::CipherId;
+use aead::array::Array;
+use aead::consts::{U16, U32, U64, U8};
+use aead::inout::InOutBuf;
+use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, Tag, TagPosition};
+use zeroize::Zeroizing;
+
+/// Seals or opens `data` (ciphertext||tag for `open`) under one request.
+fn run(cipher: CipherId, key: &[u8], nonce: &[u8], aad: &[u8], data: &[u8], seal: bool) -> crate::Result<Vec<u8>> {
+    let mode = if cipher.family() == crate::Family::Kalyna { Mode::Gcm } else { Mode::Mgm };
+    let req = Request {
+        cipher,
+        mode,
+        key,
+        sbox: None,
+        backend: BackendChoice::Auto,
+        params: Params { iv: Some(nonce.to_vec()), aad: aad.to_vec(), ..Params::default() },
+    };
+    match (mode, seal) {
+        (Mode::Mgm, true) => mgm::seal(&req, data),
+        (Mode::Mgm, false) => mgm::open(&req, data),
+        (_, true) => KalynaGcm::new(&req)?.seal(data),
+        (_, false) => KalynaGcm::new(&req)?.open(data),
+    }
+}
+
+macro_rules! aead_type {
+    ($(#[$doc:meta])* $name:ident, $id:expr, $key:ty, $block:ty) => {
+        $(#[$doc])*
+        #[derive(Clone)]
+        pub struct $name {
+            key: Zeroizing<Vec<u8>>,
+        }
+
+        impl KeySizeUser for $name {
+            type KeySize = $key;
+        }
+
+        impl KeyInit for $name {
+            fn new(key: &Key<Self>) -> Self {
+                $name { key: Zeroizing::new(key.to_vec()) }
+            }
+        }
+
+        impl AeadCore for $name {
+            type NonceSize = $block;
+            type TagSize = $block;
+            const TAG_POSITION: TagPosition = TagPosition::Postfix;
+        }
+
+        impl AeadInOut for $name {
+            fn encrypt_inout_detached(
+                &self,
+                nonce: &Nonce<Self>,
+                associated_data: &[u8],
+                mut buffer: InOutBuf<'_, '_, u8>,
+            ) -> aead::Result<Tag<Self>> {
+                let sealed = Zeroizing::new(
+                    run($id, &self.key, nonce, associated_data, buffer.get_in(), true)
+                        .map_err(|_| aead::Error)?,
+                );
+                let (ct, tag) = sealed.split_at(buffer.len());
+                buffer.get_out().copy_from_slice(ct);
+                Ok(Array::try_from(tag).map_err(|_| aead::Error)?)
+            }
+
+            fn decrypt_inout_detached(
+                &self,
+                nonce: &Nonce<Self>,
+                associated_data: &[u8],
+                mut buffer: InOutBuf<'_, '_, u8>,
+                tag: &Tag<Self>,
+            ) -> aead::Result<()> {
+                let mut sealed = Zeroizing::new(Vec::with_capacity(buffer.len() + tag.len()));
+                sealed.extend_from_slice(buffer.get_in());
+                sealed.extend_from_slice(tag);
+                let plain = Zeroizing::new(
+                    run($id, &self.key, nonce, associated_data, &sealed, false).map_err(|_| aead::Error)?,
+                );
+                buffer.get_out().copy_from_slice(&plain);
+                Ok(())
+            }
+        }
+    };
+}
+
+aead_type!(
+    /// Kuznyechik-MGM (RFC 9058): 16-byte nonce (top bit 0), 16-byte tag.
+    KuznyechikMgm, CipherId::Kuznyechik, U32, U16
+);
+aead_type!(
+    /// Magma-MGM (RFC 9058): 8-byte nonce (top bit 0), 8-byte tag.
+    MagmaMgm, CipherId::Magma, U32, U8
+);
+aead_type!(
+    /// Kalyna-128/128 GCM (DSTU 7624:2014 §12): 16-byte IV, 16-byte tag.
+    Kalyna128_128Gcm, CipherId::Kalyna128_128, U16, U16
+);
+aead_type!(
+    /// Kalyna-128/256 GCM (DSTU 7624:2014 §12): 16-byte IV, 16-byte tag.
+    Kalyna128_256Gcm, CipherId::Kalyna128_256, U32, U16
+);
+aead_type!(
+    /// Kalyna-256/256 GCM (DSTU 7624:2014 §12): 32-byte IV, 32-byte tag.
+    Kalyna256_256Gcm, CipherId::Kalyna256_256, U32, U32
+);
+aead_type!(
+    /// Kalyna-256/512 GCM (DSTU 7624:2014 §12): 32-byte IV, 32-byte tag.
+    Kalyna256_512Gcm, CipherId::Kalyna256_512, U64, U32
+);
+aead_type!(
+    /// Kalyna-512/512 GCM (DSTU 7624:2014 §12): 64-byte IV, 64-byte tag.
+    Kalyna512_512Gcm, CipherId::Kalyna512_512, U64, U64
+);
