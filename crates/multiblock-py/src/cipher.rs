@@ -9,8 +9,6 @@ use pyo3::types::PyBytes;
 use crate::buffers::{bytes_of, run_maybe_detached};
 use crate::errors::to_py;
 
-/// Cipher(cipher, key, sbox=None, backend=None)
-///
 /// `cipher` keyed with `key`, on the fastest constant-time backend this CPU
 /// runs (or `MULTIBLOCK_BACKEND`, or the `backend` named here). The round
 /// keys are zeroized when the object is freed.

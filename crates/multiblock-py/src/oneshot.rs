@@ -56,8 +56,6 @@ fn run<'py>(py: Python<'py>, verb: Verb, c: Call<'_, 'py>) -> PyResult<Bound<'py
     Ok(PyBytes::new(py, &out))
 }
 
-/// encrypt(cipher, mode, key, data, iv=None, aad=None, sbox=None, *, backend=None, **params) -> bytes
-///
 /// Encrypts `data` with `cipher` (e.g. "kuznyechik", "kalyna-128-256") in
 /// `mode` (e.g. "ctr", "mgm"; see `modes(cipher)`). AEAD modes (mgm, gcm,
 /// ccm) return ciphertext || tag; kw returns the wrapped key.
@@ -92,8 +90,6 @@ pub fn encrypt<'py>(
     run(py, Verb::Encrypt, call)
 }
 
-/// decrypt(cipher, mode, key, data, iv=None, aad=None, sbox=None, *, backend=None, **params) -> bytes
-///
 /// The inverse of `encrypt` with the same arguments. AEAD modes take
 /// ciphertext || tag and raise AuthenticationError (a ValueError) when the
 /// tag does not match, as kw does when the unwrapped key fails its check;
@@ -117,8 +113,6 @@ pub fn decrypt<'py>(
     run(py, Verb::Decrypt, call)
 }
 
-/// mac(cipher, mode, key, data, iv=None, aad=None, sbox=None, *, backend=None, **params) -> bytes
-///
 /// The MAC (tag) of `data` in a MAC mode: mac and omac-acpkm (Kuznyechik,
 /// Magma), mac (gost89), cmac and gmac (Kalyna; gmac takes an `iv`).
 /// mac_bits / tag_bits truncate the tag as the standard allows.

@@ -29,7 +29,7 @@ def test_wrong_key_length_names_the_expected_size():
         with pytest.raises(ValueError) as e:
             make()
         text = error_text(e)
-        assert "32 bytes" in text and "got 31" in text or "got 16" in text, text
+        assert "32 bytes" in text and ("got 31" in text or "got 16" in text), text
 
 
 def test_unknown_cipher_lists_the_known_ones():
