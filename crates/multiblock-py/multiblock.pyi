@@ -1,0 +1,136 @@
+"""Fast constant-time Kalyna (DSTU 7624:2014), Kuznyechik and Magma
+(GOST R 34.12-2015), GOST 28147-89 and uBlock, with their standard modes.
+
+Byte arguments take bytes, bytearray, memoryview or any buffer-protocol
+object. Inputs of 64 KiB and more are processed with the GIL released.
+Errors are ValueError; a wrong tag or key-wrap check is AuthenticationError.
+Arguments of the wrong type and unknown keywords raise TypeError.
+"""
+
+import sys
+from typing import Literal, Optional, Union
+
+if sys.version_info >= (3, 12):
+    from collections.abc import Buffer
+else:
+    from typing_extensions import Buffer
+
+__version__: str
+
+CipherName = Literal[
+    "kalyna-128-128", "kalyna-128-256", "kalyna-256-256", "kalyna-256-512", "kalyna-512-512",
+    "kuznyechik", "magma", "gost89", "ublock-128-128", "ublock-128-256", "ublock-256-256",
+]
+ModeName = Literal[
+    "ecb", "ctr", "ofb", "cbc", "cfb", "mac", "ctr-acpkm", "omac-acpkm", "mgm",
+    "cnt", "cmac", "gcm", "gmac", "ccm", "xts", "kw",
+]
+PaddingName = Literal["none", "gost1", "gost2", "gost3", "pkcs7"]
+
+class AuthenticationError(ValueError):
+    """A tag (MGM, GCM, CCM) or key-wrap check failed; no plaintext was returned."""
+
+def encrypt(
+    cipher: Union[CipherName, str],
+    mode: Union[ModeName, str],
+    key: Buffer,
+    data: Buffer,
+    iv: Optional[Buffer] = None,
+    aad: Optional[Buffer] = None,
+    sbox: Optional[str] = None,
+    *,
+    backend: Optional[str] = None,
+    padding: Optional[PaddingName] = None,
+    s: Optional[int] = None,
+    m: Optional[int] = None,
+    mac_bits: Optional[int] = None,
+    tag_bits: Optional[int] = None,
+    section_bytes: Optional[int] = None,
+    key_section_bytes: Optional[int] = None,
+    nb: Optional[int] = None,
+    key_meshing: Optional[bool] = None,
+) -> bytes:
+    """Encrypts `data`; AEAD modes (mgm, gcm, ccm) return ciphertext || tag.
+
+    Mode parameters are named as in the test vectors' `params`; each has the
+    standard's default when left out. Raises ValueError on bad input.
+    """
+
+def decrypt(
+    cipher: Union[CipherName, str],
+    mode: Union[ModeName, str],
+    key: Buffer,
+    data: Buffer,
+    iv: Optional[Buffer] = None,
+    aad: Optional[Buffer] = None,
+    sbox: Optional[str] = None,
+    *,
+    backend: Optional[str] = None,
+    padding: Optional[PaddingName] = None,
+    s: Optional[int] = None,
+    m: Optional[int] = None,
+    mac_bits: Optional[int] = None,
+    tag_bits: Optional[int] = None,
+    section_bytes: Optional[int] = None,
+    key_section_bytes: Optional[int] = None,
+    nb: Optional[int] = None,
+    key_meshing: Optional[bool] = None,
+) -> bytes:
+    """Decrypts `data` (AEAD: ciphertext || tag; kw: the wrapped key).
+
+    Raises AuthenticationError when the tag or key-wrap check fails.
+    """
+
+def mac(
+    cipher: Union[CipherName, str],
+    mode: Union[ModeName, str],
+    key: Buffer,
+    data: Buffer,
+    iv: Optional[Buffer] = None,
+    aad: Optional[Buffer] = None,
+    sbox: Optional[str] = None,
+    *,
+    backend: Optional[str] = None,
+    padding: Optional[PaddingName] = None,
+    mac_bits: Optional[int] = None,
+    tag_bits: Optional[int] = None,
+    section_bytes: Optional[int] = None,
+    key_section_bytes: Optional[int] = None,
+) -> bytes:
+    """The MAC of `data` (mac, omac-acpkm, cmac, gmac)."""
+
+class Cipher:
+    """`cipher` keyed with `key` for ECB over whole blocks."""
+
+    def __init__(
+        self,
+        cipher: Union[CipherName, str],
+        key: Buffer,
+        sbox: Optional[str] = None,
+        backend: Optional[str] = None,
+    ) -> None: ...
+    def encrypt_blocks(self, data: Buffer) -> bytes:
+        """ECB-encrypts whole blocks (ValueError on a partial block)."""
+    def decrypt_blocks(self, data: Buffer) -> bytes:
+        """ECB-decrypts whole blocks (ValueError on a partial block)."""
+    @property
+    def backend(self) -> str:
+        """The backend this cipher runs on, e.g. "avx2"."""
+    @property
+    def name(self) -> str:
+        """The cipher's name, e.g. "kalyna-128-256"."""
+    @property
+    def block_size(self) -> int:
+        """Block size in bytes."""
+    @property
+    def key_size(self) -> int:
+        """Key size in bytes."""
+
+def ciphers() -> list[str]:
+    """Every cipher name."""
+
+def modes(cipher: str) -> list[str]:
+    """The modes of `cipher`, "ecb" first."""
+
+def backends(cipher: str) -> list[str]:
+    """The backends of `cipher` this CPU runs, fastest first."""

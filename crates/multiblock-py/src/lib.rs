@@ -1,0 +1,30 @@
+//! The Python module `multiblock`: the Python contract of DESIGN.md over the
+//! library's dynamic API ([`multiblock::Cipher`], [`multiblock::modes`]).
+
+mod buffers;
+mod cipher;
+mod errors;
+mod oneshot;
+mod params;
+
+use pyo3::prelude::*;
+
+/// Fast constant-time Kalyna (DSTU 7624:2014), Kuznyechik and Magma
+/// (GOST R 34.12-2015), GOST 28147-89 and uBlock, with their standard modes.
+///
+/// encrypt / decrypt / mac(cipher, mode, key, data, iv=None, aad=None,
+/// sbox=None, **params) for one-shot use; Cipher(cipher, key) for ECB over
+/// whole blocks. Errors are ValueError; a wrong tag is AuthenticationError.
+#[pymodule]
+fn multiblock(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(oneshot::encrypt, m)?)?;
+    m.add_function(wrap_pyfunction!(oneshot::decrypt, m)?)?;
+    m.add_function(wrap_pyfunction!(oneshot::mac, m)?)?;
+    m.add_function(wrap_pyfunction!(cipher::ciphers, m)?)?;
+    m.add_function(wrap_pyfunction!(cipher::modes, m)?)?;
+    m.add_function(wrap_pyfunction!(cipher::backends, m)?)?;
+    m.add_class::<cipher::PyCipher>()?;
+    m.add("AuthenticationError", m.py().get_type::<errors::AuthenticationError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
