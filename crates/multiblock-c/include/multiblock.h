@@ -65,7 +65,8 @@ extern "C" {
 #define MB_ERR_SBOX_NOT_APPLICABLE 7  /* an S-box was given for a cipher with a fixed one */
 #define MB_ERR_UNKNOWN_BACKEND     8  /* the cipher has no backend of that name */
 #define MB_ERR_BACKEND_UNAVAILABLE 9  /* this CPU lacks the backend's instructions */
-#define MB_ERR_DATA_LENGTH         10 /* data is not a whole number of blocks (ECB, CBC without padding) */
+#define MB_ERR_DATA_LENGTH         10 /* data is not a whole number of blocks (handle, ECB, Kalyna and
+                                         uBlock CBC; GOST CBC reports it as MB_ERR_PARAM) */
 #define MB_ERR_PARAM               11 /* a mode parameter is wrong: IV/nonce length, s, m, tag or MAC
                                          bits, ACPKM sections, nb, padding, data length of KW/XTS,
                                          a MAC mode passed to mb_encrypt, ... */

@@ -46,6 +46,7 @@ fn zero_params() -> MbParams {
 }
 
 /// mb_encrypt/mb_decrypt with a buffer of `cap` bytes; returns (status, *out_len, buffer).
+#[allow(clippy::too_many_arguments)] // mirrors the C signature it calls
 fn crypt(encrypt: bool, cipher: &CStr, mode: &CStr, key: &[u8], iv: Option<&[u8]>, aad: &[u8], params: Option<&MbParams>, data: &[u8], cap: usize) -> (c_int, usize, Vec<u8>) {
     let mut out = vec![0xA5u8; cap];
     let mut len = cap;
