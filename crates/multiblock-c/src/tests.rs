@@ -282,3 +282,30 @@ fn a_panic_becomes_an_internal_error() {
     assert_eq!(rc, MB_ERR_INTERNAL);
     assert!(last().contains("boom"), "{}", last());
 }
+
+#[test]
+fn key_meshing_reaches_the_library() {
+    // CryptoPro key meshing changes the key every 1024 bytes: 3000 bytes of
+    // gost89 CNT differ with and without it, and each equals the library's.
+    let key = bytes(30, 32);
+    let iv = bytes(31, 8);
+    let data = bytes(32, 3000);
+    let mut outs = Vec::new();
+    for meshing in [false, true] {
+        let p = MbParams { key_meshing: meshing as c_int, sbox: c"cryptopro-a".as_ptr(), ..zero_params() };
+        let (rc, len, out) = crypt(true, c"gost89", c"cnt", &key, Some(&iv), &[], Some(&p), &data, 3000);
+        assert_eq!((rc, len), (MB_OK, 3000), "{}", last());
+        let req = Request {
+            cipher: CipherId::Gost89,
+            mode: Mode::Cnt,
+            key: &key,
+            sbox: Some("cryptopro-a"),
+            backend: BackendChoice::Auto,
+            params: Params { iv: Some(iv.clone()), key_meshing: meshing, ..Params::default() },
+        };
+        assert_eq!(out, modes::encrypt(&req, &data).unwrap(), "meshing {meshing}");
+        outs.push(out);
+    }
+    assert_eq!(outs[0][..1024], outs[1][..1024]);
+    assert_ne!(outs[0][1024..], outs[1][1024..]);
+}
