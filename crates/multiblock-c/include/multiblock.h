@@ -1,0 +1,212 @@
+/*
+ * multiblock.h - C interface of multiblock: fast, constant-time multi-block
+ * Kalyna (DSTU 7624:2014), Kuznyechik and Magma (GOST R 34.12-2015),
+ * GOST 28147-89 and uBlock, with the modes of their standards.
+ *
+ * Link with -lmultiblock (pkg-config: `pkg-config --cflags --libs multiblock`,
+ * or `--static` for libmultiblock.a). Written by hand to match
+ * crates/multiblock-c/src; the Rust side is the implementation.
+ *
+ * Conventions for every function below
+ * -------------------------------------
+ * - Return value: a status code, MB_OK (0) on success or one of MB_ERR_*.
+ *   mb_strerror(code) gives its fixed message; mb_last_error() gives the
+ *   detailed one-line message of the calling thread's last call (it names
+ *   the problem and the expected value, e.g. "kuznyechik needs a key of 32
+ *   bytes (64 hex digits), got 16 bytes"). Messages name mode parameters
+ *   as the command-line flags do: "--tag-bits" is mb_params.tag_bits.
+ * - No function aborts or unwinds into the caller on bad input: every error,
+ *   even an internal bug, comes back as a status code.
+ * - Names (cipher, mode, S-box set, backend) are NUL-terminated UTF-8
+ *   strings, as listed in the README and in `multiblock info`: ciphers
+ *   "kalyna-128-128", "kalyna-128-256", "kalyna-256-256", "kalyna-256-512",
+ *   "kalyna-512-512", "kuznyechik", "magma", "gost89", "ublock-128-128",
+ *   "ublock-128-256", "ublock-256-256"; modes "ecb", and per family:
+ *     kuznyechik, magma: ctr ofb cbc cfb mac ctr-acpkm omac-acpkm mgm
+ *     gost89:            cnt cfb mac
+ *     kalyna-*:          ctr cbc cfb ofb cmac gcm gmac ccm xts kw
+ *     ublock-*:          cbc
+ * - Byte strings are (pointer, length) pairs. A pointer may be NULL when its
+ *   length is 0. The library only reads inputs during the call and keeps no
+ *   pointer to them afterwards.
+ * - Output buffers: `out` with `*out_len` = its capacity in bytes on entry.
+ *   On MB_OK, *out_len = bytes written. On MB_ERR_BUFFER_TOO_SMALL nothing is
+ *   written and *out_len = the size needed (so out = NULL, *out_len = 0 is a
+ *   size query; it runs the whole operation). On any other error nothing is
+ *   written to `out` and *out_len = 0. The result is computed into a
+ *   temporary (wiped afterwards) and copied last, so `out` may be the same
+ *   buffer as `data` (in place). Sizes that always suffice:
+ *     encrypt: data_len + 2 * block bytes (<= data_len + 2*MB_MAX_BLOCK_BYTES)
+ *     decrypt: data_len
+ *     mac:     block bytes (<= MB_MAX_BLOCK_BYTES)
+ * - Threads: all functions may be called from any thread. A mb_cipher handle
+ *   may be used by several threads at once (it is read-only after
+ *   mb_cipher_new) but must not be freed while in use.
+ */
+#ifndef MULTIBLOCK_H
+#define MULTIBLOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- status codes ------------------------------------------------------ */
+
+#define MB_OK                      0  /* success */
+#define MB_ERR_NULL_POINTER        1  /* a required pointer is NULL (or NULL with a nonzero length) */
+#define MB_ERR_INVALID_STRING      2  /* a name is not valid UTF-8 */
+#define MB_ERR_UNKNOWN_CIPHER      3  /* no cipher of that name */
+#define MB_ERR_UNKNOWN_MODE        4  /* no mode of that name for this cipher */
+#define MB_ERR_KEY_LENGTH          5  /* key_len is not the cipher's key size */
+#define MB_ERR_UNKNOWN_SBOX        6  /* no S-box set of that name */
+#define MB_ERR_SBOX_NOT_APPLICABLE 7  /* an S-box was given for a cipher with a fixed one */
+#define MB_ERR_UNKNOWN_BACKEND     8  /* the cipher has no backend of that name */
+#define MB_ERR_BACKEND_UNAVAILABLE 9  /* this CPU lacks the backend's instructions */
+#define MB_ERR_DATA_LENGTH         10 /* data is not a whole number of blocks (handle, ECB, Kalyna and
+                                         uBlock CBC; GOST CBC reports it as MB_ERR_PARAM) */
+#define MB_ERR_PARAM               11 /* a mode parameter is wrong: IV/nonce length, s, m, tag or MAC
+                                         bits, ACPKM sections, nb, padding, data length of KW/XTS,
+                                         a MAC mode passed to mb_encrypt, ... */
+#define MB_ERR_AUTHENTICATION      12 /* AEAD tag or key-wrap check failed; no plaintext was written */
+#define MB_ERR_BUFFER_TOO_SMALL    13 /* *out_len now holds the size needed; nothing was written */
+#define MB_ERR_INTERNAL            14 /* a bug in multiblock (caught, reported, never unwound) */
+
+/* The largest block of any cipher (Kalyna-512), in bytes. */
+#define MB_MAX_BLOCK_BYTES 64
+
+/* ---- messages and sizes ---------------------------------------------- */
+
+/* The library version, e.g. "0.1.0". Static string: do not free. */
+const char *mb_version(void);
+
+/* The fixed English message of a status code; an unknown code gets
+ * "unknown multiblock status code". Static string: do not free. Never NULL. */
+const char *mb_strerror(int code);
+
+/* The detailed one-line message of the calling thread's last call that
+ * returned a status code ("" if that call succeeded). Owned by the library;
+ * valid until the same thread's next such call. Never NULL. */
+const char *mb_last_error(void);
+
+/* Block and key size in bytes of the cipher `cipher`. Either out pointer
+ * may be NULL. Errors: MB_ERR_NULL_POINTER (cipher), MB_ERR_UNKNOWN_CIPHER. */
+int mb_cipher_sizes(const char *cipher, size_t *block_bytes, size_t *key_bytes);
+
+/* ---- keyed cipher handle: ECB over whole blocks ----------------------- */
+
+/* Opaque. Holds the expanded key on one backend. */
+typedef struct mb_cipher mb_cipher;
+
+/* Keys `cipher` with `key` (key_len bytes, the cipher's key size) and stores
+ * a new handle in *out (NULL on any error). The key bytes are not kept; the
+ * round keys are zeroized by mb_cipher_free.
+ *   sbox:    NULL for the default; gost89: "tc26-z" (default), "test",
+ *            "cryptopro-a" .. "cryptopro-d"; magma accepts only "tc26-z";
+ *            other ciphers only NULL.
+ *   backend: NULL for the fastest constant-time backend of this CPU (or the
+ *            MULTIBLOCK_BACKEND environment preference), or a backend name
+ *            such as "avx2" or "reference" to force it.
+ * Errors: MB_ERR_NULL_POINTER, MB_ERR_INVALID_STRING, MB_ERR_UNKNOWN_CIPHER,
+ * MB_ERR_KEY_LENGTH, MB_ERR_UNKNOWN_SBOX, MB_ERR_SBOX_NOT_APPLICABLE,
+ * MB_ERR_UNKNOWN_BACKEND, MB_ERR_BACKEND_UNAVAILABLE.
+ * The caller owns the handle and frees it with mb_cipher_free. */
+int mb_cipher_new(mb_cipher **out, const char *cipher, const uint8_t *key, size_t key_len,
+                  const char *sbox, const char *backend);
+
+/* ECB-encrypts `len` bytes (a multiple of the block size, may be 0) from
+ * `in` to `out`. in == out (in place) is allowed; other overlaps are not.
+ * Errors: MB_ERR_NULL_POINTER, MB_ERR_DATA_LENGTH (nothing written). */
+int mb_cipher_encrypt_blocks(const mb_cipher *cipher, const uint8_t *in, uint8_t *out, size_t len);
+
+/* ECB-decrypts, as mb_cipher_encrypt_blocks. */
+int mb_cipher_decrypt_blocks(const mb_cipher *cipher, const uint8_t *in, uint8_t *out, size_t len);
+
+/* The name of the backend the handle runs on (e.g. "avx2"). Owned by the
+ * handle: valid until mb_cipher_free. NULL for a NULL handle. */
+const char *mb_cipher_backend(const mb_cipher *cipher);
+
+/* The block size in bytes (8, 16, 32 or 64); 0 for a NULL handle. */
+size_t mb_cipher_block_bytes(const mb_cipher *cipher);
+
+/* Frees the handle and zeroizes its round keys. NULL is ignored. */
+void mb_cipher_free(mb_cipher *cipher);
+
+/* ---- one-shot modes ---------------------------------------------------- */
+
+/* Padding of mb_params.padding: ECB and CBC (all ciphers); the GOST MAC
+ * accepts NONE or GOST3, DSTU CMAC its own; other modes refuse any. */
+#define MB_PADDING_NONE  0 /* default: the data must fit the mode */
+#define MB_PADDING_GOST1 1 /* GOST R 34.13 procedure 1: zeros (not removed on decrypt) */
+#define MB_PADDING_GOST2 2 /* GOST R 34.13 procedure 2: 0x80 then zeros, always added */
+#define MB_PADDING_GOST3 3 /* GOST R 34.13 procedure 3: as 2, only if the last block is partial (not removed) */
+#define MB_PADDING_PKCS7 4 /* PKCS#7 */
+
+/* Mode parameters, named as the CLI's flags and the test vectors' `params`.
+ * Zero (or NULL) in any field means the standard's default, so
+ * `mb_params p = {0};` or a NULL mb_params pointer gives all defaults. A mode
+ * refuses a parameter it does not take (MB_ERR_PARAM). The layout is part of
+ * the ABI: a new field means a new SONAME (libmultiblock.so.0 today). */
+typedef struct mb_params {
+    size_t s;                 /* GOST R 34.13 CTR/OFB/CFB, DSTU CFB: bits per step */
+    size_t m;                 /* GOST R 34.13: register bits (the IV length also gives it) */
+    size_t mac_bits;          /* MAC length in bits (GOST mac, omac-acpkm, gost89 mac) */
+    size_t tag_bits;          /* tag length in bits (mgm; DSTU cmac, gcm, gmac, ccm) */
+    size_t section_bytes;     /* ACPKM section size N in bytes (ctr-acpkm, omac-acpkm) */
+    size_t key_section_bytes; /* OMAC-ACPKM key section size T* in bytes */
+    size_t nb;                /* DSTU CCM length field N_B in bytes */
+    int padding;              /* MB_PADDING_* */
+    int key_meshing;          /* nonzero: gost89 CryptoPro key meshing (RFC 4357) in cnt/cfb */
+    const char *sbox;         /* S-box set, as in mb_cipher_new; NULL = default */
+    const char *backend;      /* backend name, as in mb_cipher_new; NULL = automatic */
+} mb_params;
+
+/* Encrypts `data` with `mode` of `cipher`:
+ *   - cipher modes: ciphertext (ECB and CBC: padded as params->padding says);
+ *   - AEAD (mgm, gcm, ccm): ciphertext || tag, with `aad` authenticated;
+ *   - kw: the wrapped key (one block longer).
+ * key: the cipher's key size. iv: the IV, nonce, initial register or XTS
+ * tweak, NULL for modes that take none (ecb, kw, GOST/DSTU MACs but gmac).
+ * aad: associated data of AEAD modes (NULL with aad_len 0 otherwise).
+ * params: NULL for all defaults. out/out_len: see the conventions above.
+ * A MAC mode here is MB_ERR_PARAM (use mb_mac). Errors: every MB_ERR_*
+ * but MB_ERR_AUTHENTICATION. */
+int mb_encrypt(const char *cipher, const char *mode,
+               const uint8_t *key, size_t key_len,
+               const uint8_t *iv, size_t iv_len,
+               const uint8_t *aad, size_t aad_len,
+               const mb_params *params,
+               const uint8_t *data, size_t data_len,
+               uint8_t *out, size_t *out_len);
+
+/* Decrypts what mb_encrypt made, with the same arguments. AEAD modes take
+ * ciphertext || tag and check the tag before anything is released; kw checks
+ * the unwrapped key. On a failed check: MB_ERR_AUTHENTICATION, nothing
+ * written to `out`, *out_len = 0. Padding (gost2, pkcs7) is checked and
+ * removed: a bad one is MB_ERR_PARAM. */
+int mb_decrypt(const char *cipher, const char *mode,
+               const uint8_t *key, size_t key_len,
+               const uint8_t *iv, size_t iv_len,
+               const uint8_t *aad, size_t aad_len,
+               const mb_params *params,
+               const uint8_t *data, size_t data_len,
+               uint8_t *out, size_t *out_len);
+
+/* Computes the MAC (tag) of `data` with a MAC mode: mac, omac-acpkm
+ * (kuznyechik, magma), mac (gost89), cmac, gmac (kalyna; gmac takes an iv).
+ * The tag has params->mac_bits or params->tag_bits bits (default: the
+ * standard's). Other modes are MB_ERR_PARAM. */
+int mb_mac(const char *cipher, const char *mode,
+           const uint8_t *key, size_t key_len,
+           const uint8_t *iv, size_t iv_len,
+           const mb_params *params,
+           const uint8_t *data, size_t data_len,
+           uint8_t *out, size_t *out_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MULTIBLOCK_H */

@@ -1,0 +1,100 @@
+//! C arguments into Rust values: (pointer, length) pairs into slices,
+//! NUL-terminated names into `&str`, and the output buffer protocol
+//! (`out`, `*out_len` = capacity in, bytes written or needed out).
+//!
+//! Every function here is `unsafe`: the caller (an exported function) passes
+//! on the C caller's promise that a non-NULL pointer points at that many
+//! readable (or writable) bytes, or at a NUL-terminated string.
+
+use std::ffi::{c_char, CStr};
+use std::ptr;
+
+use crate::status::{Failure, MB_ERR_BUFFER_TOO_SMALL, MB_ERR_INVALID_STRING, MB_ERR_PARAM};
+
+/// `len` bytes at `ptr`. NULL is accepted for an empty input only.
+pub unsafe fn bytes<'a>(ptr: *const u8, len: usize, what: &str) -> Result<&'a [u8], Failure> {
+    if ptr.is_null() {
+        return if len == 0 { Ok(&[]) } else { Err(Failure::null(&format!("{what} (with {what}_len {len})"))) };
+    }
+    if len > isize::MAX as usize {
+        return Err(Failure::new(MB_ERR_PARAM, format!("{what}_len {len} is larger than any object")));
+    }
+    // SAFETY: non-NULL, length fits an object; validity is the caller's promise.
+    Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
+}
+
+/// As [`bytes`], but NULL means "not given" (and then `len` must be 0).
+pub unsafe fn optional_bytes<'a>(ptr: *const u8, len: usize, what: &str) -> Result<Option<&'a [u8]>, Failure> {
+    if ptr.is_null() && len == 0 {
+        Ok(None)
+    } else {
+        // SAFETY: passed on from the caller.
+        unsafe { bytes(ptr, len, what) }.map(Some)
+    }
+}
+
+/// A NUL-terminated UTF-8 name; NULL means "not given".
+pub unsafe fn optional_name<'a>(ptr: *const c_char, what: &str) -> Result<Option<&'a str>, Failure> {
+    if ptr.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: non-NULL and NUL-terminated by the caller's promise.
+    let text = unsafe { CStr::from_ptr(ptr) };
+    text.to_str()
+        .map(Some)
+        .map_err(|_| Failure::new(MB_ERR_INVALID_STRING, format!("{what} is not valid UTF-8")))
+}
+
+/// A required NUL-terminated UTF-8 name.
+pub unsafe fn name<'a>(ptr: *const c_char, what: &str) -> Result<&'a str, Failure> {
+    // SAFETY: passed on from the caller.
+    unsafe { optional_name(ptr, what) }?.ok_or_else(|| Failure::null(what))
+}
+
+/// The caller's output buffer: `out` with room for `*out_len` bytes.
+pub struct Output {
+    out: *mut u8,
+    out_len: *mut usize,
+    capacity: usize,
+}
+
+impl Output {
+    /// Checks the pointers and sets `*out_len` to 0, what it stays on any
+    /// error but a too-small buffer. `out` may be NULL only with `*out_len == 0`
+    /// (a size query).
+    pub unsafe fn new(out: *mut u8, out_len: *mut usize) -> Result<Output, Failure> {
+        if out_len.is_null() {
+            return Err(Failure::null("out_len"));
+        }
+        // SAFETY: non-NULL; the caller promises it points at a size_t.
+        let capacity = unsafe { out_len.read() };
+        if out.is_null() && capacity != 0 {
+            return Err(Failure::null(&format!("out (with *out_len {capacity})")));
+        }
+        if capacity > isize::MAX as usize {
+            return Err(Failure::new(MB_ERR_PARAM, format!("*out_len {capacity} is larger than any object")));
+        }
+        // SAFETY: as above.
+        unsafe { out_len.write(0) };
+        Ok(Output { out, out_len, capacity })
+    }
+
+    /// Copies `result` out, or reports the size needed and writes nothing.
+    pub unsafe fn write(self, result: &[u8]) -> Result<(), Failure> {
+        // SAFETY (both writes): `out_len` was checked in `new`; `out` has
+        // `capacity` writable bytes by the caller's promise, and `result`
+        // is our own buffer, so the two cannot overlap.
+        if result.len() > self.capacity {
+            unsafe { self.out_len.write(result.len()) };
+            return Err(Failure::new(
+                MB_ERR_BUFFER_TOO_SMALL,
+                format!("output buffer holds {} bytes, the result needs {}", self.capacity, result.len()),
+            ));
+        }
+        if !result.is_empty() {
+            unsafe { ptr::copy_nonoverlapping(result.as_ptr(), self.out, result.len()) };
+        }
+        unsafe { self.out_len.write(result.len()) };
+        Ok(())
+    }
+}

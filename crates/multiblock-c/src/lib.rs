@@ -1,0 +1,18 @@
+//! C ABI of multiblock: the functions declared in include/multiblock.h.
+//!
+//! Every exported function checks its pointers, runs its body under
+//! [`status::guard`] (a panic becomes `MB_ERR_INTERNAL`, never an unwind into
+//! C) and reports each error as a status code plus a one-line message that
+//! `mb_last_error()` returns on the same thread.
+//!
+//! `unsafe` lives here because a C ABI reads raw pointers: each use says
+//! which promise of the header makes it sound.
+
+mod args;
+mod handle;
+mod info;
+mod oneshot;
+mod status;
+
+#[cfg(test)]
+mod tests;
