@@ -14,6 +14,7 @@
 pub mod dstu;
 pub mod gost;
 pub mod padding;
+mod tag;
 
 pub use padding::Padding;
 

@@ -25,7 +25,6 @@ use super::CHUNK_BYTES;
 use crate::error::{Error, Result};
 use crate::modes::{Mode, Request};
 use crate::registry::{Cipher, Family};
-use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 
 /// A keyed MGM instance for one nonce and one AAD.
@@ -266,9 +265,7 @@ pub fn open(req: &Request<'_>, sealed: &[u8]) -> Result<Vec<u8>> {
     m.hash(&mut acc, m.aad, ct.is_empty())?;
     m.hash(&mut acc, ct, true)?;
     let expected = m.tag(acc, ct.len())?;
-    if !bool::from(expected.ct_eq(tag)) {
-        return Err(Error::Authentication);
-    }
+    crate::modes::tag::verify(&expected, tag)?;
     let mut out = ct.to_vec();
     m.ctr(&mut out)?;
     Ok(out)
