@@ -9,3 +9,4 @@ cargo test --workspace --locked
 cargo run --quiet --release --locked -p multiblock-cli -- selftest --thorough
 bash scripts/ci/python.sh
 bash scripts/ci/c.sh
+bash scripts/ci/ct-valgrind.sh

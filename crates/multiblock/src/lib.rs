@@ -23,6 +23,8 @@ mod registry;
 pub mod tsc;
 mod typed;
 pub mod ublock;
+#[cfg(test)]
+mod zeroize_tests;
 
 pub use cipher;
 pub use cpu::{BackendChoice, BackendInfo, CpuFeatures};

@@ -32,6 +32,7 @@ use super::tables::{PI, PI_INV};
 use super::Keys;
 use crate::cpu::{Backend, BackendInfo, BlockKernel, CpuFeatures};
 use core::arch::x86_64::*;
+use zeroize::Zeroize;
 
 pub(crate) const BACKEND: Backend<Keys> = Backend {
     info: BackendInfo { name: "avx2", constant_time: true, ways: 32, needs: "avx2" },
@@ -108,6 +109,28 @@ unsafe fn encrypt_gfni(k: &SlicedKeys, data: &mut [u8]) {
 unsafe fn decrypt_gfni(k: &SlicedKeys, data: &mut [u8]) {
     let y = Ymm::<true>(());
     batches::<512, 512>(data, |b| decrypt_batch(&y, k, b), |b| decrypt_batch(&y, k, b));
+}
+
+/// π on one block in constant time (the key schedule's S, on secret bytes);
+/// `false`, with `a` untouched, on a CPU without AVX2.
+pub(crate) fn sub_block(a: &mut [u8; 16]) -> bool {
+    if !available(CpuFeatures::get()) {
+        return false;
+    }
+    // SAFETY: AVX2 was checked just above.
+    unsafe { sub_block_avx2(a) };
+    true
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn sub_block_avx2(a: &mut [u8; 16]) {
+    let y = Ymm::<false>(());
+    let mut buf = [0u8; 32];
+    buf[..16].copy_from_slice(a);
+    let v = y.sub(y.load(&buf));
+    y.store(v, &mut buf);
+    a.copy_from_slice(&buf[..16]);
+    buf.zeroize();
 }
 
 /// A 16-byte table repeated in both 128-bit lanes (vpshufb is per lane).

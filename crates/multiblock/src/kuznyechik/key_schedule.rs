@@ -5,6 +5,7 @@
 //! with F[k](a1, a0) = (LSX[k](a1) ⊕ a0, a1) and C_i = L(Vec128(i)).
 
 use super::transforms::{l, s, x, Block};
+use zeroize::Zeroize;
 
 /// C_i = L(Vec128(i)), i = 1..32: the 128-bit big-endian number i, through L.
 pub(crate) fn round_constant(i: u8) -> Block {
@@ -14,15 +15,27 @@ pub(crate) fn round_constant(i: u8) -> Block {
     c
 }
 
+/// S on key material: the avx2 backend's constant-time π where the CPU has
+/// AVX2 (the key is secret; the table π of `transforms::s` is indexed by
+/// it), else the table (no constant-time Kuznyechik backend runs there).
+fn s_secret(a: &mut Block) {
+    #[cfg(target_arch = "x86_64")]
+    if super::avx2::sub_block(a) {
+        return;
+    }
+    s(a);
+}
+
 /// F[k](a1, a0) = (LSX[k](a1) ⊕ a0, a1), in place on the pair.
 fn feistel_step(k: &Block, a1: &mut Block, a0: &mut Block) {
     let mut t = *a1;
     x(k, &mut t);
-    s(&mut t);
+    s_secret(&mut t);
     l(&mut t);
     x(a0, &mut t);
     *a0 = *a1;
     *a1 = t;
+    t.zeroize();
 }
 
 /// The ten round keys K1..K10 from a 32-byte key.
@@ -40,6 +53,8 @@ pub(crate) fn expand(key: &[u8]) -> [Block; 10] {
         rk[2 * i] = a1;
         rk[2 * i + 1] = a0;
     }
+    a1.zeroize();
+    a0.zeroize();
     rk
 }
 

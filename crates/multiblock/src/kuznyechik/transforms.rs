@@ -9,18 +9,13 @@ use super::tables::{L_COEFFS, PI, PI_INV, POLY_LOW};
 pub(crate) type Block = [u8; 16];
 
 /// Multiplication in GF(2^8) modulo x^8 + x^7 + x^6 + x + 1 (§4.1.2),
-/// shift-and-add over the bits of `b`.
+/// shift-and-add over the bits of `b`. Masks instead of branches: L and
+/// L⁻¹ run on round keys (key schedule, decryption keys), which are secret.
 pub(crate) fn gf_mul(mut a: u8, mut b: u8) -> u8 {
     let mut product = 0u8;
     for _ in 0..8 {
-        if b & 1 != 0 {
-            product ^= a;
-        }
-        let carry = a & 0x80 != 0;
-        a <<= 1;
-        if carry {
-            a ^= POLY_LOW;
-        }
+        product ^= a & (b & 1).wrapping_neg();
+        a = (a << 1) ^ (POLY_LOW & (a >> 7).wrapping_neg());
         b >>= 1;
     }
     product

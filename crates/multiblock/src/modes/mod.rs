@@ -15,6 +15,7 @@ pub mod aead;
 pub mod dstu;
 pub mod gost;
 pub mod padding;
+mod tag;
 
 pub use padding::Padding;
 

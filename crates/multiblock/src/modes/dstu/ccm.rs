@@ -26,7 +26,7 @@
 //! failure. The CBC-MAC is sequential; the keystream runs in chunks.
 
 use super::ctr::{Keystream, Step};
-use super::util::{check_family, ct_eq, encrypt_one, iv_block, only, tag_bytes, who, xor_into};
+use super::util::{check_family, encrypt_one, iv_block, only, tag_bytes, who, xor_into};
 use crate::error::{Error, Result};
 use crate::modes::Request;
 use crate::registry::Cipher;
@@ -165,11 +165,11 @@ impl KalynaCcm {
         let mut buf = sealed.to_vec();
         Keystream::new(&self.cipher, &self.iv, Step::Whole).apply(&self.cipher, &mut buf);
         let mut mac = self.cbc_mac(&buf[..len]);
-        let ok = ct_eq(&mac[..self.tag], &buf[len..]);
+        let verdict = crate::modes::tag::verify(&mac[..self.tag], &buf[len..]);
         mac.zeroize();
-        if !ok {
+        if let Err(e) = verdict {
             buf.zeroize();
-            return Err(Error::Authentication);
+            return Err(e);
         }
         buf.truncate(len);
         Ok(buf)

@@ -27,7 +27,7 @@
 
 use super::ctr::{Keystream, Step};
 use super::gf::{Field, Ghash};
-use super::util::{bits_range, check_family, ct_eq, encrypt_one, iv_block, only, tag_bytes, who, xor_into};
+use super::util::{bits_range, check_family, encrypt_one, iv_block, only, tag_bytes, who, xor_into};
 use crate::error::{Error, Result};
 use crate::modes::Request;
 use crate::registry::Cipher;
@@ -142,9 +142,7 @@ impl KalynaGcm {
         }
         let (ct, tag) = sealed.split_at(sealed.len() - self.tag);
         let c_bits = self.non_empty(ct.len())?;
-        if !ct_eq(&self.tag_of(ct, c_bits), tag) {
-            return Err(Error::Authentication);
-        }
+        crate::modes::tag::verify(&self.tag_of(ct, c_bits), tag)?;
         let mut out = ct.to_vec();
         Keystream::new(&self.cipher, &self.iv, Step::Low64).apply(&self.cipher, &mut out);
         Ok(out)

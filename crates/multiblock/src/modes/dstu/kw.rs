@@ -19,7 +19,7 @@
 //! every output byte depends on every input byte); the half-block queue is
 //! a ring, so each step is one block operation and no shifting.
 
-use super::util::{check_family, ct_eq, decrypt_one, encrypt_one, only, who};
+use super::util::{check_family, decrypt_one, encrypt_one, only, who};
 use crate::error::{Error, Result};
 use crate::modes::Request;
 use crate::registry::Cipher;
@@ -126,9 +126,9 @@ impl KalynaKw {
         big_b.zeroize();
         ring.zeroize();
         let body = out.len() - n;
-        if !ct_eq(&out[body..], &vec![0u8; n]) {
+        if let Err(e) = crate::modes::tag::verify(&out[body..], &vec![0u8; n]) {
             out.zeroize();
-            return Err(Error::Authentication);
+            return Err(e);
         }
         out.truncate(body);
         Ok(out)

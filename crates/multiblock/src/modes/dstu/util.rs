@@ -93,16 +93,6 @@ pub(crate) fn xor_into(dst: &mut [u8], src: &[u8]) {
     }
 }
 
-/// Constant-time equality of two byte strings of the same length (the
-/// lengths are public).
-pub(crate) fn ct_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let diff = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
-    std::hint::black_box(diff) == 0
-}
-
 /// Encrypts one block in place (for the sequential modes).
 #[inline]
 pub(crate) fn encrypt_one(c: &Cipher, block: &mut [u8]) {
@@ -113,17 +103,4 @@ pub(crate) fn encrypt_one(c: &Cipher, block: &mut [u8]) {
 #[inline]
 pub(crate) fn decrypt_one(c: &Cipher, block: &mut [u8]) {
     c.decrypt_blocks(block).expect("one whole block");
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ct_eq_compares() {
-        assert!(ct_eq(b"abc", b"abc"));
-        assert!(!ct_eq(b"abc", b"abd"));
-        assert!(!ct_eq(b"abc", b"ab"));
-        assert!(ct_eq(b"", b""));
-    }
 }

@@ -25,8 +25,7 @@ use super::CHUNK_BYTES;
 use crate::error::{Error, Result};
 use crate::modes::{Mode, Request};
 use crate::registry::{Cipher, Family};
-use subtle::ConstantTimeEq;
-use zeroize::Zeroizing;
+use zeroize::{Zeroize, Zeroizing};
 
 /// A keyed MGM instance for one nonce and one AAD.
 struct Mgm<'a> {
@@ -43,6 +42,14 @@ struct Mgm<'a> {
     zi: u128,
     /// H_{h+q+1}, if made with the last text or AAD chunk.
     h_last: Option<Zeroizing<Vec<u8>>>,
+}
+
+impl Drop for Mgm<'_> {
+    fn drop(&mut self) {
+        // E(0‖nonce) and E(1‖nonce): the seeds of the keystream and of H.
+        self.y1.zeroize();
+        self.z1.zeroize();
+    }
 }
 
 impl<'a> Mgm<'a> {
@@ -266,9 +273,7 @@ pub fn open(req: &Request<'_>, sealed: &[u8]) -> Result<Vec<u8>> {
     m.hash(&mut acc, m.aad, ct.is_empty())?;
     m.hash(&mut acc, ct, true)?;
     let expected = m.tag(acc, ct.len())?;
-    if !bool::from(expected.ct_eq(tag)) {
-        return Err(Error::Authentication);
-    }
+    crate::modes::tag::verify(&expected, tag)?;
     let mut out = ct.to_vec();
     m.ctr(&mut out)?;
     Ok(out)

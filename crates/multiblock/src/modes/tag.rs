@@ -1,0 +1,43 @@
+//! Tag verification for every AEAD and key-wrap `open`/`unwrap`: the tags
+//! are compared in constant time (`subtle`), then one branch on the verdict,
+//! which is public (the caller learns it anyway).
+//!
+//! `verify` is never inlined and holds no other branch on secret data, so
+//! the constant-time check (scripts/ci/ct-valgrind.supp) accepts exactly
+//! this one declassification by its function name. The rejection is a
+//! separate call so that the verdict leaves `verify` through the branch,
+//! not as a secret-derived value the caller would branch on again.
+
+use crate::error::{Error, Result};
+use subtle::ConstantTimeEq;
+
+/// `Ok` if `expected == received` (equal lengths and bytes), else
+/// [`Error::Authentication`]; the time does not depend on where they differ.
+#[inline(never)]
+pub(crate) fn verify(expected: &[u8], received: &[u8]) -> Result<()> {
+    if bool::from(expected.ct_eq(received)) {
+        Ok(())
+    } else {
+        rejected()
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn rejected() -> Result<()> {
+    Err(Error::Authentication)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verify_accepts_only_equal_tags() {
+        assert_eq!(verify(b"abc", b"abc"), Ok(()));
+        assert_eq!(verify(b"", b""), Ok(()));
+        assert_eq!(verify(b"abc", b"abd"), Err(Error::Authentication));
+        assert_eq!(verify(b"abc", b"bbc"), Err(Error::Authentication));
+        assert_eq!(verify(b"abc", b"ab"), Err(Error::Authentication));
+    }
+}
