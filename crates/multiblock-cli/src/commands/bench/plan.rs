@@ -166,7 +166,8 @@ impl Plan {
                     entries.extend(ecb_entries(*id, b, bytes, s.reps)?);
                 }
                 Job::Modes(id) => {
-                    for row in super::super::bench_modes::rows(*id, s.bytes.max(id.block_bytes()), s.reps)? {
+                    for row in crate::commands::bench_modes::rows(*id, s.bytes.max(id.block_bytes()), s.reps)? {
+                        // bench_modes keeps only the best repetition: it stands for the median too.
                         let median = row.cycles_per_byte;
                         entries.push(Entry::new(Kind::Mode, row, median));
                     }
