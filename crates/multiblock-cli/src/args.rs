@@ -114,11 +114,24 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 5)]
     pub reps: usize,
     /// One JSON object per line.
-    #[arg(long, conflicts_with = "csv")]
+    #[arg(long, conflicts_with_all = ["csv", "markdown"])]
     pub json: bool,
     /// Comma-separated values with a header line.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "markdown")]
     pub csv: bool,
+    /// The report as Markdown tables (the README's results section).
+    #[arg(long)]
+    pub markdown: bool,
+    /// Also draw the report as an SVG: cycles/byte against blocks per call,
+    /// and each cipher's best constant-time speed against the peers.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Blocks processed per call in the sweep (default 1 2 3 4 5 6 8 12 16 24 32 48 64).
+    #[arg(long, num_args = 1.., value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub ways: Vec<u16>,
+    /// A short run (under 30 s): smaller messages, fewer repetitions and sweep points.
+    #[arg(long)]
+    pub quick: bool,
     /// Also measure every mode of operation of each cipher on its default backend.
     #[arg(long)]
     pub modes: bool,

@@ -3,5 +3,3 @@ pub mod bench_modes;
 pub mod crypt;
 pub mod info;
 pub mod selftest;
-#[cfg(feature = "peers")]
-pub mod peers;

@@ -1,11 +1,14 @@
 //! Independent implementations measured in the same `bench` run, in the same
 //! units (cargo feature `peers`): RustCrypto `kuznyechik` 0.9 and `magma`
-//! 0.10 (table-based, not constant-time), `dstu-core` 0.7 Kalyna (tables).
+//! 0.10 (table-based, not constant-time), `dstu-core` 0.7 Kalyna (tables),
+//! and hardware AES-128-CTR (RustCrypto `aes` 0.9 + `ctr` 0.10, which pick
+//! AES-NI or VAES at run time) as the cipher users would otherwise pick.
 
-use super::bench::{measure, Row};
-use multiblock::CipherId;
+use super::measure::{entry, key_for, measure_stats, Label};
+use super::row::{Entry, Kind};
+use multiblock::{CipherId, CpuFeatures};
 
-/// A keyed peer: its label and an in-place ECB encryption of whole blocks.
+/// A keyed peer: an in-place ECB (or CTR) pass over whole blocks.
 type PeerFn = Box<dyn FnMut(&mut [u8])>;
 
 fn rustcrypto<C>(key: &[u8]) -> PeerFn
@@ -47,23 +50,32 @@ fn peer(id: CipherId, key: &[u8]) -> Option<(&'static str, &'static str, PeerFn)
     })
 }
 
+fn run_peer(label: &Label, name: &'static str, mode: Option<&'static str>, bytes: usize, reps: usize, f: &mut PeerFn) -> Entry {
+    let mut buf: Vec<u8> = (0..bytes).map(|i| i as u8).collect();
+    let stats = measure_stats(reps, || f(&mut buf));
+    let mut e = entry(label, "encrypt", bytes, &stats, 1);
+    e.row.peer = Some(name);
+    e.row.mode = mode;
+    e
+}
+
 /// The peer's encryption speed for `id`, if it has a peer.
-pub fn rows(id: CipherId, bytes: usize, reps: usize) -> Vec<Row> {
-    let key: Vec<u8> = (0..id.key_bytes()).map(|i| (i * 7 + 1) as u8).collect();
-    let Some((backend, name, mut f)) = peer(id, &key) else { return Vec::new() };
-    let len = bytes / id.block_bytes() * id.block_bytes();
-    let mut buf: Vec<u8> = (0..len).map(|i| i as u8).collect();
-    let (ticks, secs) = measure(reps, || f(&mut buf));
-    vec![Row {
-        cipher: id.name(),
-        backend,
-        constant_time: false,
-        direction: "encrypt",
-        ways: 1,
-        bytes: len,
-        mb_per_s: len as f64 / secs / 1e6,
-        cycles_per_byte: ticks as f64 / len.max(1) as f64,
-        peer: Some(name),
-        mode: None,
-    }]
+pub fn rows(id: CipherId, bytes: usize, reps: usize) -> Vec<Entry> {
+    let Some((backend, name, mut f)) = peer(id, &key_for(id)) else { return Vec::new() };
+    let len = (bytes / id.block_bytes()).max(1) * id.block_bytes();
+    let label = Label { kind: Kind::Ecb, cipher: id.name(), backend, constant_time: false, ways: 1 };
+    vec![run_peer(&label, name, None, len, reps, &mut f)]
+}
+
+/// AES-128 in CTR mode through RustCrypto `aes` + `ctr`: the hardware
+/// baseline. Constant-time when AES-NI is present (the crate's software
+/// fallback is fixsliced, also constant-time).
+pub fn aes_ctr(bytes: usize, reps: usize) -> Entry {
+    use cipher::{KeyIvInit, StreamCipher};
+    let mut c = ctr::Ctr128BE::<aes::Aes128>::new_from_slices(&[7u8; 16], &[0u8; 16]).expect("AES-128 key and IV length");
+    let mut f: PeerFn = Box::new(move |buf: &mut [u8]| c.apply_keystream(buf));
+    let cpu = CpuFeatures::get();
+    let backend = if cpu.vaes && cpu.avx2 { "aes-ni+vaes" } else if cpu.aes { "aes-ni" } else { "soft" };
+    let label = Label { kind: Kind::Ecb, cipher: "aes-128", backend, constant_time: true, ways: 1 };
+    run_peer(&label, "RustCrypto aes 0.9 + ctr 0.10", Some("ctr"), bytes / 16 * 16, reps, &mut f)
 }

@@ -1,0 +1,14 @@
+//! `--csv`: a header line, then one line per entry of the run.
+
+use super::papers::figure_for;
+use super::plan::Report;
+use super::row::Entry;
+use crate::{out, Failure};
+
+pub fn print(r: &Report) -> Result<(), Failure> {
+    out::line(Entry::CSV_HEADER)?;
+    for e in &r.entries {
+        out::line(e.csv(figure_for(e).as_ref()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,289 @@
+//! The seed papers' own figures, printed beside this CPU's numbers. Every
+//! figure names its paper, its table and the CPU it was measured on; the
+//! values are copied from the digests in ../shared/notes (seed 000 Tables
+//! 4-7, seed 003 Tables 1-2, seed 001 §3.3 and the uBlock design document it
+//! quotes). NA marks a cell the paper leaves empty.
+
+use super::row::{Entry, Kind};
+
+/// Where a figure was published and measured.
+pub struct Source {
+    /// A short label for tables, e.g. "000-T5" (seed 000, Table 5).
+    pub tag: &'static str,
+    pub paper: &'static str,
+    pub table: &'static str,
+    pub cpu: &'static str,
+}
+
+impl Source {
+    pub fn cite(&self) -> String {
+        format!("{}, {}", self.paper, self.table)
+    }
+}
+
+const SEED000: &str = "seed 000: Sovyn, Khoma, Nakonechnyi, Stakhiv, Zakhyst Informatsii 21(4), 2019";
+const SKYLAKE: &str = "Xeon Skylake-SP 2.0 GHz (GCP n1-highcpu-2), GCC 7.3 / MSVC 2019";
+pub static SEED000_T1: Source = Source { tag: "000-T1", paper: SEED000, table: "Table 1 (Kalyna developers' single-block code [14])", cpu: "Core i5-4670 3.4 GHz, gcc 4.9.2" };
+pub static SEED000_T4: Source = Source { tag: "000-T4", paper: SEED000, table: "Table 4 (GOST 28147-89, tables)", cpu: SKYLAKE };
+pub static SEED000_T5: Source = Source { tag: "000-T5", paper: SEED000, table: "Table 5 (GOST 28147-89, constant-time)", cpu: SKYLAKE };
+pub static SEED000_T6: Source = Source { tag: "000-T6", paper: SEED000, table: "Table 6 (Kalyna-128/128, tables)", cpu: SKYLAKE };
+pub static SEED000_T7: Source = Source { tag: "000-T7", paper: SEED000, table: "Table 7 (Kalyna-128/128, constant-time)", cpu: SKYLAKE };
+pub static SEED003_T1: Source = Source { tag: "003-T1", paper: "seed 003: Magma and Kuznyechik with SSE2/AVX/AVX2", table: "Table 1 (Magma, file encryption)", cpu: "Core i3-9100F 3.6-4.2 GHz" };
+pub static SEED003_T2: Source = Source { tag: "003-T2", paper: "seed 003: Magma and Kuznyechik with SSE2/AVX/AVX2", table: "Table 2 (Kuznyechik, file encryption)", cpu: "Core i3-9100F 3.6-4.2 GHz" };
+pub static SEED001_S4: Source = Source { tag: "001-§4", paper: "seed 001: Fast software implementation of uBlock (AVX2)", table: "§4 conclusion (short message, Mibit/s)", cpu: "Ryzen 9 5900X 3.7 GHz" };
+pub static UBLOCK_DESIGN: Source = Source { tag: "uBlock-doc", paper: "uBlock design document §5.1 (quoted by seed 001 notes)", table: "original SSE code, 1 MB", cpu: "Core i7-3740QM 2.7 GHz, MSVC 2010" };
+
+const NA: f64 = f64::NAN;
+
+/// One column of a seed 000 sweep table: cycles/byte against blocks per
+/// call, for GCC and for MSVC.
+pub struct Sweep {
+    pub source: &'static Source,
+    pub cipher: &'static str,
+    pub column: &'static str,
+    pub direction: &'static str,
+    /// Our backends that do the same job (same instruction set and method).
+    pub backends: &'static [&'static str],
+    /// (blocks per call, GCC cycles/byte, MSVC cycles/byte).
+    pub points: &'static [(usize, f64, f64)],
+}
+
+impl Sweep {
+    /// "GCC/MSVC" at `ways`, if the paper measured it.
+    pub fn at(&self, ways: usize) -> Option<(f64, f64)> {
+        self.points.iter().find(|p| p.0 == ways).map(|p| (p.1, p.2))
+    }
+
+    /// The paper's best point: (blocks, cycles/byte, compiler).
+    pub fn best(&self) -> (usize, f64, &'static str) {
+        let mut best = (0, f64::INFINITY, "");
+        for &(w, g, m) in self.points {
+            for (c, name) in [(g, "GCC"), (m, "MSVC")] {
+                if c < best.1 {
+                    best = (w, c, name);
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Seed 000 Tables 4-7, the columns that have a counterpart here (the
+/// AVX-256/AVX-512 gather columns of Tables 4 and 6 have none: gathers are
+/// not constant-time and this project has no gather backend).
+pub static SWEEPS: &[Sweep] = &[
+    Sweep {
+        source: &SEED000_T4,
+        cipher: "gost89",
+        column: "GPR, 8-bit tables",
+        direction: "encrypt",
+        backends: &["table"],
+        points: &[(1, 35.00, 35.25), (2, 18.63, 18.63), (3, 13.50, 14.83), (4, 12.19, 15.94), (5, 12.20, 18.95)],
+    },
+    Sweep {
+        source: &SEED000_T4,
+        cipher: "gost89",
+        column: "GPR, 12-bit tables",
+        direction: "encrypt",
+        backends: &["table12"],
+        points: &[(1, 38.25, 37.00), (2, 20.13, 19.00), (3, 14.58, 13.75), (4, 11.75, 12.06), (5, 10.90, 12.45)],
+    },
+    Sweep {
+        source: &SEED000_T5,
+        cipher: "gost89",
+        column: "SSE-128 pshufb",
+        direction: "encrypt",
+        backends: &["ssse3"],
+        points: &[(1, 68.50, 52.25), (2, 34.50, 26.25), (4, 13.25, 10.75), (8, 9.50, 7.66), (12, 9.90, 8.83), (16, 9.77, 8.58)],
+    },
+    Sweep {
+        source: &SEED000_T5,
+        cipher: "gost89",
+        column: "AVX-256 vpshufb",
+        direction: "encrypt",
+        backends: &["avx2"],
+        points: &[(1, 54.00, 55.00), (2, 27.63, 27.88), (4, 13.88, 14.13), (8, 6.06, 6.03), (16, 3.73, 3.94), (24, 3.57, 3.93), (32, 3.39, 3.70)],
+    },
+    Sweep {
+        source: &SEED000_T5,
+        cipher: "gost89",
+        column: "AVX-512 vpshufb, vprold",
+        direction: "encrypt",
+        backends: &["avx512", "avx512-vbmi"],
+        points: &[(1, 68.25, 70.00), (2, 35.88, 36.50), (4, 18.19, 21.13), (8, 9.22, 9.84), (16, 3.42, 3.42), (32, 2.24, 2.17), (48, 1.95, 2.07), (64, 1.88, 2.28)],
+    },
+    Sweep {
+        source: &SEED000_T6,
+        cipher: "kalyna-128-128",
+        column: "GPR, T-tables",
+        direction: "encrypt",
+        backends: &["table"],
+        points: &[(1, 9.00, 9.00), (2, 7.75, 7.69), (4, 7.88, 11.06)],
+    },
+    Sweep {
+        source: &SEED000_T6,
+        cipher: "kalyna-128-128",
+        column: "GPR, T-tables",
+        direction: "decrypt",
+        backends: &["table"],
+        points: &[(1, 11.25, 10.88), (2, 8.81, 9.00), (4, 8.97, 12.66)],
+    },
+    Sweep {
+        source: &SEED000_T7,
+        cipher: "kalyna-128-128",
+        column: "SSE-128 row-scan S-boxes",
+        direction: "encrypt",
+        backends: &["ssse3"],
+        points: &[(1, 84.25, 48.75), (2, 50.31, 31.75), (4, 37.94, 24.00)],
+    },
+    Sweep {
+        source: &SEED000_T7,
+        cipher: "kalyna-128-128",
+        column: "SSE-128 row-scan S-boxes",
+        direction: "decrypt",
+        backends: &["ssse3"],
+        points: &[(1, 107.13, 57.75), (2, 77.88, 44.44), (4, 61.47, 35.88)],
+    },
+    Sweep {
+        source: &SEED000_T7,
+        cipher: "kalyna-128-128",
+        column: "AVX-256 row-scan S-boxes",
+        direction: "encrypt",
+        backends: &["avx2"],
+        points: &[(1, 38.13, 35.50), (2, 34.75, 24.13), (4, 21.59, 15.09), (8, 16.42, 10.63)],
+    },
+    Sweep {
+        source: &SEED000_T7,
+        cipher: "kalyna-128-128",
+        column: "AVX-256 row-scan S-boxes",
+        direction: "decrypt",
+        backends: &["avx2"],
+        points: &[(1, 45.38, 43.88), (2, 42.69, 30.94), (4, 29.34, 22.50), (8, 25.91, 17.19)],
+    },
+    Sweep {
+        source: &SEED000_T7,
+        cipher: "kalyna-128-128",
+        column: "AVX-512 F+BW row-scan S-boxes",
+        direction: "encrypt",
+        backends: &["avx512", "avx512-vbmi"],
+        points: &[(1, 52.38, 57.25), (2, 28.31, 30.00), (4, 18.13, 19.72), (8, 11.08, 11.73), (12, 10.14, 10.75), (16, 8.32, 8.78)],
+    },
+    Sweep {
+        source: &SEED000_T7,
+        cipher: "kalyna-128-128",
+        column: "AVX-512 F+BW row-scan S-boxes",
+        direction: "decrypt",
+        backends: &["avx512", "avx512-vbmi"],
+        points: &[(1, 74.00, 78.63), (2, 43.38, 47.50), (4, 24.69, 25.13), (8, 16.64, 18.25), (12, 17.22, 17.86), (16, 15.14, 15.55)],
+    },
+
+];
+
+/// Every source, for the report's list of references.
+pub static SOURCES: &[&Source] = &[&SEED000_T1, &SEED000_T4, &SEED000_T5, &SEED000_T6, &SEED000_T7, &SEED003_T1, &SEED003_T2, &SEED001_S4, &UBLOCK_DESIGN];
+
+/// The seed 000 sweep columns of `cipher`/`direction` that `backend` compares with.
+pub fn sweep_for(cipher: &str, backend: &str, direction: &str) -> Option<&'static Sweep> {
+    SWEEPS.iter().find(|s| s.cipher == cipher && s.direction == direction && s.backends.contains(&backend))
+}
+
+/// A single published figure (not a sweep).
+pub struct Point {
+    pub source: &'static Source,
+    pub cipher: &'static str,
+    pub implementation: &'static str,
+    /// Our backends that do the same job; the peers' backend names for a peer figure.
+    pub backends: &'static [&'static str],
+    pub kind: Kind,
+    pub direction: &'static str,
+    pub cycles_per_byte: f64,
+    pub mb_per_s: f64,
+}
+
+/// uBlock's Mibit/s (the seed's companion code divides by 2^20) as MB/s.
+const fn mibit(x: f64) -> f64 {
+    x * 1.048576 / 8.0
+}
+
+const CT_VECTOR: &[&str] = &["ssse3", "avx2", "avx512", "avx512-vbmi"];
+const UBLOCK_AVX: &[&str] = &["avx2", "avx512-vbmi"];
+
+pub static POINTS: &[Point] = &[
+    // Seed 000 Table 1, [14]: the Kalyna developers' single-block table code.
+    Point { source: &SEED000_T1, cipher: "kalyna-128-128", implementation: "developers' T-table code, 1 block", backends: &["table", "dstu-core"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 10.41, mb_per_s: 326.5 },
+    Point { source: &SEED000_T1, cipher: "kalyna-128-256", implementation: "developers' T-table code, 1 block", backends: &["table", "dstu-core"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 15.03, mb_per_s: 226.2 },
+    Point { source: &SEED000_T1, cipher: "kalyna-256-256", implementation: "developers' T-table code, 1 block", backends: &["table", "dstu-core"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 13.48, mb_per_s: 252.2 },
+    Point { source: &SEED000_T1, cipher: "kalyna-256-512", implementation: "developers' T-table code, 1 block", backends: &["table", "dstu-core"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 17.43, mb_per_s: 195.1 },
+    Point { source: &SEED000_T1, cipher: "kalyna-512-512", implementation: "developers' T-table code, 1 block", backends: &["table", "dstu-core"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 19.62, mb_per_s: 173.3 },
+    // Seed 003 Tables 1-2: MB/s of file encryption (ECB); cycles/byte not given.
+    // Its AVX2 Kuznyechik is the same LS-table method as its SSE2 one (the
+    // SSE2 figure stands beside our `table`), so it has no row of its own.
+    Point { source: &SEED003_T1, cipher: "magma", implementation: "AVX vpshufb, 4 blocks", backends: CT_VECTOR, kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: NA, mb_per_s: 200.0 },
+    Point { source: &SEED003_T1, cipher: "magma", implementation: "OpenSSL", backends: &["openssl-gost"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: NA, mb_per_s: 55.0 },
+    Point { source: &SEED003_T2, cipher: "kuznyechik", implementation: "SSE2 LS tables (pextrw)", backends: &["table"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: NA, mb_per_s: 195.0 },
+    Point { source: &SEED003_T2, cipher: "kuznyechik", implementation: "AVX2 LS tables, 2 blocks", backends: &[], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: NA, mb_per_s: 190.0 },
+    // Seed 001 §4: short messages with key setup, one key and four keys, encryption.
+    Point { source: &SEED001_S4, cipher: "ublock-128-128", implementation: "AVX2, 1 key", backends: UBLOCK_AVX, kind: Kind::Short, direction: "encrypt", cycles_per_byte: NA, mb_per_s: mibit(7205.0) },
+    Point { source: &SEED001_S4, cipher: "ublock-128-128", implementation: "AVX2, 4 keys", backends: UBLOCK_AVX, kind: Kind::MultiKey, direction: "encrypt", cycles_per_byte: NA, mb_per_s: mibit(6340.0) },
+    Point { source: &SEED001_S4, cipher: "ublock-128-256", implementation: "AVX2, 1 key", backends: UBLOCK_AVX, kind: Kind::Short, direction: "encrypt", cycles_per_byte: NA, mb_per_s: mibit(4099.0) },
+    Point { source: &SEED001_S4, cipher: "ublock-128-256", implementation: "AVX2, 4 keys", backends: UBLOCK_AVX, kind: Kind::MultiKey, direction: "encrypt", cycles_per_byte: NA, mb_per_s: mibit(3422.0) },
+    Point { source: &SEED001_S4, cipher: "ublock-256-256", implementation: "AVX2, 1 key", backends: UBLOCK_AVX, kind: Kind::Short, direction: "encrypt", cycles_per_byte: NA, mb_per_s: mibit(3182.0) },
+    Point { source: &SEED001_S4, cipher: "ublock-256-256", implementation: "AVX2, 4 keys", backends: UBLOCK_AVX, kind: Kind::MultiKey, direction: "encrypt", cycles_per_byte: NA, mb_per_s: mibit(2813.0) },
+    // The designers' SSE code on 1 MB (the seed's "original code").
+    Point { source: &UBLOCK_DESIGN, cipher: "ublock-128-128", implementation: "designers' SSE code", backends: &["ssse3"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 11.8, mb_per_s: NA },
+    Point { source: &UBLOCK_DESIGN, cipher: "ublock-128-128", implementation: "designers' SSE code", backends: &["ssse3"], kind: Kind::Ecb, direction: "decrypt", cycles_per_byte: 11.3, mb_per_s: NA },
+    Point { source: &UBLOCK_DESIGN, cipher: "ublock-128-256", implementation: "designers' SSE code", backends: &["ssse3"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 17.4, mb_per_s: NA },
+    Point { source: &UBLOCK_DESIGN, cipher: "ublock-128-256", implementation: "designers' SSE code", backends: &["ssse3"], kind: Kind::Ecb, direction: "decrypt", cycles_per_byte: 16.7, mb_per_s: NA },
+    Point { source: &UBLOCK_DESIGN, cipher: "ublock-256-256", implementation: "designers' SSE code", backends: &["ssse3"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 13.6, mb_per_s: NA },
+    Point { source: &UBLOCK_DESIGN, cipher: "ublock-256-256", implementation: "designers' SSE code", backends: &["ssse3"], kind: Kind::Ecb, direction: "decrypt", cycles_per_byte: 13.4, mb_per_s: NA },
+];
+
+/// A paper figure matched to one of our entries.
+pub struct Figure {
+    pub source: &'static Source,
+    pub implementation: String,
+    pub cycles_per_byte: Option<f64>,
+    pub mb_per_s: Option<f64>,
+}
+
+fn some(x: f64) -> Option<f64> {
+    (!x.is_nan()).then_some(x)
+}
+
+/// The paper figure for the same experiment as `e`, if a seed has one.
+pub fn figure_for(e: &Entry) -> Option<Figure> {
+    let r = &e.row;
+    if e.kind == Kind::Sweep {
+        let s = sweep_for(r.cipher, r.backend, r.direction)?;
+        let (g, m) = s.at(r.ways)?;
+        let best = [g, m].into_iter().filter(|x| !x.is_nan()).fold(f64::INFINITY, f64::min);
+        return Some(Figure {
+            source: s.source,
+            implementation: format!("{} (GCC {}, MSVC {})", s.column, cell(g), cell(m)),
+            cycles_per_byte: some(best).filter(|x| x.is_finite()),
+            mb_per_s: None,
+        });
+    }
+    // The seed's multi-key figures are for short messages only.
+    if (r.mode.is_some() && r.peer.is_none()) || (e.kind == Kind::MultiKey && e.message() != "short") {
+        return None;
+    }
+    let p = POINTS.iter().find(|p| {
+        p.cipher == r.cipher && p.kind == e.kind && p.direction == r.direction && p.backends.contains(&r.backend)
+    })?;
+    Some(Figure {
+        source: p.source,
+        implementation: p.implementation.to_string(),
+        cycles_per_byte: some(p.cycles_per_byte),
+        mb_per_s: some(p.mb_per_s),
+    })
+}
+
+/// A paper cell as printed ("–" where the paper has none).
+pub fn cell(x: f64) -> String {
+    if x.is_nan() {
+        "–".into()
+    } else {
+        format!("{x:.2}")
+    }
+}

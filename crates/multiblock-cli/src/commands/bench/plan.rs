@@ -1,0 +1,213 @@
+//! What one `bench` run measures (from the arguments, `--quick` or the full
+//! report), as a list of jobs run under a progress bar.
+
+use super::header::Machine;
+use super::measure::{ecb_entries, tsc_hz};
+use super::row::{Entry, Kind};
+use super::{openssl, short, sweep};
+use crate::args::BenchArgs;
+use crate::Failure;
+use indicatif::{ProgressBar, ProgressStyle};
+use multiblock::{backends, CipherId};
+use std::time::Duration;
+
+/// Sizes and repetitions of one run.
+pub struct Settings {
+    pub quick: bool,
+    /// Long-message size (`--bytes`, 1 MiB by default).
+    pub bytes: usize,
+    /// Long-message size for the `reference` oracles (hundreds of ticks per byte).
+    pub reference_bytes: usize,
+    pub reps: usize,
+    pub ways: Vec<usize>,
+    /// Bytes processed per repetition at each sweep point.
+    pub sweep_bytes: usize,
+    /// Key setups plus 64-byte messages per repetition.
+    pub short_ops: usize,
+    /// The OpenSSL peer's two file sizes and runs.
+    pub openssl: (usize, usize, usize),
+    pub tsc_span: Duration,
+}
+
+enum Job {
+    Ecb(CipherId, &'static str),
+    Modes(CipherId),
+    #[cfg(feature = "peers")]
+    Peer(CipherId),
+    #[cfg(feature = "peers")]
+    Aes,
+    OpenSsl(Vec<CipherId>),
+    Sweep(CipherId, &'static str),
+    Short(CipherId, &'static str),
+    MultiKey(CipherId, &'static str, bool),
+}
+
+pub struct Plan {
+    pub settings: Settings,
+    jobs: Vec<Job>,
+}
+
+/// Everything a run measured, for the formatters.
+pub struct Report {
+    pub machine: Machine,
+    pub settings: Settings,
+    pub entries: Vec<Entry>,
+    /// Lines for the report (skipped peers and the like).
+    pub notes: Vec<String>,
+    /// Whether peers were measured in this build (cargo feature `peers`).
+    pub peers_built: bool,
+}
+
+/// The backends of `id` this CPU runs, kept by `filter` (empty: all).
+fn available(id: CipherId, filter: &[String]) -> Result<Vec<&'static str>, Failure> {
+    Ok(backends(id.name())
+        .map_err(Failure::input)?
+        .into_iter()
+        .filter(|b| b.available && (filter.is_empty() || filter.iter().any(|n| n == b.info.name)))
+        .map(|b| b.info.name)
+        .collect())
+}
+
+impl Plan {
+    pub fn from_args(args: &BenchArgs) -> Result<Plan, Failure> {
+        let ciphers: Vec<CipherId> = if args.cipher.is_empty() {
+            CipherId::ALL.to_vec()
+        } else {
+            args.cipher.iter().map(|n| CipherId::from_name(n)).collect::<Result<_, _>>().map_err(Failure::input)?
+        };
+        if args.bytes == 0 {
+            return Err(Failure::Input("--bytes must be at least one block (expected a positive number)".into()));
+        }
+        if args.reps == 0 {
+            return Err(Failure::Input("--reps must be at least 1".into()));
+        }
+        for b in &args.backend {
+            let known = ciphers.iter().any(|id| {
+                backends(id.name()).map(|l| l.iter().any(|s| s.info.name == b)).unwrap_or(false)
+            });
+            if !known {
+                return Err(Failure::Input(format!("no selected cipher has a backend '{b}' (see `multiblock info`)")));
+            }
+        }
+        let q = args.quick;
+        let default_ways = if q { sweep::QUICK_WAYS } else { sweep::DEFAULT_WAYS };
+        let settings = Settings {
+            quick: q,
+            bytes: if q { args.bytes.min(64 << 10) } else { args.bytes },
+            reference_bytes: args.bytes.min(if q { 8 << 10 } else { 64 << 10 }),
+            reps: if q { args.reps.min(3) } else { args.reps },
+            ways: if args.ways.is_empty() { default_ways.to_vec() } else { args.ways.iter().map(|&w| w as usize).collect() },
+            sweep_bytes: if q { 4 << 10 } else { 16 << 10 },
+            short_ops: if q { 16 } else { 64 },
+            openssl: if q { (256 << 10, 2 << 20, 1) } else { (1 << 20, 8 << 20, 3) },
+            tsc_span: Duration::from_millis(if q { 20 } else { 100 }),
+        };
+
+        let filter = &args.backend;
+        let mut jobs = Vec::new();
+        for &id in &ciphers {
+            for b in available(id, filter)? {
+                jobs.push(Job::Ecb(id, b));
+            }
+            if args.modes {
+                jobs.push(Job::Modes(id));
+            }
+            #[cfg(feature = "peers")]
+            if filter.is_empty() {
+                jobs.push(Job::Peer(id));
+            }
+        }
+        #[cfg(feature = "peers")]
+        if filter.is_empty() {
+            jobs.push(Job::Aes);
+        }
+        let gost_r: Vec<CipherId> = ciphers.iter().copied().filter(|c| matches!(c, CipherId::Kuznyechik | CipherId::Magma)).collect();
+        if filter.is_empty() && !gost_r.is_empty() {
+            jobs.push(Job::OpenSsl(gost_r));
+        }
+        // The sweep: seed 000's two ciphers unless --cipher names others.
+        let swept: Vec<CipherId> = if args.cipher.is_empty() { sweep::PAPER_CIPHERS.to_vec() } else { ciphers.clone() };
+        for &id in &swept {
+            for b in available(id, filter)?.into_iter().filter(|&b| b != "reference") {
+                jobs.push(Job::Sweep(id, b));
+            }
+        }
+        for &id in &ciphers {
+            for b in available(id, filter)? {
+                jobs.push(Job::Short(id, b));
+            }
+        }
+        for &id in ciphers.iter().filter(|&&id| short::ublock_variant(id).is_some()) {
+            for b in available(id, filter)?.into_iter().filter(|&b| b != "reference") {
+                jobs.push(Job::MultiKey(id, b, true));
+                jobs.push(Job::MultiKey(id, b, false));
+            }
+        }
+        Ok(Plan { settings, jobs })
+    }
+
+    pub fn run(self) -> Result<Report, Failure> {
+        let s = &self.settings;
+        let bar = ProgressBar::new(self.jobs.len() as u64 + 1);
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} {msg}")
+                .expect("a valid template"),
+        );
+        bar.set_message("TSC frequency");
+        let machine = Machine::detect(tsc_hz(s.tsc_span));
+        bar.inc(1);
+        let mut entries = Vec::new();
+        let mut notes = Vec::new();
+        for job in &self.jobs {
+            bar.set_message(describe(job));
+            match job {
+                Job::Ecb(id, b) => {
+                    let bytes = if *b == "reference" { s.reference_bytes } else { s.bytes };
+                    entries.extend(ecb_entries(*id, b, bytes, s.reps)?);
+                }
+                Job::Modes(id) => {
+                    for row in crate::commands::bench_modes::rows(*id, s.bytes.max(id.block_bytes()), s.reps)? {
+                        // bench_modes keeps only the best repetition: it stands for the median too.
+                        let median = row.cycles_per_byte;
+                        entries.push(Entry::new(Kind::Mode, row, median));
+                    }
+                }
+                #[cfg(feature = "peers")]
+                Job::Peer(id) => entries.extend(super::peers::rows(*id, s.bytes, s.reps)),
+                #[cfg(feature = "peers")]
+                Job::Aes => entries.push(super::peers::aes_ctr(s.bytes, s.reps)),
+                Job::OpenSsl(ids) => {
+                    let (small, large, reps) = s.openssl;
+                    match openssl::rows(ids, small, large, reps, machine.tsc_hz) {
+                        Ok(rows) => entries.extend(rows),
+                        Err(note) => notes.push(note),
+                    }
+                }
+                Job::Sweep(id, b) => entries.extend(sweep::run(*id, b, &s.ways, s.sweep_bytes, s.reps.max(3))?),
+                Job::Short(id, b) => entries.extend(short::single_key(*id, b, s.short_ops, s.reps)?),
+                Job::MultiKey(id, b, is_short) => {
+                    let (stream, ops) = if *is_short { (short::SHORT_BYTES, s.short_ops) } else { (s.bytes / short::STREAMS, 1) };
+                    entries.extend(short::multi_key(*id, b, stream, ops, s.reps)?);
+                }
+            }
+            bar.inc(1);
+        }
+        bar.finish_and_clear();
+        Ok(Report { machine, settings: self.settings, entries, notes, peers_built: cfg!(feature = "peers") })
+    }
+}
+
+fn describe(job: &Job) -> String {
+    match job {
+        Job::Ecb(id, b) => format!("{id} {b} ECB"),
+        Job::Modes(id) => format!("{id} modes"),
+        #[cfg(feature = "peers")]
+        Job::Peer(id) => format!("{id} peer"),
+        #[cfg(feature = "peers")]
+        Job::Aes => "AES-128-CTR".into(),
+        Job::OpenSsl(_) => "OpenSSL gost engine".into(),
+        Job::Sweep(id, b) => format!("{id} {b} sweep"),
+        Job::Short(id, b) => format!("{id} {b} 64 B"),
+        Job::MultiKey(id, b, _) => format!("{id} {b} multi-key"),
+    }
+}

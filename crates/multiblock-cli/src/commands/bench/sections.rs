@@ -1,0 +1,428 @@
+//! The report's sections, as tables built from the measured entries and
+//! the papers' figures: the seed tables side by side, the peers, the
+//! summaries. Every number printed here was measured in this run, except
+//! the columns headed "paper".
+
+use super::papers::{self, cell, figure_for, Figure};
+use super::plan::Report;
+use super::row::{Entry, Kind};
+use super::table::Table;
+use multiblock::{backends, CipherId};
+
+fn f2(x: f64) -> String {
+    format!("{x:.2}")
+}
+
+fn f1(x: f64) -> String {
+    format!("{x:.1}")
+}
+
+fn dash() -> String {
+    "–".into()
+}
+
+fn yes_no(b: bool) -> String {
+    if b { "yes" } else { "no" }.into()
+}
+
+/// "6.45 cpb [000-T4]" or "200 MB/s [003-T1]".
+fn paper_cell(f: Option<&Figure>) -> String {
+    match f {
+        None => dash(),
+        Some(f) => match (f.cycles_per_byte, f.mb_per_s) {
+            (Some(c), _) => format!("{c:.2} cpb [{}]", f.source.tag),
+            (None, Some(m)) => format!("{m:.0} MB/s [{}]", f.source.tag),
+            (None, None) => dash(),
+        },
+    }
+}
+
+/// Entries of one kind, cipher, backend and direction (ours unless `backend` is a peer's).
+fn find<'a>(r: &'a Report, kind: Kind, cipher: &str, backend: &str, direction: &str) -> Option<&'a Entry> {
+    r.entries.iter().find(|e| {
+        let x = &e.row;
+        e.kind == kind && x.cipher == cipher && x.backend == backend && x.direction == direction && (x.mode.is_none() || x.peer.is_some() || kind == Kind::Mode)
+    })
+}
+
+fn cpb(e: Option<&Entry>) -> String {
+    e.map_or_else(dash, |e| f2(e.row.cycles_per_byte))
+}
+
+fn mbs(e: Option<&Entry>) -> String {
+    e.map_or_else(dash, |e| f1(e.row.mb_per_s))
+}
+
+fn ciphers_in(r: &Report, kind: Kind) -> Vec<CipherId> {
+    CipherId::ALL.into_iter().filter(|id| r.entries.iter().any(|e| e.kind == kind && e.row.cipher == id.name())).collect()
+}
+
+fn default_backend(id: CipherId) -> Option<&'static str> {
+    backends(id.name()).ok()?.into_iter().find(|b| b.is_default).map(|b| b.info.name)
+}
+
+/// All sections in report order.
+pub fn all(r: &Report) -> Vec<Table> {
+    let mut v = Vec::new();
+    v.extend(sweeps(r));
+    v.extend(kalyna_best(r));
+    v.extend(gost_r(r));
+    v.extend(ublock(r));
+    v.extend(short_messages(r));
+    v.extend(best_vs_peers(r));
+    v.extend(ecb(r));
+    v.extend(modes(r));
+    v.push(references(r));
+    v
+}
+
+/// Seed 000 Tables 4-7: cycles/byte against blocks per call, per backend,
+/// with the paper's GCC/MSVC figures beside the backend that does the same job.
+fn sweeps(r: &Report) -> Vec<Table> {
+    let mut out = Vec::new();
+    // Seed 000's order: GOST 28147-89 (Tables 4-5) before Kalyna (6-7).
+    let mut ids = ciphers_in(r, Kind::Sweep);
+    ids.sort_by_key(|&id| id != CipherId::Gost89);
+    for id in ids {
+        for direction in ["encrypt", "decrypt"] {
+            let pts: Vec<&Entry> = r.entries.iter().filter(|e| e.kind == Kind::Sweep && e.row.cipher == id.name() && e.row.direction == direction).collect();
+            if pts.is_empty() {
+                continue;
+            }
+            let mut bk: Vec<&str> = Vec::new();
+            for e in &pts {
+                if !bk.contains(&e.row.backend) {
+                    bk.push(e.row.backend);
+                }
+            }
+            let mut header = vec!["blocks".to_string()];
+            for b in &bk {
+                header.push(b.to_string());
+                if let Some(s) = papers::sweep_for(id.name(), b, direction) {
+                    header.push(format!("paper {} [{}]", s.column, s.source.tag));
+                }
+            }
+            let tables = match id {
+                CipherId::Gost89 => " (seed 000 Tables 4 and 5)",
+                CipherId::Kalyna128_128 => " (seed 000 Tables 6 and 7)",
+                _ => "",
+            };
+            let mut t = Table { title: format!("{id} {direction}: cycles/byte against blocks per call{tables}"), notes: Vec::new(), header, rows: Vec::new() };
+            t.note("One call processes N blocks of a hot buffer; cycles/byte = TSC ticks per call / (N × block bytes), best of the repetitions. Paper cells are GCC/MSVC.");
+            let mut ways: Vec<usize> = pts.iter().map(|e| e.row.ways).collect();
+            ways.sort_unstable();
+            ways.dedup();
+            for w in ways {
+                let mut row = vec![w.to_string()];
+                for b in &bk {
+                    row.push(cpb(pts.iter().copied().find(|e| e.row.backend == *b && e.row.ways == w)));
+                    if let Some(s) = papers::sweep_for(id.name(), b, direction) {
+                        row.push(s.at(w).map_or_else(dash, |(g, m)| format!("{}/{}", cell(g), cell(m))));
+                    }
+                }
+                t.row(row);
+            }
+            // The best of each column, with its N.
+            let mut best = vec!["best".to_string()];
+            for b in &bk {
+                let e = pts.iter().filter(|e| e.row.backend == *b).min_by(|x, y| x.row.cycles_per_byte.total_cmp(&y.row.cycles_per_byte));
+                best.push(e.map_or_else(dash, |e| format!("{:.2} ({})", e.row.cycles_per_byte, e.row.ways)));
+                if let Some(s) = papers::sweep_for(id.name(), b, direction) {
+                    let (w, c, comp) = s.best();
+                    best.push(format!("{c:.2} ({w}, {comp})"));
+                }
+            }
+            t.row(best);
+            match (id, direction) {
+                (CipherId::Gost89, _) => t.note("No counterpart here for the paper's gather-based table code (Table 4 AVX-256/AVX-512 columns; best 6.66 and 6.45 cpb, 12-bit tables): gathers are not constant-time and slower than the vpshufb code."),
+                (CipherId::Kalyna128_128, "encrypt") => t.note("No counterpart here for the paper's gather-based table code (Table 6 AVX-256/AVX-512; best encryption 8.42 and 5.47 cpb)."),
+                (CipherId::Kalyna128_128, _) => t.note("No counterpart here for the paper's gather-based table code (Table 6 AVX-256/AVX-512; best decryption 9.73 and 6.84 cpb)."),
+                _ => {}
+            }
+            out.push(t);
+        }
+    }
+    out
+}
+
+/// All five Kalyna variants at their best (long messages), beside the
+/// developers' figures (seed 000 Table 1) and dstu-core.
+fn kalyna_best(r: &Report) -> Vec<Table> {
+    let kalyna: Vec<CipherId> = ciphers_in(r, Kind::Ecb).into_iter().filter(|id| id.name().starts_with("kalyna")).collect();
+    if kalyna.is_empty() {
+        return Vec::new();
+    }
+    let mut t = Table::new(
+        "Kalyna, all five variants at their best (ECB, long messages, cycles/byte)",
+        &["cipher", "best constant-time", "enc", "dec", "best of all", "enc", "dec", "dstu-core enc", "paper: developers' code [000-T1]"],
+    );
+    for id in kalyna {
+        let best = |ct_only: bool| {
+            r.entries
+                .iter()
+                .filter(|e| e.kind == Kind::Ecb && e.row.peer.is_none() && e.row.cipher == id.name() && e.row.direction == "encrypt" && (e.row.constant_time || !ct_only))
+                .min_by(|a, b| a.row.cycles_per_byte.total_cmp(&b.row.cycles_per_byte))
+        };
+        let mut row = vec![id.name().to_string()];
+        for ct in [true, false] {
+            match best(ct) {
+                Some(e) => {
+                    row.push(e.row.backend.to_string());
+                    row.push(f2(e.row.cycles_per_byte));
+                    row.push(cpb(find(r, Kind::Ecb, id.name(), e.row.backend, "decrypt")));
+                }
+                None => row.extend([dash(), dash(), dash()]),
+            }
+        }
+        row.push(cpb(find(r, Kind::Ecb, id.name(), "dstu-core", "encrypt")));
+        let p = papers::POINTS.iter().find(|p| p.cipher == id.name() && p.source.tag == "000-T1");
+        row.push(p.map_or_else(dash, |p| f2(p.cycles_per_byte)));
+        t.row(row);
+    }
+    t.note("The paper's Table 1 quotes the developers' single-block T-table code [14] on a Core i5-4670 (3.4 GHz); its own Tables 6-7 measure only Kalyna-128/128 (see the sweep above).");
+    vec![t]
+}
+
+/// Seed 003's experiment: Magma and Kuznyechik by backend, long and short messages.
+fn gost_r(r: &Report) -> Vec<Table> {
+    let ids: Vec<CipherId> = ciphers_in(r, Kind::Ecb).into_iter().filter(|id| matches!(id, CipherId::Magma | CipherId::Kuznyechik)).collect();
+    if ids.is_empty() {
+        return Vec::new();
+    }
+    let mut t = Table::new(
+        "Magma and Kuznyechik by backend (seed 003's table): long messages and 64 B with key setup",
+        &["cipher", "backend", "ct", "enc MB/s", "enc cpb", "dec cpb", "64 B enc cpb", "64 B dec cpb", "paper enc"],
+    );
+    for id in ids {
+        for e in r.entries.iter().filter(|e| e.kind == Kind::Ecb && e.row.cipher == id.name() && e.row.direction == "encrypt") {
+            let b = e.row.backend;
+            let name = match e.row.peer {
+                Some(p) => format!("{b} (peer: {p})"),
+                None => b.to_string(),
+            };
+            t.row(vec![
+                id.name().into(),
+                name,
+                yes_no(e.row.constant_time),
+                f1(e.row.mb_per_s),
+                f2(e.row.cycles_per_byte),
+                if e.row.peer.is_some() { dash() } else { cpb(find(r, Kind::Ecb, id.name(), b, "decrypt")) },
+                cpb(find(r, Kind::Short, id.name(), b, "encrypt").filter(|_| e.row.peer.is_none())),
+                cpb(find(r, Kind::Short, id.name(), b, "decrypt").filter(|_| e.row.peer.is_none())),
+                paper_cell(figure_for(e).as_ref()),
+            ]);
+        }
+    }
+    t.note("Seed 003 reports MB/s of file encryption on a Core i3-9100F (3.6-4.2 GHz); its Magma code is AVX vpshufb (constant-time), its Kuznyechik code LS lookup tables with SSE2 (195 MB/s) and AVX2 (190 MB/s).");
+    vec![t]
+}
+
+/// Seed 001's test matrix: variant × one or four keys × short or long × enc/dec.
+fn ublock(r: &Report) -> Vec<Table> {
+    let ids: Vec<CipherId> = ciphers_in(r, Kind::MultiKey);
+    if ids.is_empty() {
+        return Vec::new();
+    }
+    let mut t = Table::new(
+        "uBlock: one key and four keys (ublock::multi_key), short and long messages (seed 001)",
+        &["cipher", "backend", "keys", "message", "enc MB/s", "enc cpb", "dec MB/s", "dec cpb", "paper enc"],
+    );
+    for id in ids {
+        let mut bk: Vec<&str> = r.entries.iter().filter(|e| e.kind == Kind::MultiKey && e.row.cipher == id.name()).map(|e| e.row.backend).collect();
+        bk.dedup();
+        for b in bk {
+            let scenarios: [(Kind, &str, &str); 4] = [
+                (Kind::Short, "1", "short"),
+                (Kind::MultiKey, "4", "short"),
+                (Kind::Ecb, "1", "long"),
+                (Kind::MultiKey, "4", "long"),
+            ];
+            for (kind, keys, message) in scenarios {
+                let get = |d: &str| {
+                    r.entries.iter().find(|e| e.kind == kind && e.row.cipher == id.name() && e.row.backend == b && e.row.direction == d && e.message() == message && e.row.mode.is_none())
+                };
+                let (enc, dec) = (get("encrypt"), get("decrypt"));
+                let Some(first) = enc.or(dec) else { continue };
+                let size = if message == "short" { "64 B + key setup".to_string() } else { format!("{} KiB", first.row.bytes / 1024) };
+                t.row(vec![
+                    id.name().into(),
+                    b.into(),
+                    keys.into(),
+                    size,
+                    mbs(enc),
+                    cpb(enc),
+                    mbs(dec),
+                    cpb(dec),
+                    paper_cell(enc.and_then(figure_for).as_ref()),
+                ]);
+            }
+        }
+    }
+    t.note("Short: key setup plus 64 bytes per key (4 keys: 4 × 64 B in one call). Long: one message (1 key) or four equal streams (4 keys) in total as listed.");
+    t.note("Seed 001 (Ryzen 9 5900X, 3.7 GHz) times key setup plus 4 blocks per call and prints Mibit/s; shown here as MB/s. The designers' SSE figures are cycles/byte on 1 MB (Core i7-3740QM).");
+    vec![t]
+}
+
+/// DESIGN.md / issue 3: 64 bytes including key setup, default backend
+/// against the table and reference backends.
+fn short_messages(r: &Report) -> Vec<Table> {
+    let ids = ciphers_in(r, Kind::Short);
+    if ids.is_empty() {
+        return Vec::new();
+    }
+    let mut t = Table::new(
+        "Short messages: key setup + 64 bytes (cycles/byte), default backend against table and reference",
+        &["cipher", "default", "enc", "dec", "table enc", "table dec", "reference enc", "reference dec", "default not slower"],
+    );
+    for id in ids {
+        let def = default_backend(id).filter(|b| find(r, Kind::Short, id.name(), b, "encrypt").is_some());
+        let table = ["table12", "table"].into_iter().find(|b| find(r, Kind::Short, id.name(), b, "encrypt").is_some());
+        let get = |b: Option<&str>, d: &str| b.and_then(|b| find(r, Kind::Short, id.name(), b, d));
+        let mut verdict = None;
+        for d in ["encrypt", "decrypt"] {
+            if let Some(de) = get(def, d) {
+                for other in [get(table, d), get(Some("reference"), d)].into_iter().flatten() {
+                    let ok = de.row.cycles_per_byte <= other.row.cycles_per_byte;
+                    verdict = Some(verdict.unwrap_or(true) && ok);
+                }
+            }
+        }
+        t.row(vec![
+            id.name().into(),
+            def.unwrap_or("–").into(),
+            cpb(get(def, "encrypt")),
+            cpb(get(def, "decrypt")),
+            cpb(get(table, "encrypt")),
+            cpb(get(table, "decrypt")),
+            cpb(get(Some("reference"), "encrypt")),
+            cpb(get(Some("reference"), "decrypt")),
+            verdict.map_or_else(dash, yes_no),
+        ]);
+    }
+    t.note("\"table\" is the fastest table backend (table12 for GOST). Every backend's figure is in --json/--csv (section \"short\").");
+    vec![t]
+}
+
+/// Each cipher's best constant-time encryption against the peers (the bar chart).
+pub fn best_constant_time(r: &Report) -> Vec<(CipherId, &Entry)> {
+    CipherId::ALL
+        .into_iter()
+        .filter_map(|id| {
+            r.entries
+                .iter()
+                .filter(|e| e.kind == Kind::Ecb && e.row.peer.is_none() && e.row.constant_time && e.row.cipher == id.name() && e.row.direction == "encrypt")
+                .min_by(|a, b| a.row.cycles_per_byte.total_cmp(&b.row.cycles_per_byte))
+                .map(|e| (id, e))
+        })
+        .collect()
+}
+
+/// The peers' entries (long messages, encryption).
+pub fn peers(r: &Report) -> Vec<&Entry> {
+    r.entries.iter().filter(|e| e.kind == Kind::Ecb && e.row.peer.is_some()).collect()
+}
+
+fn best_vs_peers(r: &Report) -> Vec<Table> {
+    let best = best_constant_time(r);
+    if best.is_empty() {
+        return Vec::new();
+    }
+    let mut t = Table::new(
+        "Best constant-time speed against the peers (ECB encryption, long messages)",
+        &["cipher", "backend", "MB/s", "cpb", "peer", "peer MB/s", "peer cpb", "speed-up"],
+    );
+    for (id, e) in &best {
+        let ps: Vec<&Entry> = peers(r).into_iter().filter(|p| p.row.cipher == id.name()).collect();
+        if ps.is_empty() {
+            t.row(vec![id.name().into(), e.row.backend.into(), f1(e.row.mb_per_s), f2(e.row.cycles_per_byte), dash(), dash(), dash(), dash()]);
+        }
+        for p in ps {
+            t.row(vec![
+                id.name().into(),
+                e.row.backend.into(),
+                f1(e.row.mb_per_s),
+                f2(e.row.cycles_per_byte),
+                p.row.peer.unwrap_or("").into(),
+                f1(p.row.mb_per_s),
+                f2(p.row.cycles_per_byte),
+                format!("{:.1}×", p.row.cycles_per_byte / e.row.cycles_per_byte),
+            ]);
+        }
+    }
+    for p in peers(r).into_iter().filter(|p| CipherId::from_name(p.row.cipher).is_err()) {
+        t.row(vec![
+            format!("{} {}", p.row.cipher, p.row.mode.unwrap_or("")),
+            p.row.backend.into(),
+            dash(),
+            dash(),
+            p.row.peer.unwrap_or("").into(),
+            f1(p.row.mb_per_s),
+            f2(p.row.cycles_per_byte),
+            dash(),
+        ]);
+    }
+    t.note("Speed-up = peer cycles/byte ÷ ours. The peers are table-based (not constant-time) except AES-128-CTR, which runs on the AES instructions.");
+    for n in &r.notes {
+        t.note(n.clone());
+    }
+    if !r.peers_built {
+        t.note("Peers not built: run with `--features peers` (the README's main command does).");
+    }
+    vec![t]
+}
+
+/// Every backend and peer, ECB, long messages: the foundation's table.
+fn ecb(r: &Report) -> Vec<Table> {
+    let mut t = Table::new(
+        "Every cipher on every backend (ECB, long messages)",
+        &["cipher", "backend", "ct", "dir", "ways", "bytes", "MB/s", "cycles/B", "median", "peer / paper"],
+    );
+    for e in r.entries.iter().filter(|e| e.kind == Kind::Ecb) {
+        let x = &e.row;
+        let cipher = match x.mode {
+            Some(m) => format!("{} {m}", x.cipher),
+            None => x.cipher.to_string(),
+        };
+        let extra = match (x.peer, figure_for(e)) {
+            (Some(p), _) => format!("peer: {p}"),
+            (None, Some(f)) => format!("paper: {}", paper_cell(Some(&f))),
+            _ => String::new(),
+        };
+        t.row(vec![cipher, x.backend.into(), yes_no(x.constant_time), x.direction.into(), x.ways.to_string(), x.bytes.to_string(), f1(x.mb_per_s), f2(x.cycles_per_byte), f2(e.median_cycles_per_byte), extra]);
+    }
+    if t.rows.is_empty() {
+        return Vec::new();
+    }
+    t.note("`ways` is the backend's width (blocks per kernel call); the `reference` oracles run on a smaller message (the `bytes` column).");
+    vec![t]
+}
+
+fn modes(r: &Report) -> Vec<Table> {
+    let mut t = Table::new("Modes of operation on the default backend (--modes)", &["cipher", "mode", "backend", "dir", "MB/s", "cycles/B", "÷ ECB"]);
+    for e in r.entries.iter().filter(|e| e.kind == Kind::Mode) {
+        let x = &e.row;
+        let ecb = find(r, Kind::Ecb, x.cipher, x.backend, if x.direction == "decrypt" { "decrypt" } else { "encrypt" });
+        t.row(vec![
+            x.cipher.into(),
+            x.mode.unwrap_or("").into(),
+            x.backend.into(),
+            x.direction.into(),
+            f1(x.mb_per_s),
+            f2(x.cycles_per_byte),
+            ecb.map_or_else(dash, |b| format!("{:.2}", x.cycles_per_byte / b.row.cycles_per_byte)),
+        ]);
+    }
+    if t.rows.is_empty() {
+        Vec::new()
+    } else {
+        vec![t]
+    }
+}
+
+fn references(_: &Report) -> Table {
+    let mut t = Table::new("Sources of the paper figures", &["tag", "paper", "table", "CPU"]);
+    for s in papers::SOURCES {
+        t.row(vec![s.tag.into(), s.paper.into(), s.table.into(), s.cpu.into()]);
+    }
+    t
+}

@@ -1,0 +1,175 @@
+//! The `bench` report's output formats, end to end: JSON lines, CSV and
+//! Markdown shapes, the SVG plot, `--quick`. No timing is asserted (the
+//! machine may be loaded); the checks are on shape, keys and the papers'
+//! figures landing beside the matching rows.
+
+use serde_json::Value;
+use std::process::{Command, Output, Stdio};
+
+fn bench(args: &[&str]) -> Output {
+    let o = Command::new(env!("CARGO_BIN_EXE_multiblock"))
+        .arg("bench")
+        .args(args)
+        .env_remove("MULTIBLOCK_BACKEND")
+        .stdin(Stdio::null())
+        .output()
+        .expect("spawn multiblock");
+    o
+}
+
+fn ok(o: &Output) -> String {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+const FOUNDATION_KEYS: [&str; 8] = ["cipher", "backend", "constant_time", "direction", "ways", "bytes", "mb_per_s", "cycles_per_byte"];
+
+#[test]
+fn json_lines_keep_the_foundation_keys_and_cover_every_section() {
+    let text = ok(&bench(&["--quick", "--json", "--cipher", "gost89", "ublock-128-128", "--reps", "1"]));
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"))).collect();
+    for v in &lines {
+        for k in FOUNDATION_KEYS.iter().chain(&["section", "message", "keys", "median_cycles_per_byte"]) {
+            assert!(v.get(*k).is_some(), "{v} lacks {k}");
+        }
+        assert!(v["cycles_per_byte"].as_f64().unwrap() > 0.0, "{v}");
+        assert!(v["median_cycles_per_byte"].as_f64().unwrap() >= v["cycles_per_byte"].as_f64().unwrap(), "{v}");
+    }
+    let section = |name: &str| lines.iter().filter(|v| v["section"] == name).collect::<Vec<_>>();
+    for name in ["ecb", "sweep", "short", "multi-key"] {
+        assert!(!section(name).is_empty(), "no {name} lines in:\n{text}");
+    }
+    // --quick sweeps 1..64 blocks per call for gost89 (uBlock is swept only because --cipher names it).
+    let ways: Vec<u64> = section("sweep").iter().filter(|v| v["cipher"] == "gost89" && v["backend"] == "table").map(|v| v["ways"].as_u64().unwrap()).collect();
+    assert_eq!(ways, [1, 2, 4, 8, 16, 32, 64]);
+    // Seed 000 Table 4 sits beside the 8-bit table backend: 4-way GCC 12.19 / MSVC 15.94.
+    let t4 = section("sweep").into_iter().find(|v| v["cipher"] == "gost89" && v["backend"] == "table" && v["ways"] == 4).unwrap();
+    assert_eq!(t4["paper_cycles_per_byte"], 12.19, "{t4}");
+    assert!(t4["paper_source"].as_str().unwrap().contains("Table 4"), "{t4}");
+    // Short messages: 64 bytes; multi-key: four streams.
+    assert!(section("short").iter().all(|v| v["bytes"] == 64 && v["message"] == "short"));
+    for v in section("multi-key") {
+        assert_eq!(v["keys"], 4, "{v}");
+        assert!(v["bytes"].as_u64().unwrap() % (4 * 16) == 0, "{v}");
+    }
+    // Peers (AES-128-CTR, OpenSSL) keep `peer`.
+    for v in lines.iter().filter(|v| v["backend"] == "openssl-gost" || v["cipher"] == "aes-128") {
+        assert!(v["peer"].as_str().is_some_and(|p| !p.is_empty()), "{v}");
+    }
+}
+
+/// Splits one CSV line (RFC 4180 quoting).
+fn csv_fields(line: &str) -> Vec<String> {
+    let (mut out, mut cur, mut quoted, mut chars) = (Vec::new(), String::new(), false, line.chars().peekable());
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                cur.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => out.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    out.push(cur);
+    out
+}
+
+#[test]
+fn csv_has_a_header_and_rectangular_rows() {
+    let text = ok(&bench(&["--quick", "--csv", "--cipher", "gost89", "kalyna-128-128", "--backend", "table", "--reps", "1"]));
+    let mut lines = text.lines();
+    let header = csv_fields(lines.next().unwrap());
+    for k in FOUNDATION_KEYS.iter().chain(&["section", "peer", "mode", "paper_cycles_per_byte", "paper_source"]) {
+        assert!(header.iter().any(|h| h == k), "header lacks {k}: {header:?}");
+    }
+    let col = |k: &str| header.iter().position(|h| h == k).unwrap();
+    let mut rows = 0;
+    let mut with_paper = 0;
+    for line in lines {
+        let f = csv_fields(line);
+        assert_eq!(f.len(), header.len(), "{line}");
+        assert_eq!(f[col("backend")], "table", "{line}");
+        f[col("cycles_per_byte")].parse::<f64>().unwrap();
+        if !f[col("paper_cycles_per_byte")].is_empty() {
+            with_paper += 1;
+            assert!(f[col("paper_source")].contains("seed 000"), "{line}");
+        }
+        rows += 1;
+    }
+    assert!(rows > 10, "{text}");
+    // gost89 Table 4 (1-5 blocks) and Kalyna Table 6 (1, 2, 4 blocks, both directions).
+    assert!(with_paper >= 3 + 2 * 3 - 2, "{text}");
+}
+
+#[test]
+fn markdown_tables_are_well_formed() {
+    let text = ok(&bench(&["--quick", "--markdown", "--cipher", "gost89", "kuznyechik", "--reps", "1"]));
+    assert!(text.contains("- **TSC**: "), "{text}");
+    assert!(text.contains("- **CPU**: "), "{text}");
+    let mut tables = 0;
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, l) in lines.iter().enumerate() {
+        if l.starts_with("|---") || l.starts_with("|--") {
+            let cols = lines[i - 1].matches(" | ").count();
+            assert!(l.split('|').filter(|c| c.contains("---")).count() == cols + 1, "{}\n{l}", lines[i - 1]);
+            for row in lines[i + 1..].iter().take_while(|r| r.starts_with('|')) {
+                assert_eq!(row.replace("\\|", "").matches(" | ").count(), cols, "{row}");
+            }
+            tables += 1;
+        }
+    }
+    assert!(text.contains("### gost89 encrypt: cycles/byte against blocks per call"), "{text}");
+    assert!(text.contains("### Magma and Kuznyechik by backend"), "{text}");
+    assert!(text.contains("### Short messages"), "{text}");
+    assert!(tables >= 5, "{text}");
+}
+
+#[test]
+fn plot_writes_an_svg_with_labelled_axes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bench.svg");
+    let text = ok(&bench(&["--quick", "--cipher", "gost89", "kuznyechik", "--reps", "1", "--plot", path.to_str().unwrap()]));
+    assert!(text.contains("TSC"), "{text}");
+    let svg = std::fs::read_to_string(&path).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("not XML: {e}"));
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
+    let all = texts.join("\n");
+    for label in ["blocks processed per call", "cycles per byte", "gost89 encryption", "Best constant-time speed"] {
+        assert!(all.contains(label), "no '{label}' in the SVG's text");
+    }
+    assert!(doc.descendants().filter(|n| n.tag_name().name() == "polyline" || n.tag_name().name() == "path").count() > 2);
+    assert!(doc.descendants().filter(|n| n.tag_name().name() == "rect").count() > 2);
+}
+
+#[test]
+fn bad_arguments_fail_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no/such/folder/x.svg");
+    for args in [
+        vec!["--plot", missing.to_str().unwrap(), "--cipher", "magma"],
+        vec!["--ways", "0"],
+        vec!["--cipher", "no-such-cipher"],
+        vec!["--json", "--markdown"],
+    ] {
+        let o = bench(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+    assert!(!missing.exists());
+}
+
+#[test]
+fn quick_report_covers_every_cipher() {
+    let text = ok(&bench(&["--quick", "--reps", "1"]));
+    for needle in ["TSC:", "gost89 encrypt: cycles/byte", "kalyna-128-128 decrypt: cycles/byte", "Kalyna, all five variants", "uBlock: one key and four keys", "Short messages", "Sources of the paper figures"] {
+        assert!(text.contains(needle), "no '{needle}' in:\n{text}");
+    }
+    for id in ["kalyna-512-512", "kuznyechik", "magma", "gost89", "ublock-256-256"] {
+        assert!(text.contains(id), "{id}");
+    }
+}
