@@ -122,4 +122,8 @@ pub struct BenchArgs {
     /// Also measure every mode of operation of each cipher on its default backend.
     #[arg(long)]
     pub modes: bool,
+    /// Also measure short calls on every backend: 64 bytes including key
+    /// setup, and 1, 2, 4, 8 blocks on a keyed cipher (ticks per call).
+    #[arg(long)]
+    pub short: bool,
 }

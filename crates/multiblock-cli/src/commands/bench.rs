@@ -167,6 +167,11 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
                 print_row(args, &row)?;
             }
         }
+        if args.short {
+            for row in super::bench_short::rows(id, &args.backend, args.reps)? {
+                print_row(args, &row)?;
+            }
+        }
         if args.modes {
             for row in super::bench_modes::rows(id, args.bytes.max(id.block_bytes()), args.reps)? {
                 print_row(args, &row)?;

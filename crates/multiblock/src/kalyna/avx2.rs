@@ -47,7 +47,7 @@ use super::{Keys, Variant};
 use crate::cpu::{Backend, BackendInfo, BlockKernel, CpuFeatures};
 use core::arch::asm;
 use core::arch::x86_64::*;
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::Zeroize;
 
 /// 64-byte chunks per ymm group pass: 2 chunks per register × GROUPS.
 const GROUPS: usize = 2;
@@ -545,7 +545,7 @@ pub(super) fn psi(v: Variant, s: &mut [u8]) -> bool {
     // SAFETY: AVX2 was checked just above.
     unsafe { psi_chunk(v.nb(), &mut buf) };
     s.copy_from_slice(&buf[..s.len()]);
-    buf.zeroize();
+    buf.as_mut_slice().zeroize(); // one memset, not a write per byte
     true
 }
 
@@ -563,9 +563,7 @@ unsafe fn psi_chunk(nb: usize, buf: &mut [u8; 64]) {
 
 /// The keyed kernel: round keys in the row-sliced lane layout, and K_0, K_t
 /// in the natural layout (for ⊞/⊟ before and after the transposes).
-#[derive(Zeroize, ZeroizeOnDrop)]
 struct Avx2 {
-    #[zeroize(skip)]
     variant: Variant,
     /// rk[r][a]: lane a of round key r.
     rk: [[Lane; 4]; 19],
@@ -575,6 +573,16 @@ struct Avx2 {
     /// ShiftRows / InvShiftRows shuffles for lanes 0..3.
     sr: [Lane; 4],
     isr: [Lane; 4],
+}
+
+impl Drop for Avx2 {
+    fn drop(&mut self) {
+        // Slice wipes are one memset each; the derive's array wipe would be
+        // ~3 KiB of single-byte volatile writes per key.
+        self.rk.as_flattened_mut().as_flattened_mut().zeroize();
+        self.first.as_flattened_mut().zeroize();
+        self.last.as_flattened_mut().zeroize();
+    }
 }
 
 impl Avx2 {
@@ -710,7 +718,7 @@ impl Avx2 {
                 self.decrypt_groups::<__m128i, 1>(buf.as_mut_ptr());
             }
             rest.copy_from_slice(&buf[..rest.len()]);
-            buf.zeroize();
+            buf.as_mut_slice().zeroize(); // one memset, not a write per byte
         }
     }
 }
