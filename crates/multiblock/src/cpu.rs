@@ -142,6 +142,16 @@ pub enum BackendChoice<'a> {
 /// The environment variable that overrides the default choice.
 pub const BACKEND_ENV: &str = "MULTIBLOCK_BACKEND";
 
+/// `MULTIBLOCK_BACKEND`, read once per process: keying happens per message
+/// (and per section in ACPKM, per key meshing in gost89), and an environment
+/// lookup takes a lock and allocates.
+fn env_preference() -> Option<&'static str> {
+    static PREFERENCE: OnceLock<Option<String>> = OnceLock::new();
+    PREFERENCE
+        .get_or_init(|| std::env::var(BACKEND_ENV).ok().filter(|l| !l.trim().is_empty()))
+        .as_deref()
+}
+
 /// Chooses a backend from `backends` (ordered fastest first) as described in
 /// the module documentation.
 pub fn select<K>(
@@ -152,8 +162,8 @@ pub fn select<K>(
     let cpu = CpuFeatures::get();
     match choice {
         BackendChoice::Named(name) => named(cipher, backends, name, cpu),
-        BackendChoice::Auto => match std::env::var(BACKEND_ENV) {
-            Ok(list) if !list.trim().is_empty() => {
+        BackendChoice::Auto => match env_preference() {
+            Some(list) => {
                 let names: Vec<&str> = list.split(',').map(str::trim).collect();
                 names
                     .iter()
@@ -165,7 +175,7 @@ pub fn select<K>(
                         named(cipher, backends, names[0], cpu).err().unwrap_or(
                             Error::UnknownBackend {
                                 cipher,
-                                name: list.clone(),
+                                name: list.to_string(),
                                 known: backends.iter().map(|b| b.info.name).collect(),
                             },
                         )

@@ -1,42 +1,67 @@
-//! MULTIBLOCK_BACKEND handling. One test function, because the environment
-//! is shared by every thread of this test binary.
+//! MULTIBLOCK_BACKEND handling. The library reads the variable once per
+//! process, so each setting runs in a child process: this test binary,
+//! re-run with the variable set and only `child_checks` selected.
 
 use cipher::{BlockCipherEncrypt, KeyInit};
 use multiblock::{backends, Cipher, CipherId, Error};
+use std::process::Command;
+
+/// Set in the child processes: which case `child_checks` runs.
+const CASE: &str = "MULTIBLOCK_TEST_ENV_CASE";
+
+fn run_child(case: &str, value: Option<&str>) {
+    let mut c = Command::new(std::env::current_exe().unwrap());
+    c.args(["--exact", "child_checks", "--nocapture", "--test-threads=1"]).env(CASE, case);
+    match value {
+        Some(v) => c.env("MULTIBLOCK_BACKEND", v),
+        None => c.env_remove("MULTIBLOCK_BACKEND"),
+    };
+    let out = c.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "case {case}: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    // The child really ran the checks (and did not filter everything out).
+    assert!(stdout.contains("1 passed"), "case {case}: {stdout}");
+}
 
 #[test]
 fn backend_environment_variable() {
+    run_child("list", Some("no-such,reference"));
+    run_child("unusable", Some("no-such"));
+    run_child("unset", None);
+}
+
+#[test]
+fn child_checks() {
+    let Ok(case) = std::env::var(CASE) else { return };
     let key = [7u8; 64];
     for id in CipherId::ALL {
         let key = &key[..id.key_bytes()];
-        // A preference list: the first name this cipher has and the CPU runs wins.
-        std::env::set_var("MULTIBLOCK_BACKEND", "no-such,reference");
-        assert_eq!(Cipher::with_id(id, key, None, Default::default()).unwrap().backend().name, "reference");
-
-        // Nothing usable in the list: an error naming the first entry.
-        std::env::set_var("MULTIBLOCK_BACKEND", "no-such");
-        match Cipher::with_id(id, key, None, Default::default()) {
-            Err(Error::UnknownBackend { name, .. }) => assert_eq!(name, "no-such"),
-            other => panic!("{id}: {:?}", other.map(|c| c.backend())),
+        let auto = Cipher::with_id(id, key, None, Default::default());
+        match case.as_str() {
+            // A preference list: the first name this cipher has and the CPU runs wins.
+            "list" => assert_eq!(auto.unwrap().backend().name, "reference"),
+            // Nothing usable in the list: an error naming the first entry.
+            "unusable" => match auto {
+                Err(Error::UnknownBackend { name, .. }) => assert_eq!(name, "no-such"),
+                other => panic!("{id}: {:?}", other.map(|c| c.backend())),
+            },
+            // Unset: the default of `backends()`.
+            _ => {
+                let default = backends(id.name()).unwrap().into_iter().find(|b| b.is_default).unwrap();
+                assert_eq!(auto.unwrap().backend().name, default.info.name);
+            }
         }
-
         // An explicit name beats the environment.
         let c = Cipher::new(id.name(), key, None, Some("reference")).unwrap();
         assert_eq!(c.backend().name, "reference");
-
-        // Unset: the default of `backends()`.
-        std::env::remove_var("MULTIBLOCK_BACKEND");
-        let default = backends(id.name()).unwrap().into_iter().find(|b| b.is_default).unwrap();
-        assert_eq!(Cipher::with_id(id, key, None, Default::default()).unwrap().backend().name, default.info.name);
     }
-
-    // KeyInit cannot fail: a bad variable falls back to the default backend.
-    std::env::set_var("MULTIBLOCK_BACKEND", "no-such");
-    let k = multiblock::kuznyechik::Kuznyechik::new(&[1u8; 32].into());
-    let mut block = [0u8; 16].into();
-    k.encrypt_block(&mut block);
-    let mut expect = [0u8; 16];
-    Cipher::new("kuznyechik", &[1u8; 32], None, Some("reference")).unwrap().encrypt_blocks(&mut expect).unwrap();
-    assert_eq!(block.as_slice(), &expect);
-    std::env::remove_var("MULTIBLOCK_BACKEND");
+    if case == "unusable" {
+        // KeyInit cannot fail: a bad variable falls back to the default backend.
+        let k = multiblock::kuznyechik::Kuznyechik::new(&[1u8; 32].into());
+        let mut block = [0u8; 16].into();
+        k.encrypt_block(&mut block);
+        let mut expect = [0u8; 16];
+        Cipher::new("kuznyechik", &[1u8; 32], None, Some("reference")).unwrap().encrypt_blocks(&mut expect).unwrap();
+        assert_eq!(block.as_slice(), &expect);
+    }
 }

@@ -47,7 +47,7 @@ use super::{Keys, Variant};
 use crate::cpu::{Backend, BackendInfo, BlockKernel, CpuFeatures};
 use core::arch::asm;
 use core::arch::x86_64::*;
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::Zeroize;
 
 /// 64-byte chunks per ymm group pass: 2 chunks per register × GROUPS.
 const GROUPS: usize = 2;
@@ -56,7 +56,7 @@ pub(crate) const BACKEND: Backend<Keys> = Backend {
     // ways: Kalyna-128 blocks per pass (GROUPS × 2 chunks × 4 blocks).
     info: BackendInfo { name: "avx2", constant_time: true, ways: 8 * GROUPS, needs: "avx2" },
     available: |f: &CpuFeatures| f.avx2,
-    new: |keys| Box::new(Avx2::new(keys)),
+    new: |keys| Avx2::new(keys),
 };
 
 /// A constant of one 16-byte lane, repeated for both ymm lanes.
@@ -545,7 +545,7 @@ pub(super) fn psi(v: Variant, s: &mut [u8]) -> bool {
     // SAFETY: AVX2 was checked just above.
     unsafe { psi_chunk(v.nb(), &mut buf) };
     s.copy_from_slice(&buf[..s.len()]);
-    buf.zeroize();
+    buf.as_mut_slice().zeroize(); // one memset, not a write per byte
     true
 }
 
@@ -563,9 +563,7 @@ unsafe fn psi_chunk(nb: usize, buf: &mut [u8; 64]) {
 
 /// The keyed kernel: round keys in the row-sliced lane layout, and K_0, K_t
 /// in the natural layout (for ⊞/⊟ before and after the transposes).
-#[derive(Zeroize, ZeroizeOnDrop)]
 struct Avx2 {
-    #[zeroize(skip)]
     variant: Variant,
     /// rk[r][a]: lane a of round key r.
     rk: [[Lane; 4]; 19],
@@ -577,36 +575,49 @@ struct Avx2 {
     isr: [Lane; 4],
 }
 
+impl Drop for Avx2 {
+    fn drop(&mut self) {
+        // Slice wipes are one memset each; the derive's array wipe would be
+        // ~3 KiB of single-byte volatile writes per key.
+        self.rk.as_flattened_mut().as_flattened_mut().zeroize();
+        self.first.as_flattened_mut().zeroize();
+        self.last.as_flattened_mut().zeroize();
+    }
+}
+
 impl Avx2 {
-    fn new(keys: &Keys) -> Avx2 {
+    /// Built in place on the heap (the struct is ~3 KiB). Key setup matters
+    /// for short messages: byte gathers with masks instead of `%` by the
+    /// run-time block width, and 16-byte copies for the duplicated halves.
+    fn new(keys: &Keys) -> Box<Avx2> {
         let v = keys.variant;
         let (nb, bb, t) = (v.nb(), v.block_bytes(), v.rounds());
-        let mut k = Avx2 {
+        let mut k = Box::new(Avx2 {
             variant: v,
             rk: [[[0; 32]; 4]; 19],
             first: [[0; 32]; 4],
             last: [[0; 32]; 4],
             sr: [[0; 32]; 4],
             isr: [[0; 32]; 4],
-        };
-        // Lane a, byte 8h + c: row a + 4h, chunk column c = block·nb + j.
+        });
+        // Lane a, byte 8h + c: row a + 4h, chunk column c = block·nb + j
+        // (nb is 2, 4 or 8, so c mod nb = c & (nb − 1)).
+        let col = nb - 1;
         for (r, rk) in k.rk.iter_mut().enumerate().take(t + 1) {
-            let key = keys.round_key(r);
+            let key = &keys.rk[r];
             for (a, lane) in rk.iter_mut().enumerate() {
-                for h in 0..2 {
-                    for c in 0..8 {
-                        let b = key[8 * (c % nb) + a + 4 * h];
-                        lane[8 * h + c] = b;
-                        lane[16 + 8 * h + c] = b;
-                    }
-                }
+                let half: [u8; 16] = core::array::from_fn(|i| key[8 * ((i % 8) & col) + a + 4 * (i / 8)]);
+                lane[..16].copy_from_slice(&half);
+                lane[16..].copy_from_slice(&half);
             }
         }
+        // Register i of a 64-byte chunk holds bytes 16i..16i+16, i.e. block
+        // bytes (16i mod bb).. of one block, in both 128-bit halves.
         for i in 0..4 {
-            for j in 0..32 {
-                let pos = (16 * i + j % 16) % bb;
-                k.first[i][j] = keys.round_key(0)[pos];
-                k.last[i][j] = keys.round_key(t)[pos];
+            let off = (16 * i) % bb;
+            for (dst, src) in [(&mut k.first[i], keys.round_key(0)), (&mut k.last[i], keys.round_key(t))] {
+                dst[..16].copy_from_slice(&src[off..off + 16]);
+                dst[16..].copy_from_slice(&src[off..off + 16]);
             }
         }
         [k.sr, k.isr] = *shift_rows_for(nb);
@@ -710,7 +721,7 @@ impl Avx2 {
                 self.decrypt_groups::<__m128i, 1>(buf.as_mut_ptr());
             }
             rest.copy_from_slice(&buf[..rest.len()]);
-            buf.zeroize();
+            buf.as_mut_slice().zeroize(); // one memset, not a write per byte
         }
     }
 }

@@ -95,12 +95,27 @@ impl Variant {
 
 /// The expanded key: round keys K_0..K_t, each block_bytes long (the rest of
 /// each row is zero). Encryption and decryption use the same round keys.
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+#[derive(Clone)]
 pub struct Keys {
-    #[zeroize(skip)]
     pub(crate) variant: Variant,
     pub(crate) rk: [[u8; MAX_BLOCK]; MAX_ROUND_KEYS],
 }
+
+// By hand: the derive wipes an array one volatile byte at a time (1.2 KiB
+// here); a slice wipe is one memset and a barrier.
+impl Zeroize for Keys {
+    fn zeroize(&mut self) {
+        self.rk.as_flattened_mut().zeroize();
+    }
+}
+
+impl Drop for Keys {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for Keys {}
 
 impl Keys {
     /// `key` must be `variant.key_bytes()` long.

@@ -4,15 +4,22 @@
 //! (K_{2i+1}, K_{2i+2}) = F[C_{8(i-1)+8}] ∘ … ∘ F[C_{8(i-1)+1}](K_{2i-1}, K_{2i}), i = 1..4,
 //! with F[k](a1, a0) = (LSX[k](a1) ⊕ a0, a1) and C_i = L(Vec128(i)).
 
-use super::transforms::{l, s, x, Block};
+use super::linear::l_map;
+use super::transforms::{s, x, Block};
+use std::sync::OnceLock;
 use zeroize::Zeroize;
 
 /// C_i = L(Vec128(i)), i = 1..32: the 128-bit big-endian number i, through L.
 pub(crate) fn round_constant(i: u8) -> Block {
     let mut c = [0u8; 16];
     c[15] = i;
-    l(&mut c);
-    c
+    l_map().apply(&c)
+}
+
+/// C_1..C_32, computed once per process (they are public).
+fn round_constants() -> &'static [Block; 32] {
+    static C: OnceLock<[Block; 32]> = OnceLock::new();
+    C.get_or_init(|| core::array::from_fn(|i| round_constant(i as u8 + 1)))
 }
 
 /// S on key material: the avx2 backend's constant-time π where the CPU has
@@ -31,11 +38,12 @@ fn feistel_step(k: &Block, a1: &mut Block, a0: &mut Block) {
     let mut t = *a1;
     x(k, &mut t);
     s_secret(&mut t);
-    l(&mut t);
-    x(a0, &mut t);
-    *a0 = *a1;
-    *a1 = t;
+    let mut u = l_map().apply(&t);
     t.zeroize();
+    x(a0, &mut u);
+    *a0 = *a1;
+    *a1 = u;
+    u.zeroize();
 }
 
 /// The ten round keys K1..K10 from a 32-byte key.
@@ -47,8 +55,8 @@ pub(crate) fn expand(key: &[u8]) -> [Block; 10] {
     let (mut a1, mut a0) = (rk[0], rk[1]);
     for i in 1..5 {
         for j in 1..=8 {
-            let c = round_constant((8 * (i - 1) + j) as u8);
-            feistel_step(&c, &mut a1, &mut a0);
+            let c = &round_constants()[8 * (i - 1) + j - 1];
+            feistel_step(c, &mut a1, &mut a0);
         }
         rk[2 * i] = a1;
         rk[2 * i + 1] = a0;

@@ -22,7 +22,9 @@
 //! [`step_constants`]). Decryption uses L⁻¹(X[K](a)) = L⁻¹(a) ⊕ L⁻¹(K).
 
 use super::tables::L_COEFFS;
+use super::linear::Linear;
 use super::transforms::{gf_mul, l_inv, Block};
+use std::sync::OnceLock;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// The seven non-unit coefficients of ℓ after pairing c_i = c_{14-i}:
@@ -151,20 +153,29 @@ impl SlicedKeys {
         for j in 0..16 {
             k.k1[j] = splat_byte(rk[0][j]);
         }
+        // Both maps are GF(2^8)-linear in the round key: tabulated once, then
+        // applied in constant time (see `linear.rs`).
+        static ENC: OnceLock<Linear> = OnceLock::new();
+        static DEC: OnceLock<Linear> = OnceLock::new();
+        let enc = ENC.get_or_init(|| Linear::new(|kk| step_constants(kk, 0..16)));
+        let dec = DEC.get_or_init(|| {
+            Linear::new(|kk| {
+                let mut dk = *kk;
+                l_inv(&mut dk);
+                step_constants(&dk, (0..16).rev())
+            })
+        });
         for r in 0..9 {
-            let mut c = step_constants(&rk[r + 1], 0..16);
+            let mut c = enc.apply(&rk[r + 1]);
             for n in 0..16 {
                 k.enc[r][n] = splat_byte(c[n]);
             }
-            let mut dk = rk[9 - r];
-            l_inv(&mut dk);
-            let mut d = step_constants(&dk, (0..16).rev());
+            let mut d = dec.apply(&rk[9 - r]);
             for n in 0..16 {
                 k.dec[r][n] = splat_byte(d[n]);
             }
             c.zeroize();
             d.zeroize();
-            dk.zeroize();
         }
         k
     }
@@ -337,13 +348,13 @@ pub(crate) fn batches<const BIG: usize, const SMALL: usize>(
         buf[..rest.len()].copy_from_slice(rest);
         big(&mut buf);
         rest.copy_from_slice(&buf[..rest.len()]);
-        buf.zeroize();
+        buf.as_mut_slice().zeroize(); // one memset, not a write per byte
     } else if !rest.is_empty() {
         let mut buf = [0u8; SMALL];
         buf[..rest.len()].copy_from_slice(rest);
         small(&mut buf);
         rest.copy_from_slice(&buf[..rest.len()]);
-        buf.zeroize();
+        buf.as_mut_slice().zeroize(); // one memset, not a write per byte
     }
 }
 

@@ -20,6 +20,7 @@
 //! per block-round).
 
 use super::tables::{PI, PI_INV};
+use super::linear::l_inv_map;
 use super::transforms::{gf_mul, l, l_inv, Block};
 use super::Keys;
 use crate::cpu::{Backend, BackendInfo, BlockKernel, CpuFeatures};
@@ -88,10 +89,7 @@ struct Table {
 
 impl Table {
     fn new(rk: &[Block; 10]) -> Table {
-        let mut dk = *rk;
-        for k in dk.iter_mut() {
-            l_inv(k);
-        }
+        let dk = rk.map(|k| l_inv_map().apply(&k));
         Table { rk: *rk, dk, luts: luts() }
     }
 }

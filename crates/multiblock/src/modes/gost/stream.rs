@@ -99,7 +99,21 @@ pub(crate) fn copy_concat(a: &[u8], b: &[u8], start: usize, out: &mut [u8]) {
 /// n = 8 or 16) into the blocks of `out`; returns the next counter.
 pub(crate) fn put_counters(out: &mut [u8], n: usize, base: u128) -> u128 {
     if n == 8 {
-        let mut c = base as u64;
+        let c = base as u64;
+        let blocks = (out.len() / 8) as u64;
+        let (hi, lo) = ((c >> 32) as u32, c as u32);
+        if u64::from(lo) + blocks <= 1 << 32 {
+            // The common case: the high half stays put within this call, so
+            // only a 32-bit counter moves (a loop the compiler vectorizes;
+            // Magma CTR spent ~0.1 cycle/byte more on 64-bit byte swaps).
+            let hi = hi.to_be_bytes();
+            for (i, b) in out.chunks_exact_mut(8).enumerate() {
+                b[..4].copy_from_slice(&hi);
+                b[4..].copy_from_slice(&lo.wrapping_add(i as u32).to_be_bytes());
+            }
+            return u128::from(c.wrapping_add(blocks));
+        }
+        let mut c = c;
         for b in out.chunks_exact_mut(8) {
             b.copy_from_slice(&c.to_be_bytes());
             c = c.wrapping_add(1);

@@ -206,3 +206,17 @@ fn streaming_types_refuse_other_modes() {
     let r = req(CipherId::Gost89, Mode::Mac, &key, Params::default());
     assert!(matches!(Cmac::new(&r), Err(Error::Param(_))));
 }
+
+#[test]
+fn magma_counters_match_a_plain_64_bit_count_across_the_32_bit_carry() {
+    use super::stream::put_counters;
+    for base in [0u64, 5, 0xFFFF_FFF0, 0x1234_5678_FFFF_FFFE, u64::MAX - 3, u64::MAX] {
+        for blocks in [0usize, 1, 2, 17, 40] {
+            let mut out = vec![0u8; 8 * blocks];
+            let next = put_counters(&mut out, 8, u128::from(base));
+            let want: Vec<u8> = (0..blocks as u64).flat_map(|i| base.wrapping_add(i).to_be_bytes()).collect();
+            assert_eq!(out, want, "base {base:#x}, {blocks} blocks");
+            assert_eq!(next, u128::from(base.wrapping_add(blocks as u64)));
+        }
+    }
+}
