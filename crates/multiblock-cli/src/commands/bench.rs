@@ -128,6 +128,9 @@ pub fn measure_cipher(id: CipherId, backend: &str, bytes: usize, reps: usize) ->
 const REFERENCE_BYTES: usize = 64 << 10;
 
 pub fn run(args: &BenchArgs) -> Result<(), Failure> {
+    if let Some(t) = args.threads {
+        return super::bench_threads::run(args, usize::from(t));
+    }
     let ciphers: Vec<CipherId> = if args.cipher.is_empty() {
         CipherId::ALL.to_vec()
     } else {
