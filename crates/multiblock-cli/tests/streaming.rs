@@ -83,9 +83,10 @@ fn flags(p: &Params) -> Vec<String> {
     v
 }
 
-fn cli(verb: &str, id: CipherId, mode: Mode, key: &[u8], p: &Params, threads: u32, input: &Path, out: &Path) {
+fn cli(verb: &str, req: &Request<'_>, threads: u32, input: &Path, out: &Path) {
+    let (id, mode, p) = (req.cipher, req.mode, &req.params);
     let o = bin()
-        .args([verb, "--cipher", id.name(), "--mode", mode.name(), "--key", &hex(key), "--quiet"])
+        .args([verb, "--cipher", id.name(), "--mode", mode.name(), "--key", &hex(req.key), "--quiet"])
         .args(flags(p))
         .args(["--threads", &threads.to_string(), "--in", input.to_str().unwrap(), "--out", out.to_str().unwrap()])
         .output()
@@ -117,16 +118,16 @@ fn large_files_stream_to_the_one_shot_result_with_1_and_3_threads() {
                 };
                 if mode.kind() == Kind::Mac {
                     let one = modes::mac(&req, &data).unwrap();
-                    cli("mac", id, mode, &key, &p, 2, &plain, &ct);
+                    cli("mac", &req, 2, &plain, &ct);
                     assert!(std::fs::read(&ct).unwrap() == one, "{id} {mode} {p:?}: mac");
                     checked += 1;
                     continue;
                 }
                 let one = modes::encrypt(&req, &data).unwrap();
                 for threads in [1, 3] {
-                    cli("encrypt", id, mode, &key, &p, threads, &plain, &ct);
+                    cli("encrypt", &req, threads, &plain, &ct);
                     assert!(std::fs::read(&ct).unwrap() == one, "{id} {mode} {p:?} threads {threads}: encrypt");
-                    cli("decrypt", id, mode, &key, &p, threads, &ct, &back);
+                    cli("decrypt", &req, threads, &ct, &back);
                     assert!(std::fs::read(&back).unwrap() == data, "{id} {mode} {p:?} threads {threads}: decrypt");
                     checked += 1;
                 }

@@ -19,7 +19,7 @@ pub const BUF_BYTES: usize = 4 << 20;
 
 enum Work {
     Cipher(CipherStream),
-    Mac(MacStream),
+    Mac(Box<MacStream>),
 }
 
 pub fn run(req: &Request<'_>, args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
@@ -27,7 +27,7 @@ pub fn run(req: &Request<'_>, args: &CryptArgs, verb: Verb) -> Result<(), Failur
     let mut work = match verb {
         Verb::Encrypt => Work::Cipher(CipherStream::encryptor(req).and_then(|s| s.threads(threads)).map_err(failure)?),
         Verb::Decrypt => Work::Cipher(CipherStream::decryptor(req).and_then(|s| s.threads(threads)).map_err(failure)?),
-        Verb::Mac => Work::Mac(MacStream::new(req).map_err(failure)?),
+        Verb::Mac => Work::Mac(Box::new(MacStream::new(req).map_err(failure)?)),
     };
     let (mut input, size, what): (Box<dyn Read>, Option<u64>, String) = match &args.input {
         Some(p) => {
