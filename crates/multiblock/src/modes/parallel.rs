@@ -1,5 +1,6 @@
 //! The stream engines whose blocks do not chain, so one buffer can be split
-//! across threads ([`Pool`]): ECB, GOST R 34.13 CTR (s = n), DSTU CTR, CBC
+//! across threads ([`Pool`]): ECB, GOST R 34.13 CTR and RFC 8645 CTR-ACPKM
+//! (s = n; pieces of whole ACPKM sections), DSTU CTR, CBC
 //! decryption (both families, any m = z·n), CFB decryption with s = m = n,
 //! and XTS. Each piece of a split computes its counter, register or tweaks
 //! from its offset alone, so every thread count gives the same bytes.
@@ -9,7 +10,8 @@
 //! equality with those one-shot calls is what the tests check.
 
 use super::dstu::{Cbc as DstuCbc, KalynaCfb, KalynaCtr as DstuCtr, KalynaXts};
-use super::gost::{Cbc as GostCbc, Cfb as GostCfb, Ctr as GostCtrType, Direction};
+use super::gost::rekey::Rekey;
+use super::gost::{acpkm, Cbc as GostCbc, Cfb as GostCfb, Ctr as GostCtrType, Direction};
 use super::stream::Engine;
 use super::threads::Pool;
 use super::{Mode, Padding, Request};
@@ -136,10 +138,12 @@ impl Ctr {
         Ok(Ctr { cipher, counter: Counter::DstuLe { s, limbs: n / 8 }, done: 0 })
     }
 
-    /// Writes the counter blocks from block index `first` into `out`.
-    fn counters(&self, first: u128, out: &mut [u8]) {
-        let n = self.cipher.block_bytes();
-        match self.counter {
+}
+
+impl Counter {
+    /// Writes the n-byte counter blocks from block index `first` into `out`.
+    fn fill(self, n: usize, first: u128, out: &mut [u8]) {
+        match self {
             Counter::GostBe { base } => {
                 let mut c = base.wrapping_add(first);
                 for b in out.chunks_exact_mut(n) {
@@ -160,20 +164,28 @@ impl Ctr {
             }
         }
     }
+}
+
+impl Ctr {
 
     /// XORs the keystream from block index `first` into `data`.
     fn apply(&self, first: u128, data: &mut [u8]) -> Result<()> {
-        let n = self.cipher.block_bytes();
-        let mut ks = Zeroizing::new(vec![0u8; CHUNK.min(data.len().div_ceil(n) * n)]);
-        for (i, piece) in data.chunks_mut(ks.len()).enumerate() {
-            let blocks = piece.len().div_ceil(n) * n;
-            let ks = &mut ks[..blocks];
-            self.counters(first + (i * CHUNK / n) as u128, ks);
-            self.cipher.encrypt_blocks(ks)?;
-            xor(piece, ks);
-        }
-        Ok(())
+        keystream_xor(&self.cipher, self.counter, first, data)
     }
+}
+
+/// XORs E_K(counter blocks from index `first`) into `data`.
+fn keystream_xor(cipher: &Cipher, counter: Counter, first: u128, data: &mut [u8]) -> Result<()> {
+    let n = cipher.block_bytes();
+    let mut ks = Zeroizing::new(vec![0u8; CHUNK.min(data.len().div_ceil(n) * n)]);
+    for (i, piece) in data.chunks_mut(ks.len()).enumerate() {
+        let blocks = piece.len().div_ceil(n) * n;
+        let ks = &mut ks[..blocks];
+        counter.fill(cipher.block_bytes(), first + (i * CHUNK / n) as u128, ks);
+        cipher.encrypt_blocks(ks)?;
+        xor(piece, ks);
+    }
+    Ok(())
 }
 
 /// `limbs += k` (little-endian limbs, carry through, wrapping).
@@ -214,6 +226,90 @@ impl Drop for Ctr {
         if let Counter::DstuLe { s, .. } = &mut self.counter {
             s.zeroize();
         }
+    }
+}
+
+/// RFC 8645 CTR-ACPKM with s = n: the GOST counter runs on while the key
+/// becomes ACPKM(K) every N bytes. Pieces of a split are whole sections;
+/// the calling thread walks the key chain once (one ACPKM step per
+/// section: a key schedule and 32 bytes of encryption) to find each
+/// piece's first key, and each piece steps the chain through its sections.
+pub(crate) struct CtrAcpkm {
+    /// The key of the next section, as bytes.
+    key: Zeroizing<Vec<u8>>,
+    rekey: Rekey,
+    counter: Counter,
+    n: usize,
+    section: usize,
+    /// Blocks already used (whole sections between updates).
+    done: u128,
+}
+
+/// ACPKM(K) = E_K(80 81 … 9f), the 32-byte next key (RFC 8645 §6.1).
+fn acpkm_step(cipher: &Cipher) -> Result<Zeroizing<Vec<u8>>> {
+    let mut d = Zeroizing::new((0x80..0xa0).collect::<Vec<u8>>());
+    cipher.encrypt_blocks(&mut d)?;
+    Ok(d)
+}
+
+impl CtrAcpkm {
+    pub(crate) fn new(req: &Request<'_>) -> Result<Option<CtrAcpkm>> {
+        drop(GostCtrType::new(req)?);
+        let n = req.cipher.block_bytes();
+        if req.mode != Mode::CtrAcpkm || req.params.s.is_some_and(|s| s != 8 * n) {
+            return Ok(None);
+        }
+        let section = req.params.section_bytes.unwrap_or_else(|| acpkm::default_section(n));
+        let iv = req.params.iv.as_deref().unwrap_or_default();
+        let mut full = [0u8; 16];
+        full[16 - n..16 - n / 2].copy_from_slice(iv);
+        let (rekey, _) = Rekey::new(req)?;
+        let counter = Counter::GostBe { base: u128::from_be_bytes(full) };
+        Ok(Some(CtrAcpkm { key: Zeroizing::new(req.key.to_vec()), rekey, counter, n, section, done: 0 }))
+    }
+
+    /// XORs sections (the last may be short) from block `first`, the first
+    /// under `key`.
+    fn sections(&self, key: &[u8], first: u128, data: &mut [u8]) -> Result<()> {
+        let blocks = (self.section / self.n) as u128;
+        let mut key = Zeroizing::new(key.to_vec());
+        let count = data.len().div_ceil(self.section);
+        for (i, sec) in data.chunks_mut(self.section).enumerate() {
+            let cipher = self.rekey.key(&key)?;
+            keystream_xor(&cipher, self.counter, first + i as u128 * blocks, sec)?;
+            if i + 1 < count {
+                key = acpkm_step(&cipher)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Engine for CtrAcpkm {
+    fn unit(&self) -> usize {
+        self.section
+    }
+
+    fn update(&mut self, data: &mut [u8], pool: &Pool) -> Result<()> {
+        let per = pool.piece(data.len(), self.section);
+        let mut starts = Vec::new();
+        let mut key = self.key.clone();
+        for at in (0..data.len()).step_by(self.section) {
+            if at % per == 0 {
+                starts.push(key.clone());
+            }
+            key = acpkm_step(&self.rekey.key(&key)?)?;
+        }
+        let (done, n) = (self.done, self.n);
+        pool.run(data, self.section, |off, piece| self.sections(&starts[off / per], done + (off / n) as u128, piece))?;
+        self.key = key;
+        self.done += (data.len() / n) as u128;
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>, mut tail: Vec<u8>, _: u64, _: &Pool) -> Result<Vec<u8>> {
+        self.sections(&self.key, self.done, &mut tail)?;
+        Ok(tail)
     }
 }
 

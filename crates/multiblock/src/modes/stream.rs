@@ -22,7 +22,7 @@
 //! ```
 //!
 //! Threads: [`CipherStream::threads`] splits each update of the modes whose
-//! blocks do not chain (ECB, CTR for both families, CBC decryption, CFB
+//! blocks do not chain (ECB, CTR for both families, CTR-ACPKM, CBC decryption, CFB
 //! decryption with s = m = n, XTS; see [`super::parallel`]) across that many
 //! threads; the output does not depend on the count.
 //!
@@ -108,7 +108,11 @@ fn engine(req: &Request<'_>, encrypt: bool) -> Result<Box<dyn Engine>> {
         (Mode::Ecb, _) => Box::new(parallel::Ecb::new(req, encrypt)?),
         (Mode::Cbc, _) => Box::new(parallel::Cbc::new(req, encrypt)?),
         (Mode::Ctr, Family::Kalyna) => Box::new(parallel::Ctr::dstu(req)?),
-        (Mode::Ctr | Mode::CtrAcpkm, _) => match parallel::Ctr::gost(req)? {
+        (Mode::Ctr, _) => match parallel::Ctr::gost(req)? {
+            Some(ctr) => Box::new(ctr),
+            None => any_split(Ctr::new(req)?, Ctr::update),
+        },
+        (Mode::CtrAcpkm, _) => match parallel::CtrAcpkm::new(req)? {
             Some(ctr) => Box::new(ctr),
             None => any_split(Ctr::new(req)?, Ctr::update),
         },

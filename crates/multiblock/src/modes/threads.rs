@@ -44,17 +44,27 @@ impl Pool {
         self.threads
     }
 
+    /// The piece size [`Pool::run`] uses for `len` bytes of whole `unit`s
+    /// (`len` itself when it does not split).
+    pub(crate) fn piece(&self, len: usize, unit: usize) -> usize {
+        let tasks = (len / self.min_task.max(1)).clamp(1, self.threads);
+        match &self.pool {
+            Some(_) if tasks > 1 => len.div_ceil(tasks).div_ceil(unit) * unit,
+            _ => len.max(1),
+        }
+    }
+
     /// Runs `f(offset, piece)` over `data` cut into pieces of whole `unit`s.
     pub(crate) fn run<F>(&self, data: &mut [u8], unit: usize, f: F) -> Result<()>
     where
         F: Fn(usize, &mut [u8]) -> Result<()> + Sync,
     {
-        let tasks = (data.len() / self.min_task.max(1)).clamp(1, self.threads);
-        let pool = match &self.pool {
-            Some(p) if tasks > 1 => p,
-            _ => return f(0, data),
-        };
-        let per = data.len().div_ceil(tasks).div_ceil(unit) * unit;
-        pool.install(|| data.par_chunks_mut(per).enumerate().try_for_each(|(i, piece)| f(i * per, piece)))
+        let per = self.piece(data.len(), unit);
+        match &self.pool {
+            Some(pool) if per < data.len() => {
+                pool.install(|| data.par_chunks_mut(per).enumerate().try_for_each(|(i, piece)| f(i * per, piece)))
+            }
+            _ => f(0, data),
+        }
     }
 }
