@@ -65,9 +65,10 @@ pub fn run(args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
         raw
     };
 
+    let threads = args.threads.map_or(0, usize::from);
     let mut out = match verb {
-        Verb::Encrypt => modes::encrypt(&req, &data),
-        Verb::Decrypt => modes::decrypt(&req, &data),
+        Verb::Encrypt => modes::stream::encrypt_threads(&req, &data, threads),
+        Verb::Decrypt => modes::stream::decrypt_threads(&req, &data, threads),
         Verb::Mac => modes::mac(&req, &data),
     }
     .map_err(failure)?;

@@ -206,3 +206,33 @@ fn aead_and_key_wrap_say_they_do_not_stream() {
         assert!(e.contains("does not stream"), "{e}");
     }
 }
+
+#[test]
+fn mgm_split_across_threads_equals_one_shot() {
+    let mut rng = Rng(0x0363_0000_0000_0007);
+    for id in [CipherId::Kuznyechik, CipherId::Magma] {
+        let n = id.block_bytes();
+        for len in lengths(n, &mut rng) {
+            let key = rng.bytes(32);
+            let mut nonce = rng.bytes(n);
+            nonce[0] &= 0x7f;
+            let aad_len = rng.below(3 * n);
+            let aad = rng.bytes(aad_len);
+            let r = req(id, Mode::Mgm, &key, Params { iv: Some(nonce), aad, ..Params::default() });
+            let data = rng.bytes(len);
+            let one = modes::encrypt(&r, &data).unwrap();
+            for threads in [1, 3] {
+                let mut pool = crate::modes::threads::Pool::new(threads).unwrap();
+                pool.min_task = n;
+                let sealed = mgm::seal_pool(&r, &data, &pool).unwrap();
+                assert!(sealed == one, "{id} len {len} threads {threads}");
+                assert!(mgm::open_pool(&r, &sealed, &pool).unwrap() == data, "{id} len {len} threads {threads}");
+                let mut bad = sealed.clone();
+                let at = rng.below(bad.len());
+                bad[at] ^= 1;
+                assert!(matches!(mgm::open_pool(&r, &bad, &pool), Err(Error::Authentication)), "{id} len {len}");
+            }
+            assert!(encrypt_threads(&r, &data, 2).unwrap() == one);
+        }
+    }
+}
