@@ -86,6 +86,12 @@ pub struct CryptArgs {
     /// GOST 28147-89 CryptoPro key meshing (RFC 4357) in CNT and CFB.
     #[arg(long)]
     pub key_meshing: bool,
+    /// Threads for the modes that split (ECB, CTR, CBC/CFB decryption, XTS); default every core.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Args)]
@@ -135,4 +141,7 @@ pub struct BenchArgs {
     /// Also measure every mode of operation of each cipher on its default backend.
     #[arg(long)]
     pub modes: bool,
+    /// Measure CTR streaming on 1 and N threads and the scaling factor instead.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
 }

@@ -30,7 +30,7 @@ pub fn write_output(path: Option<&Path>, data: &[u8]) -> Result<(), String> {
     }
 }
 
-fn temp_path(p: &Path) -> PathBuf {
+pub fn temp_path(p: &Path) -> PathBuf {
     let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     p.with_file_name(format!(".{name}.multiblock-{}.tmp", std::process::id()))
 }

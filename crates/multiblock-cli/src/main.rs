@@ -7,6 +7,8 @@ mod commands;
 mod hex;
 mod io;
 mod out;
+mod progress;
+mod sink;
 
 use args::{Cli, Command};
 use clap::Parser;

@@ -32,6 +32,9 @@ use crate::args::BenchArgs;
 use crate::Failure;
 
 pub fn run(args: &BenchArgs) -> Result<(), Failure> {
+    if let Some(t) = args.threads {
+        return super::bench_threads::run(args, usize::from(t));
+    }
     if let Some(path) = &args.plot {
         plot::check_target(path)?;
     }

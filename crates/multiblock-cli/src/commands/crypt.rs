@@ -1,4 +1,6 @@
-//! `encrypt`, `decrypt` and `mac` for every cipher and mode.
+//! `encrypt`, `decrypt` and `mac` for every cipher and mode: `--hex` input
+//! and the one-shot modes (AEAD, KW) in memory here, the rest streamed by
+//! [`super::crypt_stream`].
 
 use crate::args::CryptArgs;
 use crate::{hex, io, Failure};
@@ -12,7 +14,7 @@ pub enum Verb {
     Mac,
 }
 
-fn failure(e: Error) -> Failure {
+pub fn failure(e: Error) -> Failure {
     match e {
         Error::Authentication => Failure::Auth(e.to_string()),
         other => Failure::Input(other.to_string()),
@@ -49,6 +51,10 @@ pub fn run(args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
     };
     // Key, S-box and backend errors before reading any input.
     req.keyed().map_err(failure)?;
+    // Raw input of a mode that streams: bounded memory, any size.
+    if !args.hex && (verb == Verb::Mac || modes::stream::streams(mode)) {
+        return super::crypt_stream::run(&req, args, verb);
+    }
 
     let raw = io::read_input(args.input.as_deref())?;
     let data = if args.hex {
@@ -59,9 +65,10 @@ pub fn run(args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
         raw
     };
 
+    let threads = args.threads.map_or(0, usize::from);
     let mut out = match verb {
-        Verb::Encrypt => modes::encrypt(&req, &data),
-        Verb::Decrypt => modes::decrypt(&req, &data),
+        Verb::Encrypt => modes::stream::encrypt_threads(&req, &data, threads),
+        Verb::Decrypt => modes::stream::decrypt_threads(&req, &data, threads),
         Verb::Mac => modes::mac(&req, &data),
     }
     .map_err(failure)?;

@@ -9,13 +9,17 @@
 //! - here: ECB with padding, the mode table, parameters and dispatch.
 //!
 //! The one-shot functions [`encrypt`], [`decrypt`] and [`mac`] take a
-//! [`Request`]; the families also export streaming types.
+//! [`Request`]; [`stream`] streams them (with threads where the mode
+//! allows); the families also export their own streaming types.
 
 pub mod aead;
 pub mod dstu;
 pub mod gost;
 pub mod padding;
+mod parallel;
+pub mod stream;
 mod tag;
+mod threads;
 
 pub use padding::Padding;
 

@@ -91,6 +91,23 @@ impl KalynaXts {
         Ok(())
     }
 
+    /// The block size n in bytes.
+    pub fn block_bytes(&self) -> usize {
+        self.field.block_bytes()
+    }
+
+    /// For the parallel stream (`modes::parallel`): the tweaks of the next
+    /// `out.len() / n` blocks, which then count as processed.
+    pub(crate) fn take_tweaks(&mut self, out: &mut [u8]) {
+        self.field.tweaks(&mut self.tweak, out);
+        self.done += out.len();
+    }
+
+    /// The keyed cipher and whether this instance encrypts.
+    pub(crate) fn cipher(&self) -> (&Cipher, bool) {
+        (&self.cipher, self.encrypt)
+    }
+
     /// Processes the end of the message: whole blocks, or whole blocks and a
     /// partial one (ciphertext stealing, which needs the last whole block
     /// here too).

@@ -31,7 +31,7 @@ pub mod gost28147;
 pub mod gost3413;
 pub mod mgm;
 mod params;
-mod rekey;
+pub(crate) mod rekey;
 mod stream;
 #[cfg(test)]
 mod tests;

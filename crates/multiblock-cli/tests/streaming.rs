@@ -1,0 +1,157 @@
+//! Files larger than the CLI's read buffer (set to 512 KiB here, 4 MiB by
+//! default: two tasks of 256 KiB per read) through every streaming mode of
+//! every cipher, with 1 and 3 threads: the streamed output must be
+//! the library's one-shot result (`multiblock::modes::encrypt` / `mac`,
+//! pinned by the vector tests), and decryption must give the file back.
+
+use multiblock::modes::{self, stream::streams, Kind, Mode, Padding, Params, Request};
+use multiblock::{BackendChoice, CipherId};
+use std::path::Path;
+use std::process::Command;
+
+/// The CLI's read buffer in this test (`MULTIBLOCK_BUFFER_BYTES`).
+const BUF: usize = 512 << 10;
+/// Over two buffers, not a multiple of any block size.
+const LEN: usize = 2 * BUF + 4096 + 13;
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_multiblock"));
+    c.env_remove("MULTIBLOCK_BACKEND");
+    c.env("MULTIBLOCK_BUFFER_BYTES", BUF.to_string());
+    c
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// Pseudo-random bytes (xorshift), so each run sees the same file.
+fn bytes(seed: u64, n: usize) -> Vec<u8> {
+    let mut s = seed | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s as u8
+        })
+        .collect()
+}
+
+/// One parameter set per streaming (cipher, mode), with a padding where the
+/// mode needs whole blocks; a few more for the sequential fallbacks.
+fn configs(id: CipherId, mode: Mode) -> Vec<Params> {
+    let n = id.block_bytes();
+    let iv = |len: usize| Params { iv: Some(bytes(len as u64 + 99, len)), ..Params::default() };
+    let gost_r = matches!(id, CipherId::Kuznyechik | CipherId::Magma);
+    let kalyna = id.family() == multiblock::Family::Kalyna;
+    match mode {
+        Mode::Ecb => vec![Params { padding: Padding::Pkcs7, ..Params::default() }],
+        Mode::Cbc if gost_r => vec![
+            Params { padding: Padding::Pkcs7, ..iv(n) },
+            Params { padding: Padding::Gost2, ..iv(2 * n) },
+        ],
+        Mode::Cbc => vec![Params { padding: Padding::Pkcs7, ..iv(n) }],
+        Mode::Ctr if gost_r => vec![iv(n / 2), Params { s: Some(24), ..iv(n / 2) }],
+        Mode::CtrAcpkm => vec![iv(n / 2)],
+        Mode::Cfb if gost_r => vec![iv(n), Params { s: Some(8), ..iv(2 * n) }],
+        Mode::Cfb if kalyna => vec![iv(n), Params { s: Some(8), ..iv(n) }],
+        Mode::Cfb | Mode::Cnt => vec![iv(8), Params { key_meshing: true, ..iv(8) }],
+        Mode::Ofb if gost_r => vec![iv(2 * n)],
+        Mode::Ofb | Mode::Ctr | Mode::Xts | Mode::Gmac => vec![iv(n)],
+        Mode::Cmac => vec![Params { padding: Padding::Gost2, ..Params::default() }],
+        Mode::Mac | Mode::OmacAcpkm => vec![Params::default()],
+        _ => Vec::new(),
+    }
+}
+
+/// The CLI flags for `p`.
+fn flags(p: &Params) -> Vec<String> {
+    let mut v = Vec::new();
+    if let Some(iv) = &p.iv {
+        v.extend(["--iv".into(), hex(iv)]);
+    }
+    if p.padding != Padding::None {
+        v.extend(["--padding".into(), p.padding.name().into()]);
+    }
+    if let Some(s) = p.s {
+        v.extend(["--s".into(), s.to_string()]);
+    }
+    if p.key_meshing {
+        v.push("--key-meshing".into());
+    }
+    v
+}
+
+fn cli(verb: &str, req: &Request<'_>, threads: u32, input: &Path, out: &Path) {
+    let (id, mode, p) = (req.cipher, req.mode, &req.params);
+    let o = bin()
+        .args([verb, "--cipher", id.name(), "--mode", mode.name(), "--key", &hex(req.key), "--quiet"])
+        .args(flags(p))
+        .args(["--threads", &threads.to_string(), "--in", input.to_str().unwrap(), "--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{verb} {id} {mode} {p:?}: {}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn large_files_stream_to_the_one_shot_result_with_1_and_3_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain.bin");
+    let data = bytes(2026, LEN);
+    std::fs::write(&plain, &data).unwrap();
+    let (ct, back) = (dir.path().join("ct.bin"), dir.path().join("back.bin"));
+    let mut checked = 0;
+    for id in CipherId::ALL {
+        let key = bytes(id as u64 + 5, id.key_bytes());
+        for mode in Mode::for_cipher(id).into_iter().filter(|m| streams(*m)) {
+            let sets = configs(id, mode);
+            assert!(!sets.is_empty(), "{id} {mode}: no parameters");
+            for p in sets {
+                let req = Request {
+                    cipher: id,
+                    mode,
+                    key: &key,
+                    sbox: None,
+                    backend: BackendChoice::Auto,
+                    params: p.clone(),
+                };
+                if mode.kind() == Kind::Mac {
+                    let one = modes::mac(&req, &data).unwrap();
+                    cli("mac", &req, 2, &plain, &ct);
+                    assert!(std::fs::read(&ct).unwrap() == one, "{id} {mode} {p:?}: mac");
+                    checked += 1;
+                    continue;
+                }
+                let one = modes::encrypt(&req, &data).unwrap();
+                for threads in [1, 3] {
+                    cli("encrypt", &req, threads, &plain, &ct);
+                    assert!(std::fs::read(&ct).unwrap() == one, "{id} {mode} {p:?} threads {threads}: encrypt");
+                    cli("decrypt", &req, threads, &ct, &back);
+                    assert!(std::fs::read(&back).unwrap() == data, "{id} {mode} {p:?} threads {threads}: decrypt");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 60, "{checked}");
+    // MGM stays in memory (the tag covers everything) but splits its text.
+    let key = bytes(1, 32);
+    let req = Request {
+        cipher: CipherId::Kuznyechik,
+        mode: Mode::Mgm,
+        key: &key,
+        sbox: None,
+        backend: BackendChoice::Auto,
+        params: Params { iv: Some(bytes(2, 16).into_iter().map(|b| b & 0x7f).collect()), ..Params::default() },
+    };
+    let one = modes::encrypt(&req, &data).unwrap();
+    for threads in [1, 3] {
+        cli("encrypt", &req, threads, &plain, &ct);
+        assert!(std::fs::read(&ct).unwrap() == one, "mgm threads {threads}");
+        cli("decrypt", &req, threads, &ct, &back);
+        assert!(std::fs::read(&back).unwrap() == data, "mgm threads {threads}");
+    }
+    // Only the files this test wrote: no temporary file left behind.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
+}

@@ -1,0 +1,520 @@
+//! The stream engines whose blocks do not chain, so one buffer can be split
+//! across threads ([`Pool`]): ECB, GOST R 34.13 CTR and RFC 8645 CTR-ACPKM
+//! (s = n; pieces of whole ACPKM sections), DSTU CTR, CBC
+//! decryption (both families, any m = z·n), CFB decryption with s = m = n,
+//! and XTS. Each piece of a split computes its counter, register or tweaks
+//! from its offset alone, so every thread count gives the same bytes.
+//!
+//! The constructors first build the mode's own type (GOST or DSTU) to
+//! check the parameters with the same messages as the one-shot calls; the
+//! equality with those one-shot calls is what the tests check.
+
+use super::dstu::{Cbc as DstuCbc, KalynaCfb, KalynaCtr as DstuCtr, KalynaXts};
+use super::gost::rekey::Rekey;
+use super::gost::{acpkm, Cbc as GostCbc, Cfb as GostCfb, Ctr as GostCtrType, Direction};
+use super::stream::Engine;
+use super::threads::Pool;
+use super::{Mode, Padding, Request};
+use crate::error::{Error, Result};
+use crate::registry::{Cipher, Family};
+use zeroize::{Zeroize, Zeroizing};
+
+/// Bytes of keystream or scratch a task makes per cipher call (fits L1/L2).
+const CHUNK: usize = 8192;
+
+fn xor(dst: &mut [u8], src: &[u8]) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d ^= *s;
+    }
+}
+
+fn length_error(c: &Cipher, total: u64) -> Error {
+    Error::DataLength { cipher: c.id().name(), block_bytes: c.block_bytes(), got: total as usize }
+}
+
+// ---------------------------------------------------------------- ECB --
+
+/// ECB with the request's padding.
+pub(crate) struct Ecb {
+    cipher: Cipher,
+    encrypt: bool,
+    padding: Padding,
+}
+
+impl Ecb {
+    pub(crate) fn new(req: &Request<'_>, encrypt: bool) -> Result<Ecb> {
+        req.no_iv()?;
+        Ok(Ecb { cipher: req.keyed()?, encrypt, padding: req.params.padding })
+    }
+
+    fn crypt(&self, data: &mut [u8]) -> Result<()> {
+        if self.encrypt {
+            self.cipher.encrypt_blocks(data)
+        } else {
+            self.cipher.decrypt_blocks(data)
+        }
+    }
+}
+
+impl Engine for Ecb {
+    fn unit(&self) -> usize {
+        self.cipher.block_bytes()
+    }
+
+    fn hold(&self) -> usize {
+        if !self.encrypt && self.padding != Padding::None {
+            self.unit()
+        } else {
+            0
+        }
+    }
+
+    fn update(&mut self, data: &mut [u8], pool: &Pool) -> Result<()> {
+        pool.run(data, self.unit(), |_, piece| self.crypt(piece))
+    }
+
+    fn finish(self: Box<Self>, tail: Vec<u8>, total: u64, _: &Pool) -> Result<Vec<u8>> {
+        let n = self.unit();
+        let mut buf = if self.encrypt { self.padding.pad(&tail, n) } else { tail };
+        if buf.len() % n != 0 {
+            return Err(length_error(&self.cipher, total));
+        }
+        self.crypt(&mut buf)?;
+        if self.encrypt {
+            Ok(buf)
+        } else {
+            self.padding.unpad(buf, n)
+        }
+    }
+}
+
+// ---------------------------------------------------------------- CTR --
+
+/// How a counter block is laid out and advanced.
+#[derive(Clone, Copy)]
+enum Counter {
+    /// GOST R 34.13: big-endian, + 1 mod 2^n (n = 8 or 16 bytes).
+    GostBe { base: u128 },
+    /// DSTU 7624: S = E_K(IV) as little-endian limbs, block j uses S + j + 1.
+    DstuLe { s: [u64; 8], limbs: usize },
+}
+
+/// CTR keystream from a counter that depends only on the block index, so
+/// each piece of a split starts at its own index.
+pub(crate) struct Ctr {
+    cipher: Cipher,
+    counter: Counter,
+    /// Blocks already used.
+    done: u128,
+}
+
+impl Ctr {
+    /// GOST R 34.13 CTR for Kuznyechik and Magma, when s = n (else `None`:
+    /// the segments of s < n bits and CTR-ACPKM stay sequential).
+    pub(crate) fn gost(req: &Request<'_>) -> Result<Option<Ctr>> {
+        drop(GostCtrType::new(req)?);
+        let n = req.cipher.block_bytes();
+        if req.mode != Mode::Ctr || req.params.s.is_some_and(|s| s != 8 * n) {
+            return Ok(None);
+        }
+        let iv = req.params.iv.as_deref().unwrap_or_default();
+        let mut full = [0u8; 16];
+        full[16 - n..16 - n / 2].copy_from_slice(iv);
+        let base = u128::from_be_bytes(full);
+        Ok(Some(Ctr { cipher: req.keyed()?, counter: Counter::GostBe { base }, done: 0 }))
+    }
+
+    /// DSTU 7624 CTR for Kalyna.
+    pub(crate) fn dstu(req: &Request<'_>) -> Result<Ctr> {
+        drop(DstuCtr::new(req)?);
+        let cipher = req.keyed()?;
+        let n = cipher.block_bytes();
+        let mut block = Zeroizing::new(req.params.iv.clone().unwrap_or_default());
+        cipher.encrypt_blocks(&mut block)?;
+        let mut s = [0u64; 8];
+        for (limb, b) in s.iter_mut().zip(block.chunks_exact(8)) {
+            *limb = u64::from_le_bytes(b.try_into().expect("8 bytes"));
+        }
+        Ok(Ctr { cipher, counter: Counter::DstuLe { s, limbs: n / 8 }, done: 0 })
+    }
+
+}
+
+impl Counter {
+    /// Writes the n-byte counter blocks from block index `first` into `out`.
+    fn fill(self, n: usize, first: u128, out: &mut [u8]) {
+        match self {
+            Counter::GostBe { base } => {
+                let mut c = base.wrapping_add(first);
+                for b in out.chunks_exact_mut(n) {
+                    b.copy_from_slice(&c.to_be_bytes()[16 - n..]);
+                    c = c.wrapping_add(1);
+                }
+            }
+            Counter::DstuLe { s, limbs } => {
+                let mut c = s;
+                add_le(&mut c[..limbs], first.wrapping_add(1));
+                for b in out.chunks_exact_mut(n) {
+                    for (bytes, limb) in b.chunks_exact_mut(8).zip(&c[..limbs]) {
+                        bytes.copy_from_slice(&limb.to_le_bytes());
+                    }
+                    add_le(&mut c[..limbs], 1);
+                }
+                c.zeroize();
+            }
+        }
+    }
+}
+
+impl Ctr {
+
+    /// XORs the keystream from block index `first` into `data`.
+    fn apply(&self, first: u128, data: &mut [u8]) -> Result<()> {
+        keystream_xor(&self.cipher, self.counter, first, data)
+    }
+}
+
+/// XORs E_K(counter blocks from index `first`) into `data`.
+fn keystream_xor(cipher: &Cipher, counter: Counter, first: u128, data: &mut [u8]) -> Result<()> {
+    let n = cipher.block_bytes();
+    let mut ks = Zeroizing::new(vec![0u8; CHUNK.min(data.len().div_ceil(n) * n)]);
+    for (i, piece) in data.chunks_mut(ks.len()).enumerate() {
+        let blocks = piece.len().div_ceil(n) * n;
+        let ks = &mut ks[..blocks];
+        counter.fill(cipher.block_bytes(), first + (i * CHUNK / n) as u128, ks);
+        cipher.encrypt_blocks(ks)?;
+        xor(piece, ks);
+    }
+    Ok(())
+}
+
+/// `limbs += k` (little-endian limbs, carry through, wrapping).
+fn add_le(limbs: &mut [u64], k: u128) {
+    let mut carry = k;
+    for limb in limbs.iter_mut() {
+        if carry == 0 {
+            break;
+        }
+        let sum = u128::from(*limb) + (carry & u128::from(u64::MAX));
+        *limb = sum as u64;
+        carry = (carry >> 64) + (sum >> 64);
+    }
+}
+
+impl Engine for Ctr {
+    fn unit(&self) -> usize {
+        self.cipher.block_bytes()
+    }
+
+    fn update(&mut self, data: &mut [u8], pool: &Pool) -> Result<()> {
+        let (n, done) = (self.unit(), self.done);
+        pool.run(data, n, |off, piece| self.apply(done + (off / n) as u128, piece))?;
+        self.done += (data.len() / n) as u128;
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>, mut tail: Vec<u8>, _: u64, _: &Pool) -> Result<Vec<u8>> {
+        if !tail.is_empty() {
+            self.apply(self.done, &mut tail)?;
+        }
+        Ok(tail)
+    }
+}
+
+impl Drop for Ctr {
+    fn drop(&mut self) {
+        if let Counter::DstuLe { s, .. } = &mut self.counter {
+            s.zeroize();
+        }
+    }
+}
+
+/// RFC 8645 CTR-ACPKM with s = n: the GOST counter runs on while the key
+/// becomes ACPKM(K) every N bytes. Pieces of a split are whole sections;
+/// the calling thread walks the key chain once (one ACPKM step per
+/// section: a key schedule and 32 bytes of encryption) to find each
+/// piece's first key, and each piece steps the chain through its sections.
+pub(crate) struct CtrAcpkm {
+    /// The key of the next section, as bytes.
+    key: Zeroizing<Vec<u8>>,
+    rekey: Rekey,
+    counter: Counter,
+    n: usize,
+    section: usize,
+    /// Blocks already used (whole sections between updates).
+    done: u128,
+}
+
+/// ACPKM(K) = E_K(80 81 … 9f), the 32-byte next key (RFC 8645 §6.1).
+fn acpkm_step(cipher: &Cipher) -> Result<Zeroizing<Vec<u8>>> {
+    let mut d = Zeroizing::new((0x80..0xa0).collect::<Vec<u8>>());
+    cipher.encrypt_blocks(&mut d)?;
+    Ok(d)
+}
+
+impl CtrAcpkm {
+    pub(crate) fn new(req: &Request<'_>) -> Result<Option<CtrAcpkm>> {
+        drop(GostCtrType::new(req)?);
+        let n = req.cipher.block_bytes();
+        if req.mode != Mode::CtrAcpkm || req.params.s.is_some_and(|s| s != 8 * n) {
+            return Ok(None);
+        }
+        let section = req.params.section_bytes.unwrap_or_else(|| acpkm::default_section(n));
+        let iv = req.params.iv.as_deref().unwrap_or_default();
+        let mut full = [0u8; 16];
+        full[16 - n..16 - n / 2].copy_from_slice(iv);
+        let (rekey, _) = Rekey::new(req)?;
+        let counter = Counter::GostBe { base: u128::from_be_bytes(full) };
+        Ok(Some(CtrAcpkm { key: Zeroizing::new(req.key.to_vec()), rekey, counter, n, section, done: 0 }))
+    }
+
+    /// XORs sections (the last may be short) from block `first`, the first
+    /// under `key`.
+    fn sections(&self, key: &[u8], first: u128, data: &mut [u8]) -> Result<()> {
+        let blocks = (self.section / self.n) as u128;
+        let mut key = Zeroizing::new(key.to_vec());
+        let count = data.len().div_ceil(self.section);
+        for (i, sec) in data.chunks_mut(self.section).enumerate() {
+            let cipher = self.rekey.key(&key)?;
+            keystream_xor(&cipher, self.counter, first + i as u128 * blocks, sec)?;
+            if i + 1 < count {
+                key = acpkm_step(&cipher)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Engine for CtrAcpkm {
+    fn unit(&self) -> usize {
+        self.section
+    }
+
+    fn update(&mut self, data: &mut [u8], pool: &Pool) -> Result<()> {
+        let per = pool.piece(data.len(), self.section);
+        let mut starts = Vec::new();
+        let mut key = self.key.clone();
+        for at in (0..data.len()).step_by(self.section) {
+            if at % per == 0 {
+                starts.push(key.clone());
+            }
+            key = acpkm_step(&self.rekey.key(&key)?)?;
+        }
+        let (done, n) = (self.done, self.n);
+        pool.run(data, self.section, |off, piece| self.sections(&starts[off / per], done + (off / n) as u128, piece))?;
+        self.key = key;
+        self.done += (data.len() / n) as u128;
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>, mut tail: Vec<u8>, _: u64, _: &Pool) -> Result<Vec<u8>> {
+        self.sections(&self.key, self.done, &mut tail)?;
+        Ok(tail)
+    }
+}
+
+// ------------------------------------------------- CBC and CFB decrypt --
+
+/// CBC (GOST R 34.13 with m = z·n, DSTU 7624, uBlock). Encryption chains
+/// and runs on one thread; decryption P_i = D(C_i) ⊕ C_{i−z} splits.
+pub(crate) struct Cbc {
+    cipher: Cipher,
+    encrypt: bool,
+    padding: Padding,
+    /// The m-byte register: the IV, then the last m bytes of ciphertext.
+    reg: Zeroizing<Vec<u8>>,
+    /// reg ‖ ciphertext of the current decryption update.
+    scratch: Zeroizing<Vec<u8>>,
+}
+
+impl Cbc {
+    pub(crate) fn new(req: &Request<'_>, encrypt: bool) -> Result<Cbc> {
+        match (req.cipher.family(), encrypt) {
+            (Family::Kuznyechik | Family::Magma, true) => drop(GostCbc::new(req, Direction::Encrypt)?),
+            (Family::Kuznyechik | Family::Magma, false) => drop(GostCbc::new(req, Direction::Decrypt)?),
+            (_, true) => drop(DstuCbc::encryptor(req)?),
+            (_, false) => drop(DstuCbc::decryptor(req)?),
+        }
+        let reg = Zeroizing::new(req.params.iv.clone().unwrap_or_default());
+        Ok(Cbc { cipher: req.keyed()?, encrypt, padding: req.params.padding, reg, scratch: Zeroizing::default() })
+    }
+}
+
+impl Engine for Cbc {
+    fn unit(&self) -> usize {
+        self.cipher.block_bytes()
+    }
+
+    fn hold(&self) -> usize {
+        if !self.encrypt && self.padding != Padding::None {
+            self.unit()
+        } else {
+            0
+        }
+    }
+
+    fn update(&mut self, data: &mut [u8], pool: &Pool) -> Result<()> {
+        let m = self.reg.len();
+        if self.encrypt {
+            // Block i of a group of z uses register block i; the register
+            // then drops the blocks used and takes the new ciphertext.
+            for group in data.chunks_mut(m) {
+                xor(group, &self.reg);
+                self.cipher.encrypt_blocks(group)?;
+                let k = group.len();
+                self.reg.copy_within(k.., 0);
+                self.reg[m - k..].copy_from_slice(group);
+            }
+            return Ok(());
+        }
+        self.scratch.clear();
+        self.scratch.extend_from_slice(&self.reg);
+        self.scratch.extend_from_slice(data);
+        let prev = &self.scratch;
+        pool.run(data, self.cipher.block_bytes(), |off, piece| {
+            self.cipher.decrypt_blocks(piece)?;
+            xor(piece, &prev[off..off + piece.len()]);
+            Ok(())
+        })?;
+        let end = self.scratch.len();
+        self.reg.copy_from_slice(&self.scratch[end - m..]);
+        Ok(())
+    }
+
+    fn finish(mut self: Box<Self>, tail: Vec<u8>, total: u64, pool: &Pool) -> Result<Vec<u8>> {
+        let n = self.unit();
+        let mut buf = if self.encrypt { self.padding.pad(&tail, n) } else { tail };
+        if buf.len() % n != 0 {
+            return Err(length_error(&self.cipher, total));
+        }
+        self.update(&mut buf, pool)?;
+        if self.encrypt {
+            Ok(buf)
+        } else {
+            self.padding.unpad(buf, n)
+        }
+    }
+}
+
+/// CFB decryption with s = m = n (GOST R 34.13, GOST 28147-89 without key
+/// meshing, DSTU 7624): P_i = C_i ⊕ E_K(C_{i−1}) splits like CBC.
+pub(crate) struct CfbDecrypt {
+    cipher: Cipher,
+    reg: Zeroizing<Vec<u8>>,
+    scratch: Zeroizing<Vec<u8>>,
+    /// A short last block takes the last bytes of its gamma (DSTU) rather
+    /// than the first (GOST).
+    tail_from_end: bool,
+}
+
+impl CfbDecrypt {
+    /// `None` where the parameters make CFB chain (s < n, m > n, key meshing).
+    pub(crate) fn new(req: &Request<'_>) -> Result<Option<CfbDecrypt>> {
+        let dstu = req.cipher.family() == Family::Kalyna;
+        if dstu {
+            drop(KalynaCfb::decryptor(req)?);
+        } else {
+            drop(GostCfb::new(req, Direction::Decrypt)?);
+        }
+        let n = req.cipher.block_bytes();
+        let iv = req.params.iv.as_deref().unwrap_or_default();
+        if req.params.s.is_some_and(|s| s != 8 * n) || iv.len() != n || req.params.key_meshing {
+            return Ok(None);
+        }
+        let reg = Zeroizing::new(iv.to_vec());
+        Ok(Some(CfbDecrypt { cipher: req.keyed()?, reg, scratch: Zeroizing::default(), tail_from_end: dstu }))
+    }
+}
+
+impl Engine for CfbDecrypt {
+    fn unit(&self) -> usize {
+        self.cipher.block_bytes()
+    }
+
+    fn update(&mut self, data: &mut [u8], pool: &Pool) -> Result<()> {
+        let n = self.unit();
+        if data.is_empty() {
+            return Ok(());
+        }
+        self.scratch.clear();
+        self.scratch.extend_from_slice(&self.reg);
+        self.scratch.extend_from_slice(&data[..data.len() - n]);
+        self.reg.copy_from_slice(&data[data.len() - n..]);
+        let prev = &self.scratch;
+        pool.run(data, n, |off, piece| {
+            let mut gamma = Zeroizing::new(Vec::with_capacity(CHUNK.min(piece.len())));
+            for (i, part) in piece.chunks_mut(CHUNK).enumerate() {
+                let at = off + i * CHUNK;
+                gamma.clear();
+                gamma.extend_from_slice(&prev[at..at + part.len()]);
+                self.cipher.encrypt_blocks(&mut gamma)?;
+                xor(part, &gamma);
+            }
+            Ok(())
+        })
+    }
+
+    fn finish(mut self: Box<Self>, mut tail: Vec<u8>, _: u64, pool: &Pool) -> Result<Vec<u8>> {
+        let n = self.unit();
+        let whole = tail.len() / n * n;
+        self.update(&mut tail[..whole], pool)?;
+        let r = tail.len() - whole;
+        if r > 0 {
+            let mut gamma = self.reg.clone();
+            self.cipher.encrypt_blocks(&mut gamma)?;
+            let g = if self.tail_from_end { &gamma[n - r..] } else { &gamma[..r] };
+            xor(&mut tail[whole..], g);
+        }
+        Ok(tail)
+    }
+}
+
+// ---------------------------------------------------------------- XTS --
+
+/// DSTU XTS: the tweaks are made in order (a shift each), the blocks split.
+pub(crate) struct Xts {
+    xts: KalynaXts,
+    tweaks: Zeroizing<Vec<u8>>,
+}
+
+impl Xts {
+    pub(crate) fn new(req: &Request<'_>, encrypt: bool) -> Result<Xts> {
+        let xts = if encrypt { KalynaXts::encryptor(req)? } else { KalynaXts::decryptor(req)? };
+        Ok(Xts { xts, tweaks: Zeroizing::default() })
+    }
+}
+
+impl Engine for Xts {
+    fn unit(&self) -> usize {
+        self.xts.block_bytes()
+    }
+
+    /// Ciphertext stealing needs the last whole block with the partial one.
+    fn hold(&self) -> usize {
+        self.unit()
+    }
+
+    fn update(&mut self, data: &mut [u8], pool: &Pool) -> Result<()> {
+        self.tweaks.resize(data.len(), 0);
+        self.xts.take_tweaks(&mut self.tweaks);
+        let (cipher, encrypt) = self.xts.cipher();
+        let tweaks = &self.tweaks;
+        pool.run(data, self.xts.block_bytes(), |off, piece| {
+            let t = &tweaks[off..off + piece.len()];
+            xor(piece, t);
+            if encrypt {
+                cipher.encrypt_blocks(piece)?;
+            } else {
+                cipher.decrypt_blocks(piece)?;
+            }
+            xor(piece, t);
+            Ok(())
+        })
+    }
+
+    fn finish(self: Box<Self>, mut tail: Vec<u8>, _: u64, _: &Pool) -> Result<Vec<u8>> {
+        let Xts { xts, .. } = *self;
+        xts.finish(&mut tail)?;
+        Ok(tail)
+    }
+}

@@ -1,0 +1,297 @@
+//! One streaming API over every mode that can stream: [`CipherStream`]
+//! (encrypt / decrypt) and [`MacStream`], built from a [`Request`] like the
+//! one-shot [`encrypt`](super::encrypt), [`decrypt`](super::decrypt) and
+//! [`mac`](super::mac), and giving the same bytes for any split of the input.
+//!
+//! ```
+//! use multiblock::modes::{stream::CipherStream, Mode, Params, Request};
+//! use multiblock::{BackendChoice, CipherId};
+//! let key = [7u8; 32];
+//! let req = Request {
+//!     cipher: CipherId::Kuznyechik, mode: Mode::Ctr, key: &key, sbox: None,
+//!     backend: BackendChoice::Auto,
+//!     params: Params { iv: Some(vec![1; 8]), ..Params::default() },
+//! };
+//! let mut enc = CipherStream::encryptor(&req)?.threads(2)?;
+//! let mut out = Vec::new();
+//! enc.update(b"hello, ", &mut out)?;
+//! enc.update(b"world", &mut out)?;
+//! enc.finalize(&mut out)?;
+//! assert_eq!(out, multiblock::modes::encrypt(&req, b"hello, world")?);
+//! # Ok::<(), multiblock::Error>(())
+//! ```
+//!
+//! Threads: [`CipherStream::threads`] splits each update of the modes whose
+//! blocks do not chain (ECB, CTR for both families, CTR-ACPKM, CBC decryption, CFB
+//! decryption with s = m = n, XTS; see [`super::parallel`]) across that many
+//! threads; the output does not depend on the count.
+//!
+//! Not streamed (one-shot only, [`CipherStream::encryptor`] says so): the
+//! AEAD modes MGM, GCM and CCM and key wrap KW. Their tag or integrity
+//! check covers the whole message, so a streaming decryptor would hand out
+//! plaintext before it is authenticated; callers hold the message in memory.
+
+use super::dstu::{KalynaCfb, KalynaCmac, KalynaGmac, KalynaOfb};
+use super::gost::{mgm, Cfb, Cmac, Cnt, Ctr, Direction, Imit, Ofb, OmacAcpkm};
+use super::parallel;
+use super::threads::Pool;
+use super::{Kind, Mode, Request};
+use crate::error::{Error, Result};
+use crate::registry::Family;
+use zeroize::Zeroizing;
+
+/// One direction of one mode, fed whole `unit`s by [`CipherStream`].
+pub(crate) trait Engine: Send {
+    /// `update` takes a multiple of this many bytes.
+    fn unit(&self) -> usize;
+    /// Bytes always kept back for `finish` (a padded decryption's last
+    /// block, XTS's stolen block).
+    fn hold(&self) -> usize {
+        0
+    }
+    /// Transforms `data` in place.
+    fn update(&mut self, data: &mut [u8], pool: &Pool) -> Result<()>;
+    /// The output for the last bytes (fewer than `unit() + hold()`), with
+    /// `total` the length of the whole input, for error messages.
+    fn finish(self: Box<Self>, tail: Vec<u8>, total: u64, pool: &Pool) -> Result<Vec<u8>>;
+}
+
+/// A sequential streaming type of the families, adapted to [`Engine`].
+struct Sequential<T> {
+    mode: T,
+    unit: usize,
+    update: fn(&mut T, &mut [u8]) -> Result<()>,
+    finish: fn(T, &mut [u8]) -> Result<()>,
+}
+
+impl<T: Send> Engine for Sequential<T> {
+    fn unit(&self) -> usize {
+        self.unit
+    }
+
+    fn update(&mut self, data: &mut [u8], _: &Pool) -> Result<()> {
+        (self.update)(&mut self.mode, data)
+    }
+
+    fn finish(self: Box<Self>, mut tail: Vec<u8>, _: u64, _: &Pool) -> Result<Vec<u8>> {
+        (self.finish)(self.mode, &mut tail)?;
+        Ok(tail)
+    }
+}
+
+/// A type whose `update` takes any split and needs no end.
+fn any_split<T: Send + 'static>(mode: T, update: fn(&mut T, &mut [u8]) -> Result<()>) -> Box<dyn Engine> {
+    Box::new(Sequential { mode, unit: 1, update, finish: |_, _| Ok(()) })
+}
+
+/// Whether `mode` streams (else only the one-shot calls take it).
+pub fn streams(mode: Mode) -> bool {
+    matches!(mode.kind(), Kind::Cipher | Kind::Mac)
+}
+
+fn engine(req: &Request<'_>, encrypt: bool) -> Result<Box<dyn Engine>> {
+    let verb = if encrypt { "encrypt" } else { "decrypt" };
+    Mode::parse(req.cipher, req.mode.name())?;
+    match req.mode.kind() {
+        Kind::Cipher => {}
+        Kind::Mac => return Err(Error::Param(format!("{} is not a mode to {verb} with (use `mac`)", req.mode))),
+        Kind::Aead | Kind::KeyWrap => {
+            return Err(Error::Param(format!(
+                "{} {} does not stream (the tag covers the whole message): use the one-shot {verb}",
+                req.cipher, req.mode
+            )))
+        }
+    }
+    let dir = if encrypt { Direction::Encrypt } else { Direction::Decrypt };
+    let family = req.cipher.family();
+    Ok(match (req.mode, family) {
+        (Mode::Ecb, _) => Box::new(parallel::Ecb::new(req, encrypt)?),
+        (Mode::Cbc, _) => Box::new(parallel::Cbc::new(req, encrypt)?),
+        (Mode::Ctr, Family::Kalyna) => Box::new(parallel::Ctr::dstu(req)?),
+        (Mode::Ctr, _) => match parallel::Ctr::gost(req)? {
+            Some(ctr) => Box::new(ctr),
+            None => any_split(Ctr::new(req)?, Ctr::update),
+        },
+        (Mode::CtrAcpkm, _) => match parallel::CtrAcpkm::new(req)? {
+            Some(ctr) => Box::new(ctr),
+            None => any_split(Ctr::new(req)?, Ctr::update),
+        },
+        (Mode::Xts, _) => Box::new(parallel::Xts::new(req, encrypt)?),
+        (Mode::Ofb, Family::Kalyna) => any_split(KalynaOfb::new(req)?, |m, d| {
+            m.update(d);
+            Ok(())
+        }),
+        (Mode::Ofb, _) => any_split(Ofb::new(req)?, Ofb::update),
+        (Mode::Cnt, _) => any_split(Cnt::new(req)?, Cnt::update),
+        (Mode::Cfb, _) if !encrypt && parallel::CfbDecrypt::new(req)?.is_some() => {
+            Box::new(parallel::CfbDecrypt::new(req)?.expect("checked"))
+        }
+        (Mode::Cfb, Family::Kalyna) => {
+            let mode = if encrypt { KalynaCfb::encryptor(req)? } else { KalynaCfb::decryptor(req)? };
+            let unit = req.params.s.unwrap_or(8 * req.cipher.block_bytes()) / 8;
+            Box::new(Sequential { mode, unit, update: KalynaCfb::update, finish: KalynaCfb::finish })
+        }
+        (Mode::Cfb, _) => any_split(Cfb::new(req, dir)?, Cfb::update),
+        _ => return Err(Error::Param(format!("{} {} has no streaming form", req.cipher, req.mode))),
+    })
+}
+
+/// Streaming encryption or decryption: [`update`](CipherStream::update)
+/// as often as needed, then [`finalize`](CipherStream::finalize).
+pub struct CipherStream {
+    engine: Box<dyn Engine>,
+    pool: Pool,
+    /// Input not yet processed: less than a unit, plus what `hold` keeps.
+    pending: Zeroizing<Vec<u8>>,
+    total: u64,
+}
+
+impl CipherStream {
+    /// Encrypts with `req` (modes where [`streams`] is true).
+    pub fn encryptor(req: &Request<'_>) -> Result<CipherStream> {
+        CipherStream::new(engine(req, true)?)
+    }
+
+    /// Decrypts with `req` (modes where [`streams`] is true).
+    pub fn decryptor(req: &Request<'_>) -> Result<CipherStream> {
+        CipherStream::new(engine(req, false)?)
+    }
+
+    fn new(engine: Box<dyn Engine>) -> Result<CipherStream> {
+        Ok(CipherStream { engine, pool: Pool::new(1)?, pending: Zeroizing::default(), total: 0 })
+    }
+
+    /// Uses up to `threads` threads (0: every core) for the modes that
+    /// split; the output is the same for every count.
+    pub fn threads(mut self, threads: usize) -> Result<CipherStream> {
+        self.pool = Pool::new(threads)?;
+        Ok(self)
+    }
+
+    /// The thread count in use.
+    pub fn thread_count(&self) -> usize {
+        self.pool.threads()
+    }
+
+    /// Processes `input`, appending the output that is ready to `out`.
+    pub fn update(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<()> {
+        self.total += input.len() as u64;
+        let (unit, hold) = (self.engine.unit(), self.engine.hold());
+        let have = self.pending.len() + input.len();
+        let ready = have.saturating_sub(hold) / unit * unit;
+        if ready == 0 {
+            self.pending.extend_from_slice(input);
+            return Ok(());
+        }
+        let start = out.len();
+        let from_pending = ready.min(self.pending.len());
+        out.extend_from_slice(&self.pending[..from_pending]);
+        out.extend_from_slice(&input[..ready - from_pending]);
+        self.pending.drain(..from_pending);
+        self.pending.extend_from_slice(&input[ready - from_pending..]);
+        let result = self.engine.update(&mut out[start..], &self.pool);
+        if result.is_err() {
+            out.truncate(start);
+        }
+        result
+    }
+
+    /// Processes the end of the input (padding, a partial block, XTS's
+    /// stolen block), appending the last output to `out`.
+    pub fn finalize(mut self, out: &mut Vec<u8>) -> Result<()> {
+        let tail = std::mem::take(&mut *self.pending);
+        let last = self.engine.finish(tail, self.total, &self.pool)?;
+        out.extend_from_slice(&last);
+        Ok(())
+    }
+}
+
+/// One-shot encryption on up to `threads` threads (0: every core): MGM
+/// splits its text ([`mgm::seal_threads`]), the streaming modes run
+/// through [`CipherStream`], GCM, CCM and KW as [`super::encrypt`]. The
+/// bytes are those of [`super::encrypt`] for every count.
+pub fn encrypt_threads(req: &Request<'_>, data: &[u8], threads: usize) -> Result<Vec<u8>> {
+    one_shot(req, data, true, threads)
+}
+
+/// One-shot decryption on up to `threads` threads, as [`encrypt_threads`]
+/// (MGM checks the tag over the whole ciphertext before decrypting).
+pub fn decrypt_threads(req: &Request<'_>, data: &[u8], threads: usize) -> Result<Vec<u8>> {
+    one_shot(req, data, false, threads)
+}
+
+fn one_shot(req: &Request<'_>, data: &[u8], encrypt: bool, threads: usize) -> Result<Vec<u8>> {
+    if req.mode == Mode::Mgm && Mode::parse(req.cipher, req.mode.name()).is_ok() {
+        return if encrypt { mgm::seal_threads(req, data, threads) } else { mgm::open_threads(req, data, threads) };
+    }
+    if !streams(req.mode) {
+        return if encrypt { super::encrypt(req, data) } else { super::decrypt(req, data) };
+    }
+    let s = if encrypt { CipherStream::encryptor(req)? } else { CipherStream::decryptor(req)? };
+    let mut s = s.threads(threads)?;
+    let mut out = Vec::with_capacity(data.len() + 64);
+    s.update(data, &mut out)?;
+    s.finalize(&mut out)?;
+    Ok(out)
+}
+
+/// A MAC state of any family.
+enum MacState {
+    Cmac(Cmac),
+    OmacAcpkm(OmacAcpkm),
+    Imit(Imit),
+    KalynaCmac(KalynaCmac),
+    KalynaGmac(KalynaGmac),
+}
+
+/// Streaming MAC: [`update`](MacStream::update) with the message in
+/// pieces, then [`finalize`](MacStream::finalize) for the tag.
+pub struct MacStream {
+    state: MacState,
+}
+
+impl MacStream {
+    pub fn new(req: &Request<'_>) -> Result<MacStream> {
+        Mode::parse(req.cipher, req.mode.name())?;
+        let state = match (req.mode, req.cipher.family()) {
+            (Mode::Mac, Family::Gost89) => MacState::Imit(Imit::new(req)?),
+            (Mode::Mac, _) => MacState::Cmac(Cmac::new(req)?),
+            (Mode::OmacAcpkm, _) => MacState::OmacAcpkm(OmacAcpkm::new(req)?),
+            (Mode::Cmac, _) => MacState::KalynaCmac(KalynaCmac::new(req)?),
+            (Mode::Gmac, _) => MacState::KalynaGmac(KalynaGmac::new(req)?),
+            _ => return Err(Error::Param(format!("{} is not a mode to mac with (use `encrypt` or `decrypt`)", req.mode))),
+        };
+        Ok(MacStream { state })
+    }
+
+    pub fn update(&mut self, data: &[u8]) -> Result<()> {
+        match &mut self.state {
+            MacState::Cmac(m) => m.update(data),
+            MacState::OmacAcpkm(m) => m.update(data),
+            MacState::Imit(m) => m.update(data),
+            MacState::KalynaCmac(m) => {
+                m.update(data);
+                Ok(())
+            }
+            MacState::KalynaGmac(m) => {
+                m.update(data);
+                Ok(())
+            }
+        }
+    }
+
+    /// The tag.
+    pub fn finalize(self) -> Result<Vec<u8>> {
+        match self.state {
+            MacState::Cmac(m) => m.finalize(),
+            MacState::OmacAcpkm(m) => m.finalize(),
+            MacState::Imit(m) => m.finalize(),
+            MacState::KalynaCmac(m) => m.finalize(),
+            MacState::KalynaGmac(m) => m.finalize(),
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "stream_tests.rs"]
+mod tests;
