@@ -141,7 +141,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             backends(id.name()).map(|l| l.iter().any(|s| s.info.name == b)).unwrap_or(false)
         });
         if !known {
-            return Err(Failure::Input(format!("no selected cipher has a backend '{b}' (see `multiblock info`)")));
+            return Err(Failure::Input(format!("no selected cipher has a backend '{}' (see `multiblock info`)", b.escape_debug())));
         }
     }
 
