@@ -10,3 +10,4 @@ cargo run --quiet --release --locked -p multiblock-cli -- selftest --thorough
 bash scripts/ci/python.sh
 bash scripts/ci/c.sh
 bash scripts/ci/ct-valgrind.sh
+bash scripts/ci/fuzz.sh

@@ -2,13 +2,13 @@
 //! failure (AEAD modes), 2 any bad input or I/O failure, with one line on
 //! stderr naming the problem. No partial `--out` file is ever left.
 
-mod args;
 mod commands;
-mod hex;
 mod io;
 mod out;
 mod progress;
 mod sink;
+
+use multiblock_cli::{args, hex, request};
 
 use args::{Cli, Command};
 use clap::Parser;

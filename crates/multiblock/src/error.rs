@@ -1,5 +1,7 @@
 //! The library's one error type. Every message is a single line that names
-//! the problem and what was expected, so the CLI can print it as it is.
+//! the problem and what was expected, so the CLI can print it as it is: names
+//! the caller gave are shown escaped (`escape_debug`), since they may hold
+//! line breaks or control characters.
 
 use std::fmt;
 
@@ -33,7 +35,8 @@ impl fmt::Display for Error {
         match self {
             Error::UnknownCipher { name } => write!(
                 f,
-                "unknown cipher '{name}' (expected one of: {})",
+                "unknown cipher '{}' (expected one of: {})",
+                name.escape_debug(),
                 crate::CipherId::ALL.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
             ),
             Error::KeyLength { cipher, expected, got } => write!(
@@ -43,7 +46,8 @@ impl fmt::Display for Error {
             ),
             Error::UnknownSbox { name } => write!(
                 f,
-                "unknown S-box set '{name}' (expected one of: {})",
+                "unknown S-box set '{}' (expected one of: {})",
+                name.escape_debug(),
                 crate::magma::SboxSet::ALL.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
             ),
             Error::SboxNotApplicable { cipher } => write!(
@@ -52,7 +56,8 @@ impl fmt::Display for Error {
             ),
             Error::UnknownBackend { cipher, name, known } => write!(
                 f,
-                "{cipher} has no backend '{name}' (expected one of: {})",
+                "{cipher} has no backend '{}' (expected one of: {})",
+                name.escape_debug(),
                 known.join(", ")
             ),
             Error::BackendUnavailable { cipher, name, needs } => write!(
@@ -67,7 +72,8 @@ impl fmt::Display for Error {
             ),
             Error::UnknownMode { cipher, mode, known } => write!(
                 f,
-                "unknown mode '{mode}' for {cipher} (expected one of: {})",
+                "unknown mode '{}' for {cipher} (expected one of: {})",
+                mode.escape_debug(),
                 known.join(", ")
             ),
             Error::Param(msg) => f.write_str(msg),
@@ -81,3 +87,27 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Found by fuzz/fuzz_targets/cli_args.rs: `--cipher $'\n\nx'` gave a
+    // message of several lines.
+    #[test]
+    fn names_with_line_breaks_stay_on_one_line() {
+        let odd = "a\nb\r\u{1b}[2J".to_string();
+        let errors = [
+            Error::UnknownCipher { name: odd.clone() },
+            Error::UnknownSbox { name: odd.clone() },
+            Error::UnknownBackend { cipher: "magma", name: odd.clone(), known: vec!["reference"] },
+            Error::UnknownMode { cipher: "magma", mode: odd.clone(), known: vec!["ecb"] },
+        ];
+        for e in errors {
+            let msg = e.to_string();
+            assert!(!msg.contains(['\n', '\r', '\u{1b}']), "{msg:?}");
+            assert!(msg.contains("'a\\nb\\r\\u{1b}[2J'"), "{msg:?}");
+        }
+        assert!(Error::UnknownCipher { name: "kalyna".into() }.to_string().starts_with("unknown cipher 'kalyna' ("));
+    }
+}

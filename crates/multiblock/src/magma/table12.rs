@@ -50,7 +50,10 @@ fn tables(sbox: &'static Sbox) -> &'static Tables {
         }
         t
     };
-    match SboxSet::ALL.iter().position(|s| core::ptr::eq(s.table(), sbox)) {
+    // By value: the sets are `const` items, whose addresses may differ between
+    // uses, so a comparison by address missed the cache and leaked new tables
+    // on every key setup (found by fuzz/fuzz_targets/magma_backends.rs).
+    match SboxSet::ALL.iter().position(|s| s.table() == sbox) {
         Some(i) => CACHE[i].get_or_init(build),
         None => Box::leak(build()),
     }
@@ -109,5 +112,19 @@ impl BlockKernel for Table12 {
     }
     fn decrypt_blocks(&self, data: &mut [u8]) {
         self.run(data, true);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_built_once_per_sbox_set_wherever_the_sbox_lives() {
+        for set in SboxSet::ALL {
+            // A copy at another address, as a `const` S-box may be.
+            let copy: &'static Sbox = Box::leak(Box::new(*set.table()));
+            assert!(core::ptr::eq(tables(copy), tables(set.table())), "{}", set.name());
+        }
     }
 }

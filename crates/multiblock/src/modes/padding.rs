@@ -35,7 +35,8 @@ impl Padding {
     pub fn from_name(name: &str) -> Result<Padding> {
         Padding::ALL.iter().copied().find(|p| p.name() == name).ok_or_else(|| {
             Error::Param(format!(
-                "unknown padding '{name}' (expected one of: {})",
+                "unknown padding '{}' (expected one of: {})",
+                name.escape_debug(),
                 Padding::ALL.iter().map(|p| p.name()).collect::<Vec<_>>().join(", ")
             ))
         })
@@ -117,6 +118,12 @@ mod tests {
         assert_eq!(Padding::Gost3.pad(&[1, 2, 3], 8), vec![1, 2, 3, 0x80, 0, 0, 0, 0]);
         assert_eq!(Padding::Gost3.pad(&[1; 8], 8), vec![1; 8]);
         assert_eq!(Padding::Gost2.pad(&[1; 8], 8).len(), 16);
+    }
+
+    #[test]
+    fn unknown_padding_names_stay_on_one_line() {
+        let msg = Padding::from_name("pkcs7\nx").unwrap_err().to_string();
+        assert!(!msg.contains('\n') && msg.contains("'pkcs7\\nx'"), "{msg:?}");
     }
 
     #[test]

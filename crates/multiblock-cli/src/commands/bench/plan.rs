@@ -86,7 +86,7 @@ impl Plan {
                 backends(id.name()).map(|l| l.iter().any(|s| s.info.name == b)).unwrap_or(false)
             });
             if !known {
-                return Err(Failure::Input(format!("no selected cipher has a backend '{b}' (see `multiblock info`)")));
+                return Err(Failure::Input(format!("no selected cipher has a backend '{}' (see `multiblock info`)", b.escape_debug())));
             }
         }
         let q = args.quick;

@@ -1,0 +1,60 @@
+//! From `encrypt`/`decrypt`/`mac` arguments to a library [`Request`], and the
+//! input bytes from what was read: everything between the command line and
+//! the library, without I/O. Errors are one-line messages (bad input).
+
+use crate::args::CryptArgs;
+use crate::hex;
+use multiblock::modes::{Mode, Padding, Params, Request};
+use multiblock::{BackendChoice, CipherId};
+
+/// The decoded parts of a crypt command line that the library takes.
+pub struct Parsed {
+    pub cipher: CipherId,
+    pub mode: Mode,
+    pub key: Vec<u8>,
+    pub params: Params,
+}
+
+/// Checks the cipher and mode names and decodes the hex of key, IV and AAD.
+pub fn parse(args: &CryptArgs) -> Result<Parsed, String> {
+    let cipher = CipherId::from_name(&args.cipher).map_err(|e| e.to_string())?;
+    let mode = Mode::parse(cipher, &args.mode).map_err(|e| e.to_string())?;
+    let key = hex::decode(&args.key, "--key")?;
+    let params = Params {
+        iv: args.iv.as_deref().map(|h| hex::decode(h, "--iv")).transpose()?,
+        aad: args.aad.as_deref().map(|h| hex::decode(h, "--aad")).transpose()?.unwrap_or_default(),
+        padding: Padding::from_name(&args.padding).map_err(|e| e.to_string())?,
+        s: args.s,
+        m: args.m,
+        mac_bits: args.mac_bits,
+        tag_bits: args.tag_bits,
+        section_bytes: args.section_bytes,
+        key_section_bytes: args.key_section_bytes,
+        nb: args.nb,
+        key_meshing: args.key_meshing,
+    };
+    Ok(Parsed { cipher, mode, key, params })
+}
+
+impl Parsed {
+    /// The library request; S-box and backend names are checked when it is keyed.
+    pub fn request<'a>(&'a self, args: &'a CryptArgs) -> Request<'a> {
+        Request {
+            cipher: self.cipher,
+            mode: self.mode,
+            key: &self.key,
+            sbox: args.sbox.as_deref(),
+            backend: args.backend.as_deref().map_or(BackendChoice::Auto, BackendChoice::Named),
+            params: self.params.clone(),
+        }
+    }
+}
+
+/// The bytes to process: `raw` itself, or with `--hex` the hex text it holds.
+pub fn input_bytes(raw: Vec<u8>, is_hex: bool) -> Result<Vec<u8>, String> {
+    if !is_hex {
+        return Ok(raw);
+    }
+    let text = String::from_utf8(raw).map_err(|_| "--hex input is not text (expected hex digits)".to_string())?;
+    hex::decode(&text, "the input")
+}
