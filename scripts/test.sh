@@ -7,3 +7,4 @@ cd "$(dirname "$0")/.."
 
 cargo test --workspace --locked
 cargo run --quiet --release --locked -p multiblock-cli -- selftest --thorough
+bash scripts/ci/kalyna-emu.sh
