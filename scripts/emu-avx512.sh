@@ -403,10 +403,17 @@ t0=$(date +%s)
 TERM=xterm script -qfec "echo \$\$ >$WORK/bochs.pid; exec $BOCHS -q -f $WORK/bochsrc $rcopt" /dev/null \
     </dev/null >"$WORK/term.log" 2>&1 &
 script_pid=$!
-t_boot= status= cpu=?
+t_boot= status= cpu=? drain_pid=
 while :; do
     sleep 1
     [ -z "$bochs_pid" ] && [ -s "$WORK/bochs.pid" ] && bochs_pid=$(cat "$WORK/bochs.pid")
+    # The term display opens a second pty ("connected to screen /dev/pts/N")
+    # and keeps writing cursor updates into it; with no reader its buffer
+    # fills after some minutes and bochs blocks in write(): drain it.
+    if [ -z "$drain_pid" ]; then
+        screen_pty=$(sed -n 's/.*connected to screen "\(\/dev\/pts\/[0-9]*\)".*/\1/p' "$WORK/term.log" | head -n 1)
+        if [ -n "$screen_pty" ]; then cat "$screen_pty" >/dev/null 2>&1 & drain_pid=$!; fi
+    fi
     [ -n "$bochs_pid" ] && cpu=$(awk '{printf "%.0f", ($14 + $15) / 100}' "/proc/$bochs_pid/stat" 2>/dev/null || echo "$cpu")
     now=$(date +%s)
     if [ -z "$t_boot" ] && grep -q '^EMU-GUEST: flags' "$WORK/serial.log"; then t_boot=$((now - t0)); fi
@@ -420,6 +427,7 @@ t_end=$(date +%s)
 for _ in 1 2 3 4 5; do kill -0 "$script_pid" 2>/dev/null || break; sleep 1; done
 stop_bochs
 wait "$script_pid" 2>/dev/null || true
+[ -n "$drain_pid" ] && { kill "$drain_pid" 2>/dev/null; wait "$drain_pid" 2>/dev/null; } || true
 
 tr -d '\r' <"$WORK/serial.log" >"$WORK/serial.txt"
 if [ "$VERBOSE" = 1 ]; then

@@ -11,3 +11,4 @@ bash scripts/ci/python.sh
 bash scripts/ci/c.sh
 bash scripts/ci/ct-valgrind.sh
 bash scripts/ci/fuzz.sh
+bash scripts/ci/kalyna-emu.sh

@@ -60,10 +60,10 @@ pub(crate) const BACKEND: Backend<Keys> = Backend {
 };
 
 /// A constant of one 16-byte lane, repeated for both ymm lanes.
-type Lane = [u8; 32];
+pub(super) type Lane = [u8; 32];
 
 #[repr(align(32))]
-struct Rows([[Lane; 16]; 4]);
+pub(super) struct Rows(pub(super) [[Lane; 16]; 4]);
 
 /// The S-boxes as 16 rows of 16 bytes each (row h = π[16h..16h+16]).
 const fn rows(sbox: &[[u8; 256]; 4]) -> Rows {
@@ -81,7 +81,7 @@ const fn rows(sbox: &[[u8; 256]; 4]) -> Rows {
     Rows(r)
 }
 
-static ENC_ROWS: Rows = rows(&SBOX);
+pub(super) static ENC_ROWS: Rows = rows(&SBOX);
 
 #[repr(align(32))]
 struct MulTables([[Lane; 2]; 8]);
@@ -110,7 +110,7 @@ const fn mul_tables(v: &[u8; 8]) -> MulTables {
 const MDS_INV2: [u8; 8] = [0x17, 0x93, 0x66, 0xbd, 0, 0, 0, 0];
 
 static INV2_MUL: MulTables = mul_tables(&MDS_INV2);
-static DEC_ROWS: Rows = rows(&SBOX_INV);
+pub(super) static DEC_ROWS: Rows = rows(&SBOX_INV);
 
 /// Repeats a 16-byte lane pattern into both ymm lanes.
 const fn dup(l: [u8; 16]) -> Lane {
@@ -136,7 +136,7 @@ const ROWS_OUT_INV: Lane = dup([0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14
 
 /// The vector operations the kernel needs, for xmm (one chunk) and ymm (two).
 /// Every method is an AVX2-encoded intrinsic: call only after checking avx2.
-trait Simd: Copy {
+pub(super) trait Simd: Copy {
     /// Bytes of message per group of 4 registers.
     const GROUP_BYTES: usize;
     unsafe fn splat(b: u8) -> Self;
@@ -376,7 +376,7 @@ impl Simd for __m256i {
 /// Natural layout (4 pieces of 16 bytes per chunk) → row-sliced lanes.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn to_rows<V: Simd>(x: [V; 4]) -> [V; 4] {
+pub(super) unsafe fn to_rows<V: Simd>(x: [V; 4]) -> [V; 4] {
     let g = V::cst(&GATHER);
     let p = x.map(|v| V::shuf(v, g));
     let t0 = V::unpacklo32(p[0], p[1]);
@@ -391,7 +391,7 @@ unsafe fn to_rows<V: Simd>(x: [V; 4]) -> [V; 4] {
 /// Row-sliced lanes → natural layout (the inverse of [`to_rows`]).
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn from_rows<V: Simd>(y: [V; 4]) -> [V; 4] {
+pub(super) unsafe fn from_rows<V: Simd>(y: [V; 4]) -> [V; 4] {
     let r = V::cst(&ROWS_OUT_INV);
     let z = y.map(|v| V::shuf(v, r));
     let t0 = V::unpacklo32(z[0], z[1]);
@@ -409,7 +409,7 @@ unsafe fn from_rows<V: Simd>(y: [V; 4]) -> [V; 4] {
 /// which cost more than the 16 saved table loads.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn sbox<V: Simd, const N: usize>(x: [V; N], t: &[Lane; 16]) -> [V; N] {
+pub(super) unsafe fn sbox<V: Simd, const N: usize>(x: [V; N], t: &[Lane; 16]) -> [V; N] {
     let k80 = V::splat(0x80);
     let y = x.map(|v| V::xor(v, k80));
     let b6 = x.map(|v| V::twice(v));

@@ -9,15 +9,23 @@
 //! ψ = MixColumns∘ShiftRows∘SubBytes. Decryption runs the inverse transforms
 //! with the same round keys (⊟ for the first and last).
 //!
-//! Backends: `avx2` (constant-time, row-sliced vpshufb S-boxes, many blocks
-//! per call; the default where AVX2 exists), `table` (8 T-tables per
+//! Backends: `avx512-gfni` and `avx2-gfni` (constant-time, rows sliced over
+//! 512 or 256 bytes, GFNI products in MixColumns; see `row_sliced.rs`),
+//! `avx2` (constant-time, row-sliced vpshufb S-boxes, many blocks
+//! per call; the default where only AVX2 exists), `table` (8 T-tables per
 //! direction, not constant-time, only by name), `reference` (the oracle).
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx2_gfni;
+#[cfg(target_arch = "x86_64")]
+mod avx512_gfni;
 mod key_schedule;
 mod reference;
 mod round;
+#[cfg(target_arch = "x86_64")]
+mod row_sliced;
 mod table;
 mod tables;
 
@@ -35,7 +43,8 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 /// constant-time backend runs (no AVX2), `cpu::default_backend` falls back to
 /// the first available one, and the table backend must never be a default.
 #[cfg(target_arch = "x86_64")]
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[avx2::BACKEND, reference::BACKEND, table::BACKEND];
+pub(crate) static BACKENDS: &[Backend<Keys>] =
+    &[avx512_gfni::BACKEND, avx2_gfni::BACKEND, avx2::BACKEND, reference::BACKEND, table::BACKEND];
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND, table::BACKEND];
 

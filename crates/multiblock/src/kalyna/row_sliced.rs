@@ -1,0 +1,421 @@
+//! The row-sliced Kalyna rounds shared by the `avx512-gfni` and `avx2-gfni`
+//! backends, written once over a small [`Machine`] of vector operations.
+//!
+//! Layout. A batch is 8 registers; register i holds row i of the state of
+//! every block in the batch, 8 bytes (one 64-bit lane) per 64-byte chunk, the
+//! chunk's columns 0..7 in order. A chunk holds 4, 2 or 1 whole blocks, so
+//! - SubBytes is one S-box per register (π_{i mod 4});
+//! - ShiftRows rotates inside each 64-bit lane: one in-lane `vpshufb` for
+//!   every row with δ_i ≠ 0 (rows 4..7, 2..7 or 1..7 for nb = 2, 4, 8);
+//! - MixColumns needs no data movement at all: out_i = ⊕_j v_j·R_{i+j}, each
+//!   product by a constant one `vgf2p8affineqb` (the map x ↦ c·x of
+//!   GF(2^8)/0x11d as an 8×8 bit matrix), sums by 3-input XORs.
+//!
+//! MixColumns, v = (01 01 05 01 08 06 07 04), per output register (indices
+//! relative to i, mod 8): out = A ⊕ 2·B ⊕ 4·C ⊕ 8·R_4 ⊕ K with the pair sums
+//! P_j = R_j ⊕ R_{j+1} (8 per batch, one per output), A = P_0 ⊕ P_2 ⊕ R_6,
+//! B = P_5, C = P_5 ⊕ R_2 ⊕ R_7: 1 + 2 + 3 products + 2 = 8 operations.
+//! InvMixColumns, v⁻¹ = (AD 95 76 A8 2F 49 D7 CA), has no unit or repeated
+//! coefficient: 8 products and 4 three-input XORs (9 terms with the key).
+//! Decryption adds the round key before InvMixColumns; since InvMixColumns
+//! is linear it adds InvMixColumns(K_r) after it instead, inside the sum.
+//!
+//! The ⊞K_0 / ⊞K_t of the first and last rounds (mod 2^64 per column) are a
+//! `vpaddq` in the natural layout, inside the machine's load and store.
+
+use super::round::inv_mix_columns;
+use super::tables::{gf_mul, MDS, MDS_INV};
+use super::{Keys, Variant};
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+/// A 64-byte constant (a zmm; the ymm machine uses its first 32 bytes).
+pub(super) type Pattern = [u8; 64];
+
+/// The vector operations of one backend. A value of a type implementing it
+/// exists only on a CPU that has the instructions (see each implementation).
+pub(super) trait Machine {
+    type V: Copy;
+    /// Bytes per batch (8 registers).
+    const BATCH: usize;
+    /// Loads a batch, adds (`sub`: subtracts) `key` (64-bit columns mod 2^64;
+    /// `key` is the round key repeated over 64 bytes) and transposes it to
+    /// rows.
+    fn load_rows(&self, src: &[u8], key: &Pattern, sub: bool) -> [Self::V; 8];
+    /// The inverse of `load_rows`: rows back to blocks, then ± `key`, stored.
+    fn store_rows(&self, x: [Self::V; 8], key: &Pattern, sub: bool, dst: &mut [u8]);
+    fn cst(&self, c: &Pattern) -> Self::V;
+    fn xor(&self, a: Self::V, b: Self::V) -> Self::V;
+    fn xor3(&self, a: Self::V, b: Self::V, c: Self::V) -> Self::V;
+    /// `vgf2p8affineqb` with the 8×8 bit matrix `m` in every 64-bit lane.
+    fn affine(&self, x: Self::V, m: u64) -> Self::V;
+    /// `vpshufb`: byte k of each 16-byte lane ← lane byte idx[k] & 15.
+    fn shuffle(&self, x: Self::V, idx: &Pattern) -> Self::V;
+    /// π_a on every byte.
+    fn sub(&self, x: Self::V, a: usize) -> Self::V;
+    /// π_a⁻¹ on every byte.
+    fn sub_inv(&self, x: Self::V, a: usize) -> Self::V;
+}
+
+/// The 8×8 bit matrix of x ↦ c·x in GF(2^8)/0x11d as `vgf2p8affineqb` takes
+/// it: output bit i is parity(matrix byte 7−i AND x), so bit j of byte 7−i
+/// is bit i of c·2^j.
+pub(super) const fn mul_matrix(c: u8) -> u64 {
+    let mut m = 0u64;
+    let mut j = 0;
+    while j < 8 {
+        let col = gf_mul(c, 1 << j);
+        let mut i = 0;
+        while i < 8 {
+            if (col >> i) & 1 != 0 {
+                m |= 1u64 << (8 * (7 - i) + j);
+            }
+            i += 1;
+        }
+        j += 1;
+    }
+    m
+}
+
+const M2: u64 = mul_matrix(2);
+const M4: u64 = mul_matrix(4);
+const M8: u64 = mul_matrix(8);
+
+/// The matrices of v⁻¹'s coefficients.
+const INV: [u64; 8] = {
+    let mut m = [0u64; 8];
+    let mut j = 0;
+    while j < 8 {
+        m[j] = mul_matrix(MDS_INV[j]);
+        j += 1;
+    }
+    m
+};
+
+// MixColumns' decomposition above relies on v = (1, 1, 1^4, 1, 8, 2^4, 1^2^4, 4).
+const _: () = assert!(
+    MDS[0] == 1 && MDS[1] == 1 && MDS[2] == 5 && MDS[3] == 1 && MDS[4] == 8 && MDS[5] == 6 && MDS[6] == 7 && MDS[7] == 4
+);
+
+/// ShiftRows shift δ_i = ⌊i·nb/8⌋ of row i.
+const fn shift_of(row: usize, nb: usize) -> usize {
+    row * nb / 8
+}
+
+/// The round keys in row form, and the ShiftRows shuffles, for one variant.
+#[derive(Zeroize, ZeroizeOnDrop)]
+pub(super) struct RowKeys {
+    #[zeroize(skip)]
+    variant: Variant,
+    /// enc[r][i]: row i of K_r, the block's nb bytes repeated.
+    enc: [[Pattern; 8]; 19],
+    /// dec[r][i]: row i of InvMixColumns(K_r).
+    dec: [[Pattern; 8]; 19],
+    /// K_0 and K_t in the natural layout (the block repeated).
+    first: Pattern,
+    last: Pattern,
+    /// ShiftRows / InvShiftRows `vpshufb` indices per row.
+    #[zeroize(skip)]
+    sr: [Pattern; 8],
+    #[zeroize(skip)]
+    isr: [Pattern; 8],
+}
+
+impl RowKeys {
+    pub(super) fn new(keys: &Keys) -> RowKeys {
+        let v = keys.variant;
+        let (nb, bb, t) = (v.nb(), v.block_bytes(), v.rounds());
+        let mut k = RowKeys {
+            variant: v,
+            enc: [[[0; 64]; 8]; 19],
+            dec: [[[0; 64]; 8]; 19],
+            first: [0; 64],
+            last: [0; 64],
+            sr: [[0; 64]; 8],
+            isr: [[0; 64]; 8],
+        };
+        let mut imk = [0u8; 64];
+        for r in 0..=t {
+            let key = keys.round_key(r);
+            imk[..bb].copy_from_slice(key);
+            inv_mix_columns(&mut imk[..bb]);
+            for i in 0..8 {
+                for p in 0..64 {
+                    let col = (p % 8) % nb;
+                    k.enc[r][i][p] = key[8 * col + i];
+                    k.dec[r][i][p] = imk[8 * col + i];
+                }
+            }
+        }
+        imk.zeroize();
+        for p in 0..64 {
+            k.first[p] = keys.round_key(0)[p % bb];
+            k.last[p] = keys.round_key(t)[p % bb];
+        }
+        // Byte p = 8q + c of a register is column c of chunk q; within its
+        // 16-byte lane it is byte p % 16. Column c = block·nb + j.
+        for i in 0..8 {
+            let d = shift_of(i, nb);
+            for p in 0..64 {
+                let (lane_q, c) = (p % 16 / 8 * 8, p % 8);
+                let (blk, j) = (c / nb, c % nb);
+                let dst = blk * nb + (j + d) % nb;
+                // ShiftRows: out[dst] = in[c]; InvShiftRows: out[c] = in[dst].
+                k.sr[i][p - c + dst] = (lane_q + c) as u8;
+                k.isr[i][p] = (lane_q + dst) as u8;
+            }
+        }
+        k
+    }
+
+}
+
+// No closures around vector operations in the generic code below: a closure
+// does not inherit the caller's `#[target_feature]`s, so the intrinsics in
+// it would not inline and LLVM might keep it as a call.
+
+/// MixColumns on the 8 rows, ⊕ `key` rows when given.
+#[inline(always)]
+fn mix<M: Machine>(m: &M, r: &[M::V; 8], key: Option<&[Pattern; 8]>) -> [M::V; 8] {
+    let mut p = *r;
+    for j in 0..8 {
+        p[j] = m.xor(r[j], r[(j + 1) % 8]);
+    }
+    let mut out = *r;
+    for i in 0..8 {
+        let a = m.xor3(p[i], p[(i + 2) % 8], r[(i + 6) % 8]);
+        let c = m.xor3(p[(i + 5) % 8], r[(i + 2) % 8], r[(i + 7) % 8]);
+        let s = m.xor3(a, m.affine(p[(i + 5) % 8], M2), m.affine(c, M4));
+        let d = m.affine(r[(i + 4) % 8], M8);
+        out[i] = match key {
+            Some(k) => m.xor3(s, d, m.cst(&k[i])),
+            None => m.xor(s, d),
+        };
+    }
+    out
+}
+
+/// InvMixColumns on the 8 rows, ⊕ `key` rows (already through
+/// InvMixColumns) when given.
+#[inline(always)]
+fn inv_mix<M: Machine>(m: &M, r: &[M::V; 8], key: Option<&[Pattern; 8]>) -> [M::V; 8] {
+    let mut out = *r;
+    for i in 0..8 {
+        let mut t = *r;
+        for j in 0..8 {
+            t[j] = m.affine(r[(i + j) % 8], INV[j]);
+        }
+        let x = m.xor3(t[0], t[1], t[2]);
+        let x = m.xor3(x, t[3], t[4]);
+        let x = m.xor3(x, t[5], t[6]);
+        out[i] = match key {
+            Some(k) => m.xor3(x, t[7], m.cst(&k[i])),
+            None => m.xor(x, t[7]),
+        };
+    }
+    out
+}
+
+/// SubBytes and ShiftRows on the 8 rows (NB columns per block).
+#[inline(always)]
+fn sub_shift<M: Machine, const NB: usize>(m: &M, k: &RowKeys, s: &mut [M::V; 8]) {
+    for (i, x) in s.iter_mut().enumerate() {
+        *x = m.sub(*x, i % 4);
+        if shift_of(i, NB) != 0 {
+            *x = m.shuffle(*x, &k.sr[i]);
+        }
+    }
+}
+
+/// InvShiftRows and InvSubBytes on the 8 rows.
+#[inline(always)]
+fn inv_shift_sub<M: Machine, const NB: usize>(m: &M, k: &RowKeys, s: &mut [M::V; 8]) {
+    for (i, x) in s.iter_mut().enumerate() {
+        if shift_of(i, NB) != 0 {
+            *x = m.shuffle(*x, &k.isr[i]);
+        }
+        *x = m.sub_inv(*x, i % 4);
+    }
+}
+
+/// Encrypts one batch (M::BATCH bytes) in place; NB = the variant's nb (a
+/// constant, so that each round is straight-line code).
+#[inline(always)]
+fn encrypt_nb<M: Machine, const NB: usize>(m: &M, k: &RowKeys, data: &mut [u8]) {
+    let data = &mut data[..M::BATCH];
+    let t = k.variant.rounds();
+    let mut s = m.load_rows(data, &k.first, false);
+    for rk in &k.enc[1..t] {
+        sub_shift::<M, NB>(m, k, &mut s);
+        s = mix(m, &s, Some(rk));
+    }
+    sub_shift::<M, NB>(m, k, &mut s);
+    s = mix(m, &s, None);
+    m.store_rows(s, &k.last, false, data);
+}
+
+/// Decrypts one batch (M::BATCH bytes) in place.
+#[inline(always)]
+fn decrypt_nb<M: Machine, const NB: usize>(m: &M, k: &RowKeys, data: &mut [u8]) {
+    let data = &mut data[..M::BATCH];
+    let t = k.variant.rounds();
+    let mut s = m.load_rows(data, &k.last, true);
+    s = inv_mix(m, &s, None);
+    inv_shift_sub::<M, NB>(m, k, &mut s);
+    // Round keys K_{t−1} .. K_1, each added before InvMixColumns.
+    for rk in k.dec[1..t].iter().rev() {
+        s = inv_mix(m, &s, Some(rk));
+        inv_shift_sub::<M, NB>(m, k, &mut s);
+    }
+    m.store_rows(s, &k.first, true, data);
+}
+
+/// Encrypts (ENC) or decrypts the whole message batch by batch, NB columns
+/// per block: whole batches in place, then the rest padded with zeros into
+/// one more batch (the buffer is wiped afterwards). No closures, so that all
+/// of it inlines into the caller's `#[target_feature]` function.
+#[inline(always)]
+fn run<M: Machine, const N: usize, const NB: usize, const ENC: bool>(m: &M, k: &RowKeys, data: &mut [u8]) {
+    const { assert!(N == M::BATCH) };
+    let whole = data.len() / N * N;
+    let (body, rest) = data.split_at_mut(whole);
+    let mut buf = [0u8; N];
+    buf[..rest.len()].copy_from_slice(rest);
+    let tail: &mut [u8] = if rest.is_empty() { &mut [] } else { &mut buf };
+    for c in body.chunks_exact_mut(N).chain(tail.chunks_exact_mut(N)) {
+        if ENC {
+            encrypt_nb::<M, NB>(m, k, c);
+        } else {
+            decrypt_nb::<M, NB>(m, k, c);
+        }
+    }
+    rest.copy_from_slice(&buf[..rest.len()]);
+    buf.zeroize();
+}
+
+/// Encrypts a whole message (any number of blocks) with the machine `M`,
+/// whose batch is N bytes.
+#[inline(always)]
+pub(super) fn encrypt<M: Machine, const N: usize>(m: &M, k: &RowKeys, data: &mut [u8]) {
+    match k.variant.nb() {
+        2 => run::<M, N, 2, true>(m, k, data),
+        4 => run::<M, N, 4, true>(m, k, data),
+        _ => run::<M, N, 8, true>(m, k, data),
+    }
+}
+
+/// The inverse of [`encrypt`].
+#[inline(always)]
+pub(super) fn decrypt<M: Machine, const N: usize>(m: &M, k: &RowKeys, data: &mut [u8]) {
+    match k.variant.nb() {
+        2 => run::<M, N, 2, false>(m, k, data),
+        4 => run::<M, N, 4, false>(m, k, data),
+        _ => run::<M, N, 8, false>(m, k, data),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::reference;
+    use super::super::tables::{SBOX, SBOX_INV};
+    use super::*;
+
+    /// The result of `vgf2p8affineqb` on one byte, as Intel's SDM defines it.
+    fn affine_byte(a: u64, x: u8) -> u8 {
+        let mut r = 0u8;
+        for i in 0..8 {
+            let row = (a >> (8 * (7 - i))) as u8;
+            r |= (((row & x).count_ones() & 1) as u8) << i;
+        }
+        r
+    }
+
+    #[test]
+    fn matrices_multiply() {
+        for c in [2u8, 4, 8, 0x1d, 0xad, 0xca] {
+            for x in 0..=255u8 {
+                assert_eq!(affine_byte(mul_matrix(c), x), gf_mul(c, x), "{c:#x}·{x:#x}");
+            }
+        }
+    }
+
+    /// A software machine of 64-byte registers written from the instruction
+    /// definitions (with the plain row layout: lane q = chunk q), to run the
+    /// generic rounds on any CPU.
+    struct Emu;
+
+    impl Machine for Emu {
+        type V = [u8; 64];
+        const BATCH: usize = 512;
+        fn load_rows(&self, src: &[u8], key: &Pattern, sub: bool) -> [[u8; 64]; 8] {
+            let mut x = src[..512].to_vec();
+            for (c, col) in x.chunks_exact_mut(8).enumerate() {
+                let a = u64::from_le_bytes(col.try_into().unwrap());
+                let b = u64::from_le_bytes(key[8 * (c % 8)..][..8].try_into().unwrap());
+                let s = if sub { a.wrapping_sub(b) } else { a.wrapping_add(b) };
+                col.copy_from_slice(&s.to_le_bytes());
+            }
+            core::array::from_fn(|i| core::array::from_fn(|p| x[64 * (p / 8) + 8 * (p % 8) + i]))
+        }
+        fn store_rows(&self, r: [[u8; 64]; 8], key: &Pattern, sub: bool, dst: &mut [u8]) {
+            for (n, col) in dst[..512].chunks_exact_mut(8).enumerate() {
+                let bytes: [u8; 8] = core::array::from_fn(|i| r[i][8 * (n / 8) + n % 8]);
+                let a = u64::from_le_bytes(bytes);
+                let b = u64::from_le_bytes(key[8 * (n % 8)..][..8].try_into().unwrap());
+                let s = if sub { a.wrapping_sub(b) } else { a.wrapping_add(b) };
+                col.copy_from_slice(&s.to_le_bytes());
+            }
+        }
+        fn cst(&self, c: &Pattern) -> [u8; 64] {
+            *c
+        }
+        fn xor(&self, a: [u8; 64], b: [u8; 64]) -> [u8; 64] {
+            core::array::from_fn(|i| a[i] ^ b[i])
+        }
+        fn xor3(&self, a: [u8; 64], b: [u8; 64], c: [u8; 64]) -> [u8; 64] {
+            core::array::from_fn(|i| a[i] ^ b[i] ^ c[i])
+        }
+        fn affine(&self, x: [u8; 64], m: u64) -> [u8; 64] {
+            core::array::from_fn(|i| affine_byte(m, x[i]))
+        }
+        fn shuffle(&self, x: [u8; 64], idx: &Pattern) -> [u8; 64] {
+            core::array::from_fn(|i| x[i / 16 * 16 + (idx[i] & 15) as usize])
+        }
+        fn sub(&self, x: [u8; 64], a: usize) -> [u8; 64] {
+            x.map(|b| SBOX[a][b as usize])
+        }
+        fn sub_inv(&self, x: [u8; 64], a: usize) -> [u8; 64] {
+            x.map(|b| SBOX_INV[a][b as usize])
+        }
+    }
+
+    #[test]
+    fn generic_rounds_match_the_reference() {
+        let mut seed = 0x7624_2014_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as u8
+        };
+        for v in Variant::ALL {
+            let key: Vec<u8> = (0..v.key_bytes()).map(|_| next()).collect();
+            let keys = Keys::new(v, &key);
+            let rk = RowKeys::new(&keys);
+            let oracle = (reference::BACKEND.new)(&keys);
+            for len in [0, v.block_bytes(), 512, 512 + 3 * v.block_bytes().min(64), 1024 + 64] {
+                let data: Vec<u8> = (0..len).map(|_| next()).collect();
+                let (mut ct, mut want) = (data.clone(), data.clone());
+                encrypt::<Emu, 512>(&Emu, &rk, &mut ct);
+                oracle.encrypt_blocks(&mut want);
+                assert_eq!(ct, want, "{v:?} encrypt {len}");
+                let mut pt = data.clone();
+                decrypt::<Emu, 512>(&Emu, &rk, &mut pt);
+                oracle.decrypt_blocks(&mut want);
+                assert_eq!(want, data);
+                let mut want = data.clone();
+                oracle.decrypt_blocks(&mut want);
+                assert_eq!(pt, want, "{v:?} decrypt {len}");
+            }
+        }
+    }
+}
