@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test of the project: the library's vectors and cross-checks,
-# the CLI end to end, and the built-in selftest on every backend this CPU has.
-# Installs nothing that a machine with Rust lacks; .ci/run calls exactly this.
+# the CLI end to end, the built-in selftest on every backend this CPU has,
+# the Python package (fresh venv) and the C library, the constant-time check
+# under Valgrind, a short fuzz run of every target, and the Kalyna
+# AVX-512/GFNI backends under an emulated Tiger Lake CPU. Each scripts/ci/
+# step installs what it needs (apt-get, pip, cargo); .ci/run calls exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
