@@ -8,6 +8,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The Python package and the fuzz targets have lockfiles of their own: fail
+# fast (and say so) when a library dependency changed without them.
+for m in crates/multiblock-py/Cargo.toml fuzz/Cargo.toml; do
+  cargo metadata --locked --offline --format-version 1 --manifest-path "$m" >/dev/null 2>&1 ||
+    cargo metadata --locked --format-version 1 --manifest-path "$m" >/dev/null
+done
 cargo test --workspace --locked
 cargo run --quiet --release --locked -p multiblock-cli -- selftest --thorough
 bash scripts/ci/python.sh
