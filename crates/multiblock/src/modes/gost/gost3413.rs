@@ -280,7 +280,7 @@ impl Cbc {
 
     /// Runs whole blocks through the chains.
     fn blocks(&mut self, mut data: Vec<u8>) -> Result<Vec<u8>> {
-        let (n, m) = (self.n, self.reg.len());
+        let m = self.reg.len();
         match self.dir {
             Direction::Encrypt => {
                 // z chains: the next z blocks depend only on the register.
@@ -299,11 +299,13 @@ impl Cbc {
                     ct.clear();
                     ct.extend_from_slice(chunk);
                     self.cipher.decrypt_blocks(chunk)?;
-                    for (i, block) in chunk.chunks_exact_mut(n).enumerate() {
-                        let pos = i * n;
-                        let prev = if pos < m { &self.reg[pos..pos + n] } else { &ct[pos - m..pos - m + n] };
-                        xor_in(block, prev);
-                    }
+                    // Byte j of the chunk takes V's byte j: the register for
+                    // the first m bytes, then the chunk's own ciphertext m
+                    // bytes back (two flat XORs, no per-block indexing).
+                    let head = m.min(chunk.len());
+                    let (first, rest) = chunk.split_at_mut(head);
+                    xor_in(first, &self.reg[..head]);
+                    xor_in(rest, &ct[..rest.len()]);
                     shift_in(&mut self.reg, &ct);
                 }
             }
