@@ -25,6 +25,8 @@ mod typed;
 pub mod ublock;
 #[cfg(test)]
 mod zeroize_tests;
+#[cfg(test)]
+mod test_rng;
 
 pub use cipher;
 pub use cpu::{BackendChoice, BackendInfo, CpuFeatures};

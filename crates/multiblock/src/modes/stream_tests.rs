@@ -7,39 +7,25 @@ use crate::cpu::BackendChoice;
 use crate::modes::{self, Padding, Params};
 use crate::registry::CipherId;
 
-struct Rng(u64);
+use crate::test_rng::Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+/// Random pieces of `data` (empty ones included), short and long.
+fn split<'d>(rng: &mut Rng, data: &'d [u8]) -> Vec<&'d [u8]> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < data.len() {
+        let step = match rng.below(4) {
+            0 => 0,
+            1 => rng.below(40),
+            2 => rng.below(1000),
+            _ => rng.below(data.len() - at + 1),
+        };
+        let end = (at + step).min(data.len());
+        out.push(&data[at..end]);
+        at = end;
     }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
-    /// Random pieces of `data` (empty ones included), short and long.
-    fn split<'d>(&mut self, data: &'d [u8]) -> Vec<&'d [u8]> {
-        let mut out = Vec::new();
-        let mut at = 0;
-        while at < data.len() {
-            let step = match self.below(4) {
-                0 => 0,
-                1 => self.below(40),
-                2 => self.below(1000),
-                _ => self.below(data.len() - at + 1),
-            };
-            let end = (at + step).min(data.len());
-            out.push(&data[at..end]);
-            at = end;
-        }
-        out.push(&data[data.len()..]);
-        out
-    }
+    out.push(&data[data.len()..]);
+    out
 }
 
 fn params(iv: Option<Vec<u8>>) -> Params {
@@ -90,7 +76,7 @@ fn stream(req: &Request<'_>, encrypt: bool, threads: usize, data: &[u8], rng: &m
     let mut s = s.threads(threads)?;
     s.pool.min_task = req.cipher.block_bytes();
     let mut out = Vec::new();
-    for piece in rng.split(data) {
+    for piece in split(rng, data) {
         s.update(piece, &mut out)?;
     }
     s.finalize(&mut out)?;
@@ -153,7 +139,7 @@ fn every_mac_stream_equals_one_shot_on_random_splits() {
                 for len in lengths(id.block_bytes(), &mut rng) {
                     let data = rng.bytes(len);
                     let one = modes::mac(&r, &data);
-                    let pieces = rng.split(&data);
+                    let pieces = split(&mut rng, &data);
                     let streamed = MacStream::new(&r).and_then(|mut m| {
                         pieces.iter().try_for_each(|piece| m.update(piece))?;
                         m.finalize()

@@ -282,21 +282,15 @@ impl Drop for Ghash {
 mod tests {
     use super::*;
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
+    use crate::test_rng::Rng;
+
+    /// A random element of `w` 64-bit words.
+    fn elem(rng: &mut Rng, w: usize) -> Elem {
+        let mut e = [0u64; 8];
+        for l in e.iter_mut().take(w) {
+            *l = rng.next();
         }
-        fn elem(&mut self, w: usize) -> Elem {
-            let mut e = [0u64; 8];
-            for l in e.iter_mut().take(w) {
-                *l = self.next();
-            }
-            e
-        }
+        e
     }
 
     /// Bit-at-a-time shift-and-add with reduction after every shift: the
@@ -322,7 +316,7 @@ mod tests {
             let p = Field::portable(n);
             let fast = Field::for_block(n);
             for case in 0..300 {
-                let (mut a, mut b) = (rng.elem(p.w), rng.elem(p.w));
+                let (mut a, mut b) = (elem(&mut rng, p.w), elem(&mut rng, p.w));
                 if case == 0 {
                     a = [u64::MAX; 8];
                     b = [u64::MAX; 8];
@@ -357,8 +351,8 @@ mod tests {
         for n in [16, 32, 64] {
             let (p, fast) = (Field::portable(n), Field::for_block(n));
             for blocks in [0, 1, 2, 3, 9] {
-                let h = rng.elem(p.w);
-                let start = rng.elem(p.w);
+                let h = elem(&mut rng, p.w);
+                let start = elem(&mut rng, p.w);
                 let data: Vec<u8> = (0..blocks * n).map(|_| rng.next() as u8).collect();
                 let (mut a, mut b) = (start, start);
                 p.ghash_blocks(&h, &mut a, &data);
@@ -373,7 +367,7 @@ mod tests {
         let mut rng = Rng(7);
         for n in [16, 32, 64] {
             let f = Field::portable(n);
-            let mut t = rng.elem(f.w);
+            let mut t = elem(&mut rng, f.w);
             t[f.w - 1] |= 1 << 63; // the first step reduces
             let mut slow = t;
             let mut out = vec![0u8; 5 * n];
@@ -393,7 +387,7 @@ mod tests {
             let f = Field::for_block(n);
             let mut one = [0u64; 8];
             one[0] = 1;
-            let a = rng.elem(f.w);
+            let a = elem(&mut rng, f.w);
             assert_eq!(f.mul(&a, &one), a);
         }
     }

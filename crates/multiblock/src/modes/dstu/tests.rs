@@ -6,22 +6,7 @@ use super::*;
 use crate::cpu::BackendChoice;
 use crate::modes::{self, Padding, Params};
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
-}
+use crate::test_rng::Rng;
 
 const KALYNA: [CipherId; 5] = [
     CipherId::Kalyna128_128,

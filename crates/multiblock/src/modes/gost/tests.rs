@@ -4,39 +4,25 @@ use super::*;
 use crate::cpu::BackendChoice;
 use crate::modes::{Padding, Params};
 
-struct Rng(u64);
+use crate::test_rng::Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+/// Cut points of `len` into random pieces (empty pieces included).
+fn pieces(rng: &mut Rng, len: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < len {
+        let step = match rng.below(4) {
+            0 => 0,
+            1 => rng.below(20),
+            2 => rng.below(300),
+            _ => rng.below(len - at + 1),
+        };
+        let end = (at + step).min(len);
+        out.push((at, end));
+        at = end;
     }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
-    /// Cut points of `len` into random pieces (empty pieces included).
-    fn pieces(&mut self, len: usize) -> Vec<(usize, usize)> {
-        let mut out = Vec::new();
-        let mut at = 0;
-        while at < len {
-            let step = match self.below(4) {
-                0 => 0,
-                1 => self.below(20),
-                2 => self.below(300),
-                _ => self.below(len - at + 1),
-            };
-            let end = (at + step).min(len);
-            out.push((at, end));
-            at = end;
-        }
-        out.push((len, len));
-        out
-    }
+    out.push((len, len));
+    out
 }
 
 fn req(cipher: CipherId, mode: Mode, key: &[u8], params: Params) -> Request<'_> {
@@ -74,7 +60,7 @@ fn in_place_streams_equal_one_shot_on_random_splits() {
         for len in lens {
             for _ in 0..4 {
                 let data = rng.bytes(len);
-                let cuts = rng.pieces(len);
+                let cuts = pieces(&mut rng, len);
                 for dir in [Direction::Encrypt, Direction::Decrypt] {
                     let one = match dir {
                         Direction::Encrypt => crate::modes::encrypt(&r, &data).unwrap(),
@@ -131,7 +117,7 @@ fn cbc_stream_equals_one_shot_on_random_splits() {
                         Direction::Encrypt => (&data, &ct),
                         Direction::Decrypt => (&ct, &data),
                     };
-                    let cuts = rng.pieces(input.len());
+                    let cuts = pieces(&mut rng, input.len());
                     let mut s = Cbc::new(&r, dir).unwrap();
                     let mut out = Vec::new();
                     for (a, b) in cuts {
@@ -172,7 +158,7 @@ fn mac_streams_equal_one_shot_on_random_splits() {
             let data = rng.bytes(len);
             let one = crate::modes::mac(&r, &data).unwrap();
             for _ in 0..5 {
-                let cuts = rng.pieces(len);
+                let cuts = pieces(&mut rng, len);
                 let got = match (mode, id) {
                     (Mode::Mac, CipherId::Gost89) => {
                         let mut m = Imit::new(&r).unwrap();
