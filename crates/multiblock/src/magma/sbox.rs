@@ -62,6 +62,23 @@ impl SboxSet {
     }
 }
 
+/// One value per S-box set, built on first use and kept for the process
+/// (the table backends' derived tables). The set is found by value: the
+/// sets are `const` items, whose addresses may differ between uses, so a
+/// lookup by address missed the cache and leaked new tables on every key
+/// setup (found by fuzz/fuzz_targets/magma_backends.rs).
+pub(super) fn per_set<T>(
+    cache: &'static [std::sync::OnceLock<Box<T>>; 6],
+    sbox: &Sbox,
+    build: impl FnOnce() -> Box<T>,
+) -> &'static T {
+    match SboxSet::ALL.iter().position(|s| s.table() == sbox) {
+        Some(i) => cache[i].get_or_init(build),
+        // Every Sbox comes from SboxSet today; stay correct if that changes.
+        None => Box::leak(build()),
+    }
+}
+
 const TC26_Z: Sbox = [
     [0xC, 0x4, 0x6, 0x2, 0xA, 0x5, 0xB, 0x9, 0xE, 0x8, 0xD, 0x7, 0x0, 0x3, 0xF, 0x1],
     [0x6, 0x8, 0x2, 0x3, 0x9, 0xA, 0x5, 0xC, 0x1, 0xE, 0x4, 0x7, 0xB, 0xD, 0x0, 0xF],

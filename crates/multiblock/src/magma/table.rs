@@ -10,7 +10,7 @@
 //! Chosen only by name.
 
 use super::schedule::RoundKeys;
-use super::{ByteOrder, Keys, Sbox, SboxSet};
+use super::{ByteOrder, Keys, Sbox};
 use crate::cpu::{always, Backend, BackendInfo, BlockKernel};
 use std::sync::OnceLock;
 
@@ -38,14 +38,7 @@ fn tables(sbox: &'static Sbox) -> &'static Tables {
         }
         t
     };
-    // By value: the sets are `const` items, whose addresses may differ between
-    // uses, so a comparison by address missed the cache and leaked new tables
-    // on every key setup (found by fuzz/fuzz_targets/magma_backends.rs).
-    match SboxSet::ALL.iter().position(|s| s.table() == sbox) {
-        Some(i) => CACHE[i].get_or_init(build),
-        // Every Sbox comes from SboxSet today; stay correct if that changes.
-        None => Box::leak(build()),
-    }
+    super::sbox::per_set(&CACHE, sbox, build)
 }
 
 struct Table {
@@ -111,6 +104,7 @@ impl BlockKernel for Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::magma::SboxSet;
 
     #[test]
     fn tables_are_built_once_per_sbox_set_wherever_the_sbox_lives() {
