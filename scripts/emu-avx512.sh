@@ -34,7 +34,8 @@
 #   --test NAME  build and include the integration test NAME (repeatable)
 #   --add PATH   copy a host file or folder to the same path in the guest
 # The guest starts each command in the repository root (same path as here),
-# with /tmp on tmpfs and stdin from /dev/null.
+# with /tmp on tmpfs (unless the repository is under /tmp) and stdin from
+# /dev/null.
 # Exit status: 0 only if the guest booted, showed avx512f/bw/vl/vbmi/vbmi2,
 # gfni, vaes and vpclmulqdq in /proc/cpuinfo, and every command exited 0.
 #
@@ -319,6 +320,12 @@ for c in "${cmds[@]}"; do
     runlines+="$line"$'\n'
 done
 
+# A checkout under /tmp is copied to the same path in the guest, so /tmp
+# gets no tmpfs over it then (the initramfs root is writable as it is).
+case $REPO in
+    /tmp | /tmp/*) tmp_mount=": # /tmp holds the repository copy: no tmpfs over it" ;;
+    *) tmp_mount="mount -t tmpfs tmp /tmp" ;;
+esac
 cat >"$ROOT/init" <<EOF
 #!/bin/sh
 export PATH=/bin:/sbin HOME=/root TERM=dumb
@@ -326,7 +333,7 @@ export PATH=/bin:/sbin HOME=/root TERM=dumb
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev 2>/dev/null
-mount -t tmpfs tmp /tmp
+$tmp_mount
 exec </dev/null
 echo "EMU-GUEST: Linux \$(uname -r), \$(grep -c ^processor /proc/cpuinfo) CPU:\$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
 echo "EMU-GUEST: \$(grep -m1 '^flags' /proc/cpuinfo)"

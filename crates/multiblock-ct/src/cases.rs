@@ -3,10 +3,14 @@
 //! handle secrets, a round trip (and a rejected forgery for the AEADs). Keys
 //! and plaintexts are marked secret before use; only outputs that are public
 //! by design are declassified, and only after the library has returned.
+//!
+//! Every call into the library sits between [`Probe::enter`] and
+//! [`Probe::leave`], and nothing that looks at a secret (comparisons of
+//! results) does: `ct-trace` records the machine code executed between them.
 
 use crate::secret::{classify, declassify, still_secret};
 use multiblock::modes::{self, Kind, Mode, Params, Request};
-use multiblock::{BackendChoice, Cipher, CipherId, Error};
+use multiblock::{BackendChoice, Cipher, CipherId, Error, Family};
 
 /// One thing to check: a cipher (with an S-box set for gost89), a backend
 /// and what to run on it.
@@ -26,6 +30,69 @@ pub enum Work {
     Mode(Mode, Params),
 }
 
+/// The secret bytes (keys and plaintexts) of one run. `ct-trace` runs every
+/// case once per fill and requires the same instruction and address trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fill {
+    /// Pseudo-random bytes from this stream (0 is what `ct-check` uses).
+    Random(u64),
+    Zeros,
+    Ones,
+}
+
+impl Fill {
+    /// The fills `ct-trace` compares: random, all-zero, all-ones.
+    pub const TRACED: [Fill; 3] = [Fill::Random(0), Fill::Zeros, Fill::Ones];
+
+    /// `len` secret bytes for the item numbered `seed` of a case.
+    pub fn bytes(self, seed: u64, len: usize) -> Vec<u8> {
+        // One allocation of the same size for every fill, so that the heap,
+        // and every address the traced code computes from it, stays put.
+        let stream = match self {
+            Fill::Random(stream) => stream,
+            _ => 0,
+        };
+        let mut v = pseudo_random(seed ^ (stream << 32), len);
+        match self {
+            Fill::Random(_) => {}
+            Fill::Zeros => v.fill(0),
+            Fill::Ones => v.fill(0xff),
+        }
+        v
+    }
+
+    pub fn name(self) -> String {
+        match self {
+            Fill::Random(n) => format!("random#{n}"),
+            Fill::Zeros => "zeros".into(),
+            Fill::Ones => "ones".into(),
+        }
+    }
+}
+
+/// Marks where library code runs: `ct-trace` records the instructions
+/// between `enter` and `leave`; `ct-check` needs no marks.
+pub trait Probe {
+    fn enter(&self);
+    fn leave(&self);
+}
+
+/// The probe of runs that record nothing.
+pub struct NoProbe;
+
+impl Probe for NoProbe {
+    fn enter(&self) {}
+    fn leave(&self) {}
+}
+
+/// `f` between the probe's marks.
+fn probed<T>(probe: &dyn Probe, f: impl FnOnce() -> T) -> T {
+    probe.enter();
+    let out = f();
+    probe.leave();
+    out
+}
+
 impl Case {
     pub fn label(&self) -> String {
         let sbox = self.sbox.map(|s| format!("[{s}]")).unwrap_or_default();
@@ -38,45 +105,59 @@ impl Case {
 
     /// Runs the case; an `Err` is a functional failure (a wrong round trip).
     pub fn run(&self) -> Result<(), String> {
+        self.run_with(Fill::Random(0), &NoProbe)
+    }
+
+    /// Runs the case with secrets from `fill`, library calls inside `probe`.
+    pub fn run_with(&self, fill: Fill, probe: &dyn Probe) -> Result<(), String> {
         match &self.work {
-            Work::Blocks(counts) => counts.iter().try_for_each(|&n| self.blocks(n)),
-            Work::Mode(mode, params) => self.mode(*mode, params),
+            Work::Blocks(counts) => self.blocks(counts, fill, probe),
+            Work::Mode(mode, params) => self.mode(*mode, params, fill, probe),
         }
     }
 
-    fn blocks(&self, n: usize) -> Result<(), String> {
-        let key = pseudo_random(1 + n as u64, self.cipher.key_bytes());
-        let plain = pseudo_random(2 + n as u64, n * self.cipher.block_bytes());
+    /// One key setup, then ECB encryption and decryption of each count.
+    fn blocks(&self, counts: &[usize], fill: Fill, probe: &dyn Probe) -> Result<(), String> {
+        let bb = self.cipher.block_bytes();
+        let key = fill.bytes(1, self.cipher.key_bytes());
         classify(&key);
-        classify(&plain);
-        let c = Cipher::with_id(self.cipher, &key, self.sbox, BackendChoice::Named(self.backend))
+        let c = probed(probe, || Cipher::with_id(self.cipher, &key, self.sbox, BackendChoice::Named(self.backend)))
             .map_err(|e| e.to_string())?;
-        let mut sealed = plain.clone();
-        c.encrypt_blocks(&mut sealed).map_err(|e| e.to_string())?;
-        let mut opened = sealed.clone();
-        c.decrypt_blocks(&mut opened).map_err(|e| e.to_string())?;
-        drop(c);
-        if !still_secret(&sealed) || !still_secret(&opened) {
-            return Err(format!("the output of {n} blocks is no longer marked secret: the check is blind here"));
+        for &n in counts {
+            let plain = fill.bytes(2 + n as u64, n * bb);
+            classify(&plain);
+            let mut sealed = plain.clone();
+            let mut opened = vec![0u8; sealed.len()];
+            probed(probe, || -> Result<(), Error> {
+                c.encrypt_blocks(&mut sealed)?;
+                opened.copy_from_slice(&sealed);
+                c.decrypt_blocks(&mut opened)
+            })
+            .map_err(|e| e.to_string())?;
+            if !still_secret(&sealed) || !still_secret(&opened) {
+                return Err(format!("the output of {n} blocks is no longer marked secret: the check is blind here"));
+            }
+            for public in [&plain, &sealed, &opened] {
+                declassify(public);
+            }
+            if opened != plain || (n > 0 && sealed == plain && fill != Fill::Zeros) {
+                return Err(format!("ecb round trip of {n} blocks failed"));
+            }
         }
-        for public in [&key, &plain, &sealed, &opened] {
-            declassify(public);
-        }
-        if opened != plain || (n > 0 && sealed == plain) {
-            return Err(format!("ecb round trip of {n} blocks failed"));
-        }
+        probed(probe, || drop(c));
+        declassify(&key);
         Ok(())
     }
 
-    fn mode(&self, mode: Mode, params: &Params) -> Result<(), String> {
-        let key = pseudo_random(7, self.cipher.key_bytes());
-        // Three and a half blocks: several kernel calls' worth for the
-        // sequential modes and a partial last block.
+    fn mode(&self, mode: Mode, params: &Params, fill: Fill, probe: &dyn Probe) -> Result<(), String> {
+        let key = fill.bytes(7, self.cipher.key_bytes());
+        // Two and a half blocks: several kernel calls for the sequential
+        // modes and a partial last block.
         // (Whole blocks where the mode needs them; padding removal is not
         // part of the check, see the README's Security section.)
         let whole = matches!(mode, Mode::Kw | Mode::Cmac | Mode::Cbc);
-        let len = if whole { 3 * self.cipher.block_bytes() } else { 7 * self.cipher.block_bytes() / 2 };
-        let plain = pseudo_random(8, len);
+        let len = if whole { 2 * self.cipher.block_bytes() } else { 5 * self.cipher.block_bytes() / 2 };
+        let plain = fill.bytes(8, len);
         classify(&key);
         classify(&plain);
         let req = Request {
@@ -88,8 +169,8 @@ impl Case {
             params: params.clone(),
         };
         let result = match mode.kind() {
-            Kind::Mac => mac_twice(&req, &plain),
-            _ => round_trip(&req, &plain),
+            Kind::Mac => mac_twice(&req, &plain, probe),
+            _ => round_trip(&req, &plain, probe),
         };
         declassify(&key);
         result
@@ -97,9 +178,9 @@ impl Case {
 }
 
 /// MAC: the tag is public; computing it twice must agree.
-fn mac_twice(req: &Request<'_>, plain: &[u8]) -> Result<(), String> {
-    let a = modes::mac(req, plain).map_err(|e| e.to_string())?;
-    let b = modes::mac(req, plain).map_err(|e| e.to_string())?;
+fn mac_twice(req: &Request<'_>, plain: &[u8], probe: &dyn Probe) -> Result<(), String> {
+    let a = probed(probe, || modes::mac(req, plain)).map_err(|e| e.to_string())?;
+    let b = probed(probe, || modes::mac(req, plain)).map_err(|e| e.to_string())?;
     if !still_secret(&a) {
         return Err("the tag is no longer marked secret: the check is blind here".into());
     }
@@ -114,13 +195,13 @@ fn mac_twice(req: &Request<'_>, plain: &[u8]) -> Result<(), String> {
 /// Encrypt (the ciphertext, and tag, are public), decrypt (the plaintext
 /// is declassified only to compare it); for AEAD and key wrap also a
 /// forged tag, which must be rejected.
-fn round_trip(req: &Request<'_>, plain: &[u8]) -> Result<(), String> {
-    let sealed = modes::encrypt(req, plain).map_err(|e| e.to_string())?;
+fn round_trip(req: &Request<'_>, plain: &[u8], probe: &dyn Probe) -> Result<(), String> {
+    let sealed = probed(probe, || modes::encrypt(req, plain)).map_err(|e| e.to_string())?;
     if !still_secret(&sealed) {
         return Err("the ciphertext is no longer marked secret: the check is blind here".into());
     }
     declassify(&sealed);
-    let opened = modes::decrypt(req, &sealed).map_err(|e| e.to_string())?;
+    let opened = probed(probe, || modes::decrypt(req, &sealed)).map_err(|e| e.to_string())?;
     declassify(&opened);
     declassify(plain);
     if opened != plain {
@@ -129,7 +210,7 @@ fn round_trip(req: &Request<'_>, plain: &[u8]) -> Result<(), String> {
     if matches!(req.mode.kind(), Kind::Aead | Kind::KeyWrap) {
         let mut forged = sealed.clone();
         *forged.last_mut().expect("a tag") ^= 1;
-        match modes::decrypt(req, &forged) {
+        match probed(probe, || modes::decrypt(req, &forged)) {
             Err(Error::Authentication) => {}
             other => return Err(format!("a forged tag was not rejected: {other:?}")),
         }
@@ -160,11 +241,16 @@ fn sboxes(id: CipherId) -> Vec<Option<&'static str>> {
     }
 }
 
-/// 1 block, a partial batch and more than one full batch.
-fn block_counts(ways: usize) -> Vec<usize> {
-    let mut v = vec![1, ways / 2 + 1, ways + 3];
-    v.dedup();
-    v
+/// 1 block (a partial batch) and one block more than a full batch (two
+/// kernel calls, the second partial). `ways` is the backend's batch in its
+/// own unit: Kalyna backends count 16-byte blocks, so a batch holds fewer
+/// of the wider variants' blocks.
+fn block_counts(id: CipherId, ways: usize) -> Vec<usize> {
+    let per_batch = match id.family() {
+        Family::Kalyna => (ways * 16 / id.block_bytes()).max(1),
+        _ => ways,
+    };
+    vec![1, per_batch + 1]
 }
 
 /// The modes of `id` that handle secrets, with parameters that exercise
@@ -211,9 +297,23 @@ pub enum Selection {
     Leaky,
 }
 
-/// The cases of a run, and the constant-time backends skipped because this
-/// CPU lacks what they need (as "cipher/backend (needs ...)").
-pub fn cases(selection: Selection) -> (Vec<Case>, Vec<String>) {
+/// A backend this CPU cannot run.
+#[derive(Debug, Clone)]
+pub struct Skipped {
+    pub cipher: CipherId,
+    pub backend: &'static str,
+    pub needs: &'static str,
+}
+
+impl std::fmt::Display for Skipped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{} (needs {})", self.cipher, self.backend, self.needs)
+    }
+}
+
+/// The cases of a run, and the backends of the selection skipped because
+/// this CPU lacks what they need.
+pub fn cases(selection: Selection) -> (Vec<Case>, Vec<Skipped>) {
     let mut cases = Vec::new();
     let mut skipped = Vec::new();
     for id in CipherId::ALL {
@@ -228,12 +328,12 @@ pub fn cases(selection: Selection) -> (Vec<Case>, Vec<String>) {
                 continue;
             }
             if !st.available {
-                skipped.push(format!("{id}/{} (needs {})", info.name, info.needs));
+                skipped.push(Skipped { cipher: id, backend: info.name, needs: info.needs });
                 continue;
             }
             for sbox in sboxes(id) {
                 let case = |work| Case { cipher: id, sbox, backend: info.name, work };
-                cases.push(case(Work::Blocks(block_counts(info.ways))));
+                cases.push(case(Work::Blocks(block_counts(id, info.ways))));
                 // The modes run once per backend (with the default S-box set).
                 if selection == Selection::ConstantTime && sbox == sboxes(id)[0] {
                     cases.extend(mode_work(id).into_iter().map(case));

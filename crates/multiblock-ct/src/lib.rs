@@ -4,3 +4,5 @@
 
 pub mod cases;
 pub mod secret;
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+pub mod trace;

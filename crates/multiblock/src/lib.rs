@@ -14,6 +14,7 @@
 
 pub mod cpu;
 pub mod engine;
+mod gf256;
 mod error;
 pub mod kalyna;
 pub mod kuznyechik;

@@ -1,12 +1,13 @@
 //! Statistical timing test (dudect: Reparaz, Balasch, Verbauwhede, "Dude,
-//! is my code constant time?", 2017) of the default backends, on demand:
+//! is my code constant time?", 2017), on demand:
 //!
-//!   cargo run --release -p multiblock-ct --features dudect --bin dudect
-//!   (add `-- --filter kuznyechik` for one cipher, `--continuous NAME` to
-//!   keep sampling one test)
+//!   cargo run --release -p multiblock-ct --features dudect --bin dudect -- \
+//!       [--backend NAME] [--samples N] [--filter TEXT] [--continuous TEST]
 //!
 //! For each cipher, on the backend `Auto` picks (the fastest constant-time
-//! one), two fix-vs-random tests: `data_*` times encrypting 8 blocks under
+//! one), or with `--backend NAME` on that backend (the ciphers without it
+//! are left out; scripts/dudect-all.sh runs every constant-time backend
+//! this CPU has), two fix-vs-random tests: `data_*` times encrypting 8 blocks under
 //! one key, all-zero blocks (Left) against random ones (Right); `key_*`
 //! times key setup + one block, all-zero key (Left) against random keys
 //! (Right). `table_*`: the `data_*` test on the `table` backend, a control
@@ -14,11 +15,27 @@
 //! `max t` column) would mean the classes are told apart by timing.
 
 use dudect_bencher::rand::{Rng, RngExt};
-use dudect_bencher::{ctbench_main, BenchRng, Class, CtRunner};
+use dudect_bencher::ctbench::{run_benches_console, BenchMetadata, BenchName, BenchOpts};
+use dudect_bencher::{BenchRng, Class, CtRunner};
 use multiblock::{BackendChoice, Cipher, CipherId};
+use std::process::ExitCode;
+use std::sync::OnceLock;
 
-/// Samples per test (half per class on average).
-const SAMPLES: usize = 200_000;
+/// Samples per test (half per class on average); `--samples` changes it.
+static SAMPLES: OnceLock<usize> = OnceLock::new();
+/// The backend of the `data_*`/`key_*` tests (`--backend`; none: `Auto`).
+static BACKEND: OnceLock<Option<String>> = OnceLock::new();
+
+fn samples() -> usize {
+    *SAMPLES.get().unwrap_or(&200_000)
+}
+
+fn chosen() -> BackendChoice<'static> {
+    match BACKEND.get().and_then(|b| b.as_deref()) {
+        Some(name) => BackendChoice::Named(name),
+        None => BackendChoice::Auto,
+    }
+}
 /// Blocks per timed encryption in the `data_*` tests.
 const BLOCKS: usize = 8;
 
@@ -29,12 +46,12 @@ fn random_bytes(rng: &mut BenchRng, len: usize) -> Vec<u8> {
 }
 
 fn classes(rng: &mut BenchRng) -> Vec<Class> {
-    (0..SAMPLES).map(|_| if rng.random::<bool>() { Class::Left } else { Class::Right }).collect()
+    (0..samples()).map(|_| if rng.random::<bool>() { Class::Left } else { Class::Right }).collect()
 }
 
 /// Encryption time with zero vs random plaintext under one random key.
 fn data(id: CipherId, runner: &mut CtRunner, rng: &mut BenchRng) {
-    data_on(id, BackendChoice::Auto, runner, rng)
+    data_on(id, chosen(), runner, rng)
 }
 
 fn data_on(id: CipherId, backend: BackendChoice<'_>, runner: &mut CtRunner, rng: &mut BenchRng) {
@@ -71,7 +88,7 @@ fn key(id: CipherId, runner: &mut CtRunner, rng: &mut BenchRng) {
         .collect();
     for (class, k) in cls.into_iter().zip(keys) {
         runner.run_one(class, || {
-            let c = Cipher::with_id(id, &k, None, BackendChoice::Auto).expect("valid key");
+            let c = Cipher::with_id(id, &k, None, chosen()).expect("valid key");
             let mut buf = block.clone();
             c.encrypt_blocks(&mut buf).expect("one block");
             buf
@@ -80,24 +97,29 @@ fn key(id: CipherId, runner: &mut CtRunner, rng: &mut BenchRng) {
 }
 
 /// One `data_*` and one `key_*` test function per cipher (dudect-bencher
-/// names the tests after the functions).
+/// names the tests after the functions), listed with their cipher.
 macro_rules! tests_for {
     ($($data:ident, $key:ident = $id:expr;)+) => {
         $(
             fn $data(runner: &mut CtRunner, rng: &mut BenchRng) { data($id, runner, rng) }
             fn $key(runner: &mut CtRunner, rng: &mut BenchRng) { key($id, runner, rng) }
         )+
+        type Test = (&'static str, fn(&mut CtRunner, &mut BenchRng), CipherId);
+        const TESTS: &[Test] = &[$((stringify!($data), $data, $id), (stringify!($key), $key, $id)),+];
     };
 }
 
 tests_for! {
     data_kalyna_128_128, key_kalyna_128_128 = CipherId::Kalyna128_128;
+    data_kalyna_128_256, key_kalyna_128_256 = CipherId::Kalyna128_256;
     data_kalyna_256_256, key_kalyna_256_256 = CipherId::Kalyna256_256;
+    data_kalyna_256_512, key_kalyna_256_512 = CipherId::Kalyna256_512;
     data_kalyna_512_512, key_kalyna_512_512 = CipherId::Kalyna512_512;
     data_kuznyechik, key_kuznyechik = CipherId::Kuznyechik;
     data_magma, key_magma = CipherId::Magma;
     data_gost89, key_gost89 = CipherId::Gost89;
     data_ublock_128_128, key_ublock_128_128 = CipherId::Ublock128_128;
+    data_ublock_128_256, key_ublock_128_256 = CipherId::Ublock128_256;
     data_ublock_256_256, key_ublock_256_256 = CipherId::Ublock256_256;
 }
 
@@ -109,23 +131,64 @@ fn table_kuznyechik(runner: &mut CtRunner, rng: &mut BenchRng) {
     data_on(CipherId::Kuznyechik, BackendChoice::Named("table"), runner, rng)
 }
 
-ctbench_main!(
-    data_kalyna_128_128,
-    key_kalyna_128_128,
-    data_kalyna_256_256,
-    key_kalyna_256_256,
-    data_kalyna_512_512,
-    key_kalyna_512_512,
-    data_kuznyechik,
-    key_kuznyechik,
-    data_magma,
-    key_magma,
-    data_gost89,
-    key_gost89,
-    data_ublock_128_128,
-    key_ublock_128_128,
-    data_ublock_256_256,
-    key_ublock_256_256,
-    table_kalyna_128_128,
-    table_kuznyechik
-);
+fn usage() -> ExitCode {
+    eprintln!("usage: dudect [--backend NAME] [--samples N] [--filter TEXT] [--continuous TEST] [--out FILE]");
+    ExitCode::from(2)
+}
+
+fn main() -> ExitCode {
+    let mut opts = BenchOpts::default();
+    let mut backend = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let Some(value) = args.next() else { return usage() };
+        match a.as_str() {
+            "--backend" => backend = Some(value),
+            "--samples" => match value.parse() {
+                Ok(n) if n >= 1000 => {
+                    let _ = SAMPLES.set(n);
+                }
+                _ => return usage(),
+            },
+            "--filter" => opts.filter = Some(value),
+            "--continuous" => {
+                opts.filter = Some(value);
+                opts.continuous = true;
+            }
+            "--out" => opts.file_out = Some(value.into()),
+            _ => return usage(),
+        }
+    }
+    // A named backend: only the ciphers that have it and this CPU runs, and
+    // no table controls (they name their backend themselves).
+    let runs = |id: CipherId| match &backend {
+        None => true,
+        Some(name) => multiblock::backends(id.name())
+            .is_ok_and(|all| all.iter().any(|s| s.info.name == name.as_str() && s.available)),
+    };
+    let mut benches: Vec<BenchMetadata> = TESTS
+        .iter()
+        .filter(|(_, _, id)| runs(*id))
+        .map(|&(name, benchfn, _)| BenchMetadata { name: BenchName(name), seed: None, benchfn })
+        .collect();
+    if backend.is_none() {
+        for (name, benchfn) in [
+            ("table_kalyna_128_128", table_kalyna_128_128 as fn(&mut CtRunner, &mut BenchRng)),
+            ("table_kuznyechik", table_kuznyechik),
+        ] {
+            benches.push(BenchMetadata { name: BenchName(name), seed: None, benchfn });
+        }
+    }
+    if benches.is_empty() {
+        eprintln!("dudect: no cipher has a backend {:?} that this CPU runs", backend.unwrap_or_default());
+        return ExitCode::from(2);
+    }
+    let _ = BACKEND.set(backend);
+    match run_benches_console(opts, benches) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("dudect: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

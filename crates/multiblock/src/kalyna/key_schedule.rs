@@ -17,11 +17,27 @@
 //! The key is secret, so on CPUs with AVX2 ψ is the avx2 backend's
 //! constant-time round (also ~10–40× faster than the byte-wise reference).
 
-use super::round::{add_key, xor_key};
 use super::Variant;
 
+/// ⊞: column-wise addition mod 2^64 (§5.1), constant-time.
+fn add_key(s: &mut [u8], k: &[u8]) {
+    for (sc, kc) in s.chunks_exact_mut(8).zip(k.chunks_exact(8)) {
+        let a = u64::from_le_bytes(sc.try_into().expect("8-byte column"));
+        let b = u64::from_le_bytes(kc.try_into().expect("8-byte column"));
+        sc.copy_from_slice(&a.wrapping_add(b).to_le_bytes());
+    }
+}
+
+/// ⊕ with a round key, constant-time.
+fn xor_key(s: &mut [u8], k: &[u8]) {
+    for (a, b) in s.iter_mut().zip(k) {
+        *a ^= b;
+    }
+}
+
 /// ψ on whole blocks: the constant-time AVX2 round (64 bytes at a time) when
-/// the CPU has AVX2 (the key is secret), else the reference round.
+/// the CPU has AVX2 (the key is secret). Without AVX2 no Kalyna backend is
+/// constant-time yet and the reference round (table S-boxes) is used.
 fn psi(v: Variant, s: &mut [u8]) {
     for chunk in s.chunks_mut(64) {
         #[cfg(target_arch = "x86_64")]
@@ -29,7 +45,7 @@ fn psi(v: Variant, s: &mut [u8]) {
             continue;
         }
         for block in chunk.chunks_exact_mut(v.block_bytes()) {
-            super::round::psi(block);
+            super::reference::psi_block(block);
         }
     }
 }

@@ -23,7 +23,6 @@ mod avx2_gfni;
 mod avx512_gfni;
 mod key_schedule;
 mod reference;
-mod round;
 #[cfg(target_arch = "x86_64")]
 mod row_sliced;
 mod table;

@@ -23,9 +23,9 @@
 //! The ⊞K_0 / ⊞K_t of the first and last rounds (mod 2^64 per column) are a
 //! `vpaddq` in the natural layout, inside the machine's load and store.
 
-use super::round::inv_mix_columns;
-use super::tables::{gf_mul, MDS, MDS_INV};
+use super::tables::{MDS, MDS_INV};
 use super::{Keys, Variant};
+use crate::gf256::{self, KALYNA};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// A 64-byte constant (a zmm; the ymm machine uses its first 32 bytes).
@@ -56,24 +56,9 @@ pub(super) trait Machine {
     fn sub_inv(&self, x: Self::V, a: usize) -> Self::V;
 }
 
-/// The 8×8 bit matrix of x ↦ c·x in GF(2^8)/0x11d as `vgf2p8affineqb` takes
-/// it: output bit i is parity(matrix byte 7−i AND x), so bit j of byte 7−i
-/// is bit i of c·2^j.
+/// The 8×8 bit matrix of x ↦ c·x in GF(2^8)/0x11d for `vgf2p8affineqb`.
 pub(super) const fn mul_matrix(c: u8) -> u64 {
-    let mut m = 0u64;
-    let mut j = 0;
-    while j < 8 {
-        let col = gf_mul(c, 1 << j);
-        let mut i = 0;
-        while i < 8 {
-            if (col >> i) & 1 != 0 {
-                m |= 1u64 << (8 * (7 - i) + j);
-            }
-            i += 1;
-        }
-        j += 1;
-    }
-    m
+    gf256::mul_matrix(c, KALYNA)
 }
 
 const M2: u64 = mul_matrix(2);
@@ -113,60 +98,101 @@ pub(super) struct RowKeys {
     /// K_0 and K_t in the natural layout (the block repeated).
     first: Pattern,
     last: Pattern,
-    /// ShiftRows / InvShiftRows `vpshufb` indices per row.
+    /// ShiftRows / InvShiftRows `vpshufb` indices per row (public).
     #[zeroize(skip)]
-    sr: [Pattern; 8],
+    sr: &'static [Pattern; 8],
     #[zeroize(skip)]
-    isr: [Pattern; 8],
+    isr: &'static [Pattern; 8],
+}
+
+/// The ShiftRows and InvShiftRows `vpshufb` indices per row for nb columns.
+/// Byte p = 8q + c of a register is column c of chunk q; within its 16-byte
+/// lane it is byte p % 16. Column c = block·nb + j.
+const fn shuffles(nb: usize) -> ([Pattern; 8], [Pattern; 8]) {
+    let (mut sr, mut isr) = ([[0u8; 64]; 8], [[0u8; 64]; 8]);
+    let mut i = 0;
+    while i < 8 {
+        let d = shift_of(i, nb);
+        let mut p = 0;
+        while p < 64 {
+            let (lane_q, c) = (p % 16 / 8 * 8, p % 8);
+            let (blk, j) = (c / nb, c % nb);
+            let dst = blk * nb + (j + d) % nb;
+            // ShiftRows: out[dst] = in[c]; InvShiftRows: out[c] = in[dst].
+            sr[i][p - c + dst] = (lane_q + c) as u8;
+            isr[i][p] = (lane_q + dst) as u8;
+            p += 1;
+        }
+        i += 1;
+    }
+    (sr, isr)
+}
+
+/// [`shuffles`] for nb = 2, 4, 8, computed at compile time.
+static SHUFFLES: [([Pattern; 8], [Pattern; 8]); 3] = [shuffles(2), shuffles(4), shuffles(8)];
+
+/// Row i of a round key as a register lane: 8 bytes, byte c = row i of
+/// block column c mod nb (a 64-byte chunk holds 8/nb whole blocks).
+/// `cols` are the key's columns as little-endian words (byte i = row i).
+#[inline(always)]
+fn row_lanes(cols: &[u64; 8], nb: usize) -> [u64; 8] {
+    let mut rows = [0u64; 8];
+    for (i, row) in rows.iter_mut().enumerate() {
+        for c in 0..8 {
+            *row |= ((cols[c & (nb - 1)] >> (8 * i)) & 0xff) << (8 * c);
+        }
+    }
+    rows
+}
+
+/// `lane` repeated over a 64-byte pattern.
+#[inline(always)]
+fn repeat_lane(lane: u64, dst: &mut Pattern) {
+    for q in dst.chunks_exact_mut(8) {
+        q.copy_from_slice(&lane.to_le_bytes());
+    }
 }
 
 impl RowKeys {
     pub(super) fn new(keys: &Keys) -> RowKeys {
         let v = keys.variant;
         let (nb, bb, t) = (v.nb(), v.block_bytes(), v.rounds());
+        let (sr, isr) = &SHUFFLES[nb.trailing_zeros() as usize - 1];
         let mut k = RowKeys {
             variant: v,
             enc: [[[0; 64]; 8]; 19],
             dec: [[[0; 64]; 8]; 19],
             first: [0; 64],
             last: [0; 64],
-            sr: [[0; 64]; 8],
-            isr: [[0; 64]; 8],
+            sr,
+            isr,
         };
-        let mut imk = [0u8; 64];
+        // Round keys are secret: InvMixColumns(K_r) by the constant-time
+        // column product of gf256 (the reference's InvMixColumns branches on
+        // its operands); every index below depends on the variant only.
+        let (mut cols, mut inv_cols) = ([0u64; 8], [0u64; 8]);
         for r in 0..=t {
-            let key = keys.round_key(r);
-            imk[..bb].copy_from_slice(key);
-            inv_mix_columns(&mut imk[..bb]);
-            for i in 0..8 {
-                for p in 0..64 {
-                    let col = (p % 8) % nb;
-                    k.enc[r][i][p] = key[8 * col + i];
-                    k.dec[r][i][p] = imk[8 * col + i];
-                }
+            for (j, src) in keys.round_key(r).chunks_exact(8).enumerate() {
+                cols[j] = u64::from_le_bytes(src.try_into().expect("8-byte column"));
+                inv_cols[j] = gf256::circulant_column(cols[j], &MDS_INV, KALYNA);
             }
+            let (mut e, mut d) = (row_lanes(&cols, nb), row_lanes(&inv_cols, nb));
+            for i in 0..8 {
+                repeat_lane(e[i], &mut k.enc[r][i]);
+                repeat_lane(d[i], &mut k.dec[r][i]);
+            }
+            e.zeroize();
+            d.zeroize();
         }
-        imk.zeroize();
-        for p in 0..64 {
-            k.first[p] = keys.round_key(0)[p % bb];
-            k.last[p] = keys.round_key(t)[p % bb];
-        }
-        // Byte p = 8q + c of a register is column c of chunk q; within its
-        // 16-byte lane it is byte p % 16. Column c = block·nb + j.
-        for i in 0..8 {
-            let d = shift_of(i, nb);
-            for p in 0..64 {
-                let (lane_q, c) = (p % 16 / 8 * 8, p % 8);
-                let (blk, j) = (c / nb, c % nb);
-                let dst = blk * nb + (j + d) % nb;
-                // ShiftRows: out[dst] = in[c]; InvShiftRows: out[c] = in[dst].
-                k.sr[i][p - c + dst] = (lane_q + c) as u8;
-                k.isr[i][p] = (lane_q + dst) as u8;
+        cols.zeroize();
+        inv_cols.zeroize();
+        for (dst, src) in [(&mut k.first, keys.round_key(0)), (&mut k.last, keys.round_key(t))] {
+            for chunk in dst.chunks_exact_mut(bb) {
+                chunk.copy_from_slice(src);
             }
         }
         k
     }
-
 }
 
 // No closures around vector operations in the generic code below: a closure
@@ -333,7 +359,7 @@ mod tests {
     fn matrices_multiply() {
         for c in [2u8, 4, 8, 0x1d, 0xad, 0xca] {
             for x in 0..=255u8 {
-                assert_eq!(affine_byte(mul_matrix(c), x), gf_mul(c, x), "{c:#x}·{x:#x}");
+                assert_eq!(affine_byte(mul_matrix(c), x), gf256::mul(c, x, KALYNA), "{c:#x}·{x:#x}");
             }
         }
     }

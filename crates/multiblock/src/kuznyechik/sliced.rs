@@ -44,23 +44,9 @@ pub(crate) const fn gf_mul_const(mut a: u8, mut b: u8) -> u8 {
     p
 }
 
-/// The 8×8 bit matrix of x ↦ c·x as `vgf2p8affineqb` takes it: output bit i
-/// is parity(matrix byte (7-i) AND x), so bit j of byte 7-i is bit i of c·2^j.
+/// The 8×8 bit matrix of x ↦ c·x in GF(2^8)/0x1c3 for `vgf2p8affineqb`.
 pub(crate) const fn mul_matrix(c: u8) -> u64 {
-    let mut m = 0u64;
-    let mut j = 0;
-    while j < 8 {
-        let col = gf_mul_const(c, 1 << j);
-        let mut i = 0;
-        while i < 8 {
-            if (col >> i) & 1 != 0 {
-                m |= 1u64 << (8 * (7 - i) + j);
-            }
-            i += 1;
-        }
-        j += 1;
-    }
-    m
+    crate::gf256::mul_matrix(c, crate::gf256::KUZNYECHIK)
 }
 
 /// `mul_matrix` of each of [`MULS`].

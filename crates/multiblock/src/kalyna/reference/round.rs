@@ -5,20 +5,38 @@
 //! reference implementation's 64-bit word j. Every function takes the state
 //! as a slice of 8*nb bytes (nb = 2, 4 or 8).
 
-use super::tables::{gf_mul, MDS, MDS_INV, SBOX, SBOX_INV};
+use super::super::tables::{MDS, MDS_INV, POLY, SBOX, SBOX_INV};
+
+/// Multiplication in GF(2^8) modulo [`POLY`], shift-and-add. It branches on
+/// its operands: fine for the reference backend, not constant-time.
+fn gf_mul(mut a: u8, mut b: u8) -> u8 {
+    let mut r = 0u8;
+    while b != 0 {
+        if b & 1 != 0 {
+            r ^= a;
+        }
+        let carry = a & 0x80 != 0;
+        a <<= 1;
+        if carry {
+            a ^= (POLY & 0xff) as u8;
+        }
+        b >>= 1;
+    }
+    r
+}
 
 /// Rows per column (the state is always 8 bytes high).
 const ROWS: usize = 8;
 
 /// SubBytes (§5.2): row i goes through π_{i mod 4}.
-pub(crate) fn sub_bytes(s: &mut [u8]) {
+pub(super) fn sub_bytes(s: &mut [u8]) {
     for (idx, b) in s.iter_mut().enumerate() {
         *b = SBOX[idx % 4][*b as usize];
     }
 }
 
 /// InvSubBytes (§5.4): row i goes through π_{i mod 4}⁻¹.
-pub(crate) fn inv_sub_bytes(s: &mut [u8]) {
+pub(super) fn inv_sub_bytes(s: &mut [u8]) {
     for (idx, b) in s.iter_mut().enumerate() {
         *b = SBOX_INV[idx % 4][*b as usize];
     }
@@ -31,7 +49,7 @@ fn shift_of(row: usize, nb: usize) -> usize {
 
 /// ShiftRows (§5.2): row i rotates right by δ_i columns, so the byte of
 /// column j moves to column (j + δ_i) mod nb.
-pub(crate) fn shift_rows(s: &mut [u8]) {
+pub(super) fn shift_rows(s: &mut [u8]) {
     let nb = s.len() / ROWS;
     let mut old = [0u8; 64];
     old[..s.len()].copy_from_slice(s);
@@ -45,7 +63,7 @@ pub(crate) fn shift_rows(s: &mut [u8]) {
 }
 
 /// InvShiftRows (§5.4): row i rotates left by δ_i columns.
-pub(crate) fn inv_shift_rows(s: &mut [u8]) {
+pub(super) fn inv_shift_rows(s: &mut [u8]) {
     let nb = s.len() / ROWS;
     let mut old = [0u8; 64];
     old[..s.len()].copy_from_slice(s);
@@ -73,12 +91,12 @@ fn mix_with(s: &mut [u8], v: &[u8; 8]) {
 }
 
 /// MixColumns (§5.3) with v = (01, 01, 05, 01, 08, 06, 07, 04).
-pub(crate) fn mix_columns(s: &mut [u8]) {
+pub(super) fn mix_columns(s: &mut [u8]) {
     mix_with(s, &MDS);
 }
 
 /// InvMixColumns (§5.5) with v⁻¹ = (AD, 95, 76, A8, 2F, 49, D7, CA).
-pub(crate) fn inv_mix_columns(s: &mut [u8]) {
+pub(super) fn inv_mix_columns(s: &mut [u8]) {
     mix_with(s, &MDS_INV);
 }
 
@@ -93,17 +111,17 @@ fn per_word(s: &mut [u8], k: &[u8], f: impl Fn(u64, u64) -> u64) {
 }
 
 /// ⊞: column-wise addition mod 2^64 (§5.1, first and last round keys).
-pub(crate) fn add_key(s: &mut [u8], k: &[u8]) {
+pub(super) fn add_key(s: &mut [u8], k: &[u8]) {
     per_word(s, k, u64::wrapping_add);
 }
 
 /// ⊟: column-wise subtraction mod 2^64 (decryption's first and last steps).
-pub(crate) fn sub_key(s: &mut [u8], k: &[u8]) {
+pub(super) fn sub_key(s: &mut [u8], k: &[u8]) {
     per_word(s, k, u64::wrapping_sub);
 }
 
 /// ⊕: XOR with a round key (§5.1, the middle rounds).
-pub(crate) fn xor_key(s: &mut [u8], k: &[u8]) {
+pub(super) fn xor_key(s: &mut [u8], k: &[u8]) {
     for (a, b) in s.iter_mut().zip(k) {
         *a ^= b;
     }
@@ -111,14 +129,14 @@ pub(crate) fn xor_key(s: &mut [u8], k: &[u8]) {
 
 /// The unkeyed round ψ = MixColumns ∘ ShiftRows ∘ SubBytes, shared by
 /// encryption and the key schedule.
-pub(crate) fn psi(s: &mut [u8]) {
+pub(super) fn psi(s: &mut [u8]) {
     sub_bytes(s);
     shift_rows(s);
     mix_columns(s);
 }
 
 /// The inverse of [`psi`].
-pub(crate) fn inv_psi(s: &mut [u8]) {
+pub(super) fn inv_psi(s: &mut [u8]) {
     inv_mix_columns(s);
     inv_shift_rows(s);
     inv_sub_bytes(s);

@@ -2,7 +2,9 @@
 //! byte by byte. Not constant-time: the S-boxes are table lookups indexed by
 //! secret bytes.
 
-use super::round::{add_key, inv_psi, psi, sub_key, xor_key};
+mod round;
+
+use round::{add_key, inv_psi, psi, sub_key, xor_key};
 use super::Keys;
 use crate::cpu::{always, Backend, BackendInfo, BlockKernel};
 
@@ -13,6 +15,12 @@ pub(crate) const BACKEND: Backend<Keys> = Backend {
 };
 
 struct Reference(Keys);
+
+/// ψ on one block, byte by byte: NOT constant-time (table S-boxes). Only the
+/// key schedule's fallback on CPUs without AVX2 and the tests use it.
+pub(crate) fn psi_block(s: &mut [u8]) {
+    psi(s);
+}
 
 /// Encryption (§5.1): ⊞K0; rounds 1..t−1: ψ, ⊕K_r; round t: ψ, ⊞K_t.
 fn encrypt_block(keys: &Keys, s: &mut [u8]) {

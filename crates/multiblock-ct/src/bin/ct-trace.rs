@@ -1,0 +1,235 @@
+//! The machine-code constant-time check (README, "Security"): every case of
+//! `ct-check` (key setup, ECB of 1 block, a partial and more than a full
+//! batch, the secret-handling modes) runs in a child process once per secret
+//! fill (random, all-zero, all-ones, random again) while this process
+//! single-steps it and records every instruction address and every memory
+//! address it touches. See `multiblock_ct::trace`.
+//!
+//!   ct-trace ct    [--backend A,B] [--filter TEXT] [--jobs N] [--all-modes]
+//!       every backend flagged constant-time that this CPU runs: the traces
+//!       of every fill must be identical, and no gather/scatter may run
+//!       (the modes on each cipher's default backend, or with --all-modes
+//!       on every backend);
+//!   ct-trace leaky [--backend A,B] [--filter TEXT] [--jobs N]
+//!       every backend not flagged constant-time: each case must differ
+//!       (this shows the check can fail);
+//!   ct-trace missing
+//!       prints the constant-time backends this CPU cannot run, comma
+//!       separated (scripts/ci/ct-trace.sh checks those in the emulator).
+//!
+//! Exit status 0 when every case is as required, 1 otherwise, 2 on usage.
+
+use multiblock_ct::cases::{cases, Case, Fill, Selection, Work};
+use multiblock_ct::trace::{child::SignalProbe, record, report};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+struct Options {
+    selection: Selection,
+    backends: Vec<String>,
+    filter: String,
+    jobs: usize,
+    /// Modes on every backend, not only on each cipher's default.
+    all_modes: bool,
+}
+
+fn usage() -> ExitCode {
+    eprintln!("usage: ct-trace ct|leaky [--backend A,B] [--filter TEXT] [--jobs N] | ct-trace missing");
+    ExitCode::from(2)
+}
+
+fn selection_name(s: Selection) -> &'static str {
+    match s {
+        Selection::ConstantTime => "ct",
+        Selection::Leaky => "leaky",
+    }
+}
+
+fn parse_selection(s: &str) -> Option<Selection> {
+    match s {
+        "ct" => Some(Selection::ConstantTime),
+        "leaky" => Some(Selection::Leaky),
+        _ => None,
+    }
+}
+
+fn parse(args: &[String]) -> Option<Options> {
+    let selection = parse_selection(args.first()?)?;
+    let mut o = Options { selection, backends: Vec::new(), filter: String::new(), jobs: 0, all_modes: false };
+    let mut it = args[1..].iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--backend" => o.backends = it.next()?.split(',').filter(|s| !s.is_empty()).map(String::from).collect(),
+            "--filter" => o.filter = it.next()?.clone(),
+            "--jobs" => o.jobs = it.next()?.parse().ok()?,
+            "--all-modes" => o.all_modes = true,
+            _ => return None,
+        }
+    }
+    if o.jobs == 0 {
+        o.jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    }
+    Some(o)
+}
+
+/// `ct-trace --child SELECTION INDEX FILL`: run one case with one fill
+/// between signal marks (started by the parent under ptrace).
+fn child(args: &[String]) -> ExitCode {
+    let parsed = (|| {
+        let selection = parse_selection(args.first()?)?;
+        let index: usize = args.get(1)?.parse().ok()?;
+        let fill = *Fill::TRACED.get(args.get(2)?.parse::<usize>().ok()?)?;
+        Some((selection, index, fill))
+    })();
+    let Some((selection, index, fill)) = parsed else { return usage() };
+    let (all, _) = cases(selection);
+    let Some(case) = all.get(index) else { return usage() };
+    match case.run_with(fill, &SignalProbe) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ct-trace: {}: {e}", case.label());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The verdict on one case: `Ok(line)` as required, `Err(line)` if not.
+fn check(exe: &Path, selection: Selection, index: usize, case: &Case) -> Result<String, String> {
+    let start = Instant::now();
+    let run = |fill: usize| {
+        // Same-length arguments for every fill: the child's stack must not move.
+        let args: Vec<OsString> =
+            ["--child", selection_name(selection), &index.to_string(), &fill.to_string()].map(OsString::from).into();
+        record(exe, &args)
+    };
+    let first = run(0).map_err(|e| format!("FAIL (trace error: {e}): {}", case.label()))?;
+    if std::env::var_os("CT_TRACE_PROFILE").is_some() {
+        eprint!("{}: where the steps go\n{}", case.label(), report::profile(&first, exe, 25));
+    }
+    if first.regions == 0 {
+        return Err(format!("FAIL (no probe region was recorded): {}", case.label()));
+    }
+    let mut differences = Vec::new();
+    for (i, fill) in Fill::TRACED.iter().enumerate().skip(1) {
+        let other = run(i).map_err(|e| format!("FAIL (trace error: {e}): {}", case.label()))?;
+        if let Some(d) = report::first_difference(&first, &other, exe) {
+            differences.push(format!("{} vs {}: {d}", Fill::TRACED[0].name(), fill.name()));
+            if selection == Selection::Leaky {
+                break;
+            }
+        }
+    }
+    let took = start.elapsed().as_secs_f64();
+    let stats = format!("{} instructions, {:.1} s", first.steps, took);
+    let gathers: Vec<String> = first
+        .vsib
+        .iter()
+        .map(|(ip, text)| format!("gather/scatter `{text}` at {ip:#x} {}", report::symbol(exe, *ip, first.exe_base)))
+        .collect();
+    match selection {
+        Selection::ConstantTime if differences.is_empty() && gathers.is_empty() => {
+            Ok(format!("ok ({stats}, {} fills identical): {}", Fill::TRACED.len(), case.label()))
+        }
+        Selection::ConstantTime => {
+            let mut lines = vec![format!("FAIL (secret-dependent trace; {stats}): {}", case.label())];
+            lines.extend(differences.iter().chain(&gathers).map(|d| format!("    {d}")));
+            Err(lines.join("\n"))
+        }
+        Selection::Leaky if !differences.is_empty() => {
+            Ok(format!("ok (flagged as expected; {stats}): {}\n    {}", case.label(), differences[0]))
+        }
+        Selection::Leaky => Err(format!("FAIL (not flagged: the check missed a leak; {stats}): {}", case.label())),
+    }
+}
+
+/// Whether `c` runs on its cipher's default backend. The modes' own code
+/// (counters, GHASH, MAC subkeys, re-keying) is the same on every backend,
+/// and every backend's kernels and key setup are traced by the ECB cases
+/// (1 block, a partial and more than a full batch), so by default each mode
+/// is traced on the default backend only: single-stepping costs ~30 µs an
+/// instruction in a VM.
+/// The Kalyna modes are traced for the three block sizes (128/128, 256/256,
+/// 512/512): the mode code depends on the block size only, and every key
+/// size's key schedule is traced by the ECB cases.
+fn is_default(c: &Case) -> bool {
+    if c.cipher.family() == multiblock::Family::Kalyna && c.cipher.key_bytes() != c.cipher.block_bytes() {
+        return false;
+    }
+    multiblock::backends(c.cipher.name())
+        .map(|all| all.iter().any(|s| s.is_default && s.info.name == c.backend))
+        .unwrap_or(false)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("--child") => return child(&args[1..]),
+        Some("missing") => {
+            let (_, skipped) = cases(Selection::ConstantTime);
+            let mut names: Vec<&str> = skipped.iter().map(|s| s.backend).collect();
+            names.sort_unstable();
+            names.dedup();
+            println!("{}", names.join(","));
+            return ExitCode::SUCCESS;
+        }
+        _ => {}
+    }
+    let Some(opts) = parse(&args) else { return usage() };
+    let exe: PathBuf = match std::env::current_exe() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("ct-trace: cannot find my own executable: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let (all, skipped) = cases(opts.selection);
+    let picked: Vec<(usize, &Case)> = all
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| opts.backends.is_empty() || opts.backends.iter().any(|b| b == c.backend))
+        .filter(|(_, c)| c.label().contains(&opts.filter))
+        .filter(|(_, c)| opts.all_modes || matches!(c.work, Work::Blocks(_)) || is_default(c))
+        .collect();
+    for s in skipped.iter().filter(|s| opts.backends.is_empty() || opts.backends.iter().any(|b| b == s.backend)) {
+        println!("skip  {}/{} (needs {}): not on this CPU, not checked here", s.cipher, s.backend, s.needs);
+    }
+    let next = AtomicUsize::new(0);
+    let failed = AtomicUsize::new(0);
+    let out = Mutex::new(());
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..opts.jobs.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&(index, case)) = picked.get(i) else { break };
+                let verdict = check(&exe, opts.selection, index, case);
+                let _guard = out.lock().unwrap_or_else(|e| e.into_inner());
+                match verdict {
+                    Ok(line) => println!("{line}"),
+                    Err(line) => {
+                        failed.fetch_add(1, Ordering::Relaxed);
+                        println!("{line}");
+                    }
+                }
+            });
+        }
+    });
+    let failed = failed.into_inner();
+    let ran = picked.len();
+    println!(
+        "ct-trace {} ({:.0} s): {} passed, {failed} failed, {} skipped",
+        selection_name(opts.selection),
+        start.elapsed().as_secs_f64(),
+        ran - failed,
+        skipped.len()
+    );
+    if failed == 0 && ran > 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
