@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs every test of the project: the library's vectors and cross-checks,
 # the CLI end to end, the built-in selftest on every backend this CPU has,
-# the Python package (fresh venv) and the C library, the constant-time check
-# under Valgrind, a short fuzz run of every target, and the Kalyna
-# AVX-512/GFNI backends under an emulated Tiger Lake CPU. Each scripts/ci/
+# the Python package (fresh venv) and the C library, the constant-time checks
+# (Valgrind memcheck with secrets marked; differential machine-code traces of
+# every constant-time backend, in the emulator for those this CPU lacks), a
+# short fuzz run of every target, and the Kalyna AVX-512/GFNI backends
+# (natively, or under an emulated Tiger Lake CPU). Each scripts/ci/
 # step installs what it needs (apt-get, pip, cargo); .ci/run calls exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,5 +21,6 @@ cargo run --quiet --release --locked -p multiblock-cli -- selftest --thorough
 bash scripts/ci/python.sh
 bash scripts/ci/c.sh
 bash scripts/ci/ct-valgrind.sh
+bash scripts/ci/ct-trace.sh
 bash scripts/ci/fuzz.sh
 bash scripts/ci/kalyna-emu.sh

@@ -9,7 +9,7 @@
 //!       every backend flagged constant-time that this CPU runs: the traces
 //!       of every fill must be identical, and no gather/scatter may run
 //!       (the modes on each cipher's default backend, or with --all-modes
-//!       on every backend);
+//!       on every backend, or with --blocks-only none);
 //!   ct-trace leaky [--backend A,B] [--filter TEXT] [--jobs N]
 //!       every backend not flagged constant-time: each case must differ
 //!       (this shows the check can fail);
@@ -35,10 +35,14 @@ struct Options {
     jobs: usize,
     /// Modes on every backend, not only on each cipher's default.
     all_modes: bool,
+    /// Key setup and ECB only (the emulator's share, see scripts/ci/ct-trace.sh).
+    blocks_only: bool,
 }
 
 fn usage() -> ExitCode {
-    eprintln!("usage: ct-trace ct|leaky [--backend A,B] [--filter TEXT] [--jobs N] | ct-trace missing");
+    eprintln!(
+        "usage: ct-trace ct|leaky [--backend A,B] [--filter TEXT] [--jobs N] [--all-modes|--blocks-only] | ct-trace missing"
+    );
     ExitCode::from(2)
 }
 
@@ -59,7 +63,7 @@ fn parse_selection(s: &str) -> Option<Selection> {
 
 fn parse(args: &[String]) -> Option<Options> {
     let selection = parse_selection(args.first()?)?;
-    let mut o = Options { selection, backends: Vec::new(), filter: String::new(), jobs: 0, all_modes: false };
+    let mut o = Options { selection, backends: Vec::new(), filter: String::new(), jobs: 0, all_modes: false, blocks_only: false };
     let mut it = args[1..].iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -67,6 +71,7 @@ fn parse(args: &[String]) -> Option<Options> {
             "--filter" => o.filter = it.next()?.clone(),
             "--jobs" => o.jobs = it.next()?.parse().ok()?,
             "--all-modes" => o.all_modes = true,
+            "--blocks-only" => o.blocks_only = true,
             _ => return None,
         }
     }
@@ -192,7 +197,7 @@ fn main() -> ExitCode {
         .enumerate()
         .filter(|(_, c)| opts.backends.is_empty() || opts.backends.iter().any(|b| b == c.backend))
         .filter(|(_, c)| c.label().contains(&opts.filter))
-        .filter(|(_, c)| opts.all_modes || matches!(c.work, Work::Blocks(_)) || is_default(c))
+        .filter(|(_, c)| matches!(c.work, Work::Blocks(_)) || (!opts.blocks_only && (opts.all_modes || is_default(c))))
         .collect();
     for s in skipped.iter().filter(|s| opts.backends.is_empty() || opts.backends.iter().any(|b| b == s.backend)) {
         println!("skip  {}/{} (needs {}): not on this CPU, not checked here", s.cipher, s.backend, s.needs);

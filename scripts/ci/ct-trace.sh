@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Machine-code constant-time check (README, "Security"): crates/multiblock-ct's
+# `ct-trace` runs every constant-time case (key setup, ECB of one block and of
+# a batch and a block, the secret-handling modes) once per secret fill
+# (random, all-zero, all-ones keys and data) under ptrace single-step and
+# requires identical traces: every instruction address and every memory
+# operand's effective address, decoded with iced-x86.
+#  1. natively, every constant-time backend this CPU runs: nothing may differ;
+#  2. natively, every table/table12/reference backend: each must be flagged
+#     (this shows the check can fail);
+#  3. the constant-time backends this CPU lacks (AVX-512, GFNI) inside the
+#     emulated Tiger Lake of scripts/emu-avx512.sh: their key setup and ECB
+#     cases (the modes' own code was traced natively on this CPU's default).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+# addr2line (binutils) names the function where traces part; optional.
+if ! command -v addr2line >/dev/null && [ "$(id -u)" = 0 ]; then
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq binutils >/dev/null; } || true
+fi
+
+cargo build --quiet --locked --profile ct -p multiblock-ct --bin ct-trace
+bin="${CARGO_TARGET_DIR:-target}/ct/ct-trace"
+
+echo "ct-trace: constant-time backends on this CPU (every fill must give the same trace)"
+"$bin" ct
+echo "ct-trace: table/table12/reference backends (each must be flagged)"
+"$bin" leaky
+
+missing=$("$bin" missing)
+if [ -n "$missing" ]; then
+    echo "ct-trace: not on this CPU, traced in the emulator: $missing"
+    RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+crt-static" \
+        cargo build --quiet --locked --profile ct --target x86_64-unknown-linux-gnu -p multiblock-ct --bin ct-trace
+    EMU_TIMEOUT=${EMU_TIMEOUT:-2400} scripts/emu-avx512.sh \
+        -- "${CARGO_TARGET_DIR:-target}/x86_64-unknown-linux-gnu/ct/ct-trace" ct --backend "$missing" --blocks-only --jobs 1
+fi
