@@ -137,7 +137,8 @@ void mb_cipher_free(mb_cipher *cipher);
 /* ---- one-shot modes ---------------------------------------------------- */
 
 /* Padding of mb_params.padding: ECB and CBC (all ciphers); the GOST MAC
- * accepts NONE or GOST3, DSTU CMAC its own; other modes refuse any. */
+ * accepts NONE or GOST3; DSTU CMAC pads by itself (DSTU 7624 §9) and, like
+ * the other modes, refuses any. */
 #define MB_PADDING_NONE  0 /* default: the data must fit the mode */
 #define MB_PADDING_GOST1 1 /* GOST R 34.13 procedure 1: zeros (not removed on decrypt) */
 #define MB_PADDING_GOST2 2 /* GOST R 34.13 procedure 2: 0x80 then zeros, always added */

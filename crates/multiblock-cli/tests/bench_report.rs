@@ -173,3 +173,41 @@ fn quick_report_covers_every_cipher() {
         assert!(text.contains(id), "{id}");
     }
 }
+
+/// Seed 000 Tables 6 and 7 in full: the AVX-512 columns (Table 7
+/// constant-time 8.32/8.78 enc, 15.14/15.55 dec at 16 blocks; Table 6 gather
+/// best 5.47 / 6.84 at 12 blocks) beside avx512-gfni where this CPU has it,
+/// in the "other columns" table where it does not; the quoted figures too.
+#[test]
+fn kalyna_sweep_shows_every_column_of_tables_6_and_7() {
+    let text = ok(&bench(&["--quick", "--markdown", "--cipher", "kalyna-128-128", "--reps", "1"]));
+    let section = |title: &str| {
+        let start = text.find(title).unwrap_or_else(|| panic!("no '{title}' in:\n{text}"));
+        let rest = &text[start..];
+        rest[..rest[4..].find("\n### ").map_or(rest.len(), |i| i + 4)].to_string()
+    };
+    let both = |dir: &str| {
+        let mut s = section(&format!("### kalyna-128-128 {dir}: cycles/byte against blocks per call"));
+        if let Some(i) = text.find(&format!("### kalyna-128-128 {dir}: the paper's other columns")) {
+            s.push_str(&text[i..]);
+        }
+        s
+    };
+    let (enc, dec) = (both("encrypt"), both("decrypt"));
+    for (s, cells) in [(&enc, ["| 16 |", "8.32/8.78", "5.47 (12, GCC)", "10.63 (8, MSVC)", "24.00 (4, MSVC)"]), (&dec, ["| 16 |", "15.14/15.55", "6.84 (12, GCC)", "17.19 (8, MSVC)", "35.88 (4, MSVC)"])] {
+        for c in cells {
+            assert!(s.contains(c), "no '{c}' in:\n{s}");
+        }
+    }
+    let t = section("### kalyna-128-128 encrypt: cycles/byte against blocks per call");
+    let header = t.lines().find(|l| l.starts_with("| blocks")).unwrap();
+    if header.contains("| avx512-gfni |") {
+        let at = |needle: &str| header.find(needle).unwrap_or_else(|| panic!("no '{needle}' in {header}"));
+        assert!(at("| avx512-gfni |") < at("AVX-512 F+BW row-scan S-boxes [000-T7]"));
+        assert!(at("AVX-512 F+BW row-scan S-boxes [000-T7]") < at("AVX-512 gather T-tables (not constant-time) [000-T6]"));
+    }
+    let quoted = section("### Published figures the seeds quote");
+    for c in ["«Шифр+» v2 | 20.28", "[000-T1[10]]"] {
+        assert!(quoted.contains(c), "no '{c}' in:\n{quoted}");
+    }
+}

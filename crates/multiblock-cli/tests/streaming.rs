@@ -59,8 +59,7 @@ fn configs(id: CipherId, mode: Mode) -> Vec<Params> {
         Mode::Cfb | Mode::Cnt => vec![iv(8), Params { key_meshing: true, ..iv(8) }],
         Mode::Ofb if gost_r => vec![iv(2 * n)],
         Mode::Ofb | Mode::Ctr | Mode::Xts | Mode::Gmac => vec![iv(n)],
-        Mode::Cmac => vec![Params { padding: Padding::Gost2, ..Params::default() }],
-        Mode::Mac | Mode::OmacAcpkm => vec![Params::default()],
+        Mode::Cmac | Mode::Mac | Mode::OmacAcpkm => vec![Params::default()],
         _ => Vec::new(),
     }
 }

@@ -292,11 +292,14 @@ fn cmac_and_gmac_match_dstu_core() {
     let mut rng = Rng::new(3);
     for o in oracles() {
         let (id, n) = (o.id, o.id.block_bytes());
-        for blocks in [1, 2, 3, 5, 17] {
+        // Every length from 1 byte to 4 blocks (whole and partial last
+        // blocks, §9's two keys), then random ones up to 40 blocks.
+        let lens: Vec<usize> = (1..=4 * n).chain((0..8).map(|_| 1 + rng.below(40 * n))).collect();
+        for len in lens {
             let key = rng.bytes(id.key_bytes());
-            let msg = rng.bytes(blocks * n);
+            let msg = rng.bytes(len);
             let r = req(id, Mode::Cmac, &key, Params { tag_bits: Some(128), ..Params::default() });
-            assert_eq!(mac(&r, &msg), (o.cmac)(&key, &msg), "{id} cmac {blocks} blocks");
+            assert_eq!(mac(&r, &msg), (o.cmac)(&key, &msg), "{id} cmac {len} bytes");
         }
         for len in [1, 2, n - 1, n, n + 1, 2 * n, 3 * n + 5, 40 * n + 3] {
             let key = rng.bytes(id.key_bytes());
@@ -537,22 +540,29 @@ fn macs_depend_on_every_byte_and_tag_bits_truncate() {
     let mut rng = Rng::new(9);
     for id in KALYNA {
         let n = id.block_bytes();
-        for (mode, padding) in [(Mode::Cmac, Padding::None), (Mode::Cmac, Padding::Gost2), (Mode::Gmac, Padding::None)]
-        {
+        for (mode, len) in [(Mode::Cmac, 3 * n), (Mode::Cmac, 3 * n - 5), (Mode::Gmac, 3 * n - 5)] {
             let key = rng.bytes(id.key_bytes());
-            let len = if padding == Padding::None && mode == Mode::Cmac { 3 * n } else { 3 * n - 5 };
             let msg = rng.bytes(len);
-            let full = mac(&req(id, mode, &key, Params { padding, ..Params::default() }), &msg);
+            let full = mac(&req(id, mode, &key, Params::default()), &msg);
             assert_eq!(full.len(), n);
-            let short = mac(&req(id, mode, &key, Params { padding, tag_bits: Some(64), ..Params::default() }), &msg);
+            let short = mac(&req(id, mode, &key, Params { tag_bits: Some(64), ..Params::default() }), &msg);
             assert_eq!(short, full[..8]);
             for i in [0, len / 2, len - 1] {
                 let mut m = msg.clone();
                 m[i] ^= 0x20;
-                let other = mac(&req(id, mode, &key, Params { padding, ..Params::default() }), &m);
+                let other = mac(&req(id, mode, &key, Params::default()), &m);
                 assert_ne!(other, full, "{id} {mode} byte {i}");
             }
         }
+        // CMAC's padding is part of the MAC: a partial block differs from the
+        // same bytes padded by hand to a whole block (other key K*).
+        let key = rng.bytes(id.key_bytes());
+        let msg = rng.bytes(n + 3);
+        let mut padded = msg.clone();
+        padded.push(0x80);
+        padded.resize(2 * n, 0);
+        let r = req(id, Mode::Cmac, &key, Params::default());
+        assert_ne!(mac(&r, &msg), mac(&r, &padded), "{id} cmac partial vs padded");
     }
 }
 
@@ -625,11 +635,14 @@ fn lengths_a_mode_cannot_take_are_refused() {
         for len in [0, n, 2 * n + 1] {
             is_param(modes::decrypt(&r(Mode::Kw, kw.clone()), &vec![0; len]), "blocks");
         }
-        // CMAC: whole blocks, at least one (unless padding).
-        for len in [0, 1, n + 1] {
-            is_param(modes::mac(&r(Mode::Cmac, Params::default()), &vec![0; len]), "block");
+        // CMAC: any length but zero (§9); it pads by itself, so no --padding.
+        is_param(modes::mac(&r(Mode::Cmac, Params::default()), b""), "§9");
+        for len in [1, n - 1, n, n + 1] {
+            assert_eq!(mac(&r(Mode::Cmac, Params::default()), &vec![0; len]).len(), n);
         }
-        assert_eq!(mac(&r(Mode::Cmac, Params { padding: Padding::Gost2, ..Params::default() }), b"").len(), n);
+        for padding in [Padding::Gost2, Padding::Pkcs7] {
+            is_param(modes::mac(&r(Mode::Cmac, Params { padding, ..Params::default() }), b"abc"), "--padding");
+        }
         // GCM: not both empty; GMAC: not empty; CCM: a non-empty message.
         is_param(modes::encrypt(&r(Mode::Gcm, p.clone()), b""), "§12.1");
         is_param(modes::decrypt(&r(Mode::Gcm, p.clone()), &vec![0; n]), "§12.1");
@@ -710,5 +723,22 @@ fn ublock_offers_cbc_only() {
         let mut first: Vec<u8> = pt[..n].iter().zip(&iv).map(|(a, b)| a ^ b).collect();
         c.encrypt_blocks(&mut first).unwrap();
         assert_eq!(ct[..n], first[..]);
+    }
+}
+
+/// An empty message has no DSTU MAC (§9 pads and MACs at least one bit):
+/// dstu-core refuses it, and so do we (UAPKI's code would return the MAC of
+/// one zero block, a collision).
+#[test]
+fn cmac_of_an_empty_message_is_refused_as_by_dstu_core() {
+    use dstu_core::hazmat::kalyna_cmac::{CmacError, Kalyna128_128Cmac, Kalyna512_512Cmac};
+    assert_eq!(Kalyna128_128Cmac::mac(&[0; 16], b""), Err(CmacError::EmptyMessage));
+    assert_eq!(Kalyna512_512Cmac::mac(&[0; 64], b""), Err(CmacError::EmptyMessage));
+    for id in KALYNA {
+        let key = vec![0u8; id.key_bytes()];
+        is_param(modes::mac(&req(id, Mode::Cmac, &key, Params::default()), b""), "empty");
+        let mut s = modes::stream::MacStream::new(&req(id, Mode::Cmac, &key, Params::default())).unwrap();
+        s.update(b"").unwrap();
+        assert!(matches!(s.finalize(), Err(Error::Param(_))), "{id} streaming");
     }
 }

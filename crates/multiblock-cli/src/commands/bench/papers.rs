@@ -24,12 +24,19 @@ impl Source {
 const SEED000: &str = "seed 000: Sovyn, Khoma, Nakonechnyi, Stakhiv, Zakhyst Informatsii 21(4), 2019";
 const SKYLAKE: &str = "Xeon Skylake-SP 2.0 GHz (GCP n1-highcpu-2), GCC 7.3 / MSVC 2019";
 pub static SEED000_T1: Source = Source { tag: "000-T1", paper: SEED000, table: "Table 1 (Kalyna developers' single-block code [14])", cpu: "Core i5-4670 3.4 GHz, gcc 4.9.2" };
+pub static SEED000_T1_SHIFR: Source = Source { tag: "000-T1[2]", paper: SEED000, table: "Table 1 («Шифр+» v2 library [2], 16 KB)", cpu: "Core i7-6700HQ 2.6 GHz, Windows 10" };
+pub static SEED000_T1_CPPCRYPTO: Source = Source { tag: "000-T1[10]", paper: SEED000, table: "Table 1 (cppcrypto [10], CBC, 130 KB)", cpu: "Xeon E5-1650 v3 3.5 GHz; VC++2015 / gcc 5.2 / clang 3.7" };
+pub static SEED000_T2: Source = Source { tag: "000-T2", paper: SEED000, table: "Table 2 (GOST 28147-89 by method, from [4])", cpu: "not given (cpb = 2600 / MB/s)" };
+pub static SEED000_REF3: Source = Source { tag: "000-[3]", paper: SEED000, table: "§2, multi-block GOST figures quoted from [3]", cpu: "not given (Haswell for the AVX2 figure)" };
 pub static SEED000_T4: Source = Source { tag: "000-T4", paper: SEED000, table: "Table 4 (GOST 28147-89, tables)", cpu: SKYLAKE };
 pub static SEED000_T5: Source = Source { tag: "000-T5", paper: SEED000, table: "Table 5 (GOST 28147-89, constant-time)", cpu: SKYLAKE };
 pub static SEED000_T6: Source = Source { tag: "000-T6", paper: SEED000, table: "Table 6 (Kalyna-128/128, tables)", cpu: SKYLAKE };
 pub static SEED000_T7: Source = Source { tag: "000-T7", paper: SEED000, table: "Table 7 (Kalyna-128/128, constant-time)", cpu: SKYLAKE };
 pub static SEED003_T1: Source = Source { tag: "003-T1", paper: "seed 003: Magma and Kuznyechik with SSE2/AVX/AVX2", table: "Table 1 (Magma, file encryption)", cpu: "Core i3-9100F 3.6-4.2 GHz" };
 pub static SEED003_T2: Source = Source { tag: "003-T2", paper: "seed 003: Magma and Kuznyechik with SSE2/AVX/AVX2", table: "Table 2 (Kuznyechik, file encryption)", cpu: "Core i3-9100F 3.6-4.2 GHz" };
+pub static SEED003_T1_REFS: Source = Source { tag: "003-T1[3]", paper: "seed 003: Magma and Kuznyechik with SSE2/AVX/AVX2", table: "Table 1 (Magma, the implementations of its ref. [3])", cpu: "Core i3-9100F 3.6-4.2 GHz" };
+pub static SEED003_T2_REF5: Source = Source { tag: "003-T2[5]", paper: "seed 003: Magma and Kuznyechik with SSE2/AVX/AVX2", table: "Table 2 (Kuznyechik implementation of its ref. [5])", cpu: "Core i3-9100F 3.6-4.2 GHz" };
+pub static UBLOCK_DESIGN_256: Source = Source { tag: "uBlock-doc-256B", paper: "uBlock design document §5.1 (quoted by seed 001 notes)", table: "original SSE code, 256 B", cpu: "Core i7-3740QM 2.7 GHz, MSVC 2010" };
 pub static SEED001_S4: Source = Source { tag: "001-§4", paper: "seed 001: Fast software implementation of uBlock (AVX2)", table: "§4 conclusion (short message, Mibit/s)", cpu: "Ryzen 9 5900X 3.7 GHz" };
 pub static UBLOCK_DESIGN: Source = Source { tag: "uBlock-doc", paper: "uBlock design document §5.1 (quoted by seed 001 notes)", table: "original SSE code, 1 MB", cpu: "Core i7-3740QM 2.7 GHz, MSVC 2010" };
 
@@ -68,9 +75,11 @@ impl Sweep {
     }
 }
 
-/// Seed 000 Tables 4-7, the columns that have a counterpart here (the
-/// AVX-256/AVX-512 gather columns of Tables 4 and 6 have none: gathers are
-/// not constant-time and this project has no gather backend).
+/// Seed 000 Tables 4-7, every column. `backends` names ours that the column
+/// is printed beside; the gather columns of Tables 4 and 6 have no
+/// counterpart (gathers are not constant-time and this project has no gather
+/// backend) except Table 6's AVX-512 one, shown beside our AVX-512 backend
+/// for the instruction set.
 pub static SWEEPS: &[Sweep] = &[
     Sweep {
         source: &SEED000_T4,
@@ -165,7 +174,7 @@ pub static SWEEPS: &[Sweep] = &[
         cipher: "kalyna-128-128",
         column: "AVX-512 F+BW row-scan S-boxes",
         direction: "encrypt",
-        backends: &["avx512", "avx512-vbmi"],
+        backends: &["avx512-gfni"],
         points: &[(1, 52.38, 57.25), (2, 28.31, 30.00), (4, 18.13, 19.72), (8, 11.08, 11.73), (12, 10.14, 10.75), (16, 8.32, 8.78)],
     },
     Sweep {
@@ -173,18 +182,125 @@ pub static SWEEPS: &[Sweep] = &[
         cipher: "kalyna-128-128",
         column: "AVX-512 F+BW row-scan S-boxes",
         direction: "decrypt",
-        backends: &["avx512", "avx512-vbmi"],
+        backends: &["avx512-gfni"],
         points: &[(1, 74.00, 78.63), (2, 43.38, 47.50), (4, 24.69, 25.13), (8, 16.64, 18.25), (12, 17.22, 17.86), (16, 15.14, 15.55)],
     },
-
+    // Table 6's vector columns: AVX-512 gather tables beside our AVX-512
+    // backend (after Table 7's constant-time column, which is the same job).
+    Sweep {
+        source: &SEED000_T6,
+        cipher: "kalyna-128-128",
+        column: "AVX-512 gather T-tables (not constant-time)",
+        direction: "encrypt",
+        backends: &["avx512-gfni"],
+        points: &[(1, 23.63, 25.38), (2, 13.69, 14.75), (4, 8.25, 8.84), (6, 7.67, 7.81), (8, 5.64, 5.83), (12, 5.47, 5.52), (16, 5.61, 5.49)],
+    },
+    Sweep {
+        source: &SEED000_T6,
+        cipher: "kalyna-128-128",
+        column: "AVX-512 gather T-tables (not constant-time)",
+        direction: "decrypt",
+        backends: &["avx512-gfni"],
+        points: &[(1, 26.88, 28.25), (2, 15.94, 16.88), (4, 9.97, 10.59), (6, 8.81, 9.25), (8, 6.95, 7.30), (12, 6.84, 7.52), (16, 7.09, 7.78)],
+    },
+    // Columns with no backend that does the same job here: printed in the
+    // report's "other columns" tables, so every cell of Tables 4-7 shows.
+    Sweep {
+        source: &SEED000_T4,
+        cipher: "gost89",
+        column: "GPR, 16-bit tables",
+        direction: "encrypt",
+        backends: &[],
+        points: &[(1, 73.50, 72.00), (2, 36.88, 35.25), (3, 24.58, 24.00), (4, 18.88, 18.75), (5, 15.30, 15.05)],
+    },
+    Sweep {
+        source: &SEED000_T4,
+        cipher: "gost89",
+        column: "AVX-256 gather, 8-bit tables",
+        direction: "encrypt",
+        backends: &[],
+        points: &[(1, 91.25, 91.75), (2, 46.13, 47.25), (4, 23.69, 24.63), (8, 15.53, 16.03), (16, 8.70, 9.11), (24, 8.21, 8.56), (32, 8.45, 8.86)],
+    },
+    Sweep {
+        source: &SEED000_T4,
+        cipher: "gost89",
+        column: "AVX-256 gather, 12-bit tables",
+        direction: "encrypt",
+        backends: &[],
+        points: &[(1, 106.25, 104.50), (2, 54.50, 57.75), (4, 28.63, 30.88), (8, 15.09, 16.03), (16, 8.23, 8.42), (24, 6.95, 7.02), (32, 6.99, 6.66)],
+    },
+    Sweep {
+        source: &SEED000_T4,
+        cipher: "gost89",
+        column: "AVX-256 gather, 16-bit tables",
+        direction: "encrypt",
+        backends: &[],
+        points: &[(1, 127.25, 124.75), (2, 67.13, 65.88), (4, 36.31, 37.25), (8, 20.69, 20.75), (16, 11.30, 11.16), (24, 8.90, 8.97), (32, 8.79, 8.52)],
+    },
+    Sweep {
+        source: &SEED000_T4,
+        cipher: "gost89",
+        column: "AVX-512 gather, 8-bit tables",
+        direction: "encrypt",
+        backends: &[],
+        points: &[(1, 129.25, 130.25), (2, 69.75, 71.63), (4, 35.19, 38.00), (8, 20.78, 21.56), (16, 12.73, 12.48), (32, 8.01, 8.04), (48, 7.95, 8.04), (64, 7.93, 8.07)],
+    },
+    Sweep {
+        source: &SEED000_T4,
+        cipher: "gost89",
+        column: "AVX-512 gather, 12-bit tables",
+        direction: "encrypt",
+        backends: &[],
+        points: &[(1, 131.75, 138.25), (2, 71.50, 74.50), (4, 36.69, 39.06), (8, 19.47, 21.41), (16, 11.16, 11.39), (32, 6.72, 7.05), (48, 6.60, 6.80), (64, 6.45, 6.61)],
+    },
+    Sweep {
+        source: &SEED000_T4,
+        cipher: "gost89",
+        column: "AVX-512 gather, 16-bit tables",
+        direction: "encrypt",
+        backends: &[],
+        points: &[(1, 139.25, 141.25), (2, 77.50, 79.38), (4, 43.81, 47.38), (8, 25.13, 27.59), (16, 15.03, 15.53), (32, 9.24, 9.38), (48, 7.72, 7.86), (64, 7.06, 7.17)],
+    },
+    Sweep {
+        source: &SEED000_T6,
+        cipher: "kalyna-128-128",
+        column: "AVX-256 gather T-tables",
+        direction: "encrypt",
+        backends: &[],
+        points: &[(1, 19.50, 19.50), (2, 10.88, 10.63), (4, 9.22, 8.72), (6, 9.25, 8.52), (8, 9.34, 8.42)],
+    },
+    Sweep {
+        source: &SEED000_T6,
+        cipher: "kalyna-128-128",
+        column: "AVX-256 gather T-tables",
+        direction: "decrypt",
+        backends: &[],
+        points: &[(1, 22.38, 22.00), (2, 12.69, 12.44), (4, 10.41, 9.94), (6, 10.38, 9.73), (8, 10.69, 10.88)],
+    },
 ];
 
 /// Every source, for the report's list of references.
-pub static SOURCES: &[&Source] = &[&SEED000_T1, &SEED000_T4, &SEED000_T5, &SEED000_T6, &SEED000_T7, &SEED003_T1, &SEED003_T2, &SEED001_S4, &UBLOCK_DESIGN];
+pub static SOURCES: &[&Source] = &[
+    &SEED000_T1, &SEED000_T1_SHIFR, &SEED000_T1_CPPCRYPTO, &SEED000_T2, &SEED000_REF3, &SEED000_T4, &SEED000_T5, &SEED000_T6, &SEED000_T7,
+    &SEED003_T1, &SEED003_T1_REFS, &SEED003_T2, &SEED003_T2_REF5, &SEED001_S4, &UBLOCK_DESIGN, &UBLOCK_DESIGN_256,
+];
 
-/// The seed 000 sweep columns of `cipher`/`direction` that `backend` compares with.
+/// The seed 000 sweep column of `cipher`/`direction` that `backend` compares
+/// with first (the same job: Table 7's constant-time column before Table 6's
+/// gather column beside `avx512-gfni`).
 pub fn sweep_for(cipher: &str, backend: &str, direction: &str) -> Option<&'static Sweep> {
-    SWEEPS.iter().find(|s| s.cipher == cipher && s.direction == direction && s.backends.contains(&backend))
+    sweeps_for(cipher, backend, direction).next()
+}
+
+/// Every seed 000 sweep column printed beside `backend`, in table order.
+pub fn sweeps_for<'a>(cipher: &'a str, backend: &'a str, direction: &'a str) -> impl Iterator<Item = &'static Sweep> + 'a {
+    SWEEPS.iter().filter(move |s| s.cipher == cipher && s.direction == direction && s.backends.contains(&backend))
+}
+
+/// The sweep columns of `cipher`/`direction` that sit beside none of `present`
+/// (our backends measured in this run).
+pub fn unmatched_sweeps(cipher: &str, direction: &str, present: &[&str]) -> Vec<&'static Sweep> {
+    SWEEPS.iter().filter(|s| s.cipher == cipher && s.direction == direction && !s.backends.iter().any(|b| present.contains(b))).collect()
 }
 
 /// A single published figure (not a sweep).
@@ -270,7 +386,19 @@ pub fn figure_for(e: &Entry) -> Option<Figure> {
     }
     let p = POINTS.iter().find(|p| {
         p.cipher == r.cipher && p.kind == e.kind && p.direction == r.direction && p.backends.contains(&r.backend)
-    })?;
+    });
+    let Some(p) = p else {
+        // Long-message ECB of a swept backend: the paper's best point of the
+        // column that does the same job (it timed N-block calls, not 1 MiB).
+        let s = sweep_for(r.cipher, r.backend, r.direction).filter(|_| e.kind == Kind::Ecb && r.peer.is_none())?;
+        let (w, c, comp) = s.best();
+        return Some(Figure {
+            source: s.source,
+            implementation: format!("{}, best: {w} blocks per call, {comp}", s.column),
+            cycles_per_byte: Some(c),
+            mb_per_s: None,
+        });
+    };
     Some(Figure {
         source: p.source,
         implementation: p.implementation.to_string(),
@@ -287,3 +415,59 @@ pub fn cell(x: f64) -> String {
         format!("{x:.2}")
     }
 }
+
+/// A figure a seed quotes from other work (or prints for a code this
+/// project has no counterpart of): shown in its own table, beside our best
+/// constant-time encryption of the same cipher in this run.
+pub struct Quoted {
+    pub source: &'static Source,
+    pub cipher: &'static str,
+    pub implementation: &'static str,
+    pub direction: &'static str,
+    /// As printed; NA where the source gives none.
+    pub cycles_per_byte: f64,
+    pub mb_per_s: f64,
+}
+
+const fn q(source: &'static Source, cipher: &'static str, implementation: &'static str, cycles_per_byte: f64, mb_per_s: f64) -> Quoted {
+    Quoted { source, cipher, implementation, direction: "encrypt", cycles_per_byte, mb_per_s }
+}
+
+const fn qd(source: &'static Source, cipher: &'static str, implementation: &'static str, cycles_per_byte: f64, mb_per_s: f64) -> Quoted {
+    Quoted { source, cipher, implementation, direction: "decrypt", cycles_per_byte, mb_per_s }
+}
+
+/// Seed 000 Tables 1-2 and its [3] figures, seed 003's reference columns,
+/// the uBlock design document's 256-byte figures. (Seed 000 Table 1's
+/// [14] column is in POINTS, beside our table backend.)
+pub static QUOTED: &[Quoted] = &[
+    q(&SEED000_T1, "gost89", "GOST 28147-89 (Kalyna developers' comparison [14])", 42.55, 639.18 / 8.0),
+    q(&SEED000_T1_SHIFR, "kalyna-128-128", "«Шифр+» v2", 20.28, 128.22),
+    q(&SEED000_T1_SHIFR, "kalyna-128-256", "«Шифр+» v2", 26.55, 97.93),
+    q(&SEED000_T1_SHIFR, "kalyna-256-256", "«Шифр+» v2", 20.29, 128.12),
+    q(&SEED000_T1_SHIFR, "kalyna-256-512", "«Шифр+» v2", 23.29, 111.64),
+    q(&SEED000_T1_SHIFR, "kalyna-512-512", "«Шифр+» v2", 21.63, 120.22),
+    q(&SEED000_T1_SHIFR, "gost89", "«Шифр+» v2", 58.23, 44.65),
+    q(&SEED000_T1_CPPCRYPTO, "kalyna-128-128", "cppcrypto VC++2015 / gcc 5.2 / clang 3.7: best gcc (19.55 / 14.83 / 16.99)", 14.83, 236.0),
+    q(&SEED000_T1_CPPCRYPTO, "kalyna-128-256", "cppcrypto VC++2015 / gcc 5.2 / clang 3.7: best gcc (26.52 / 20.00 / 23.65)", 20.00, 175.0),
+    q(&SEED000_T1_CPPCRYPTO, "kalyna-256-256", "cppcrypto VC++2015 / gcc 5.2 / clang 3.7: best gcc (19.77 / 16.99 / 20.96)", 16.99, 206.0),
+    q(&SEED000_T1_CPPCRYPTO, "kalyna-256-512", "cppcrypto VC++2015 / gcc 5.2 / clang 3.7: best VC++ (25.00 / 25.93 / 26.72)", 25.00, 140.0),
+    q(&SEED000_T1_CPPCRYPTO, "kalyna-512-512", "cppcrypto VC++2015 / gcc 5.2 / clang 3.7: best VC++ (22.58 / 28.23 / 29.41)", 22.58, 155.0),
+    q(&SEED000_T2, "gost89", "Poly GPR", 83.87, 31.0),
+    q(&SEED000_T2, "gost89", "Table 4Kb (8-bit tables)", 50.00, 52.0),
+    q(&SEED000_T2, "gost89", "Poly SSE2", 22.22, 117.0),
+    q(&SEED000_T2, "gost89", "SSSE3/AVX", 6.93, 375.0),
+    q(&SEED000_REF3, "gost89", "GPR, 8-bit tables, 1 block", 60.0, NA),
+    q(&SEED000_REF3, "gost89", "GPR, 8-bit tables, 2 blocks", 30.0, NA),
+    q(&SEED000_REF3, "gost89", "AVX", 8.5, NA),
+    q(&SEED000_REF3, "gost89", "AVX2 (Haswell)", 6.7, NA),
+    q(&SEED003_T1_REFS, "magma", "algorithmic optimization [3]", NA, 60.0),
+    q(&SEED003_T1_REFS, "magma", "assembler insert [3]", NA, 85.0),
+    q(&SEED003_T2_REF5, "kuznyechik", "implementation of [5]", NA, 30.0),
+    q(&UBLOCK_DESIGN_256, "ublock-128-128", "designers' SSE code", 13.1, 1641.0 / 8.0),
+    qd(&UBLOCK_DESIGN_256, "ublock-128-128", "designers' SSE code", 13.0, 1670.0 / 8.0),
+    q(&UBLOCK_DESIGN_256, "ublock-128-256", "designers' SSE code", 21.1, 1056.0 / 8.0),
+    qd(&UBLOCK_DESIGN_256, "ublock-128-256", "designers' SSE code", 20.1, 1098.0 / 8.0),
+    q(&UBLOCK_DESIGN_256, "ublock-256-256", "designers' SSE code", 17.1, 1268.0 / 8.0),
+    qd(&UBLOCK_DESIGN_256, "ublock-256-256", "designers' SSE code", 16.8, 1276.0 / 8.0),
+];

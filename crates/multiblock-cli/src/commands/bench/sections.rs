@@ -66,6 +66,7 @@ pub fn all(r: &Report) -> Vec<Table> {
     let mut v = Vec::new();
     v.extend(sweeps(r));
     v.extend(kalyna_best(r));
+    v.extend(quoted(r));
     v.extend(gost_r(r));
     v.extend(ublock(r));
     v.extend(short_messages(r));
@@ -98,7 +99,7 @@ fn sweeps(r: &Report) -> Vec<Table> {
             let mut header = vec!["blocks".to_string()];
             for b in &bk {
                 header.push(b.to_string());
-                if let Some(s) = papers::sweep_for(id.name(), b, direction) {
+                for s in papers::sweeps_for(id.name(), b, direction) {
                     header.push(format!("paper {} [{}]", s.column, s.source.tag));
                 }
             }
@@ -109,15 +110,12 @@ fn sweeps(r: &Report) -> Vec<Table> {
             };
             let mut t = Table { title: format!("{id} {direction}: cycles/byte against blocks per call{tables}"), notes: Vec::new(), header, rows: Vec::new() };
             t.note("One call processes N blocks of a hot buffer; cycles/byte = TSC ticks per call / (N × block bytes), best of the repetitions. Paper cells are GCC/MSVC.");
-            let mut ways: Vec<usize> = pts.iter().map(|e| e.row.ways).collect();
-            ways.sort_unstable();
-            ways.dedup();
-            for w in ways {
+            for w in ways_of(&pts) {
                 let mut row = vec![w.to_string()];
                 for b in &bk {
                     row.push(cpb(pts.iter().copied().find(|e| e.row.backend == *b && e.row.ways == w)));
-                    if let Some(s) = papers::sweep_for(id.name(), b, direction) {
-                        row.push(s.at(w).map_or_else(dash, |(g, m)| format!("{}/{}", cell(g), cell(m))));
+                    for s in papers::sweeps_for(id.name(), b, direction) {
+                        row.push(paper_pair(s, w));
                     }
                 }
                 t.row(row);
@@ -127,22 +125,63 @@ fn sweeps(r: &Report) -> Vec<Table> {
             for b in &bk {
                 let e = pts.iter().filter(|e| e.row.backend == *b).min_by(|x, y| x.row.cycles_per_byte.total_cmp(&y.row.cycles_per_byte));
                 best.push(e.map_or_else(dash, |e| format!("{:.2} ({})", e.row.cycles_per_byte, e.row.ways)));
-                if let Some(s) = papers::sweep_for(id.name(), b, direction) {
-                    let (w, c, comp) = s.best();
-                    best.push(format!("{c:.2} ({w}, {comp})"));
+                for s in papers::sweeps_for(id.name(), b, direction) {
+                    best.push(paper_best(s));
                 }
             }
             t.row(best);
-            match (id, direction) {
-                (CipherId::Gost89, _) => t.note("No counterpart here for the paper's gather-based table code (Table 4 AVX-256/AVX-512 columns; best 6.66 and 6.45 cpb, 12-bit tables): gathers are not constant-time and slower than the vpshufb code."),
-                (CipherId::Kalyna128_128, "encrypt") => t.note("No counterpart here for the paper's gather-based table code (Table 6 AVX-256/AVX-512; best encryption 8.42 and 5.47 cpb)."),
-                (CipherId::Kalyna128_128, _) => t.note("No counterpart here for the paper's gather-based table code (Table 6 AVX-256/AVX-512; best decryption 9.73 and 6.84 cpb)."),
-                _ => {}
+            if id == CipherId::Kalyna128_128 {
+                t.note("Beside avx512-gfni: Table 7's AVX-512 column (F+BW only, constant-time, the same job) and Table 6's AVX-512 gather-table column (not constant-time); the paper's CPU had no VBMI or GFNI.");
             }
             out.push(t);
+            out.extend(other_paper_columns(id, direction, &bk));
         }
     }
     out
+}
+
+/// "GCC/MSVC" of a paper column at `w` blocks, "–" where it has none.
+fn paper_pair(s: &papers::Sweep, w: usize) -> String {
+    s.at(w).map_or_else(dash, |(g, m)| format!("{}/{}", cell(g), cell(m)))
+}
+
+/// A paper column's best cell: "5.47 (12, GCC)".
+fn paper_best(s: &papers::Sweep) -> String {
+    let (w, c, comp) = s.best();
+    format!("{c:.2} ({w}, {comp})")
+}
+
+fn ways_of(pts: &[&Entry]) -> Vec<usize> {
+    let mut ways: Vec<usize> = pts.iter().map(|e| e.row.ways).collect();
+    ways.sort_unstable();
+    ways.dedup();
+    ways
+}
+
+/// The seed 000 columns of `id`/`direction` that no backend measured here
+/// sits beside (the gather-table code, 16-bit GOST tables, Kalyna SSE-128
+/// where there is no such backend), so that every cell of Tables 4-7 shows.
+fn other_paper_columns(id: CipherId, direction: &str, present: &[&str]) -> Option<Table> {
+    let cols = papers::unmatched_sweeps(id.name(), direction, present);
+    if cols.is_empty() {
+        return None;
+    }
+    let mut header = vec!["blocks".to_string()];
+    header.extend(cols.iter().map(|s| format!("paper {} [{}]", s.column, s.source.tag)));
+    let mut t = Table { title: format!("{id} {direction}: the paper's other columns (no backend here does the same job)"), notes: Vec::new(), header, rows: Vec::new() };
+    let mut ways: Vec<usize> = cols.iter().flat_map(|s| s.points.iter().map(|p| p.0)).collect();
+    ways.sort_unstable();
+    ways.dedup();
+    for w in ways {
+        let mut row = vec![w.to_string()];
+        row.extend(cols.iter().map(|s| paper_pair(s, w)));
+        t.row(row);
+    }
+    let mut best = vec!["best".to_string()];
+    best.extend(cols.iter().map(|s| paper_best(s)));
+    t.row(best);
+    t.note("Cells are GCC/MSVC cycles/byte on the paper's Xeon Skylake-SP 2.0 GHz. Gathers are neither constant-time nor faster than the vpshufb/vpermb code, so this project has no gather backend.");
+    Some(t)
 }
 
 /// All five Kalyna variants at their best (long messages), beside the
@@ -154,7 +193,7 @@ fn kalyna_best(r: &Report) -> Vec<Table> {
     }
     let mut t = Table::new(
         "Kalyna, all five variants at their best (ECB, long messages, cycles/byte)",
-        &["cipher", "best constant-time", "enc", "dec", "best of all", "enc", "dec", "dstu-core enc", "paper: developers' code [000-T1]"],
+        &["cipher", "best constant-time", "enc", "dec", "best of all", "enc", "dec", "dstu-core enc", "paper: developers' code [000-T1]", "paper: best constant-time [000-T7]", "paper: best tables [000-T6]"],
     );
     for id in kalyna {
         let best = |ct_only: bool| {
@@ -177,9 +216,53 @@ fn kalyna_best(r: &Report) -> Vec<Table> {
         row.push(cpb(find(r, Kind::Ecb, id.name(), "dstu-core", "encrypt")));
         let p = papers::POINTS.iter().find(|p| p.cipher == id.name() && p.source.tag == "000-T1");
         row.push(p.map_or_else(dash, |p| f2(p.cycles_per_byte)));
+        for tag in ["000-T7", "000-T6"] {
+            let best = papers::SWEEPS
+                .iter()
+                .filter(|s| s.cipher == id.name() && s.source.tag == tag && s.direction == "encrypt")
+                .map(|s| (s.best(), s.column))
+                .min_by(|a, b| a.0 .1.total_cmp(&b.0 .1));
+            row.push(best.map_or_else(dash, |((w, c, comp), col)| format!("{c:.2} ({col}, {w} blocks, {comp})")));
+        }
         t.row(row);
     }
     t.note("The paper's Table 1 quotes the developers' single-block T-table code [14] on a Core i5-4670 (3.4 GHz); its own Tables 6-7 measure only Kalyna-128/128 (see the sweep above).");
+    vec![t]
+}
+
+/// The figures the seeds quote from other work (seed 000 Tables 1-2 and its
+/// [3], seed 003's reference columns, the uBlock design document on 256 B),
+/// beside our best constant-time figure for the same cipher and direction.
+fn quoted(r: &Report) -> Vec<Table> {
+    let mut t = Table::new(
+        "Published figures the seeds quote (other code, other CPUs) beside our best constant-time ECB",
+        &["cipher", "dir", "implementation", "paper cpb", "paper MB/s", "source", "ours: backend", "cpb", "MB/s"],
+    );
+    for p in papers::QUOTED {
+        let ours = r
+            .entries
+            .iter()
+            .filter(|e| e.kind == Kind::Ecb && e.row.peer.is_none() && e.row.constant_time && e.row.cipher == p.cipher && e.row.direction == p.direction)
+            .min_by(|a, b| a.row.cycles_per_byte.total_cmp(&b.row.cycles_per_byte));
+        let Some(e) = ours else { continue };
+        let num = |x: f64| if x.is_nan() { dash() } else { f2(x) };
+        let mb = |x: f64| if x.is_nan() { dash() } else { f1(x) };
+        t.row(vec![
+            p.cipher.into(),
+            p.direction.into(),
+            p.implementation.into(),
+            num(p.cycles_per_byte),
+            mb(p.mb_per_s),
+            format!("[{}]", p.source.tag),
+            e.row.backend.into(),
+            f2(e.row.cycles_per_byte),
+            f1(e.row.mb_per_s),
+        ]);
+    }
+    if t.rows.is_empty() {
+        return Vec::new();
+    }
+    t.note("Each source's CPU is in the list of sources; cycles/byte across CPUs compare only roughly. Seed 001's CBC four-key results are relative only (+143/+167/+47 % over the designers' code, +34/+37/+79 % over a plain AVX2 port) and its Table 9 lists instruction latencies, so neither has a row.");
     vec![t]
 }
 

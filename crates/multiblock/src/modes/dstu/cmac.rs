@@ -1,18 +1,26 @@
-//! The DSTU 7624:2014 MAC (§9, "CMAC" on the command line; Bouncy Castle's
+//! The DSTU 7624:2014 MAC (§9, "CMAC" on the command line; UAPKI's
+//! `dstu7624_init_cmac`, dstu-core's `kalyna_cmac`, Bouncy Castle's
 //! DSTU7624Mac): NOT NIST CMAC (no doubled subkeys).
 //!
-//! For a message of k ≥ 1 whole n-byte blocks X_1..X_k: B = 0,
-//! B ← E_K(B ⊕ X_i) for i < k, tag = the leading `tag_bits` of
-//! E_K(B ⊕ X_k ⊕ E_K(0^n)).
+//! For a message split into blocks X_1..X_k of n bytes, the last one
+//! possibly partial: B = 0, B ← E_K(B ⊕ X_i) for i < k, then
+//! tag = the leading `tag_bits` of E_K(B ⊕ X_k* ⊕ K*), where
+//! - X_k whole: X_k* = X_k and K* = E_K(0^n);
+//! - X_k partial: X_k* = X_k ‖ 0x80 ‖ 0… (a one bit, then zeros up to the
+//!   block) and K* = E_K(1 ‖ 0…), the block whose first byte is 0x01.
 //!
-//! The standard defines it for whole blocks only (Bouncy Castle refuses a
-//! partial block); `--padding` (gost2 = Annex Б.2, pkcs7, …) pads the message
-//! first when given. An empty message is refused (§9.1 needs a block).
+//! Every message length ≥ 1 byte is taken; these are the tags UAPKI and
+//! dstu-core give (Bouncy Castle refuses a partial block). An empty message
+//! is refused: §9 defines the MAC for a message of at least one bit, and the
+//! padding above is not defined for zero bits (UAPKI's code would give
+//! MAC(empty) = MAC(0^n), a collision; dstu-core refuses it too).
+//! `--padding` is refused: the mode pads by itself.
 //! CBC-MAC is sequential by construction: one block per `encrypt_blocks`.
+//! The branches depend only on the message length, which is public.
 //!
 //! Note (a property of the standard, not of this code): since the last mask
-//! is E_K(0), MAC(0^n ‖ Y) = E_K(Y) truncated, so the MAC key should not
-//! be used for anything else.
+//! for a whole block is E_K(0), MAC(0^n ‖ Y) = E_K(Y) truncated, so the MAC
+//! key should not be used for anything else.
 
 use super::util::{bits_range, check_family, encrypt_one, only, tag_bytes, who, xor_into};
 use crate::error::{Error, Result};
@@ -21,14 +29,13 @@ use crate::registry::Cipher;
 use zeroize::Zeroize;
 
 /// Streaming DSTU MAC (Kalyna): `--tag-bits` (8 to the block size in steps
-/// of 8, default the block size), `--padding`.
+/// of 8, default the block size).
 pub struct KalynaCmac {
     cipher: Cipher,
     /// The chaining value B.
     state: Vec<u8>,
     /// The last block (or less), kept until more data shows it is not last.
     buf: Vec<u8>,
-    padding: Padding,
     tag: usize,
     who: String,
 }
@@ -36,18 +43,17 @@ pub struct KalynaCmac {
 impl KalynaCmac {
     pub fn new(req: &Request<'_>) -> Result<KalynaCmac> {
         check_family(req, false)?;
-        only(req, &["tag-bits", "padding"])?;
+        if req.params.padding != Padding::None {
+            return Err(Error::Param(format!(
+                "{} takes no --padding: DSTU 7624 §9 pads a partial last block itself (a one bit, then zeros)",
+                who(req)
+            )));
+        }
+        only(req, &["tag-bits"])?;
         let cipher = req.keyed()?;
         let n = cipher.block_bytes();
         let tag = tag_bytes(req, n, &bits_range(8, 8 * n), &format!("of 8 to {} in steps of 8", 8 * n))?;
-        Ok(KalynaCmac {
-            state: vec![0; n],
-            buf: Vec::with_capacity(n),
-            cipher,
-            padding: req.params.padding,
-            tag,
-            who: who(req),
-        })
+        Ok(KalynaCmac { state: vec![0; n], buf: Vec::with_capacity(n), cipher, tag, who: who(req) })
     }
 
     fn chain(&mut self, block: &[u8]) {
@@ -86,30 +92,29 @@ impl KalynaCmac {
     /// The tag.
     pub fn finalize(mut self) -> Result<Vec<u8>> {
         let n = self.state.len();
-        let mut last = self.padding.pad(&self.buf, n);
-        if last.len() > n {
-            // Padding that adds a whole block: chain the full one first.
-            let first: Vec<u8> = last.drain(..n).collect();
-            self.chain(&first);
-        }
-        if last.is_empty() {
-            return Err(Error::Param(format!("{} needs a message of at least one block (DSTU 7624 §9.1)", self.who)));
-        }
-        if last.len() != n {
+        let r = self.buf.len();
+        if r == 0 {
             return Err(Error::Param(format!(
-                "{} works on whole {n}-byte blocks: the message ends {} bytes into a block (use --padding gost2 for the DSTU Б.2 padding)",
-                self.who,
-                last.len() % n
+                "{} needs a message of at least 1 byte (DSTU 7624 §9 defines no MAC of an empty message)",
+                self.who
             )));
         }
-        let mut k_delta = vec![0u8; n];
-        encrypt_one(&self.cipher, &mut k_delta);
-        xor_into(&mut last, &k_delta);
+        // The last block, padded if partial, and the key K* that masks it.
+        let mut last = std::mem::take(&mut self.buf);
+        let mut k_star = vec![0u8; n];
+        if r < n {
+            last.push(0x80);
+            last.resize(n, 0);
+            k_star[0] = 0x01;
+        }
+        encrypt_one(&self.cipher, &mut k_star);
+        xor_into(&mut last, &k_star);
         let mut state = std::mem::take(&mut self.state);
         xor_into(&mut state, &last);
         encrypt_one(&self.cipher, &mut state);
-        k_delta.zeroize();
+        k_star.zeroize();
         last.zeroize();
+        state[self.tag..].zeroize();
         state.truncate(self.tag);
         Ok(state)
     }

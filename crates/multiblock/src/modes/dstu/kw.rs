@@ -53,7 +53,7 @@ impl KalynaKw {
         let n = self.cipher.block_bytes();
         if data.is_empty() || data.len() % n != 0 {
             return Err(Error::Param(format!(
-                "{} wraps whole {n}-byte blocks, at least one; got {} bytes (pad the data first)",
+                "{} wraps whole {n}-byte blocks, at least one (DSTU 7624 §15.1); got {} bytes (§15.4's padded form is not implemented: pad the data first)",
                 self.who,
                 data.len()
             )));

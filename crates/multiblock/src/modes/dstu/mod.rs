@@ -6,7 +6,7 @@
 //! | cbc | `cbc.rs` | iv, padding | decryption |
 //! | cfb | `cfb.rs` | iv, s | decryption when s = block |
 //! | ofb | `ofb.rs` | iv | no (by construction) |
-//! | cmac | `cmac.rs` | tag-bits, padding | no (CBC-MAC) |
+//! | cmac | `cmac.rs` | tag-bits (any length ≥ 1 byte, §9 padding) | no (CBC-MAC) |
 //! | gcm, gmac | `gcm.rs` (+ `gf.rs`, `clmul.rs`) | iv, aad, tag-bits | keystream yes; GHASH chained |
 //! | ccm | `ccm.rs` | iv, aad, nb, tag-bits | keystream yes; CBC-MAC no |
 //! | xts | `xts.rs` | iv (the tweak) | yes |

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::cpu::BackendChoice;
-use crate::modes::{self, Padding, Params};
+use crate::modes::{self, Params};
 
 use crate::test_rng::Rng;
 
@@ -154,10 +154,8 @@ fn cmac_gmac_streaming_equals_one_shot() {
             let key = rng.bytes(id.key_bytes());
             let len = rng.below(5 * n) + 1;
             let data = rng.bytes(len);
-            for (mode, padding) in
-                [(Mode::Cmac, Padding::Gost2), (Mode::Cmac, Padding::Pkcs7), (Mode::Gmac, Padding::None)]
-            {
-                let r = req(id, mode, &key, Params { padding, ..Params::default() });
+            for mode in [Mode::Cmac, Mode::Gmac] {
+                let r = req(id, mode, &key, Params::default());
                 let want = modes::mac(&r, &data).unwrap();
                 let cuts = splits(&mut rng, data.len(), 1);
                 let got = if mode == Mode::Cmac {
@@ -173,7 +171,7 @@ fn cmac_gmac_streaming_equals_one_shot() {
                     }
                     m.finalize().unwrap()
                 };
-                assert_eq!(got, want, "{id} {mode} {padding:?} cuts {cuts:?}");
+                assert_eq!(got, want, "{id} {mode} cuts {cuts:?}");
             }
         }
     }
