@@ -333,7 +333,12 @@ pub fn cases(selection: Selection) -> (Vec<Case>, Vec<Skipped>) {
             }
             for sbox in sboxes(id) {
                 let case = |work| Case { cipher: id, sbox, backend: info.name, work };
-                cases.push(case(Work::Blocks(block_counts(id, info.ways))));
+                // The leaky control needs one difference: one block is enough.
+                let counts = match selection {
+                    Selection::ConstantTime => block_counts(id, info.ways),
+                    Selection::Leaky => vec![1],
+                };
+                cases.push(case(Work::Blocks(counts)));
                 // The modes run once per backend (with the default S-box set).
                 if selection == Selection::ConstantTime && sbox == sboxes(id)[0] {
                     cases.extend(mode_work(id).into_iter().map(case));
