@@ -31,9 +31,13 @@ pub fn run() -> Result<(), Failure> {
     for id in CipherId::ALL {
         // What the environment selects (`None`: unset; an error: a typo).
         let chosen = multiblock::env_backend(id.name()).map_err(Failure::input)?.map(|b| b.name);
+        let listed = |name: &str| env.as_deref().is_some_and(|l| l.split(',').any(|n| n.trim() == name));
         for b in backends(id.name()).map_err(Failure::input)? {
             let status = match (b.available, b.is_default, chosen) {
                 (true, true, None) => "default".to_string(),
+                (true, true, Some(name)) if name == b.info.name && !listed(name) => {
+                    "default (env lists none of its backends)".to_string()
+                }
                 (true, _, Some(name)) if name == b.info.name => {
                     let ct = if b.info.constant_time { "" } else { ", NOT constant-time" };
                     let default = if b.is_default { " (also the default)" } else { "" };
