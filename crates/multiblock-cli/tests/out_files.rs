@@ -102,8 +102,9 @@ fn a_fifo_out_is_written_in_place_not_replaced() {
     child.stdin.take().unwrap().write_all(&input).unwrap();
     let o = child.wait_with_output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_eq!(reader.join().unwrap(), expected(&input), "the FIFO's reader got the output");
+    // Checked first: a replaced FIFO would leave the reader waiting forever.
     assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "the FIFO was replaced");
+    assert_eq!(reader.join().unwrap(), expected(&input), "the FIFO's reader got the output");
     assert_eq!(names(dir.path()), ["pipe"]);
 }
 
