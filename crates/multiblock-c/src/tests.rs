@@ -219,6 +219,22 @@ fn wrong_names_keys_and_params_are_status_codes() {
     check(c"gost89", c"ecb", &key, Some(&MbParams { backend: c"nope".as_ptr(), ..zero_params() }), MB_ERR_UNKNOWN_BACKEND, "no backend 'nope'");
     let bad_utf8 = c"\xff\xfe";
     check(bad_utf8, c"ecb", &key, None, MB_ERR_INVALID_STRING, "UTF-8");
+    // ECB takes only a padding: every other parameter is refused, as the
+    // header promises for every mode (issue 15: ECB used to ignore them).
+    let p = zero_params;
+    for (params, flag) in [
+        (MbParams { tag_bits: 64, ..p() }, "--tag-bits"),
+        (MbParams { s: 64, ..p() }, "--s"),
+        (MbParams { nb: 8, ..p() }, "--nb"),
+        (MbParams { section_bytes: 32, ..p() }, "--section-bytes"),
+        (MbParams { key_meshing: 1, ..p() }, "--key-meshing"),
+        (MbParams { mac_bits: 32, ..p() }, "--mac-bits"),
+    ] {
+        check(c"kuznyechik", c"ecb", &key, Some(&params), MB_ERR_PARAM, &format!("ecb takes no {flag}"));
+    }
+    let (rc, _, _) = crypt(true, c"kuznyechik", c"ecb", &key, None, b"aad", None, &data, 200);
+    assert_eq!(rc, MB_ERR_PARAM, "{}", last());
+    assert!(last().contains("ecb takes no --aad"), "{}", last());
 
     let mut h: *mut MbCipher = ptr::null_mut();
     let rc = unsafe { mb_cipher_new(&mut h, c"kalyna-512-512".as_ptr(), key.as_ptr(), 32, ptr::null(), ptr::null()) };

@@ -63,25 +63,25 @@ pub struct CryptArgs {
     #[arg(long, default_value = "none")]
     pub padding: String,
     /// GOST R 34.13 / DSTU CFB, OFB, CTR: output bits per step.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = size)]
     pub s: Option<usize>,
     /// GOST R 34.13: register bits (a multiple of the block size).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = size)]
     pub m: Option<usize>,
     /// MAC length in bits.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = size)]
     pub mac_bits: Option<usize>,
     /// Tag length in bits (MGM, DSTU CMAC, GCM, GMAC, CCM).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = size)]
     pub tag_bits: Option<usize>,
     /// ACPKM section size in bytes.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = size)]
     pub section_bytes: Option<usize>,
     /// OMAC-ACPKM key section size in bytes.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = size)]
     pub key_section_bytes: Option<usize>,
     /// DSTU CCM length-field size in bytes.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = size)]
     pub nb: Option<usize>,
     /// GOST 28147-89 CryptoPro key meshing (RFC 4357) in CNT and CFB.
     #[arg(long)]
@@ -114,7 +114,7 @@ pub struct BenchArgs {
     #[arg(long, num_args = 1..)]
     pub backend: Vec<String>,
     /// Message size in bytes for the long-message runs.
-    #[arg(long, default_value_t = 1 << 20)]
+    #[arg(long, default_value_t = 1 << 20, allow_negative_numbers = true, value_parser = bench_bytes)]
     pub bytes: usize,
     /// Repetitions per measurement (the best is reported).
     #[arg(long, default_value_t = 5)]
@@ -144,4 +144,25 @@ pub struct BenchArgs {
     /// Measure CTR streaming on 1 and N threads and the scaling factor instead.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
+}
+
+/// A size or bit count (`--m`, `--tag-bits`, ...): a whole number that
+/// cannot be negative (`--m -128` used to be read as the flags -1 -2 -8).
+pub fn size(text: &str) -> Result<usize, String> {
+    if text.trim_start().starts_with('-') {
+        return Err("a size cannot be negative (expected a whole number such as 128)".into());
+    }
+    text.parse().map_err(|_| "expected a whole number such as 128".to_string())
+}
+
+/// The most `bench --bytes` takes: its buffers are allocated whole.
+pub const MAX_BENCH_BYTES: usize = 1 << 30;
+
+/// `bench --bytes`: 1 byte to 1 GiB.
+pub fn bench_bytes(text: &str) -> Result<usize, String> {
+    let v = size(text)?;
+    if v == 0 || v > MAX_BENCH_BYTES {
+        return Err(format!("expected 1 to {MAX_BENCH_BYTES} bytes (1 GiB)"));
+    }
+    Ok(v)
 }

@@ -2,7 +2,9 @@
 
 /// Decodes hex text, ignoring whitespace. `what` names the input in errors.
 pub fn decode(text: &str, what: &str) -> Result<Vec<u8>, String> {
-    let mut out = Vec::with_capacity(text.len() / 2);
+    let mut out = Vec::new();
+    out.try_reserve_exact(text.len() / 2)
+        .map_err(|_| format!("cannot allocate {} bytes for {what}: not enough memory", text.len() / 2))?;
     let mut high: Option<u8> = None;
     for (pos, c) in text.char_indices() {
         if c.is_whitespace() {
@@ -27,13 +29,18 @@ pub fn decode(text: &str, what: &str) -> Result<Vec<u8>, String> {
 
 /// Lowercase hex.
 pub fn encode(bytes: &[u8]) -> String {
+    let mut v = Vec::with_capacity(bytes.len() * 2);
+    encode_into(bytes, &mut v);
+    String::from_utf8(v).expect("hex digits are ASCII")
+}
+
+/// Appends the lowercase hex of `bytes` to `out` (the caller reserves).
+pub fn encode_into(bytes: &[u8], out: &mut Vec<u8>) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
     for b in bytes {
-        s.push(DIGITS[(b >> 4) as usize] as char);
-        s.push(DIGITS[(b & 15) as usize] as char);
+        out.push(DIGITS[(b >> 4) as usize]);
+        out.push(DIGITS[(b & 15) as usize]);
     }
-    s
 }
 
 #[cfg(test)]

@@ -1,19 +1,57 @@
 //! Reading the input and writing the output without ever leaving a partial
-//! output file: `--out` is written to a temporary file beside it and renamed
-//! into place only when everything succeeded.
+//! output file (see [`crate::sink`]), and with every buffer whose size the
+//! user controls allocated fallibly: too large is a one-line error, not an
+//! abort.
 
-use std::fs;
-use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use crate::sink::Sink;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+/// Reserves `extra` more bytes in `v`, or a one-line error naming `what`.
+pub fn reserve(v: &mut Vec<u8>, extra: usize, what: &str) -> Result<(), String> {
+    v.try_reserve_exact(extra).map_err(|_| format!("cannot allocate {extra} bytes for {what}: not enough memory"))
+}
+
+/// A zeroed buffer of `len` bytes, or a one-line error naming `what`.
+pub fn zeroed(len: usize, what: &str) -> Result<Vec<u8>, String> {
+    let mut v = Vec::new();
+    reserve(&mut v, len, what)?;
+    v.resize(len, 0);
+    Ok(v)
+}
+
+/// Reads all of `input` into `data`, growing it fallibly.
+fn read_all(input: &mut dyn Read, data: &mut Vec<u8>, what: &str) -> Result<(), String> {
+    let mut chunk = [0u8; 64 << 10];
+    loop {
+        let got = match input.read(&mut chunk) {
+            Ok(0) => return Ok(()),
+            Ok(k) => k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(format!("cannot read {what}: {}", plain(&e))),
+        };
+        if data.capacity() - data.len() < got {
+            reserve(data, data.len().max(got), &format!("the {what} input"))?;
+        }
+        data.extend_from_slice(&chunk[..got]);
+    }
+}
 
 pub fn read_input(path: Option<&Path>) -> Result<Vec<u8>, String> {
     let mut data = Vec::new();
     match path {
         Some(p) => {
-            data = fs::read(p).map_err(|e| format!("cannot read --in {}: {}", p.display(), plain(&e)))?
+            let what = format!("--in {}", p.display());
+            let mut f = File::open(p).map_err(|e| format!("cannot read {what}: {}", plain(&e)))?;
+            if let Some(len) = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len()) {
+                reserve(&mut data, usize::try_from(len).unwrap_or(usize::MAX), &format!("the {what} input"))?;
+            }
+            read_all(&mut f, &mut data, &what)?;
         }
         None => {
-            io::stdin().lock().read_to_end(&mut data).map_err(|e| format!("cannot read stdin: {}", plain(&e)))?;
+            crate::std_fds::stdin_open()?;
+            read_all(&mut io::stdin().lock(), &mut data, "stdin")?;
         }
     }
     Ok(data)
@@ -21,32 +59,9 @@ pub fn read_input(path: Option<&Path>) -> Result<Vec<u8>, String> {
 
 /// Writes `data` to `path` atomically, or to stdout.
 pub fn write_output(path: Option<&Path>, data: &[u8]) -> Result<(), String> {
-    match path {
-        None => {
-            let mut out = io::stdout().lock();
-            out.write_all(data).and_then(|_| out.flush()).map_err(|e| format!("cannot write stdout: {}", plain(&e)))
-        }
-        Some(p) => write_atomically(p, data),
-    }
-}
-
-pub fn temp_path(p: &Path) -> PathBuf {
-    let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    p.with_file_name(format!(".{name}.multiblock-{}.tmp", std::process::id()))
-}
-
-fn write_atomically(p: &Path, data: &[u8]) -> Result<(), String> {
-    let tmp = temp_path(p);
-    let result = (|| {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(data)?;
-        f.sync_all()?;
-        fs::rename(&tmp, p)
-    })();
-    result.map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        format!("cannot write --out {}: {}", p.display(), plain(&e))
-    })
+    let mut sink = Sink::create(path)?;
+    sink.write(data)?;
+    sink.commit()
 }
 
 /// An io::Error as a short phrase without the "(os error N)" suffix.

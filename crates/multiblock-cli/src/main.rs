@@ -6,7 +6,11 @@ mod commands;
 mod io;
 mod out;
 mod progress;
+mod signals;
 mod sink;
+mod staged;
+mod std_fds;
+mod target;
 
 use multiblock_cli::{args, hex, request};
 
@@ -37,13 +41,25 @@ impl From<String> for Failure {
 }
 
 fn main() -> ExitCode {
+    std_fds::guard();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;
-            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                // Help on stdout, and a failure to write it (a closed
+                // stdout, `>/dev/full`) is a failure, not a silent success.
+                return match out::text(&e.render().to_string()) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(msg) => {
+                        eprintln!("multiblock: error: {msg}");
+                        ExitCode::from(2)
+                    }
+                };
+            }
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 let _ = e.print();
-                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand { ExitCode::from(2) } else { ExitCode::SUCCESS };
+                return ExitCode::from(2);
             }
             // clap's message spans several lines (usage, tips): keep the
             // first paragraph, joined into one line.

@@ -1,55 +1,49 @@
-//! Streaming output that never leaves a partial `--out` file: the bytes go
-//! to a temporary file in the output's directory, which is synced and
-//! renamed into place by [`Sink::commit`]; dropped uncommitted (any error,
-//! a failed tag check), the temporary file is removed. Without `--out` the
-//! bytes go straight to stdout.
+//! Streaming output that never leaves a partial `--out` file: a regular
+//! file is written through a [`Staged`] temporary file and renamed into
+//! place by [`Sink::commit`]; dropped uncommitted (any error, a failed tag
+//! check), the temporary file is removed. A device or FIFO `--out` is
+//! written in place ([`crate::target`]). Without `--out` the bytes go
+//! straight to stdout.
 
-use crate::io::{plain, temp_path};
-use std::fs::{self, File};
+use crate::io::plain;
+use crate::staged::Staged;
+use crate::target::{self, Target};
+use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 pub enum Sink {
-    File { file: File, tmp: PathBuf, dest: PathBuf, committed: bool },
+    Staged(Staged),
+    Special(File, PathBuf),
     Stdout(io::StdoutLock<'static>),
 }
 
 impl Sink {
     pub fn create(path: Option<&Path>) -> Result<Sink, String> {
-        let Some(dest) = path else { return Ok(Sink::Stdout(io::stdout().lock())) };
-        let tmp = temp_path(dest);
-        let file = File::create(&tmp).map_err(|e| format!("cannot write --out {}: {}", dest.display(), plain(&e)))?;
-        Ok(Sink::File { file, tmp, dest: dest.to_path_buf(), committed: false })
+        let Some(given) = path else {
+            crate::std_fds::stdout_open()?;
+            return Ok(Sink::Stdout(io::stdout().lock()));
+        };
+        Ok(match target::open(given)? {
+            Target::Special(f) => Sink::Special(f, given.to_path_buf()),
+            Target::Regular(dest, keep) => Sink::Staged(Staged::create(dest, keep, given)?),
+        })
     }
 
     pub fn write(&mut self, data: &[u8]) -> Result<(), String> {
         match self {
-            Sink::File { file, dest, .. } => {
-                file.write_all(data).map_err(|e| format!("cannot write --out {}: {}", dest.display(), plain(&e)))
-            }
+            Sink::Staged(s) => s.write(data),
+            Sink::Special(f, p) => f.write_all(data).map_err(|e| target::error(p, plain(&e))),
             Sink::Stdout(out) => out.write_all(data).map_err(|e| format!("cannot write stdout: {}", plain(&e))),
         }
     }
 
     /// Makes the output final: sync and rename (a file), flush (stdout).
-    pub fn commit(mut self) -> Result<(), String> {
-        match &mut self {
-            Sink::File { file, tmp, dest, committed } => {
-                file.sync_all()
-                    .and_then(|_| fs::rename(&*tmp, &*dest))
-                    .map_err(|e| format!("cannot write --out {}: {}", dest.display(), plain(&e)))?;
-                *committed = true;
-                Ok(())
-            }
-            Sink::Stdout(out) => out.flush().map_err(|e| format!("cannot write stdout: {}", plain(&e))),
-        }
-    }
-}
-
-impl Drop for Sink {
-    fn drop(&mut self) {
-        if let Sink::File { tmp, committed: false, .. } = self {
-            let _ = fs::remove_file(tmp);
+    pub fn commit(self) -> Result<(), String> {
+        match self {
+            Sink::Staged(s) => s.commit(),
+            Sink::Special(mut f, p) => f.flush().map_err(|e| target::error(&p, plain(&e))),
+            Sink::Stdout(mut out) => out.flush().map_err(|e| format!("cannot write stdout: {}", plain(&e))),
         }
     }
 }

@@ -7,8 +7,10 @@
 //! Selection (see [`select`]): an explicit name (API or CLI `--backend`) wins;
 //! otherwise the environment variable `MULTIBLOCK_BACKEND` (a comma-separated
 //! preference list, the first name this cipher has and this CPU runs is
-//! taken); otherwise the first constant-time backend the CPU supports.
-//! Backends that are not constant-time (`table`) are never chosen by default.
+//! taken; other names are skipped, and with none left the default is used);
+//! otherwise the first constant-time backend the CPU supports. Backends
+//! that are not constant-time (`table`) are never chosen by default, and
+//! when the environment chooses one a warning goes to stderr.
 
 use crate::error::{Error, Result};
 use std::sync::OnceLock;
@@ -164,26 +166,57 @@ pub fn select<K>(
         BackendChoice::Named(name) => named(cipher, backends, name, cpu),
         BackendChoice::Auto => match env_preference() {
             Some(list) => {
-                let names: Vec<&str> = list.split(',').map(str::trim).collect();
-                names
-                    .iter()
-                    .find_map(|n| {
-                        backends.iter().find(|b| b.info.name == *n && (b.available)(cpu))
-                    })
-                    .ok_or_else(|| {
-                        // Report against the first name, which is what the user meant most.
-                        named(cipher, backends, names[0], cpu).err().unwrap_or(
-                            Error::UnknownBackend {
-                                cipher,
-                                name: list.to_string(),
-                                known: backends.iter().map(|b| b.info.name).collect(),
-                            },
-                        )
-                    })
+                let chosen = from_preference(cipher, backends, list, cpu)?;
+                if !chosen.info.constant_time {
+                    warn_not_constant_time(cipher, chosen.info.name);
+                }
+                Ok(chosen)
             }
             _ => Ok(default_backend(backends, cpu)),
         },
     }
+}
+
+/// The first name of the comma-separated `list` that this cipher has and
+/// this CPU runs. Other names are skipped: another cipher's backend
+/// (`ssse3` for Kuznyechik, `table` for uBlock) or one this CPU cannot run.
+/// With none left the default is used, unless the list holds a name that
+/// no cipher has (a typo), which is then an error rather than ignored.
+pub(crate) fn from_preference<K>(
+    cipher: &'static str,
+    backends: &'static [Backend<K>],
+    list: &str,
+    cpu: &CpuFeatures,
+) -> Result<&'static Backend<K>> {
+    let names: Vec<&str> = list.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
+    if let Some(b) = names.iter().find_map(|n| backends.iter().find(|b| b.info.name == *n && (b.available)(cpu))) {
+        return Ok(b);
+    }
+    let all = crate::registry::all_backend_names();
+    match names.iter().find(|n| !all.contains(n)) {
+        Some(typo) => Err(Error::UnknownBackend { cipher, name: typo.to_string(), known: all }),
+        None => Ok(default_backend(backends, cpu)),
+    }
+}
+
+/// One line on stderr, once per cipher and backend in a process: the
+/// environment chose a backend whose timing depends on the key and data.
+fn warn_not_constant_time(cipher: &'static str, backend: &'static str) {
+    static WARNED: std::sync::Mutex<Vec<(&str, &str)>> = std::sync::Mutex::new(Vec::new());
+    let mut warned = WARNED.lock().unwrap_or_else(|e| e.into_inner());
+    if !warned.contains(&(cipher, backend)) {
+        warned.push((cipher, backend));
+        eprintln!(
+            "multiblock: warning: {BACKEND_ENV} selects backend '{backend}' for {cipher}, which is not \
+             constant-time (its timing can leak the key)"
+        );
+    }
+}
+
+/// What [`BackendChoice::Auto`] takes for `backends` under the current
+/// `MULTIBLOCK_BACKEND` (`None`: the variable is unset or empty).
+pub(crate) fn env_choice<K>(cipher: &'static str, backends: &'static [Backend<K>]) -> Option<Result<BackendInfo>> {
+    env_preference().map(|list| from_preference(cipher, backends, list, CpuFeatures::get()).map(|b| b.info))
 }
 
 fn named<K>(

@@ -32,4 +32,4 @@ mod test_rng;
 pub use cipher;
 pub use cpu::{BackendChoice, BackendInfo, CpuFeatures};
 pub use error::{Error, Result};
-pub use registry::{backends, BackendStatus, Cipher, CipherId, Family};
+pub use registry::{all_backend_names, backends, env_backend, BackendStatus, Cipher, CipherId, Family};

@@ -140,6 +140,37 @@ fn statuses<K>(backends: &'static [Backend<K>]) -> Vec<BackendStatus> {
         .collect()
 }
 
+/// Every backend name of every cipher, once each.
+pub fn all_backend_names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = Vec::new();
+    let lists = [
+        kalyna::BACKENDS.iter().map(|b| b.info.name).collect::<Vec<_>>(),
+        kuznyechik::BACKENDS.iter().map(|b| b.info.name).collect(),
+        magma::BACKENDS.iter().map(|b| b.info.name).collect(),
+        ublock::BACKENDS.iter().map(|b| b.info.name).collect(),
+    ];
+    for n in lists.into_iter().flatten() {
+        if !names.contains(&n) {
+            names.push(n);
+        }
+    }
+    names
+}
+
+/// What `MULTIBLOCK_BACKEND` selects for `cipher` (`Ok(None)`: it is unset,
+/// the default applies; `Err`: it names a backend no cipher has).
+pub fn env_backend(cipher: &str) -> Result<Option<BackendInfo>> {
+    let id = CipherId::from_name(cipher)?;
+    let name = id.name();
+    match id.family() {
+        Family::Kalyna => cpu::env_choice(name, kalyna::BACKENDS),
+        Family::Kuznyechik => cpu::env_choice(name, kuznyechik::BACKENDS),
+        Family::Magma | Family::Gost89 => cpu::env_choice(name, magma::BACKENDS),
+        Family::Ublock => cpu::env_choice(name, ublock::BACKENDS),
+    }
+    .transpose()
+}
+
 /// The backends of `cipher`, fastest first.
 pub fn backends(cipher: &str) -> Result<Vec<BackendStatus>> {
     Ok(match CipherId::from_name(cipher)? {

@@ -9,7 +9,7 @@ use std::process::Command;
 /// Set in the child processes: which case `child_checks` runs.
 const CASE: &str = "MULTIBLOCK_TEST_ENV_CASE";
 
-fn run_child(case: &str, value: Option<&str>) {
+fn run_child(case: &str, value: Option<&str>) -> String {
     let mut c = Command::new(std::env::current_exe().unwrap());
     c.args(["--exact", "child_checks", "--nocapture", "--test-threads=1"]).env(CASE, case);
     match value {
@@ -21,13 +21,26 @@ fn run_child(case: &str, value: Option<&str>) {
     assert!(out.status.success(), "case {case}: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
     // The child really ran the checks (and did not filter everything out).
     assert!(stdout.contains("1 passed"), "case {case}: {stdout}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 #[test]
 fn backend_environment_variable() {
     run_child("list", Some("no-such,reference"));
     run_child("unusable", Some("no-such"));
-    run_child("unset", None);
+    assert!(run_child("unset", None).is_empty());
+    // Names a cipher lacks are skipped (issue 15: `ssse3` broke Kuznyechik
+    // and Kalyna, `table` broke uBlock).
+    run_child("skip", Some("ssse3"));
+    let stderr = run_child("table", Some("table"));
+    // A non-constant-time backend chosen by the environment is announced,
+    // once per cipher (the child keys each cipher twice).
+    for id in ["kuznyechik", "magma", "kalyna-128-128"] {
+        let line = format!("warning: MULTIBLOCK_BACKEND selects backend 'table' for {id}, which is not constant-time");
+        assert_eq!(stderr.matches(&line).count(), 1, "{stderr}");
+    }
+    assert!(!stderr.contains("for ublock"), "{stderr}");
+    assert!(run_child("skip", Some("reference")).contains("'reference' for gost89, which is not constant-time"));
 }
 
 #[test]
@@ -45,6 +58,18 @@ fn child_checks() {
                 Err(Error::UnknownBackend { name, .. }) => assert_eq!(name, "no-such"),
                 other => panic!("{id}: {:?}", other.map(|c| c.backend())),
             },
+            // Only names this cipher lacks (or the CPU cannot run): the default.
+            "skip" | "table" => {
+                let has = |name: &str| {
+                    backends(id.name()).unwrap().iter().any(|b| b.info.name == name && b.available)
+                };
+                let wanted = std::env::var("MULTIBLOCK_BACKEND").unwrap();
+                let default = backends(id.name()).unwrap().into_iter().find(|b| b.is_default).unwrap();
+                let expect = if has(&wanted) { wanted.as_str() } else { default.info.name };
+                assert_eq!(auto.unwrap().backend().name, expect, "{id}");
+                // Keyed again: no second warning.
+                Cipher::with_id(id, key, None, Default::default()).unwrap();
+            }
             // Unset: the default of `backends()`.
             _ => {
                 let default = backends(id.name()).unwrap().into_iter().find(|b| b.is_default).unwrap();

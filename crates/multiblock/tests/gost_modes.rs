@@ -505,7 +505,9 @@ fn macs_take_every_length() {
         let mut seen = std::collections::HashSet::new();
         // No zero bytes: GOST 28147-89 zero-pads, so M and M || 0 share a MAC.
         let data: Vec<u8> = rng.bytes(300).iter().map(|b| b | 1).collect();
-        for l in 0..300 {
+        // GOST 28147-89 refuses the empty message (tests/empty_mac.rs).
+        let first = usize::from(id == CipherId::Gost89);
+        for l in first..300 {
             let tag = modes::mac(&req, &data[..l]).unwrap();
             assert_eq!(tag.len(), len, "{id} {mode}");
             assert!(seen.insert(tag), "{id} {mode}: two lengths share a tag");
@@ -657,7 +659,7 @@ fn key_meshing_changes_only_what_follows_1024_bytes() {
             let p = Params { key_meshing: meshing, ..Params::default() };
             modes::mac(&request(CipherId::Gost89, Mode::Mac, &key, Some(sbox), p), &data[..len]).unwrap()
         };
-        for len in [0, 1, 8, 1000, 1024] {
+        for len in [1, 8, 1000, 1024] {
             assert_eq!(mac(len, false), mac(len, true), "mac {len}");
         }
         for len in [1025, 1032, 2000] {

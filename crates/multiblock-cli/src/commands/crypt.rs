@@ -42,9 +42,11 @@ pub fn run(args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
     .map_err(failure)?;
 
     if args.hex {
-        let mut text = hex::encode(&out);
-        text.push('\n');
-        out = text.into_bytes();
+        let mut text = Vec::new();
+        io::reserve(&mut text, out.len().saturating_mul(2).saturating_add(1), "the hex output")?;
+        hex::encode_into(&out, &mut text);
+        text.push(b'\n');
+        out = text;
     }
     io::write_output(args.output.as_deref(), &out).map_err(Failure::Input)
 }

@@ -36,13 +36,17 @@ pub fn run(req: &Request<'_>, args: &CryptArgs, verb: Verb) -> Result<(), Failur
             let size = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
             (Box::new(f), size, what)
         }
-        None => (Box::new(io::stdin().lock()), None, "stdin".to_string()),
+        None => {
+            crate::std_fds::stdin_open()?;
+            (Box::new(io::stdin().lock()), None, "stdin".to_string())
+        }
     };
     let mut sink = Sink::create(args.output.as_deref())?;
     let progress = Progress::new(size, args.quiet);
-    let size_of_buf = buffer_bytes();
-    let mut buf = vec![0u8; size_of_buf];
-    let mut out = Vec::with_capacity(size_of_buf + 1024);
+    let size_of_buf = buffer_bytes()?;
+    let mut buf = crate::io::zeroed(size_of_buf, "the input buffer")?;
+    let mut out = Vec::new();
+    crate::io::reserve(&mut out, size_of_buf + 1024, "the output buffer")?;
     loop {
         let got = read_full(&mut input, &mut buf).map_err(|e| format!("cannot read {what}: {}", plain(&e)))?;
         if got == 0 {
@@ -66,10 +70,24 @@ pub fn run(req: &Request<'_>, args: &CryptArgs, verb: Verb) -> Result<(), Failur
     sink.commit().map_err(Failure::Input)
 }
 
-/// [`BUF_BYTES`], or `MULTIBLOCK_BUFFER_BYTES` (at least 4 KiB): the tests
-/// use it to stream files several buffers long without megabytes of data.
-fn buffer_bytes() -> usize {
-    std::env::var("MULTIBLOCK_BUFFER_BYTES").ok().and_then(|v| v.parse().ok()).map_or(BUF_BYTES, |b: usize| b.max(4096))
+/// The range `MULTIBLOCK_BUFFER_BYTES` may take.
+pub const BUFFER_RANGE: std::ops::RangeInclusive<usize> = 4096..=1 << 30;
+
+/// [`BUF_BYTES`], or `MULTIBLOCK_BUFFER_BYTES` (4 KiB to 1 GiB, else an
+/// error): the tests use it to stream files several buffers long without
+/// megabytes of data.
+fn buffer_bytes() -> Result<usize, String> {
+    let Some(v) = std::env::var_os("MULTIBLOCK_BUFFER_BYTES") else { return Ok(BUF_BYTES) };
+    let v = v.to_string_lossy();
+    match v.trim().parse::<usize>() {
+        Ok(b) if BUFFER_RANGE.contains(&b) => Ok(b),
+        _ => Err(format!(
+            "MULTIBLOCK_BUFFER_BYTES={} is not a buffer size (expected {} to {} bytes)",
+            v.escape_debug(),
+            BUFFER_RANGE.start(),
+            BUFFER_RANGE.end()
+        )),
+    }
 }
 
 /// Fills `buf` unless the input ends first (pipes deliver short reads).

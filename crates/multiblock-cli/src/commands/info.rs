@@ -19,17 +19,33 @@ pub fn cpu_model() -> String {
 pub fn run() -> Result<(), Failure> {
     out::line(format!("cpu: {}", cpu_model()))?;
     out::line(format!("features: {}", CpuFeatures::get().names().join(" ")))?;
-    if let Ok(v) = std::env::var(multiblock::cpu::BACKEND_ENV) {
-        out::line(format!("{}={v} (overrides the default)", multiblock::cpu::BACKEND_ENV))?;
+    let env = std::env::var(multiblock::cpu::BACKEND_ENV).ok().filter(|v| !v.trim().is_empty());
+    if let Some(v) = &env {
+        out::line(format!(
+            "{}={v}: a preference list; \"env\" below marks what it selects (the status column)",
+            multiblock::cpu::BACKEND_ENV
+        ))?;
     }
     out::line("")?;
     out::line(format!("{:<16} {:<14} {:<14} {:>5}  {}", "cipher", "backend", "constant-time", "ways", "status"))?;
     for id in CipherId::ALL {
+        // What the environment selects (`None`: unset; an error: a typo).
+        let chosen = multiblock::env_backend(id.name()).map_err(Failure::input)?.map(|b| b.name);
+        let listed = |name: &str| env.as_deref().is_some_and(|l| l.split(',').any(|n| n.trim() == name));
         for b in backends(id.name()).map_err(Failure::input)? {
-            let status = match (b.available, b.is_default) {
-                (true, true) => "default".to_string(),
-                (true, false) => "available".to_string(),
-                (false, _) => format!("needs {}", b.info.needs),
+            let status = match (b.available, b.is_default, chosen) {
+                (true, true, None) => "default".to_string(),
+                (true, true, Some(name)) if name == b.info.name && !listed(name) => {
+                    "default (env lists none of its backends)".to_string()
+                }
+                (true, _, Some(name)) if name == b.info.name => {
+                    let ct = if b.info.constant_time { "" } else { ", NOT constant-time" };
+                    let default = if b.is_default { " (also the default)" } else { "" };
+                    format!("env{default}{ct}")
+                }
+                (true, true, Some(_)) => "default (overridden by env)".to_string(),
+                (true, false, _) => "available".to_string(),
+                (false, _, _) => format!("needs {}", b.info.needs),
             };
             out::line(format!(
                 "{:<16} {:<14} {:<14} {:>5}  {}",

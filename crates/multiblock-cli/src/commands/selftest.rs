@@ -96,7 +96,38 @@ fn wanted(args: &SelftestArgs, backend: &str) -> bool {
     args.backend.is_empty() || args.backend.iter().any(|b| b == backend)
 }
 
+/// Every `--backend` must name a backend that some cipher has and this CPU
+/// runs: otherwise nothing would be tested and the run would look passed.
+fn check_backends(args: &SelftestArgs) -> Result<(), Failure> {
+    let mut all = Vec::new();
+    for id in CipherId::ALL {
+        all.extend(backends(id.name()).map_err(Failure::input)?);
+    }
+    for name in &args.backend {
+        let named: Vec<_> = all.iter().filter(|b| b.info.name == name).collect();
+        if named.is_empty() {
+            let mut known: Vec<&str> = all.iter().map(|b| b.info.name).collect();
+            known.dedup();
+            known.sort();
+            known.dedup();
+            return Err(Failure::Input(format!(
+                "selftest: no cipher has a backend '{}' (expected one of: {})",
+                name.escape_debug(),
+                known.join(", ")
+            )));
+        }
+        if !named.iter().any(|b| b.available) {
+            return Err(Failure::Input(format!(
+                "selftest: backend '{name}' needs {}, which this CPU does not have: nothing to test",
+                named[0].info.needs
+            )));
+        }
+    }
+    Ok(())
+}
+
 pub fn run(args: &SelftestArgs) -> Result<(), Failure> {
+    check_backends(args)?;
     let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
     for (family, text) in FILES {
         let doc: Value = serde_json::from_str(text).map_err(|e| format!("built-in {family} vectors: {e}"))?;
@@ -141,6 +172,9 @@ pub fn run(args: &SelftestArgs) -> Result<(), Failure> {
     ))?;
     if failed > 0 {
         return Err(Failure::Input(format!("selftest: {failed} vector checks failed")));
+    }
+    if passed == 0 {
+        return Err(Failure::Input("selftest: no check ran".into()));
     }
     Ok(())
 }

@@ -13,6 +13,7 @@
 //! allows); the families also export their own streaming types.
 
 pub mod aead;
+mod alloc;
 pub mod dstu;
 pub mod gost;
 pub mod padding;
@@ -244,9 +245,16 @@ fn check_kind(req: &Request<'_>, kinds: &[Kind], verb: &str) -> Result<()> {
     Err(Error::Param(format!("{} is not a mode to {verb} with ({hint})", req.mode)))
 }
 
+/// ECB takes `--padding` only: like every mode, it refuses the parameters it
+/// does not take (an ignored `--aad` or `--tag-bits` would look as if it
+/// had been used).
+pub(crate) fn ecb_params(req: &Request<'_>) -> Result<()> {
+    gost::params::only(req, &[gost::params::P::Padding])
+}
+
 /// ECB over whole blocks, with the requested padding.
 fn ecb(req: &Request<'_>, data: &[u8], encrypt: bool) -> Result<Vec<u8>> {
-    req.no_iv()?;
+    ecb_params(req)?;
     let c = req.keyed()?;
     let n = c.block_bytes();
     if encrypt {

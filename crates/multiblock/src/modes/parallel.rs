@@ -43,7 +43,7 @@ pub(crate) struct Ecb {
 
 impl Ecb {
     pub(crate) fn new(req: &Request<'_>, encrypt: bool) -> Result<Ecb> {
-        req.no_iv()?;
+        super::ecb_params(req)?;
         Ok(Ecb { cipher: req.keyed()?, encrypt, padding: req.params.padding })
     }
 

@@ -229,7 +229,7 @@ fn one_shot(req: &Request<'_>, data: &[u8], encrypt: bool, threads: usize) -> Re
     }
     let s = if encrypt { CipherStream::encryptor(req)? } else { CipherStream::decryptor(req)? };
     let mut s = s.threads(threads)?;
-    let mut out = Vec::with_capacity(data.len() + 64);
+    let mut out = super::alloc::copy_with_room(&[], data.len().saturating_add(64))?;
     s.update(data, &mut out)?;
     s.finalize(&mut out)?;
     Ok(out)

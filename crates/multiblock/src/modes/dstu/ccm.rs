@@ -141,8 +141,7 @@ impl KalynaCcm {
     pub fn seal(&self, plaintext: &[u8]) -> Result<Vec<u8>> {
         self.check_len(plaintext.len())?;
         let mut mac = self.cbc_mac(plaintext);
-        let mut out = Vec::with_capacity(plaintext.len() + self.tag);
-        out.extend_from_slice(plaintext);
+        let mut out = crate::modes::alloc::copy_with_room(plaintext, self.tag)?;
         out.extend_from_slice(&mac[..self.tag]);
         mac.zeroize();
         Keystream::new(&self.cipher, &self.iv, Step::Whole).apply(&self.cipher, &mut out);
@@ -162,7 +161,7 @@ impl KalynaCcm {
         }
         let len = sealed.len() - self.tag;
         self.check_len(len)?;
-        let mut buf = sealed.to_vec();
+        let mut buf = crate::modes::alloc::copy_with_room(sealed, 0)?;
         Keystream::new(&self.cipher, &self.iv, Step::Whole).apply(&self.cipher, &mut buf);
         let mut mac = self.cbc_mac(&buf[..len]);
         let verdict = crate::modes::tag::verify(&mac[..self.tag], &buf[len..]);

@@ -121,8 +121,7 @@ impl KalynaGcm {
     /// Encrypts `plaintext`; returns ciphertext ‖ tag.
     pub fn seal(&self, plaintext: &[u8]) -> Result<Vec<u8>> {
         let c_bits = self.non_empty(plaintext.len())?;
-        let mut out = Vec::with_capacity(plaintext.len() + self.tag);
-        out.extend_from_slice(plaintext);
+        let mut out = crate::modes::alloc::copy_with_room(plaintext, self.tag)?;
         Keystream::new(&self.cipher, &self.iv, Step::Low64).apply(&self.cipher, &mut out);
         let tag = self.tag_of(&out, c_bits);
         out.extend_from_slice(&tag);
@@ -143,7 +142,7 @@ impl KalynaGcm {
         let (ct, tag) = sealed.split_at(sealed.len() - self.tag);
         let c_bits = self.non_empty(ct.len())?;
         crate::modes::tag::verify(&self.tag_of(ct, c_bits), tag)?;
-        let mut out = ct.to_vec();
+        let mut out = crate::modes::alloc::copy_with_room(ct, 0)?;
         Keystream::new(&self.cipher, &self.iv, Step::Low64).apply(&self.cipher, &mut out);
         Ok(out)
     }

@@ -16,7 +16,9 @@
 //!   block gets a zero block after it (the standard takes at least two; as
 //!   gost-engine and libgcrypt); the MAC is the first `--mac-bits` bits of
 //!   the bytes of S (default 32). With key meshing only the key changes
-//!   every 128 blocks (as gost-engine: the MAC state is not an IV).
+//!   every 128 blocks (as gost-engine: the MAC state is not an IV). An
+//!   empty message is refused: the standard has no block to start from,
+//!   and gost-engine's answer (S = 0, the same for every key) is forgeable.
 
 use super::params::{self, P};
 use super::rekey::Rekey;
@@ -274,6 +276,14 @@ impl Imit {
     }
 
     pub fn finalize(mut self) -> Result<Vec<u8>> {
+        if self.blocks == 0 && self.last_len == 0 {
+            return Err(crate::Error::Param(
+                "gost89 mac of an empty message is refused: GOST 28147-89 §5 (RFC 5830 §8) defines the MAC \
+                 over one or more data blocks, and with none it would be the all-zero initial state for every \
+                 key (gost-engine returns that), a tag anyone can forge"
+                    .into(),
+            ));
+        }
         if self.last_len > 0 {
             self.last[self.last_len..].fill(0);
             let block = self.last;

@@ -293,8 +293,7 @@ pub fn seal(req: &Request<'_>, plaintext: &[u8]) -> Result<Vec<u8>> {
     m.check_lengths(plaintext.len())?;
     let mut acc = Acc::default();
     m.hash(&mut acc, m.aad, plaintext.is_empty())?;
-    let mut out = Vec::with_capacity(plaintext.len() + m.tag_bytes);
-    out.extend_from_slice(plaintext);
+    let mut out = crate::modes::alloc::copy_with_room(plaintext, m.tag_bytes)?;
     m.ctr_and_hash(&mut acc, &mut out)?;
     let tag = m.tag(acc, plaintext.len())?;
     out.extend_from_slice(&tag);
@@ -312,8 +311,7 @@ pub(crate) fn seal_pool(req: &Request<'_>, plaintext: &[u8], pool: &Pool) -> Res
     m.check_lengths(plaintext.len())?;
     let mut acc = Acc::default();
     m.hash(&mut acc, m.aad, false)?;
-    let mut out = Vec::with_capacity(plaintext.len() + m.tag_bytes);
-    out.extend_from_slice(plaintext);
+    let mut out = crate::modes::alloc::copy_with_room(plaintext, m.tag_bytes)?;
     let n = m.n;
     pool.run(&mut out, n, |off, piece| m.ctr_from((off / n) as u128, piece))?;
     m.hash_text_par(&mut acc, &mut out, pool)?;
@@ -337,7 +335,7 @@ pub(crate) fn open_pool(req: &Request<'_>, sealed: &[u8], pool: &Pool) -> Result
     m.check_lengths(ct.len())?;
     let mut acc = Acc::default();
     m.hash(&mut acc, m.aad, false)?;
-    let mut out = ct.to_vec();
+    let mut out = crate::modes::alloc::copy_with_room(ct, 0)?;
     m.hash_text_par(&mut acc, &mut out, pool)?;
     let expected = m.tag(acc, ct.len())?;
     crate::modes::tag::verify(&expected, tag)?;
@@ -365,7 +363,7 @@ pub fn open(req: &Request<'_>, sealed: &[u8]) -> Result<Vec<u8>> {
     m.hash(&mut acc, ct, true)?;
     let expected = m.tag(acc, ct.len())?;
     crate::modes::tag::verify(&expected, tag)?;
-    let mut out = ct.to_vec();
+    let mut out = crate::modes::alloc::copy_with_room(ct, 0)?;
     m.ctr(&mut out)?;
     Ok(out)
 }

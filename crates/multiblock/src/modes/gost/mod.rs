@@ -30,7 +30,7 @@ mod gf_clmul;
 pub mod gost28147;
 pub mod gost3413;
 pub mod mgm;
-mod params;
+pub(crate) mod params;
 pub(crate) mod rekey;
 mod stream;
 #[cfg(test)]

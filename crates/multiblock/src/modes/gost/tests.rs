@@ -154,6 +154,8 @@ fn mac_streams_equal_one_shot_on_random_splits() {
         let r = req(id, mode, &key, params);
         let lens: &[usize] =
             if id == CipherId::Kuznyechik { &[0, 1, 16, 17, 100, 300] } else { &[0, 1, 8, 9, 100, 1030, 2500] };
+        // GOST 28147-89 refuses the empty message (tests/empty_mac.rs).
+        let lens = if id == CipherId::Gost89 { &lens[1..] } else { lens };
         for &len in lens {
             let data = rng.bytes(len);
             let one = crate::modes::mac(&r, &data).unwrap();

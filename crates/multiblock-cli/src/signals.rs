@@ -1,0 +1,49 @@
+//! SIGINT, SIGTERM and SIGHUP while a temporary `--out` file exists: the
+//! file is removed, then the process dies of the signal as it would have
+//! (the shell sees "terminated by SIGTERM", exit status 128 + n).
+//!
+//! The signals are taken by a thread (signal-hook's iterator), not in a
+//! handler, so the removal may lock and allocate; it runs while the main
+//! thread is blocked anywhere (a read from a slow pipe included). The lock
+//! is also held across the final rename, so a signal either finds the
+//! temporary file and removes it, or finds the output complete.
+
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
+use std::path::PathBuf;
+use std::sync::{Mutex, MutexGuard, Once};
+
+/// The temporary file to remove on a signal, if any.
+static PENDING: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+pub fn pending() -> MutexGuard<'static, Option<PathBuf>> {
+    PENDING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Starts the signal thread (once); call before the temporary file exists.
+pub fn install() -> Result<(), String> {
+    static ONCE: Once = Once::new();
+    let mut result = Ok(());
+    ONCE.call_once(|| {
+        result = Signals::new([SIGINT, SIGTERM, SIGHUP])
+            .map_err(|e| format!("cannot handle signals: {e}"))
+            .and_then(|mut signals| {
+                std::thread::Builder::new()
+                    .name("signals".into())
+                    .spawn(move || {
+                        if let Some(sig) = signals.forever().next() {
+                            let mut p = pending();
+                            if let Some(path) = p.take() {
+                                let _ = std::fs::remove_file(path);
+                            }
+                            // Keep the lock: nothing may rename it into place now.
+                            let _ = signal_hook::low_level::emulate_default_handler(sig);
+                            std::process::exit(128 + sig);
+                        }
+                    })
+                    .map(|_| ())
+                    .map_err(|e| format!("cannot handle signals: {e}"))
+            });
+    });
+    result
+}
