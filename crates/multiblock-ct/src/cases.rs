@@ -34,38 +34,34 @@ pub enum Work {
 /// case once per fill and requires the same instruction and address trace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fill {
-    /// Pseudo-random bytes from this stream (0 is what `ct-check` uses).
-    Random(u64),
+    /// Pseudo-random bytes (what `ct-check` uses).
+    Random,
     Zeros,
     Ones,
 }
 
 impl Fill {
     /// The fills `ct-trace` compares: random, all-zero, all-ones.
-    pub const TRACED: [Fill; 3] = [Fill::Random(0), Fill::Zeros, Fill::Ones];
+    pub const TRACED: [Fill; 3] = [Fill::Random, Fill::Zeros, Fill::Ones];
 
     /// `len` secret bytes for the item numbered `seed` of a case.
     pub fn bytes(self, seed: u64, len: usize) -> Vec<u8> {
         // One allocation of the same size for every fill, so that the heap,
         // and every address the traced code computes from it, stays put.
-        let stream = match self {
-            Fill::Random(stream) => stream,
-            _ => 0,
-        };
-        let mut v = pseudo_random(seed ^ (stream << 32), len);
+        let mut v = pseudo_random(seed, len);
         match self {
-            Fill::Random(_) => {}
+            Fill::Random => {}
             Fill::Zeros => v.fill(0),
             Fill::Ones => v.fill(0xff),
         }
         v
     }
 
-    pub fn name(self) -> String {
+    pub fn name(self) -> &'static str {
         match self {
-            Fill::Random(n) => format!("random#{n}"),
-            Fill::Zeros => "zeros".into(),
-            Fill::Ones => "ones".into(),
+            Fill::Random => "random",
+            Fill::Zeros => "zeros",
+            Fill::Ones => "ones",
         }
     }
 }
@@ -105,7 +101,7 @@ impl Case {
 
     /// Runs the case; an `Err` is a functional failure (a wrong round trip).
     pub fn run(&self) -> Result<(), String> {
-        self.run_with(Fill::Random(0), &NoProbe)
+        self.run_with(Fill::Random, &NoProbe)
     }
 
     /// Runs the case with secrets from `fill`, library calls inside `probe`.
