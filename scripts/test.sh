@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project: the library's vectors and cross-checks,
 # the CLI end to end, the built-in selftest on every backend this CPU has,
-# the Python package (fresh venv) and the C library, the constant-time checks
+# the Python package (fresh venv), the C library and the OpenSSL provider
+# (with gostprov interop), the constant-time checks
 # (Valgrind memcheck with secrets marked; differential machine-code traces of
 # every constant-time backend, in the emulator for those this CPU lacks), a
 # short fuzz run of every target, and the Kalyna AVX-512/GFNI backends
@@ -20,6 +21,7 @@ cargo test --workspace --locked
 cargo run --quiet --release --locked -p multiblock-cli -- selftest --thorough
 bash scripts/ci/python.sh
 bash scripts/ci/c.sh
+bash scripts/ci/openssl-provider.sh
 bash scripts/ci/ct-valgrind.sh
 bash scripts/ci/ct-trace.sh
 bash scripts/ci/fuzz.sh

@@ -206,6 +206,63 @@ int mb_mac(const char *cipher, const char *mode,
            const uint8_t *data, size_t data_len,
            uint8_t *out, size_t *out_len);
 
+/* ---- streaming: init, update as often as needed, final ----------------- */
+
+/* Opaque streaming encryptor or decryptor of one message. */
+typedef struct mb_stream mb_stream;
+
+/* Starts encrypting (encrypt != 0) or decrypting one message with a
+ * streaming mode: ecb, cbc, cfb, ofb, ctr, ctr-acpkm, cnt, xts (not the
+ * AEAD modes or kw, whose check covers the whole message: use mb_encrypt /
+ * mb_decrypt). Arguments as mb_encrypt's; the handle keeps no pointer to
+ * them. The output is the same bytes as mb_encrypt / mb_decrypt for any
+ * split of the input. Errors: as mb_encrypt (MB_ERR_PARAM for a
+ * non-streaming mode). Free with mb_stream_free. */
+int mb_stream_new(mb_stream **out, int encrypt, const char *cipher, const char *mode,
+                  const uint8_t *key, size_t key_len, const uint8_t *iv, size_t iv_len,
+                  const mb_params *params);
+
+/* Feeds `in_len` bytes and writes the output that is ready (whole units of
+ * the mode; a padded decryption keeps its last block back for final) to
+ * `out`, *out_len = bytes written. CTR, CTR-ACPKM, OFB, CNT and the GOST
+ * CFB (kuznyechik, magma, gost89) output every byte at each update; ECB,
+ * CBC, XTS and DSTU CFB whole blocks (the rest at final). `out` must hold
+ * at least in_len bytes and at least what is ready (never more than
+ * in_len + 2 * MB_MAX_BLOCK_BYTES); in == out (in place) is allowed. On
+ * MB_ERR_BUFFER_TOO_SMALL *out_len = the size needed and the stream is
+ * unchanged. Errors: MB_ERR_NULL_POINTER, MB_ERR_BUFFER_TOO_SMALL,
+ * MB_ERR_PARAM (after final). */
+int mb_stream_update(mb_stream *stream, const uint8_t *in, size_t in_len,
+                     uint8_t *out, size_t *out_len);
+
+/* Ends the message: writes the last output (a partial block, padding, XTS's
+ * stolen block; at most 2 * MB_MAX_BLOCK_BYTES) to `out`. Called once; the
+ * handle is spent afterwards (MB_ERR_PARAM on any further use but free),
+ * even on an error. Errors: MB_ERR_DATA_LENGTH / MB_ERR_PARAM (the total
+ * input does not fit the mode, a bad padding), MB_ERR_BUFFER_TOO_SMALL. */
+int mb_stream_final(mb_stream *stream, uint8_t *out, size_t *out_len);
+
+/* Frees the handle, wiping its state. NULL is ignored. */
+void mb_stream_free(mb_stream *stream);
+
+/* Opaque streaming MAC of one message. */
+typedef struct mb_mac_stream mb_mac_stream;
+
+/* Starts a MAC with a mode mb_mac takes, arguments as mb_mac's. */
+int mb_mac_stream_new(mb_mac_stream **out, const char *cipher, const char *mode,
+                      const uint8_t *key, size_t key_len, const uint8_t *iv, size_t iv_len,
+                      const mb_params *params);
+
+/* Feeds `len` bytes of the message. */
+int mb_mac_stream_update(mb_mac_stream *stream, const uint8_t *data, size_t len);
+
+/* Writes the tag (at most MB_MAX_BLOCK_BYTES) to `out`. Called once; the
+ * handle is spent afterwards, even on an error. */
+int mb_mac_stream_final(mb_mac_stream *stream, uint8_t *out, size_t *out_len);
+
+/* Frees the handle, wiping its state. NULL is ignored. */
+void mb_mac_stream_free(mb_mac_stream *stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -40,9 +40,7 @@ pub unsafe fn optional_name<'a>(ptr: *const c_char, what: &str) -> Result<Option
     }
     // SAFETY: non-NULL and NUL-terminated by the caller's promise.
     let text = unsafe { CStr::from_ptr(ptr) };
-    text.to_str()
-        .map(Some)
-        .map_err(|_| Failure::new(MB_ERR_INVALID_STRING, format!("{what} is not valid UTF-8")))
+    text.to_str().map(Some).map_err(|_| Failure::new(MB_ERR_INVALID_STRING, format!("{what} is not valid UTF-8")))
 }
 
 /// A required NUL-terminated UTF-8 name.
@@ -77,6 +75,11 @@ impl Output {
         // SAFETY: as above.
         unsafe { out_len.write(0) };
         Ok(Output { out, out_len, capacity })
+    }
+
+    /// The caller's buffer size (`*out_len` on entry).
+    pub fn capacity(&self) -> usize {
+        self.capacity
     }
 
     /// Copies `result` out, or reports the size needed and writes nothing.

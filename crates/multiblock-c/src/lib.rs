@@ -13,6 +13,9 @@ mod handle;
 mod info;
 mod oneshot;
 mod status;
+mod stream;
 
+#[cfg(test)]
+mod stream_tests;
 #[cfg(test)]
 mod tests;

@@ -52,6 +52,45 @@ fn given(x: usize) -> Option<usize> {
     (x != 0).then_some(x)
 }
 
+/// The library's `Params` (with `iv` and `aad`), S-box and backend names
+/// from a C `mb_params` pointer (NULL: all defaults).
+///
+/// # Safety
+/// `params` is NULL or points at a valid `mb_params` whose names are NULL
+/// or NUL-terminated.
+pub(crate) unsafe fn c_params<'a>(
+    params: *const MbParams,
+    iv: Option<&[u8]>,
+    aad: &[u8],
+) -> Result<(Params, Option<&'a str>, Option<&'a str>), Failure> {
+    // SAFETY: NULL or a valid mb_params, by the contract.
+    let p = unsafe { params.as_ref() };
+    let (sbox, backend) = match p {
+        // SAFETY: the names are NULL or NUL-terminated, by the contract.
+        Some(p) => unsafe {
+            (args::optional_name(p.sbox, "params->sbox")?, args::optional_name(p.backend, "params->backend")?)
+        },
+        None => (None, None),
+    };
+    let params = match p {
+        None => Params { iv: iv.map(<[u8]>::to_vec), aad: aad.to_vec(), ..Params::default() },
+        Some(p) => Params {
+            iv: iv.map(<[u8]>::to_vec),
+            aad: aad.to_vec(),
+            padding: padding(p.padding)?,
+            s: given(p.s),
+            m: given(p.m),
+            mac_bits: given(p.mac_bits),
+            tag_bits: given(p.tag_bits),
+            section_bytes: given(p.section_bytes),
+            key_section_bytes: given(p.key_section_bytes),
+            nb: given(p.nb),
+            key_meshing: p.key_meshing != 0,
+        },
+    };
+    Ok((params, sbox, backend))
+}
+
 /// The operation a one-shot call runs.
 #[derive(Clone, Copy)]
 enum Op {
@@ -87,30 +126,8 @@ unsafe fn run(op: Op, call: Call) -> c_int {
         let iv = unsafe { args::optional_bytes(call.iv, call.iv_len, "iv") }?;
         let aad = unsafe { args::bytes(call.aad, call.aad_len, "aad") }?;
         let data = unsafe { args::bytes(call.data, call.data_len, "data") }?;
-        // SAFETY: NULL or a valid mb_params.
-        let p = unsafe { call.params.as_ref() };
-        let (sbox, backend) = match p {
-            Some(p) => unsafe {
-                (args::optional_name(p.sbox, "params->sbox")?, args::optional_name(p.backend, "params->backend")?)
-            },
-            None => (None, None),
-        };
-        let params = match p {
-            None => Params { iv: iv.map(<[u8]>::to_vec), aad: aad.to_vec(), ..Params::default() },
-            Some(p) => Params {
-                iv: iv.map(<[u8]>::to_vec),
-                aad: aad.to_vec(),
-                padding: padding(p.padding)?,
-                s: given(p.s),
-                m: given(p.m),
-                mac_bits: given(p.mac_bits),
-                tag_bits: given(p.tag_bits),
-                section_bytes: given(p.section_bytes),
-                key_section_bytes: given(p.key_section_bytes),
-                nb: given(p.nb),
-                key_meshing: p.key_meshing != 0,
-            },
-        };
+        // SAFETY: NULL or a valid mb_params, by the contract.
+        let (params, sbox, backend) = unsafe { c_params(call.params, iv, aad) }?;
         let choice = backend.map_or(BackendChoice::Auto, BackendChoice::Named);
         let req = Request { cipher, mode, key, sbox, backend: choice, params };
         let mut result = match op {

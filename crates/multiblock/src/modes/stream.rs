@@ -89,7 +89,7 @@ pub fn streams(mode: Mode) -> bool {
     matches!(mode.kind(), Kind::Cipher | Kind::Mac)
 }
 
-fn engine(req: &Request<'_>, encrypt: bool) -> Result<Box<dyn Engine>> {
+fn engine(req: &Request<'_>, encrypt: bool, bytewise: bool) -> Result<Box<dyn Engine>> {
     let verb = if encrypt { "encrypt" } else { "decrypt" };
     Mode::parse(req.cipher, req.mode.name())?;
     match req.mode.kind() {
@@ -108,6 +108,9 @@ fn engine(req: &Request<'_>, encrypt: bool) -> Result<Box<dyn Engine>> {
         (Mode::Ecb, _) => Box::new(parallel::Ecb::new(req, encrypt)?),
         (Mode::Cbc, _) => Box::new(parallel::Cbc::new(req, encrypt)?),
         (Mode::Ctr, Family::Kalyna) => Box::new(parallel::Ctr::dstu(req)?),
+        // One thread, byte by byte (the C API): the sequential CTR, which
+        // is also what the one-shot call runs.
+        (Mode::Ctr, _) if bytewise => any_split(Ctr::new(req)?, Ctr::update),
         (Mode::Ctr, _) => match parallel::Ctr::gost(req)? {
             Some(ctr) => Box::new(ctr),
             None => any_split(Ctr::new(req)?, Ctr::update),
@@ -123,7 +126,10 @@ fn engine(req: &Request<'_>, encrypt: bool) -> Result<Box<dyn Engine>> {
         }),
         (Mode::Ofb, _) => any_split(Ofb::new(req)?, Ofb::update),
         (Mode::Cnt, _) => any_split(Cnt::new(req)?, Cnt::update),
-        (Mode::Cfb, _) if !encrypt && parallel::CfbDecrypt::new(req)?.is_some() => {
+        // Bytewise GOST CFB decrypts sequentially (the arm below).
+        (Mode::Cfb, _)
+            if !encrypt && (!bytewise || family == Family::Kalyna) && parallel::CfbDecrypt::new(req)?.is_some() =>
+        {
             Box::new(parallel::CfbDecrypt::new(req)?.expect("checked"))
         }
         (Mode::Cfb, Family::Kalyna) => {
@@ -144,21 +150,50 @@ pub struct CipherStream {
     /// Input not yet processed: less than a unit, plus what `hold` keeps.
     pending: Zeroizing<Vec<u8>>,
     total: u64,
+    /// Keystream modes (CTR, CTR-ACPKM, OFB, CNT) output every byte at once:
+    /// for a partial unit the engine encrypts a unit of zeros, which is the
+    /// next unit's keystream, and the unused rest waits here. `pending` then
+    /// stays empty.
+    keystream_mode: bool,
+    keystream: Zeroizing<Vec<u8>>,
 }
 
 impl CipherStream {
     /// Encrypts with `req` (modes where [`streams`] is true).
     pub fn encryptor(req: &Request<'_>) -> Result<CipherStream> {
-        CipherStream::new(engine(req, true)?)
+        CipherStream::new(engine(req, true, false)?, req.mode)
     }
 
     /// Decrypts with `req` (modes where [`streams`] is true).
     pub fn decryptor(req: &Request<'_>) -> Result<CipherStream> {
-        CipherStream::new(engine(req, false)?)
+        CipherStream::new(engine(req, false, false)?, req.mode)
     }
 
-    fn new(engine: Box<dyn Engine>) -> Result<CipherStream> {
-        Ok(CipherStream { engine, pool: Pool::new(1)?, pending: Zeroizing::default(), total: 0 })
+    /// As [`decryptor`](CipherStream::decryptor), but GOST CFB (Kuznyechik,
+    /// Magma, GOST 28147-89) decrypts every byte at each update, on one
+    /// thread, instead of whole blocks split across threads: for callers
+    /// such as OpenSSL's EVP that want a CFB update's whole output at once.
+    /// (DSTU CFB cannot: its last partial block takes the end of the
+    /// keystream block, so it waits for finalize whatever the split.)
+    pub fn decryptor_bytewise(req: &Request<'_>) -> Result<CipherStream> {
+        CipherStream::new(engine(req, false, true)?, req.mode)
+    }
+
+    /// The encrypting side of [`decryptor_bytewise`](CipherStream::decryptor_bytewise)
+    /// (GOST CTR runs its sequential form, as the one-shot call).
+    pub fn encryptor_bytewise(req: &Request<'_>) -> Result<CipherStream> {
+        CipherStream::new(engine(req, true, true)?, req.mode)
+    }
+
+    fn new(engine: Box<dyn Engine>, mode: Mode) -> Result<CipherStream> {
+        Ok(CipherStream {
+            engine,
+            pool: Pool::new(1)?,
+            pending: Zeroizing::default(),
+            total: 0,
+            keystream_mode: matches!(mode, Mode::Ctr | Mode::CtrAcpkm | Mode::Ofb | Mode::Cnt),
+            keystream: Zeroizing::default(),
+        })
     }
 
     /// Uses up to `threads` threads (0: every core) for the modes that
@@ -173,27 +208,94 @@ impl CipherStream {
         self.pool.threads()
     }
 
-    /// Processes `input`, appending the output that is ready to `out`.
+    /// Processes `input`, appending the output that is ready to `out`
+    /// (every byte at once in the keystream modes CTR, CTR-ACPKM, OFB, CNT).
     pub fn update(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<()> {
-        self.total += input.len() as u64;
-        let (unit, hold) = (self.engine.unit(), self.engine.hold());
-        let have = self.pending.len() + input.len();
-        let ready = have.saturating_sub(hold) / unit * unit;
-        if ready == 0 {
-            self.pending.extend_from_slice(input);
-            return Ok(());
-        }
         let start = out.len();
-        let from_pending = ready.min(self.pending.len());
-        out.extend_from_slice(&self.pending[..from_pending]);
-        out.extend_from_slice(&input[..ready - from_pending]);
-        self.pending.drain(..from_pending);
-        self.pending.extend_from_slice(&input[ready - from_pending..]);
-        let result = self.engine.update(&mut out[start..], &self.pool);
-        if result.is_err() {
-            out.truncate(start);
+        out.extend_from_slice(input);
+        out.resize(start + self.output_len(input.len()).max(input.len()), 0);
+        match self.update_in_place(&mut out[start..], input.len()) {
+            Ok(n) => {
+                out.truncate(start + n);
+                Ok(())
+            }
+            Err(e) => {
+                out.truncate(start);
+                Err(e)
+            }
         }
-        result
+    }
+
+    /// How many bytes [`update`](CipherStream::update) (or
+    /// [`update_in_place`](CipherStream::update_in_place)) would output for
+    /// `input_len` more bytes of input now.
+    pub fn output_len(&self, input_len: usize) -> usize {
+        if self.keystream_mode {
+            return input_len;
+        }
+        let (unit, hold) = (self.engine.unit(), self.engine.hold());
+        (self.pending.len() + input_len).saturating_sub(hold) / unit * unit
+    }
+
+    /// As [`update`](CipherStream::update), without a second buffer: the
+    /// input is `buf[..input_len]`, the output ([`output_len`] bytes, which
+    /// `buf` must hold) replaces it from `buf[0]`. Returns the output length.
+    /// For callers such as C ABIs that encrypt in their caller's buffer.
+    ///
+    /// [`output_len`]: CipherStream::output_len
+    pub fn update_in_place(&mut self, buf: &mut [u8], input_len: usize) -> Result<usize> {
+        let ready = self.output_len(input_len);
+        if input_len > buf.len() || ready > buf.len() {
+            return Err(Error::Param(format!(
+                "stream output buffer of {} bytes is too small for {} input bytes ({} needed)",
+                buf.len(),
+                input_len,
+                ready.max(input_len)
+            )));
+        }
+        self.total += input_len as u64;
+        if self.keystream_mode {
+            self.keystream_update(&mut buf[..input_len])?;
+            return Ok(input_len);
+        }
+        if ready == 0 {
+            self.pending.extend_from_slice(&buf[..input_len]);
+            return Ok(0);
+        }
+        // Output = pending[..p] ++ input[..ready - p]; the input's rest
+        // becomes the new pending. Save that rest before shifting the input.
+        let p = ready.min(self.pending.len());
+        let mut next: Zeroizing<Vec<u8>> = Zeroizing::new(self.pending[p..].to_vec());
+        next.extend_from_slice(&buf[ready - p..input_len]);
+        if p > 0 {
+            buf.copy_within(..ready - p, p);
+            buf[..p].copy_from_slice(&self.pending[..p]);
+        }
+        self.pending = next;
+        self.engine.update(&mut buf[..ready], &self.pool)?;
+        Ok(ready)
+    }
+
+    /// A keystream mode's update: the saved keystream first, whole units
+    /// through the engine, a partial unit from a fresh unit of keystream.
+    fn keystream_update(&mut self, data: &mut [u8]) -> Result<()> {
+        let saved = self.keystream.len().min(data.len());
+        data[..saved].iter_mut().zip(self.keystream.iter()).for_each(|(d, k)| *d ^= k);
+        self.keystream.drain(..saved);
+        let data = &mut data[saved..];
+        let unit = self.engine.unit();
+        let whole = data.len() / unit * unit;
+        if whole > 0 {
+            self.engine.update(&mut data[..whole], &self.pool)?;
+        }
+        let tail = &mut data[whole..];
+        if !tail.is_empty() {
+            let mut ks = Zeroizing::new(vec![0u8; unit]);
+            self.engine.update(&mut ks, &self.pool)?;
+            tail.iter_mut().zip(ks.iter()).for_each(|(d, k)| *d ^= k);
+            self.keystream = Zeroizing::new(ks[tail.len()..].to_vec());
+        }
+        Ok(())
     }
 
     /// Processes the end of the input (padding, a partial block, XTS's
@@ -259,7 +361,12 @@ impl MacStream {
             (Mode::OmacAcpkm, _) => MacState::OmacAcpkm(OmacAcpkm::new(req)?),
             (Mode::Cmac, _) => MacState::KalynaCmac(KalynaCmac::new(req)?),
             (Mode::Gmac, _) => MacState::KalynaGmac(KalynaGmac::new(req)?),
-            _ => return Err(Error::Param(format!("{} is not a mode to mac with (use `encrypt` or `decrypt`)", req.mode))),
+            _ => {
+                return Err(Error::Param(format!(
+                    "{} is not a mode to mac with (use `encrypt` or `decrypt`)",
+                    req.mode
+                )))
+            }
         };
         Ok(MacStream { state })
     }

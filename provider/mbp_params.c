@@ -1,0 +1,236 @@
+/*
+ * mbp_params.c - cipher parameters: the algorithm's (mode, key and IV
+ * length, block size, AEAD flag) and the context's (padding, IV length,
+ * IV, AEAD tag and tag length, and this provider's own: "sbox",
+ * "key-meshing", "section-bytes", "nb").
+ */
+#include <string.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+
+#include "mbp.h"
+
+/* Our own parameter names (no OpenSSL name exists for these). */
+#define MBP_PARAM_SBOX "sbox"                   /* utf8: GOST 28147-89 S-box set, e.g. "tc26-z" */
+#define MBP_PARAM_KEY_MESHING "key-meshing"     /* uint: CryptoPro key meshing on (1) or off (0) */
+#define MBP_PARAM_SECTION_BYTES "section-bytes" /* size_t: ACPKM section size N in bytes */
+#define MBP_PARAM_NB "nb"                       /* size_t: DSTU CCM length field N_B in bytes */
+
+static const OSSL_PARAM alg_param_types[] = {
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, NULL),
+    OSSL_PARAM_END
+};
+
+const OSSL_PARAM *mbp_cipher_gettable_params(void *provctx)
+{
+    (void)provctx;
+    return alg_param_types;
+}
+
+int mbp_cipher_get_alg_params(const mbp_alg *alg, OSSL_PARAM params[])
+{
+    OSSL_PARAM *p;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) != NULL && !OSSL_PARAM_set_uint(p, alg->ossl_mode))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL && !OSSL_PARAM_set_size_t(p, alg->key_bytes))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL && !OSSL_PARAM_set_size_t(p, alg->iv_bytes))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) != NULL
+        && !OSSL_PARAM_set_size_t(p, alg->block_bytes))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD)) != NULL
+        && !OSSL_PARAM_set_int(p, alg->kind == MBP_AEAD))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV)) != NULL && !OSSL_PARAM_set_int(p, 0))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CTS)) != NULL && !OSSL_PARAM_set_int(p, 0))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK)) != NULL && !OSSL_PARAM_set_int(p, 0))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_HAS_RAND_KEY)) != NULL && !OSSL_PARAM_set_int(p, 0))
+        return 0;
+    return 1;
+}
+
+static const OSSL_PARAM ctx_gettable[] = {
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, NULL),
+    OSSL_PARAM_utf8_string(MBP_PARAM_SBOX, NULL, 0),
+    OSSL_PARAM_uint(MBP_PARAM_KEY_MESHING, NULL),
+    OSSL_PARAM_size_t(MBP_PARAM_SECTION_BYTES, NULL),
+    OSSL_PARAM_END
+};
+
+static const OSSL_PARAM ctx_settable[] = {
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
+    OSSL_PARAM_utf8_string(MBP_PARAM_SBOX, NULL, 0),
+    OSSL_PARAM_uint(MBP_PARAM_KEY_MESHING, NULL),
+    OSSL_PARAM_size_t(MBP_PARAM_SECTION_BYTES, NULL),
+    OSSL_PARAM_size_t(MBP_PARAM_NB, NULL),
+    OSSL_PARAM_END
+};
+
+const OSSL_PARAM *mbp_cipher_gettable_ctx_params(void *cctx, void *provctx)
+{
+    (void)cctx;
+    (void)provctx;
+    return ctx_gettable;
+}
+
+const OSSL_PARAM *mbp_cipher_settable_ctx_params(void *cctx, void *provctx)
+{
+    (void)cctx;
+    (void)provctx;
+    return ctx_settable;
+}
+
+int mbp_cipher_get_ctx_params(void *vctx, OSSL_PARAM params[])
+{
+    mbp_cipher_ctx *c = vctx;
+    OSSL_PARAM *p;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL
+        && !OSSL_PARAM_set_size_t(p, c->alg->key_bytes))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL && !OSSL_PARAM_set_size_t(p, c->iv_len))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_PADDING)) != NULL
+        && !OSSL_PARAM_set_uint(p, (unsigned)c->padding))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_NUM)) != NULL
+        && !OSSL_PARAM_set_uint(p, (unsigned)c->ks_used))
+        return 0;
+    /* The IV given at init (the library keeps the running register). */
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL
+        && !OSSL_PARAM_set_octet_string(p, c->iv, c->iv_len))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != NULL
+        && !OSSL_PARAM_set_octet_string(p, c->iv, c->iv_len))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) != NULL
+        && !OSSL_PARAM_set_size_t(p, c->tag_len))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL) {
+        /* Only after an encryption, and only the tag length (or less). */
+        if (c->alg->kind != MBP_AEAD || !c->encrypt || !c->data_done || p->data_size == 0
+            || p->data_size > c->tag_len) {
+            mbp_error(c->prov, MBP_R_STATE, "%s: the tag is there after encrypting, up to %zu bytes",
+                      c->alg->names, c->tag_len);
+            return 0;
+        }
+        if (!OSSL_PARAM_set_octet_string(p, c->tag, p->data_size))
+            return 0;
+    }
+    if ((p = OSSL_PARAM_locate(params, MBP_PARAM_SBOX)) != NULL && !OSSL_PARAM_set_utf8_string(p, c->sbox))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, MBP_PARAM_KEY_MESHING)) != NULL
+        && !OSSL_PARAM_set_uint(p, (unsigned)c->key_meshing))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, MBP_PARAM_SECTION_BYTES)) != NULL
+        && !OSSL_PARAM_set_size_t(p, c->section_bytes))
+        return 0;
+    return 1;
+}
+
+static int set_ivlen(mbp_cipher_ctx *c, size_t len)
+{
+    const mbp_alg *a = c->alg;
+    /* GOST R 34.13: a register of m = k * n bits (k up to 4); else fixed. */
+    int ok = len == a->iv_bytes
+             || (a->ivlen_settable && len % a->n == 0 && len >= a->n && len <= 4 * a->n);
+    if (!ok) {
+        mbp_error(c->prov, MBP_R_ARG, "%s takes an IV of %zu bytes%s, not %zu", a->names, a->iv_bytes,
+                  a->ivlen_settable ? " (or 2, 3, 4 blocks)" : "", len);
+        return 0;
+    }
+    if (len != c->iv_len)
+        c->have_iv = 0;
+    c->iv_len = len;
+    return 1;
+}
+
+static int set_tag(mbp_cipher_ctx *c, const OSSL_PARAM *p)
+{
+    if (c->alg->kind != MBP_AEAD) {
+        mbp_error(c->prov, MBP_R_ARG, "%s is not an AEAD cipher", c->alg->names);
+        return 0;
+    }
+    if (p->data_size == 0 || p->data_size > c->alg->n) {
+        mbp_error(c->prov, MBP_R_ARG, "%s: a tag of 1 to %zu bytes, not %zu", c->alg->names, c->alg->n,
+                  p->data_size);
+        return 0;
+    }
+    c->tag_len = p->data_size;
+    /* With data: the expected tag of a decryption; without: the length only. */
+    if (p->data != NULL) {
+        if (c->encrypt && c->have_key) {
+            mbp_error(c->prov, MBP_R_STATE, "%s: the tag to check is set for decryption", c->alg->names);
+            return 0;
+        }
+        memcpy(c->tag, p->data, p->data_size);
+        c->tag_set = 1;
+    }
+    return 1;
+}
+
+int mbp_cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+{
+    mbp_cipher_ctx *c = vctx;
+    const OSSL_PARAM *p;
+    size_t sz;
+    unsigned int u;
+    if (params == NULL)
+        return 1;
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL) {
+        if (!OSSL_PARAM_get_size_t(p, &sz) || sz != c->alg->key_bytes) {
+            mbp_error(c->prov, MBP_R_ARG, "%s has a fixed key length of %zu bytes", c->alg->names,
+                      c->alg->key_bytes);
+            return 0;
+        }
+    }
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL) {
+        if (!OSSL_PARAM_get_size_t(p, &sz) || !set_ivlen(c, sz))
+            return 0;
+    }
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PADDING)) != NULL) {
+        if (!OSSL_PARAM_get_uint(p, &u))
+            return 0;
+        c->padding = u != 0;
+    }
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL && !set_tag(c, p))
+        return 0;
+    if ((p = OSSL_PARAM_locate_const(params, MBP_PARAM_SBOX)) != NULL) {
+        const char *s = NULL;
+        if (!OSSL_PARAM_get_utf8_string_ptr(p, &s) || strlen(s) >= sizeof(c->sbox))
+            return 0;
+        strcpy(c->sbox, s);
+    }
+    if ((p = OSSL_PARAM_locate_const(params, MBP_PARAM_KEY_MESHING)) != NULL) {
+        if (!OSSL_PARAM_get_uint(p, &u))
+            return 0;
+        c->key_meshing = u != 0;
+    }
+    if ((p = OSSL_PARAM_locate_const(params, MBP_PARAM_SECTION_BYTES)) != NULL
+        && !OSSL_PARAM_get_size_t(p, &c->section_bytes))
+        return 0;
+    if ((p = OSSL_PARAM_locate_const(params, MBP_PARAM_NB)) != NULL && !OSSL_PARAM_get_size_t(p, &c->ccm_nb))
+        return 0;
+    return 1;
+}
