@@ -116,13 +116,13 @@ fn child(args: &[String]) -> ExitCode {
 /// The verdict on one case: `Ok(line)` as required, `Err(line)` if not.
 fn check(exe: &Path, selection: Selection, index: usize, case: &Case) -> Result<String, String> {
     let start = Instant::now();
-    let run = |fill: usize| {
+    let run = |fill: usize, against: Option<&[multiblock_ct::trace::Event]>| {
         // Same-length arguments for every fill: the child's stack must not move.
         let args: Vec<OsString> =
             ["--child", selection_name(selection), &index.to_string(), &fill.to_string()].map(OsString::from).into();
-        record(exe, &args)
+        record(exe, &args, against)
     };
-    let first = run(0).map_err(|e| format!("FAIL (trace error: {e}): {}", case.label()))?;
+    let first = run(0, None).map_err(|e| format!("FAIL (trace error: {e}): {}", case.label()))?;
     if std::env::var_os("CT_TRACE_PROFILE").is_some() {
         eprint!("{}: where the steps go\n{}", case.label(), report::profile(&first, exe, 25));
     }
@@ -131,7 +131,7 @@ fn check(exe: &Path, selection: Selection, index: usize, case: &Case) -> Result<
     }
     let mut differences = Vec::new();
     for (i, fill) in Fill::TRACED.iter().enumerate().skip(1) {
-        let other = run(i).map_err(|e| format!("FAIL (trace error: {e}): {}", case.label()))?;
+        let other = run(i, Some(&first.events)).map_err(|e| format!("FAIL (trace error: {e}): {}", case.label()))?;
         if let Some(d) = report::first_difference(&first, &other, exe) {
             differences.push(format!("{} vs {}: {d}", Fill::TRACED[0].name(), fill.name()));
             if selection == Selection::Leaky {

@@ -143,9 +143,24 @@ fn run_rep_string(pid: libc::pid_t, regs: &libc::user_regs_struct, len: u64, rec
     Ok(())
 }
 
-/// Single-steps the child from a SIGUSR1 stop to its SIGUSR2 stop.
-fn record_region(pid: libc::pid_t, cache: &mut Cache, rec: &mut Recording) -> Result<(), String> {
+/// How a probe region ended.
+enum Region {
+    /// At the child's SIGUSR2.
+    Closed,
+    /// At the first event that differs from the trace it is compared with.
+    Differs,
+}
+
+/// Single-steps the child from a SIGUSR1 stop to its SIGUSR2 stop, or,
+/// with `against`, to the first event that differs from it.
+fn record_region(
+    pid: libc::pid_t,
+    cache: &mut Cache,
+    rec: &mut Recording,
+    against: Option<&[Event]>,
+) -> Result<Region, String> {
     loop {
+        let from = rec.events.len();
         let regs = registers(pid)?;
         let ip = regs.rip;
         let insn = cache.get(ip, || code_at(pid, ip))?;
@@ -163,12 +178,19 @@ fn record_region(pid: libc::pid_t, cache: &mut Cache, rec: &mut Recording) -> Re
             rec.events.extend([regs.rcx, regs.rsi, regs.rdi]);
             let len = insn.instruction.len() as u64;
             run_rep_string(pid, &regs, len, rec)?;
+        }
+        if let Some(a) = against {
+            if a.get(from..rec.events.len()) != Some(&rec.events[from..]) {
+                return Ok(Region::Differs);
+            }
+        }
+        if insn.rep_string {
             continue;
         }
         ptrace(libc::PTRACE_SINGLESTEP, pid, 0)?;
         match wait_stop(pid)? {
             Some(libc::SIGTRAP) => continue,
-            Some(libc::SIGUSR2) => return Ok(()),
+            Some(libc::SIGUSR2) => return Ok(Region::Closed),
             Some(sig) => return Err(format!("unexpected signal {sig} inside a probe region at {ip:#x}")),
             None => return Err("the case exited inside a probe region".into()),
         }
@@ -176,8 +198,10 @@ fn record_region(pid: libc::pid_t, cache: &mut Cache, rec: &mut Recording) -> Re
 }
 
 /// Runs `exe args` under ptrace with address-space randomisation off and
-/// records every probe region.
-pub fn record(exe: &std::path::Path, args: &[OsString]) -> Result<Recording, String> {
+/// records every probe region. With `against` (an earlier recording's
+/// events) it stops, and kills the child, at the first event that differs:
+/// the rest would not be looked at.
+pub fn record(exe: &std::path::Path, args: &[OsString], against: Option<&[Event]>) -> Result<Recording, String> {
     let mut cmd = Command::new(exe);
     cmd.args(args).env_clear().env("MULTIBLOCK_CT_TRACED", "1");
     // SAFETY: only async-signal-safe calls between fork and exec.
@@ -209,7 +233,14 @@ pub fn record(exe: &std::path::Path, args: &[OsString]) -> Result<Recording, Str
             None => return Ok(rec),
             Some(libc::SIGUSR1) => {
                 rec.regions += 1;
-                record_region(pid, &mut cache, &mut rec)?;
+                if let Region::Differs = record_region(pid, &mut cache, &mut rec, against)? {
+                    // SAFETY: kills our own traced child; waitpid reaps it.
+                    unsafe {
+                        libc::kill(pid, libc::SIGKILL);
+                        libc::waitpid(pid, std::ptr::null_mut(), libc::__WALL);
+                    }
+                    return Ok(rec);
+                }
             }
             Some(libc::SIGUSR2) => return Err("a probe region closed that never opened".into()),
             // Any other signal is the child's own business: deliver it.
