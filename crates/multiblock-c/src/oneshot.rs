@@ -116,24 +116,46 @@ struct Call {
     out_len: *mut usize,
 }
 
+/// The C arguments that name a keyed mode (and the AAD, already read), read
+/// into a library request and handed to `make`: the one-shot calls and the
+/// streaming handles' constructors.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn with_request<T>(
+    cipher: *const c_char,
+    mode: *const c_char,
+    key: *const u8,
+    key_len: usize,
+    iv: *const u8,
+    iv_len: usize,
+    params: *const MbParams,
+    aad: &[u8],
+    make: impl FnOnce(&Request<'_>) -> multiblock::Result<T>,
+) -> Result<T, Failure> {
+    // SAFETY (every read): the header's contract on the arguments.
+    let cipher = CipherId::from_name(unsafe { args::name(cipher, "cipher") }?)?;
+    let mode = Mode::parse(cipher, unsafe { args::name(mode, "mode") }?)?;
+    let key = unsafe { args::bytes(key, key_len, "key") }?;
+    let iv = unsafe { args::optional_bytes(iv, iv_len, "iv") }?;
+    let (params, sbox, backend) = unsafe { c_params(params, iv, aad) }?;
+    let choice = backend.map_or(BackendChoice::Auto, BackendChoice::Named);
+    let req = Request { cipher, mode, key, sbox, backend: choice, params };
+    Ok(make(&req)?)
+}
+
 unsafe fn run(op: Op, call: Call) -> c_int {
     guard(|| {
         // SAFETY (every read below): the header's contract on the arguments.
         let output = unsafe { Output::new(call.out, call.out_len) }?;
-        let cipher = CipherId::from_name(unsafe { args::name(call.cipher, "cipher") }?)?;
-        let mode = Mode::parse(cipher, unsafe { args::name(call.mode, "mode") }?)?;
-        let key = unsafe { args::bytes(call.key, call.key_len, "key") }?;
-        let iv = unsafe { args::optional_bytes(call.iv, call.iv_len, "iv") }?;
         let aad = unsafe { args::bytes(call.aad, call.aad_len, "aad") }?;
         let data = unsafe { args::bytes(call.data, call.data_len, "data") }?;
-        // SAFETY: NULL or a valid mb_params, by the contract.
-        let (params, sbox, backend) = unsafe { c_params(call.params, iv, aad) }?;
-        let choice = backend.map_or(BackendChoice::Auto, BackendChoice::Named);
-        let req = Request { cipher, mode, key, sbox, backend: choice, params };
-        let mut result = match op {
-            Op::Encrypt => modes::encrypt(&req, data),
-            Op::Decrypt => modes::decrypt(&req, data),
-            Op::Mac => modes::mac(&req, data),
+        let mut result = unsafe {
+            with_request(call.cipher, call.mode, call.key, call.key_len, call.iv, call.iv_len, call.params, aad, |req| {
+                match op {
+                    Op::Encrypt => modes::encrypt(req, data),
+                    Op::Decrypt => modes::decrypt(req, data),
+                    Op::Mac => modes::mac(req, data),
+                }
+            })
         }?;
         // SAFETY: checked in Output::new.
         let written = unsafe { output.write(&result) };

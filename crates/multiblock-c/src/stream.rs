@@ -7,12 +7,10 @@ use std::ffi::{c_char, c_int};
 use std::ptr;
 
 use multiblock::modes::stream::{CipherStream, MacStream};
-use multiblock::modes::{Mode, Request};
-use multiblock::{BackendChoice, CipherId};
 use zeroize::Zeroize;
 
 use crate::args::{self, Output};
-use crate::oneshot::{c_params, MbParams};
+use crate::oneshot::{with_request, MbParams};
 use crate::status::{guard, Failure, MB_ERR_BUFFER_TOO_SMALL, MB_ERR_PARAM};
 
 /// What `mb_stream *` points at. `None` once finalized.
@@ -23,30 +21,6 @@ pub struct MbStream {
 /// What `mb_mac_stream *` points at. `None` once finalized.
 pub struct MbMacStream {
     stream: Option<MacStream>,
-}
-
-/// The arguments every `*_new` takes, read into a library request and
-/// handed to `make`.
-#[allow(clippy::too_many_arguments)]
-unsafe fn with_request<T>(
-    cipher: *const c_char,
-    mode: *const c_char,
-    key: *const u8,
-    key_len: usize,
-    iv: *const u8,
-    iv_len: usize,
-    params: *const MbParams,
-    make: impl FnOnce(&Request<'_>) -> multiblock::Result<T>,
-) -> Result<T, Failure> {
-    // SAFETY (every read): the header's contract on the arguments.
-    let cipher = CipherId::from_name(unsafe { args::name(cipher, "cipher") }?)?;
-    let mode = Mode::parse(cipher, unsafe { args::name(mode, "mode") }?)?;
-    let key = unsafe { args::bytes(key, key_len, "key") }?;
-    let iv = unsafe { args::optional_bytes(iv, iv_len, "iv") }?;
-    let (params, sbox, backend) = unsafe { c_params(params, iv, &[]) }?;
-    let choice = backend.map_or(BackendChoice::Auto, BackendChoice::Named);
-    let req = Request { cipher, mode, key, sbox, backend: choice, params };
-    Ok(make(&req)?)
 }
 
 /// # Safety
@@ -72,7 +46,7 @@ pub unsafe extern "C" fn mb_stream_new(
         unsafe { out.write(ptr::null_mut()) };
         // SAFETY: passed on.
         let stream = unsafe {
-            with_request(cipher, mode, key, key_len, iv, iv_len, params, |req| {
+            with_request(cipher, mode, key, key_len, iv, iv_len, params, &[], |req| {
                 if encrypt != 0 {
                     CipherStream::encryptor_bytewise(req)
                 } else {
@@ -189,7 +163,7 @@ pub unsafe extern "C" fn mb_mac_stream_new(
         // SAFETY: non-NULL, points at a writable pointer.
         unsafe { out.write(ptr::null_mut()) };
         // SAFETY: passed on.
-        let stream = unsafe { with_request(cipher, mode, key, key_len, iv, iv_len, params, MacStream::new) }?;
+        let stream = unsafe { with_request(cipher, mode, key, key_len, iv, iv_len, params, &[], MacStream::new) }?;
         // SAFETY: checked non-NULL above.
         unsafe { out.write(Box::into_raw(Box::new(MbMacStream { stream: Some(stream) }))) };
         Ok(())
