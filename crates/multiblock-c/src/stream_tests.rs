@@ -8,33 +8,10 @@ use crate::info::mb_cipher_sizes;
 use crate::oneshot::*;
 use crate::status::*;
 use crate::stream::*;
-
-fn bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
-}
+use crate::tests::{bytes, zero_params};
 
 fn pkcs7() -> MbParams {
-    MbParams {
-        s: 0,
-        m: 0,
-        mac_bits: 0,
-        tag_bits: 0,
-        section_bytes: 0,
-        key_section_bytes: 0,
-        nb: 0,
-        padding: MB_PADDING_PKCS7,
-        key_meshing: 0,
-        sbox: ptr::null(),
-        backend: ptr::null(),
-    }
+    MbParams { padding: MB_PADDING_PKCS7, ..zero_params() }
 }
 
 /// NULL for no IV, as the modes without one want.

@@ -17,7 +17,7 @@ fn last() -> String {
 }
 
 /// Deterministic bytes (xorshift), so failures reproduce.
-fn bytes(seed: u64, n: usize) -> Vec<u8> {
+pub(crate) fn bytes(seed: u64, n: usize) -> Vec<u8> {
     let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     (0..n)
         .map(|_| {
@@ -29,7 +29,7 @@ fn bytes(seed: u64, n: usize) -> Vec<u8> {
         .collect()
 }
 
-fn zero_params() -> MbParams {
+pub(crate) fn zero_params() -> MbParams {
     MbParams {
         s: 0,
         m: 0,
