@@ -15,6 +15,8 @@
 pub mod cpu;
 pub mod engine;
 mod gf256;
+pub(crate) mod simd;
+mod kernel;
 mod error;
 pub mod kalyna;
 pub mod kuznyechik;

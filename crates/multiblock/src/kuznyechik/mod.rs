@@ -21,6 +21,7 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512_gfni;
 mod key_schedule;
+mod layers;
 mod linear;
 mod reference;
 mod sliced;

@@ -1,0 +1,93 @@
+//! The generic backend adapter: a family writes a [`BatchCipher`] (what one
+//! batch of blocks does on machine `M`), and [`backend`] turns it into a
+//! registry entry whose keyed kernel runs the one batch driver
+//! ([`batch::for_each_batch`]) inside the machine's instruction set.
+
+pub(crate) mod batch;
+
+use crate::cpu::{Backend, BackendInfo, BlockKernel};
+use crate::simd::{Job, Machine};
+
+/// One backend's work on whole batches, keyed.
+///
+/// Implementations hold their key material in zeroizing types, and write
+/// `encrypt`/`decrypt` `#[inline(always)]` so that they are compiled inside
+/// the machine's `#[target_feature]` function.
+pub(crate) trait BatchCipher<M: Machine>: Send + Sync + Sized + 'static {
+    /// The family's expanded key.
+    type Keys: 'static;
+    /// Bytes per full batch.
+    const BATCH_BYTES: usize;
+    /// The tail is padded to a multiple of this (a divisor of the batch).
+    const GRANULE_BYTES: usize;
+    /// Keys the kernel (called once per key, on a CPU that runs `M`).
+    fn new(m: M, keys: &Self::Keys) -> Self;
+    /// Encrypts `batch` in place: a multiple of `GRANULE_BYTES` bytes, at most
+    /// `BATCH_BYTES`.
+    fn encrypt(&self, m: M, batch: &mut [u8]);
+    /// Decrypts likewise.
+    fn decrypt(&self, m: M, batch: &mut [u8]);
+}
+
+/// A keyed kernel: a machine token and the family's batch cipher.
+struct Kernel<M, C> {
+    machine: M,
+    cipher: C,
+}
+
+/// One call of `encrypt_blocks` (`DECRYPT` false) or `decrypt_blocks`.
+struct Run<'a, M, C, const DECRYPT: bool> {
+    kernel: &'a Kernel<M, C>,
+    data: &'a mut [u8],
+}
+
+impl<M: Machine, C: BatchCipher<M>, const DECRYPT: bool> Job for Run<'_, M, C, DECRYPT> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        batch::for_each_batch(self.data, C::BATCH_BYTES, C::GRANULE_BYTES, &Direction::<_, DECRYPT>(self.kernel));
+    }
+}
+
+/// A keyed kernel seen as one direction's batch function.
+struct Direction<'a, K, const DECRYPT: bool>(&'a K);
+
+impl<M: Machine, C: BatchCipher<M>, const DECRYPT: bool> batch::BatchFn for Direction<'_, Kernel<M, C>, DECRYPT> {
+    #[inline(always)]
+    fn call(&self, b: &mut [u8]) {
+        let Kernel { machine, cipher } = self.0;
+        if DECRYPT {
+            cipher.decrypt(*machine, b)
+        } else {
+            cipher.encrypt(*machine, b)
+        }
+    }
+}
+
+impl<M: Machine, C: BatchCipher<M>> BlockKernel for Kernel<M, C> {
+    fn encrypt_blocks(&self, data: &mut [u8]) {
+        self.machine.vectorize(Run::<M, C, false> { kernel: self, data })
+    }
+    fn decrypt_blocks(&self, data: &mut [u8]) {
+        self.machine.vectorize(Run::<M, C, true> { kernel: self, data })
+    }
+}
+
+fn keyed<M: Machine, C: BatchCipher<M>>(keys: &C::Keys) -> Box<dyn BlockKernel> {
+    let machine = M::detect().expect("a backend is keyed only after `available` said yes");
+    Box::new(Kernel { machine, cipher: C::new(machine, keys) })
+}
+
+/// The registry entry of batch cipher `C` on machine `M`: `ways` blocks per
+/// batch, constant-time or not as the family knows.
+pub(crate) const fn backend<M: Machine, C: BatchCipher<M>>(
+    name: &'static str,
+    constant_time: bool,
+    ways: usize,
+) -> Backend<C::Keys> {
+    Backend {
+        info: BackendInfo { name, constant_time, ways, needs: M::NEEDS },
+        available: M::available,
+        new: keyed::<M, C>,
+    }
+}

@@ -1,0 +1,233 @@
+//! A software machine of N-byte registers, written from the instructions'
+//! definitions in Intel's SDM, so every generic kernel runs (and is tested)
+//! on any CPU, AVX-512 code included. It implements every trait of the
+//! vocabulary; `simd::tests` checks it against the real instructions where
+//! the CPU has them.
+
+use super::{Avx512, Gfni, Job, Machine, Simd, Vbmi};
+use crate::cpu::CpuFeatures;
+
+/// The emulated machine; N is 16, 32 or 64.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Emu<const N: usize>;
+
+type R<const N: usize> = [u8; N];
+
+fn map<const N: usize>(f: impl Fn(usize) -> u8) -> R<N> {
+    core::array::from_fn(f)
+}
+
+/// Applies `f` to each little-endian word of `W` bytes of a and b.
+fn words<const N: usize, const W: usize>(a: &R<N>, b: &R<N>, f: impl Fn(u64, u64) -> u64) -> R<N> {
+    let mut out = [0u8; N];
+    for i in (0..N).step_by(W) {
+        let get = |x: &R<N>| x[i..i + W].iter().rev().fold(0u64, |acc, &b| acc << 8 | u64::from(b));
+        let r = f(get(a), get(b));
+        for k in 0..W {
+            out[i + k] = (r >> (8 * k)) as u8;
+        }
+    }
+    out
+}
+
+/// The result of `vgf2p8affineqb` on one byte, as the SDM defines it.
+pub(crate) fn affine_byte(matrix: u64, x: u8) -> u8 {
+    (0..8).fold(0u8, |r, i| {
+        let row = (matrix >> (8 * (7 - i))) as u8;
+        r | ((((row & x).count_ones() & 1) as u8) << i)
+    })
+}
+
+impl<const N: usize> Machine for Emu<N> {
+    const NEEDS: &'static str = "nothing (emulated)";
+    fn available(_: &CpuFeatures) -> bool {
+        true
+    }
+    unsafe fn new_unchecked() -> Self {
+        Emu
+    }
+    fn vectorize<J: Job>(self, job: J) -> J::Output {
+        job.run()
+    }
+}
+
+impl<const N: usize> Simd for Emu<N> {
+    type V = R<N>;
+    const BYTES: usize = N;
+
+    fn zero(self) -> R<N> {
+        [0; N]
+    }
+    fn load(self, src: &[u8]) -> R<N> {
+        src[..N].try_into().expect("N bytes")
+    }
+    fn store(self, v: R<N>, dst: &mut [u8]) {
+        dst[..N].copy_from_slice(&v);
+    }
+    fn splat8(self, b: u8) -> R<N> {
+        [b; N]
+    }
+    fn splat32(self, w: u32) -> R<N> {
+        map(|i| w.to_le_bytes()[i % 4])
+    }
+    fn splat64(self, q: u64) -> R<N> {
+        map(|i| q.to_le_bytes()[i % 8])
+    }
+    fn splat128(self, lane: &[u8; 16]) -> R<N> {
+        map(|i| lane[i % 16])
+    }
+    fn xor(self, a: R<N>, b: R<N>) -> R<N> {
+        map(|i| a[i] ^ b[i])
+    }
+    fn xor3(self, a: R<N>, b: R<N>, c: R<N>) -> R<N> {
+        map(|i| a[i] ^ b[i] ^ c[i])
+    }
+    fn and(self, a: R<N>, b: R<N>) -> R<N> {
+        map(|i| a[i] & b[i])
+    }
+    fn or(self, a: R<N>, b: R<N>) -> R<N> {
+        map(|i| a[i] | b[i])
+    }
+    fn andnot(self, a: R<N>, b: R<N>) -> R<N> {
+        map(|i| !a[i] & b[i])
+    }
+    fn add8(self, a: R<N>, b: R<N>) -> R<N> {
+        map(|i| a[i].wrapping_add(b[i]))
+    }
+    fn sub8(self, a: R<N>, b: R<N>) -> R<N> {
+        map(|i| a[i].wrapping_sub(b[i]))
+    }
+    fn add32(self, a: R<N>, b: R<N>) -> R<N> {
+        words::<N, 4>(&a, &b, |x, y| (x as u32).wrapping_add(y as u32).into())
+    }
+    fn add64(self, a: R<N>, b: R<N>) -> R<N> {
+        words::<N, 8>(&a, &b, u64::wrapping_add)
+    }
+    fn sub64(self, a: R<N>, b: R<N>) -> R<N> {
+        words::<N, 8>(&a, &b, u64::wrapping_sub)
+    }
+    fn eq8(self, a: R<N>, b: R<N>) -> R<N> {
+        map(|i| if a[i] == b[i] { 0xff } else { 0 })
+    }
+    fn gt8(self, a: R<N>, b: R<N>) -> R<N> {
+        map(|i| if (a[i] as i8) > (b[i] as i8) { 0xff } else { 0 })
+    }
+    fn shl16<const S: i32>(self, a: R<N>) -> R<N> {
+        words::<N, 2>(&a, &a, |x, _| x.checked_shl(S as u32).unwrap_or(0) & 0xffff)
+    }
+    fn shr16<const S: i32>(self, a: R<N>) -> R<N> {
+        words::<N, 2>(&a, &a, |x, _| x.checked_shr(S as u32).unwrap_or(0))
+    }
+    fn shl32<const S: i32>(self, a: R<N>) -> R<N> {
+        words::<N, 4>(&a, &a, |x, _| x.checked_shl(S as u32).unwrap_or(0) & 0xffff_ffff)
+    }
+    fn shr32<const S: i32>(self, a: R<N>) -> R<N> {
+        words::<N, 4>(&a, &a, |x, _| x.checked_shr(S as u32).unwrap_or(0))
+    }
+    fn shl64<const S: i32>(self, a: R<N>) -> R<N> {
+        words::<N, 8>(&a, &a, |x, _| x.checked_shl(S as u32).unwrap_or(0))
+    }
+    fn shr64<const S: i32>(self, a: R<N>) -> R<N> {
+        words::<N, 8>(&a, &a, |x, _| x.checked_shr(S as u32).unwrap_or(0))
+    }
+    fn rotl32<const S: i32>(self, a: R<N>) -> R<N> {
+        words::<N, 4>(&a, &a, |x, _| (x as u32).rotate_left(S as u32).into())
+    }
+    fn shuffle8(self, table: R<N>, idx: R<N>) -> R<N> {
+        map(|i| if idx[i] & 0x80 != 0 { 0 } else { table[i / 16 * 16 + usize::from(idx[i] & 15)] })
+    }
+    fn shuffle32<const IMM: i32>(self, a: R<N>) -> R<N> {
+        map(|i| {
+            let (lane, word, byte) = (i / 16 * 16, i % 16 / 4, i % 4);
+            a[lane + 4 * ((IMM as usize >> (2 * word)) & 3) + byte]
+        })
+    }
+    fn unpack_lo<const W: usize>(self, a: R<N>, b: R<N>) -> R<N> {
+        unpack::<N, W>(a, b, 0)
+    }
+    fn unpack_hi<const W: usize>(self, a: R<N>, b: R<N>) -> R<N> {
+        unpack::<N, W>(a, b, 8)
+    }
+    fn blendv(self, a: R<N>, b: R<N>, mask: R<N>) -> R<N> {
+        map(|i| if mask[i] & 0x80 != 0 { b[i] } else { a[i] })
+    }
+    fn blend32<const IMM: i32>(self, a: R<N>, b: R<N>) -> R<N> {
+        map(|i| if IMM >> (i % 16 / 4) & 1 == 1 { b[i] } else { a[i] })
+    }
+    fn maddubs(self, a: R<N>, b: R<N>) -> R<N> {
+        let mut out = [0u8; N];
+        for i in (0..N).step_by(2) {
+            let p = |k: usize| i32::from(a[k]) * i32::from(b[k] as i8);
+            let s = (p(i) + p(i + 1)).clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+            out[i..i + 2].copy_from_slice(&s.to_le_bytes());
+        }
+        out
+    }
+    fn packus16(self, a: R<N>, b: R<N>) -> R<N> {
+        map(|i| {
+            let (lane, k) = (i / 16 * 16, i % 16);
+            let src = if k < 8 { &a } else { &b };
+            let w = i16::from_le_bytes([src[lane + 2 * (k % 8)], src[lane + 2 * (k % 8) + 1]]);
+            w.clamp(0, 255) as u8
+        })
+    }
+}
+
+/// punpckl/h with W-byte elements: per 16-byte lane, out element 2e is a's
+/// element (half/W + e), out element 2e+1 is b's.
+fn unpack<const N: usize, const W: usize>(a: R<N>, b: R<N>, half: usize) -> R<N> {
+    map(|i| {
+        let (lane, off) = (i / 16 * 16, i % 16);
+        let (elem, byte) = (off / W, off % W);
+        let src = if elem % 2 == 0 { &a } else { &b };
+        src[lane + half + (elem / 2) * W + byte]
+    })
+}
+
+impl<const N: usize> Gfni for Emu<N> {
+    fn affine(self, x: R<N>, matrix: u64) -> R<N> {
+        map(|i| affine_byte(matrix, x[i]))
+    }
+}
+
+impl<const N: usize> Vbmi for Emu<N> {
+    fn permb(self, table: R<N>, idx: R<N>) -> R<N> {
+        map(|i| table[usize::from(idx[i]) % N])
+    }
+    fn permi2b(self, lo: R<N>, idx: R<N>, hi: R<N>) -> R<N> {
+        map(|i| {
+            let k = usize::from(idx[i]) % (2 * N);
+            if k < N {
+                lo[k]
+            } else {
+                hi[k - N]
+            }
+        })
+    }
+}
+
+impl<const N: usize> Avx512 for Emu<N> {
+    fn ternlog<const IMM: i32>(self, a: R<N>, b: R<N>, c: R<N>) -> R<N> {
+        map(|i| {
+            (0..8).fold(0u8, |r, bit| {
+                let t = (a[i] >> bit & 1) << 2 | (b[i] >> bit & 1) << 1 | (c[i] >> bit & 1);
+                r | (((IMM >> t) & 1) as u8) << bit
+            })
+        })
+    }
+    fn select_bit<const BIT: u32>(self, sel: R<N>, a: R<N>, b: R<N>) -> R<N> {
+        map(|i| if sel[i] >> BIT & 1 == 1 { b[i] } else { a[i] })
+    }
+    fn shuffle8_masked(self, src: R<N>, mask: u64, table: R<N>, idx: R<N>) -> R<N> {
+        let s = self.shuffle8(table, idx);
+        map(|i| if mask >> i & 1 == 1 { s[i] } else { src[i] })
+    }
+    fn permi2q(self, a: R<N>, idx: R<N>, b: R<N>) -> R<N> {
+        let q = N / 8;
+        map(|i| {
+            let k = usize::from(idx[i / 8 * 8]) % (2 * q);
+            let src = if k < q { &a } else { &b };
+            src[(k % q) * 8 + i % 8]
+        })
+    }
+}

@@ -1,0 +1,98 @@
+//! Instruction-set levels: which features a machine token proves, and the
+//! `#[target_feature]` function each level compiles a [`Job`] in.
+
+use super::Job;
+use crate::cpu::CpuFeatures;
+
+/// One set of instruction-set extensions.
+pub(crate) trait Level: Copy + Send + Sync + 'static {
+    /// As `BackendInfo::needs` shows it.
+    const NEEDS: &'static str;
+    /// AVX2 (with it SSE4.1 and VEX encodings).
+    const AVX2: bool;
+    /// AVX-512 F+BW+VL: EVEX forms of ymm/xmm operations (`vpternlog`, masks).
+    const AVX512VL: bool;
+    fn available(f: &CpuFeatures) -> bool;
+    /// Runs `job` in a function compiled with this level's features.
+    ///
+    /// # Safety
+    /// The CPU must have them (`available` said yes).
+    unsafe fn enter<J: Job>(job: J) -> J::Output;
+}
+
+/// Levels with AVX2 (ymm registers).
+pub(crate) trait HasAvx2: Level {}
+/// Levels with AVX-512 F+BW (zmm registers, masks).
+pub(crate) trait HasAvx512: HasAvx2 {}
+/// Levels with GFNI.
+pub(crate) trait HasGfni: Level {}
+/// Levels with AVX-512 VBMI (and VL).
+pub(crate) trait HasVbmi: HasAvx512 {}
+
+macro_rules! level {
+    ($(#[$doc:meta])* $name:ident, $features:literal, $needs:literal, avx2: $avx2:literal, vl: $vl:literal, |$f:ident| $available:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default)]
+        pub(crate) struct $name;
+
+        impl Level for $name {
+            const NEEDS: &'static str = $needs;
+            const AVX2: bool = $avx2;
+            const AVX512VL: bool = $vl;
+            fn available($f: &CpuFeatures) -> bool {
+                $available
+            }
+            #[inline]
+            unsafe fn enter<J: Job>(job: J) -> J::Output {
+                #[target_feature(enable = $features)]
+                #[inline]
+                unsafe fn compiled<J: Job>(job: J) -> J::Output {
+                    job.run()
+                }
+                // SAFETY: the caller guarantees the features.
+                unsafe { compiled(job) }
+            }
+        }
+    };
+}
+
+level!(
+    /// SSSE3 (xmm only).
+    Ssse3, "ssse3", "ssse3", avx2: false, vl: false, |f| f.ssse3
+);
+level!(
+    /// AVX2 (VEX-encoded xmm and ymm).
+    Avx2, "avx2", "avx2", avx2: true, vl: false, |f| f.avx2
+);
+level!(
+    /// AVX2 and GFNI (VEX `vgf2p8affineqb`; e.g. Intel Alder Lake E-cores).
+    Avx2Gfni, "avx2,gfni", "avx2+gfni", avx2: true, vl: false, |f| f.avx2 && f.gfni
+);
+level!(
+    /// AVX-512 F+BW (+VL, which every such CPU has).
+    Avx512Bw, "avx2,avx512f,avx512bw,avx512vl", "avx512f+avx512bw", avx2: true, vl: true,
+    |f| f.avx2 && f.avx512f && f.avx512bw && f.avx512vl
+);
+level!(
+    /// AVX-512 F+BW+VL and VBMI (Ice Lake, Zen 4 and later).
+    Avx512Vbmi, "avx2,avx512f,avx512bw,avx512vl,avx512vbmi", "avx512f+avx512bw+avx512vl+avx512vbmi", avx2: true, vl: true,
+    |f| f.avx2 && f.avx512f && f.avx512bw && f.avx512vl && f.avx512vbmi
+);
+level!(
+    /// AVX-512 F+BW+VL+VBMI and GFNI.
+    Avx512Gfni, "avx2,avx512f,avx512bw,avx512vl,avx512vbmi,gfni", "avx512f+avx512bw+avx512vl+avx512vbmi+gfni",
+    avx2: true, vl: true, |f| f.avx2 && f.avx512f && f.avx512bw && f.avx512vl && f.avx512vbmi && f.gfni
+);
+
+impl HasAvx2 for Avx2 {}
+impl HasAvx2 for Avx2Gfni {}
+impl HasAvx2 for Avx512Bw {}
+impl HasAvx2 for Avx512Vbmi {}
+impl HasAvx2 for Avx512Gfni {}
+impl HasAvx512 for Avx512Bw {}
+impl HasAvx512 for Avx512Vbmi {}
+impl HasAvx512 for Avx512Gfni {}
+impl HasVbmi for Avx512Vbmi {}
+impl HasVbmi for Avx512Gfni {}
+impl HasGfni for Avx2Gfni {}
+impl HasGfni for Avx512Gfni {}

@@ -1,0 +1,200 @@
+//! The one vector vocabulary every kernel is written in.
+//!
+//! A *machine* is a zero-sized token type ([`Xmm`], [`Ymm`], [`Zmm`], each
+//! with an instruction-set [`Level`]; or [`emu::Emu`] in tests). Holding a
+//! token is proof that the CPU runs the level's instructions: tokens are
+//! made only by [`Machine::detect`] (which checks the CPU) or by the unsafe
+//! [`Machine::new_unchecked`]. That makes every operation a safe method:
+//! the one `unsafe` boundary is the token's existence, and each
+//! implementation file says so once at its top.
+//!
+//! The operations are split by what a CPU has:
+//! - [`Simd`]: every machine (SSSE3 and up): loads, stores, splats, bitwise
+//!   and three-way XOR, adds, shifts and rotates, `pshufb`, unpacks, blends;
+//! - [`Gfni`]: `vgf2p8affineqb` (any width with GFNI);
+//! - [`Vbmi`]: `vpermb` / `vpermi2b` byte lookups over whole registers;
+//! - [`Avx512`]: `vpternlog`, mask blends and merge-masked shuffles,
+//!   `vpermt2q`.
+//!
+//! Every method is `#[inline(always)]`: on its own it is compiled without the
+//! level's features, so it must melt into a function that has them. That
+//! function is [`Machine::vectorize`]: it runs a [`Job`] inside a
+//! `#[target_feature]` function of the level, and a job's `run` (also
+//! `#[inline(always)]`) is where a kernel's code ends up compiled.
+//!
+//! Two rules follow for kernel code. No closures: a closure is compiled
+//! without the features of the function it is written in, so the intrinsics
+//! in it would become calls (50 times slower; `core::array::from_fn(|i| ..)`
+//! included); use loops, or a small trait with an `#[inline(always)]`
+//! method. And no intrinsics outside this module: kernels are generic over
+//! the traits here, which is also what lets [`emu::Emu`] run them in tests.
+//!
+//! The register types are associated types (`__m128i`, `__m256i`, `__m512i`
+//! on x86-64, `[u8; N]` for the emulator), so a NEON machine can later use
+//! `uint8x16_t` or a group of them behind the same trait.
+
+#[cfg(test)]
+pub(crate) mod emu;
+#[cfg(target_arch = "x86_64")]
+mod level;
+#[cfg(target_arch = "x86_64")]
+mod xmm;
+#[cfg(target_arch = "x86_64")]
+mod ymm;
+#[cfg(target_arch = "x86_64")]
+mod x86_ops;
+#[cfg(target_arch = "x86_64")]
+mod zmm;
+
+#[cfg(target_arch = "x86_64")]
+#[allow(unused_imports)] // the levels and bounds kernels name
+pub(crate) use level::{Avx2, Avx2Gfni, Avx512Bw, Avx512Gfni, Avx512Vbmi, HasAvx2, HasAvx512, HasGfni, HasVbmi, Level, Ssse3};
+#[cfg(target_arch = "x86_64")]
+pub(crate) use {xmm::Xmm, ymm::Ymm, zmm::Zmm};
+
+use crate::cpu::CpuFeatures;
+
+/// Work to run inside a function compiled for a machine's instruction set.
+/// Implementations mark `run` `#[inline(always)]`, so the whole kernel is
+/// compiled there (see the module documentation).
+pub(crate) trait Job {
+    type Output;
+    fn run(self) -> Self::Output;
+}
+
+/// A token for one register width at one instruction-set level.
+pub(crate) trait Machine: Copy + Send + Sync + 'static {
+    /// The instruction sets, as `BackendInfo::needs` shows them.
+    const NEEDS: &'static str;
+    /// Whether a CPU with `features` runs this machine.
+    fn available(features: &CpuFeatures) -> bool;
+    /// # Safety
+    /// The CPU must run this machine (`available` says yes).
+    unsafe fn new_unchecked() -> Self;
+    /// The token, on a CPU that runs it.
+    fn detect() -> Option<Self> {
+        // SAFETY: checked just before.
+        Self::available(CpuFeatures::get()).then(|| unsafe { Self::new_unchecked() })
+    }
+    /// Runs `job` compiled with this machine's instruction sets.
+    fn vectorize<J: Job>(self, job: J) -> J::Output;
+}
+
+/// The operations every machine has. `V` is one register.
+pub(crate) trait Simd: Machine {
+    type V: Copy;
+    /// Bytes per register.
+    const BYTES: usize;
+
+    fn zero(self) -> Self::V;
+    /// The first `BYTES` bytes of `src`.
+    fn load(self, src: &[u8]) -> Self::V;
+    /// Into the first `BYTES` bytes of `dst`.
+    fn store(self, v: Self::V, dst: &mut [u8]);
+    fn splat8(self, b: u8) -> Self::V;
+    fn splat32(self, w: u32) -> Self::V;
+    fn splat64(self, q: u64) -> Self::V;
+    /// The same 16 bytes in every 128-bit lane.
+    fn splat128(self, lane: &[u8; 16]) -> Self::V;
+
+    fn xor(self, a: Self::V, b: Self::V) -> Self::V;
+    /// a ⊕ b ⊕ c (one `vpternlogq` where AVX-512VL is there).
+    fn xor3(self, a: Self::V, b: Self::V, c: Self::V) -> Self::V;
+    fn and(self, a: Self::V, b: Self::V) -> Self::V;
+    fn or(self, a: Self::V, b: Self::V) -> Self::V;
+    /// ¬a ∧ b (`pandn`).
+    fn andnot(self, a: Self::V, b: Self::V) -> Self::V;
+
+    fn add8(self, a: Self::V, b: Self::V) -> Self::V;
+    fn sub8(self, a: Self::V, b: Self::V) -> Self::V;
+    fn add32(self, a: Self::V, b: Self::V) -> Self::V;
+    fn add64(self, a: Self::V, b: Self::V) -> Self::V;
+    fn sub64(self, a: Self::V, b: Self::V) -> Self::V;
+    /// Per byte: 0xff where a == b, else 0.
+    fn eq8(self, a: Self::V, b: Self::V) -> Self::V;
+    /// Per byte, signed: 0xff where a > b, else 0.
+    fn gt8(self, a: Self::V, b: Self::V) -> Self::V;
+
+    fn shl16<const N: i32>(self, a: Self::V) -> Self::V;
+    fn shr16<const N: i32>(self, a: Self::V) -> Self::V;
+    fn shl32<const N: i32>(self, a: Self::V) -> Self::V;
+    fn shr32<const N: i32>(self, a: Self::V) -> Self::V;
+    fn shl64<const N: i32>(self, a: Self::V) -> Self::V;
+    fn shr64<const N: i32>(self, a: Self::V) -> Self::V;
+    /// Each 32-bit word rotated left by `N` (`vprold` on AVX-512, else two
+    /// shifts and an OR; `N` in 1..32).
+    fn rotl32<const N: i32>(self, a: Self::V) -> Self::V;
+
+    /// `pshufb`: per 128-bit lane, byte k ← table[idx[k] & 15], or 0 where
+    /// idx[k] has bit 7 set.
+    fn shuffle8(self, table: Self::V, idx: Self::V) -> Self::V;
+    /// `pshufd` with immediate `IMM` per 128-bit lane.
+    fn shuffle32<const IMM: i32>(self, a: Self::V) -> Self::V;
+    /// Per 128-bit lane, interleaves the low halves of a and b in elements of
+    /// `W` bytes, a first (`punpckl{bw,wd,dq,qdq}` for W = 1, 2, 4, 8).
+    fn unpack_lo<const W: usize>(self, a: Self::V, b: Self::V) -> Self::V;
+    /// The same with the high halves (`punpckh*`).
+    fn unpack_hi<const W: usize>(self, a: Self::V, b: Self::V) -> Self::V;
+    /// Per byte: b where mask's bit 7 is set, else a (`pblendvb`).
+    fn blendv(self, a: Self::V, b: Self::V, mask: Self::V) -> Self::V;
+    /// Per 32-bit word i of each 128-bit lane: b's where bit i of `IMM` is
+    /// set, else a's (`vpblendd` within a lane; IMM in 0..16).
+    fn blend32<const IMM: i32>(self, a: Self::V, b: Self::V) -> Self::V;
+    /// `pmaddubsw`: a unsigned bytes × b signed bytes, adjacent pairs summed
+    /// into saturated 16-bit words.
+    fn maddubs(self, a: Self::V, b: Self::V) -> Self::V;
+    /// `packuswb` per 128-bit lane: a's 16-bit words then b's, saturated to
+    /// unsigned bytes.
+    fn packus16(self, a: Self::V, b: Self::V) -> Self::V;
+}
+
+/// `vgf2p8affineqb`: each byte x ↦ A·x over GF(2), A an 8×8 bit matrix in
+/// Intel's layout (row i, the byte that makes output bit i, at byte 7 − i
+/// of the 64-bit word; see `gf256::mul_matrix`).
+pub(crate) trait Gfni: Simd {
+    fn affine(self, x: Self::V, matrix: u64) -> Self::V;
+}
+
+/// Byte lookups over whole registers (AVX-512 VBMI, VL for ymm and xmm).
+pub(crate) trait Vbmi: Simd {
+    /// `vpermb`: byte k ← table[idx[k] mod BYTES].
+    fn permb(self, table: Self::V, idx: Self::V) -> Self::V;
+    /// `vpermi2b`: byte k ← (lo ‖ hi)[idx[k] mod 2·BYTES].
+    fn permi2b(self, lo: Self::V, idx: Self::V, hi: Self::V) -> Self::V;
+}
+
+/// AVX-512's masks and three-input logic (F + BW, VL for ymm and xmm).
+pub(crate) trait Avx512: Simd {
+    /// `vpternlogd`: bit i of the result is bit (a_i·4 + b_i·2 + c_i) of IMM.
+    fn ternlog<const IMM: i32>(self, a: Self::V, b: Self::V, c: Self::V) -> Self::V;
+    /// Per byte: b where byte `sel` has bit `BIT` set, else a (`vptestmb` or
+    /// `vpmovb2m`, then `vpblendmb`).
+    fn select_bit<const BIT: u32>(self, sel: Self::V, a: Self::V, b: Self::V) -> Self::V;
+    /// `vpshufb` merge-masked: byte k is shuffle8(table, idx)'s where bit k of
+    /// `mask` is set, else src's (mask bits beyond `BYTES` are ignored).
+    fn shuffle8_masked(self, src: Self::V, mask: u64, table: Self::V, idx: Self::V) -> Self::V;
+    /// `vpermt2q`: 64-bit word k ← (a ‖ b)[idx[k] mod 2·BYTES/8].
+    fn permi2q(self, a: Self::V, idx: Self::V, b: Self::V) -> Self::V;
+}
+
+#[cfg(test)]
+mod tests;
+
+/// The machine of plain Rust code (table and portable backends): every CPU
+/// runs it, and `vectorize` just runs the job.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Portable;
+
+impl Machine for Portable {
+    const NEEDS: &'static str = "nothing";
+    fn available(_: &CpuFeatures) -> bool {
+        true
+    }
+    unsafe fn new_unchecked() -> Self {
+        Portable
+    }
+    #[inline(always)]
+    fn vectorize<J: Job>(self, job: J) -> J::Output {
+        job.run()
+    }
+}

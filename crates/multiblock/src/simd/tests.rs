@@ -1,0 +1,118 @@
+//! Every operation of every machine this CPU runs equals the emulator's
+//! (written from the SDM) on random registers; the emulator in turn carries
+//! the AVX-512 kernels' tests to CPUs without AVX-512.
+
+use super::emu::Emu;
+use super::*;
+use crate::test_rng::Rng;
+
+/// Compares `$op` (an expression over machine `$m` and registers a, b, c)
+/// on the machine and on the emulator.
+macro_rules! same {
+    ($m:ident, $n:literal, $rng:ident, |$mm:ident, $a:ident, $b:ident, $c:ident| $op:expr) => {{
+        let raw: [[u8; $n]; 3] = core::array::from_fn(|_| core::array::from_fn(|_| $rng.next() as u8));
+        let got = {
+            let $mm = $m;
+            let ($a, $b, $c) = ($mm.load(&raw[0]), $mm.load(&raw[1]), $mm.load(&raw[2]));
+            let mut out = [0u8; $n];
+            $mm.store($op, &mut out);
+            out
+        };
+        let want = {
+            let $mm = Emu::<$n>;
+            let ($a, $b, $c) = (raw[0], raw[1], raw[2]);
+            $op
+        };
+        assert_eq!(got, want, "{} on {:?}", stringify!($op), raw);
+    }};
+}
+
+macro_rules! check_simd {
+    ($m:ident, $n:literal, $rng:ident) => {
+        for _ in 0..50 {
+            same!($m, $n, $rng, |m, a, b, c| m.xor3(a, b, m.xor(c, m.and(a, m.or(b, m.andnot(c, a))))));
+            same!($m, $n, $rng, |m, a, b, _c| m.add8(m.sub8(a, b), m.add32(b, m.add64(a, m.sub64(b, a)))));
+            same!($m, $n, $rng, |m, a, b, _c| m.or(m.eq8(a, m.splat8(7)), m.gt8(a, b)));
+            same!($m, $n, $rng, |m, a, _b, _c| m.xor(m.shl16::<3>(a), m.shr16::<4>(m.splat32(0xdead_beef))));
+            same!($m, $n, $rng, |m, a, b, _c| m.xor3(m.shl32::<5>(a), m.shr32::<7>(b), m.rotl32::<11>(a)));
+            same!($m, $n, $rng, |m, a, b, _c| m.xor(m.shl64::<9>(a), m.shr64::<13>(m.add64(b, m.splat64(1)))));
+            same!($m, $n, $rng, |m, a, b, _c| m.shuffle8(a, b));
+            same!($m, $n, $rng, |m, a, _b, _c| m.xor(m.shuffle32::<0x4e>(a), m.shuffle32::<0x1b>(a)));
+            same!($m, $n, $rng, |m, a, b, _c| m.xor(m.unpack_lo::<1>(a, b), m.unpack_hi::<2>(a, b)));
+            same!($m, $n, $rng, |m, a, b, _c| m.xor(m.unpack_lo::<4>(a, b), m.unpack_hi::<8>(a, b)));
+            same!($m, $n, $rng, |m, a, b, c| m.xor(m.blendv(a, b, c), m.blend32::<0b0110>(a, b)));
+            same!($m, $n, $rng, |m, a, b, _c| m.xor(m.maddubs(a, b), m.packus16(b, a)));
+            same!($m, $n, $rng, |m, a, _b, _c| m.xor(m.splat128(&[9; 16]), m.add8(a, m.zero())));
+        }
+    };
+}
+
+/// GFNI, VBMI and the AVX-512 mask operations.
+macro_rules! check_extensions {
+    ($m:ident, $n:literal, $rng:ident) => {
+        for _ in 0..50 {
+            same!($m, $n, $rng, |m, a, _b, _c| m.affine(a, 0x0102_0408_1020_4080 ^ 0x5a5a));
+            same!($m, $n, $rng, |m, a, b, c| m.xor(m.permb(a, b), m.permi2b(a, c, b)));
+            same!($m, $n, $rng, |m, a, b, c| m.xor(m.ternlog::<0xd8>(a, b, c), m.ternlog::<0x96>(c, b, a)));
+            same!($m, $n, $rng, |m, a, b, c| m.xor(m.select_bit::<7>(a, b, c), m.select_bit::<6>(c, a, b)));
+            same!($m, $n, $rng, |m, a, b, c| m.shuffle8_masked(a, 0xaaaa_aaaa_aaaa_aaaa, b, c));
+            same!($m, $n, $rng, |m, a, b, c| m.permi2q(a, b, c));
+        }
+    };
+}
+
+fn rng() -> Rng {
+    Rng(0x51_3d)
+}
+
+#[test]
+fn xmm_matches_the_emulator() {
+    let mut rng = rng();
+    if let Some(m) = Xmm::<Ssse3>::detect() {
+        check_simd!(m, 16, rng);
+    }
+    if let Some(m) = Xmm::<Avx2>::detect() {
+        check_simd!(m, 16, rng);
+    }
+    if let Some(m) = Xmm::<Avx512Gfni>::detect() {
+        check_simd!(m, 16, rng);
+        check_extensions!(m, 16, rng);
+    }
+}
+
+#[test]
+fn ymm_matches_the_emulator() {
+    let mut rng = rng();
+    if let Some(m) = Ymm::<Avx2>::detect() {
+        check_simd!(m, 32, rng);
+    }
+    if let Some(m) = Ymm::<Avx2Gfni>::detect() {
+        for _ in 0..50 {
+            same!(m, 32, rng, |m, a, _b, _c| m.affine(a, 0x8040_2010_0804_0201 ^ 0x1234));
+        }
+    }
+    if let Some(m) = Ymm::<Avx512Gfni>::detect() {
+        check_simd!(m, 32, rng);
+        check_extensions!(m, 32, rng);
+    }
+}
+
+#[test]
+fn zmm_matches_the_emulator() {
+    let mut rng = rng();
+    if let Some(m) = Zmm::<Avx512Bw>::detect() {
+        check_simd!(m, 64, rng);
+    }
+    if let Some(m) = Zmm::<Avx512Gfni>::detect() {
+        check_simd!(m, 64, rng);
+        check_extensions!(m, 64, rng);
+    }
+}
+
+
+#[test]
+fn affine_byte_is_the_identity_for_the_identity_matrix() {
+    for x in 0..=255u8 {
+        assert_eq!(emu::affine_byte(0x0102_0408_1020_4080, x), x);
+    }
+}

@@ -1,0 +1,176 @@
+//! The part of [`Simd`](super::Simd) whose x86-64 form differs between
+//! widths only in the intrinsic's name: one macro writes it for xmm, ymm and
+//! zmm; each width's file writes the rest by hand.
+
+/// Implements `Machine` and `Simd` for `$token<L>` (a register of `$bytes`
+/// bytes, `$v`), given the intrinsics of each operation, and then the
+/// width-specific methods in `{ $($extra)* }`.
+///
+/// Shifts take the count in a register (`psllw xmm, xmm`): with a constant
+/// count LLVM emits the immediate form, and one const-generic type (i32)
+/// serves every width (the 512-bit immediate forms take u32).
+///
+/// SAFETY (of every `unsafe` block the macro writes): a `$token<L>` exists
+/// only on a CPU with `L`'s features (see `Machine`), and `L` includes the
+/// features of every intrinsic named here; loads and stores are bounds-
+/// checked by slicing first.
+macro_rules! x86_simd {
+    (
+        $token:ident<L: $bound:ident>, $v:ty, $bytes:literal,
+        zero: $zero:ident, load: $load:ident, store: $store:ident,
+        set8: $set8:ident, set32: $set32:ident, set64: $set64:ident,
+        xor: $xor:ident, and: $and:ident, or: $or:ident, andnot: $andnot:ident,
+        add8: $add8:ident, sub8: $sub8:ident, add32: $add32:ident, add64: $add64:ident, sub64: $sub64:ident,
+        shl16: $shl16:ident, shr16: $shr16:ident, shl32: $shl32:ident, shr32: $shr32:ident,
+        shl64: $shl64:ident, shr64: $shr64:ident,
+        shuffle8: $shuffle8:ident, maddubs: $maddubs:ident, packus16: $packus16:ident,
+        unpacklo: [$ulo8:ident, $ulo16:ident, $ulo32:ident, $ulo64:ident],
+        unpackhi: [$uhi8:ident, $uhi16:ident, $uhi32:ident, $uhi64:ident],
+        { $($extra:tt)* }
+    ) => {
+        impl<L: $bound> crate::simd::Machine for $token<L> {
+            const NEEDS: &'static str = L::NEEDS;
+            fn available(f: &crate::cpu::CpuFeatures) -> bool {
+                L::available(f)
+            }
+            unsafe fn new_unchecked() -> Self {
+                $token(core::marker::PhantomData)
+            }
+            #[inline(always)]
+            fn vectorize<J: crate::simd::Job>(self, job: J) -> J::Output {
+                // SAFETY: the token exists, so the CPU has L's features.
+                unsafe { L::enter(job) }
+            }
+        }
+
+        impl<L: $bound> crate::simd::Simd for $token<L> {
+            type V = $v;
+            const BYTES: usize = $bytes;
+
+            #[inline(always)]
+            fn zero(self) -> $v {
+                unsafe { $zero() }
+            }
+            #[inline(always)]
+            fn load(self, src: &[u8]) -> $v {
+                let src = &src[..$bytes];
+                unsafe { $load(src.as_ptr().cast()) }
+            }
+            #[inline(always)]
+            fn store(self, v: $v, dst: &mut [u8]) {
+                let dst = &mut dst[..$bytes];
+                unsafe { $store(dst.as_mut_ptr().cast(), v) }
+            }
+            #[inline(always)]
+            fn splat8(self, b: u8) -> $v {
+                unsafe { $set8(b as i8) }
+            }
+            #[inline(always)]
+            fn splat32(self, w: u32) -> $v {
+                unsafe { $set32(w as i32) }
+            }
+            #[inline(always)]
+            fn splat64(self, q: u64) -> $v {
+                unsafe { $set64(q as i64) }
+            }
+            #[inline(always)]
+            fn xor(self, a: $v, b: $v) -> $v {
+                unsafe { $xor(a, b) }
+            }
+            #[inline(always)]
+            fn and(self, a: $v, b: $v) -> $v {
+                unsafe { $and(a, b) }
+            }
+            #[inline(always)]
+            fn or(self, a: $v, b: $v) -> $v {
+                unsafe { $or(a, b) }
+            }
+            #[inline(always)]
+            fn andnot(self, a: $v, b: $v) -> $v {
+                unsafe { $andnot(a, b) }
+            }
+            #[inline(always)]
+            fn add8(self, a: $v, b: $v) -> $v {
+                unsafe { $add8(a, b) }
+            }
+            #[inline(always)]
+            fn sub8(self, a: $v, b: $v) -> $v {
+                unsafe { $sub8(a, b) }
+            }
+            #[inline(always)]
+            fn add32(self, a: $v, b: $v) -> $v {
+                unsafe { $add32(a, b) }
+            }
+            #[inline(always)]
+            fn add64(self, a: $v, b: $v) -> $v {
+                unsafe { $add64(a, b) }
+            }
+            #[inline(always)]
+            fn sub64(self, a: $v, b: $v) -> $v {
+                unsafe { $sub64(a, b) }
+            }
+            #[inline(always)]
+            fn shl16<const N: i32>(self, a: $v) -> $v {
+                unsafe { $shl16(a, _mm_cvtsi32_si128(N)) }
+            }
+            #[inline(always)]
+            fn shr16<const N: i32>(self, a: $v) -> $v {
+                unsafe { $shr16(a, _mm_cvtsi32_si128(N)) }
+            }
+            #[inline(always)]
+            fn shl32<const N: i32>(self, a: $v) -> $v {
+                unsafe { $shl32(a, _mm_cvtsi32_si128(N)) }
+            }
+            #[inline(always)]
+            fn shr32<const N: i32>(self, a: $v) -> $v {
+                unsafe { $shr32(a, _mm_cvtsi32_si128(N)) }
+            }
+            #[inline(always)]
+            fn shl64<const N: i32>(self, a: $v) -> $v {
+                unsafe { $shl64(a, _mm_cvtsi32_si128(N)) }
+            }
+            #[inline(always)]
+            fn shr64<const N: i32>(self, a: $v) -> $v {
+                unsafe { $shr64(a, _mm_cvtsi32_si128(N)) }
+            }
+            #[inline(always)]
+            fn shuffle8(self, table: $v, idx: $v) -> $v {
+                unsafe { $shuffle8(table, idx) }
+            }
+            #[inline(always)]
+            fn maddubs(self, a: $v, b: $v) -> $v {
+                unsafe { $maddubs(a, b) }
+            }
+            #[inline(always)]
+            fn packus16(self, a: $v, b: $v) -> $v {
+                unsafe { $packus16(a, b) }
+            }
+            #[inline(always)]
+            fn unpack_lo<const W: usize>(self, a: $v, b: $v) -> $v {
+                unsafe {
+                    match W {
+                        1 => $ulo8(a, b),
+                        2 => $ulo16(a, b),
+                        4 => $ulo32(a, b),
+                        _ => $ulo64(a, b),
+                    }
+                }
+            }
+            #[inline(always)]
+            fn unpack_hi<const W: usize>(self, a: $v, b: $v) -> $v {
+                unsafe {
+                    match W {
+                        1 => $uhi8(a, b),
+                        2 => $uhi16(a, b),
+                        4 => $uhi32(a, b),
+                        _ => $uhi64(a, b),
+                    }
+                }
+            }
+
+            $($extra)*
+        }
+    };
+}
+
+pub(super) use x86_simd;

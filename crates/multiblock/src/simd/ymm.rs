@@ -1,0 +1,140 @@
+//! 256-bit registers: AVX2 and up (EVEX forms with AVX-512VL).
+
+use super::level::{HasAvx2, HasAvx512, HasGfni, HasVbmi, Level};
+use super::x86_ops::x86_simd;
+use super::xmm::Xmm;
+use super::{Avx512, Gfni, Vbmi};
+use core::arch::x86_64::*;
+use core::marker::PhantomData;
+
+/// A ymm machine at level `L`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ymm<L>(PhantomData<L>);
+
+impl<L: Level> Ymm<L> {
+    /// The xmm machine of the same level (for narrow tails).
+    #[inline(always)]
+    pub(crate) fn half(self) -> Xmm<L> {
+        // SAFETY: the same level's features.
+        unsafe { <Xmm<L> as super::Machine>::new_unchecked() }
+    }
+}
+
+x86_simd! {
+    Ymm<L: HasAvx2>, __m256i, 32,
+    zero: _mm256_setzero_si256, load: _mm256_loadu_si256, store: _mm256_storeu_si256,
+    set8: _mm256_set1_epi8, set32: _mm256_set1_epi32, set64: _mm256_set1_epi64x,
+    xor: _mm256_xor_si256, and: _mm256_and_si256, or: _mm256_or_si256, andnot: _mm256_andnot_si256,
+    add8: _mm256_add_epi8, sub8: _mm256_sub_epi8, add32: _mm256_add_epi32, add64: _mm256_add_epi64,
+    sub64: _mm256_sub_epi64,
+    shl16: _mm256_sll_epi16, shr16: _mm256_srl_epi16, shl32: _mm256_sll_epi32, shr32: _mm256_srl_epi32,
+    shl64: _mm256_sll_epi64, shr64: _mm256_srl_epi64,
+    shuffle8: _mm256_shuffle_epi8, maddubs: _mm256_maddubs_epi16, packus16: _mm256_packus_epi16,
+    unpacklo: [_mm256_unpacklo_epi8, _mm256_unpacklo_epi16, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64],
+    unpackhi: [_mm256_unpackhi_epi8, _mm256_unpackhi_epi16, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64],
+    {
+        #[inline(always)]
+        fn splat128(self, lane: &[u8; 16]) -> __m256i {
+            unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(lane.as_ptr().cast())) }
+        }
+        #[inline(always)]
+        fn xor3(self, a: __m256i, b: __m256i, c: __m256i) -> __m256i {
+            if L::AVX512VL {
+                unsafe { _mm256_ternarylogic_epi64::<0x96>(a, b, c) }
+            } else {
+                unsafe { _mm256_xor_si256(_mm256_xor_si256(a, b), c) }
+            }
+        }
+        #[inline(always)]
+        fn eq8(self, a: __m256i, b: __m256i) -> __m256i {
+            unsafe { _mm256_cmpeq_epi8(a, b) }
+        }
+        #[inline(always)]
+        fn gt8(self, a: __m256i, b: __m256i) -> __m256i {
+            unsafe { _mm256_cmpgt_epi8(a, b) }
+        }
+        #[inline(always)]
+        fn rotl32<const N: i32>(self, a: __m256i) -> __m256i {
+            if L::AVX512VL {
+                unsafe { _mm256_rol_epi32::<N>(a) }
+            } else {
+                // Constant counts: LLVM emits immediate shifts.
+                unsafe {
+                    _mm256_or_si256(
+                        _mm256_sll_epi32(a, _mm_cvtsi32_si128(N)),
+                        _mm256_srl_epi32(a, _mm_cvtsi32_si128(32 - N)),
+                    )
+                }
+            }
+        }
+        #[inline(always)]
+        fn shuffle32<const IMM: i32>(self, a: __m256i) -> __m256i {
+            unsafe { _mm256_shuffle_epi32::<IMM>(a) }
+        }
+        #[inline(always)]
+        fn blendv(self, a: __m256i, b: __m256i, mask: __m256i) -> __m256i {
+            unsafe { _mm256_blendv_epi8(a, b, mask) }
+        }
+        #[inline(always)]
+        fn blend32<const IMM: i32>(self, a: __m256i, b: __m256i) -> __m256i {
+            // vpblendd takes 8 bits for the whole register: the lane pattern twice.
+            macro_rules! both_lanes {
+                ($($imm:literal)*) => {
+                    match IMM & 15 {
+                        $($imm => unsafe { _mm256_blend_epi32::<{ $imm | $imm << 4 }>(a, b) },)*
+                        _ => unreachable!(),
+                    }
+                };
+            }
+            both_lanes!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
+        }
+    }
+}
+
+impl<L: HasAvx2 + HasGfni> Gfni for Ymm<L> {
+    #[inline(always)]
+    fn affine(self, x: __m256i, matrix: u64) -> __m256i {
+        // SAFETY: L has GFNI and AVX2.
+        unsafe { _mm256_gf2p8affine_epi64_epi8::<0>(x, _mm256_set1_epi64x(matrix as i64)) }
+    }
+}
+
+impl<L: HasVbmi> Vbmi for Ymm<L> {
+    #[inline(always)]
+    fn permb(self, table: __m256i, idx: __m256i) -> __m256i {
+        // SAFETY: L has AVX-512 VBMI and VL.
+        unsafe { _mm256_permutexvar_epi8(idx, table) }
+    }
+    #[inline(always)]
+    fn permi2b(self, lo: __m256i, idx: __m256i, hi: __m256i) -> __m256i {
+        // SAFETY: as above.
+        unsafe { _mm256_permutex2var_epi8(lo, idx, hi) }
+    }
+}
+
+impl<L: HasAvx512> Avx512 for Ymm<L> {
+    #[inline(always)]
+    fn ternlog<const IMM: i32>(self, a: __m256i, b: __m256i, c: __m256i) -> __m256i {
+        // SAFETY (this impl): L has AVX-512 F+BW+VL.
+        unsafe { _mm256_ternarylogic_epi32::<IMM>(a, b, c) }
+    }
+    #[inline(always)]
+    fn select_bit<const BIT: u32>(self, sel: __m256i, a: __m256i, b: __m256i) -> __m256i {
+        unsafe {
+            let k = if BIT == 7 {
+                _mm256_movepi8_mask(sel)
+            } else {
+                _mm256_test_epi8_mask(sel, _mm256_set1_epi8(1 << BIT))
+            };
+            _mm256_mask_blend_epi8(k, a, b)
+        }
+    }
+    #[inline(always)]
+    fn shuffle8_masked(self, src: __m256i, mask: u64, table: __m256i, idx: __m256i) -> __m256i {
+        unsafe { _mm256_mask_shuffle_epi8(src, mask as __mmask32, table, idx) }
+    }
+    #[inline(always)]
+    fn permi2q(self, a: __m256i, idx: __m256i, b: __m256i) -> __m256i {
+        unsafe { _mm256_permutex2var_epi64(a, idx, b) }
+    }
+}

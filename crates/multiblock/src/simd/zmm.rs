@@ -1,0 +1,124 @@
+//! 512-bit registers: AVX-512 F+BW (+VL) and up.
+
+use super::level::{HasAvx512, HasGfni, HasVbmi};
+use super::x86_ops::x86_simd;
+use super::ymm::Ymm;
+use super::{Avx512, Gfni, Vbmi};
+use core::arch::x86_64::*;
+use core::marker::PhantomData;
+
+/// A zmm machine at level `L`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Zmm<L>(PhantomData<L>);
+
+impl<L: HasAvx512> Zmm<L> {
+    /// The ymm machine of the same level (EVEX forms; for narrow tails).
+    #[inline(always)]
+    pub(crate) fn half(self) -> Ymm<L> {
+        // SAFETY: the same level's features.
+        unsafe { <Ymm<L> as super::Machine>::new_unchecked() }
+    }
+}
+
+/// A 4-bit pattern of 32-bit words repeated over the four 128-bit lanes.
+#[inline(always)]
+const fn lanes4(imm: i32) -> __mmask16 {
+    let p = (imm & 15) as u16;
+    p | p << 4 | p << 8 | p << 12
+}
+
+x86_simd! {
+    Zmm<L: HasAvx512>, __m512i, 64,
+    zero: _mm512_setzero_si512, load: _mm512_loadu_si512, store: _mm512_storeu_si512,
+    set8: _mm512_set1_epi8, set32: _mm512_set1_epi32, set64: _mm512_set1_epi64,
+    xor: _mm512_xor_si512, and: _mm512_and_si512, or: _mm512_or_si512, andnot: _mm512_andnot_si512,
+    add8: _mm512_add_epi8, sub8: _mm512_sub_epi8, add32: _mm512_add_epi32, add64: _mm512_add_epi64,
+    sub64: _mm512_sub_epi64,
+    shl16: _mm512_sll_epi16, shr16: _mm512_srl_epi16, shl32: _mm512_sll_epi32, shr32: _mm512_srl_epi32,
+    shl64: _mm512_sll_epi64, shr64: _mm512_srl_epi64,
+    shuffle8: _mm512_shuffle_epi8, maddubs: _mm512_maddubs_epi16, packus16: _mm512_packus_epi16,
+    unpacklo: [_mm512_unpacklo_epi8, _mm512_unpacklo_epi16, _mm512_unpacklo_epi32, _mm512_unpacklo_epi64],
+    unpackhi: [_mm512_unpackhi_epi8, _mm512_unpackhi_epi16, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64],
+    {
+        #[inline(always)]
+        fn splat128(self, lane: &[u8; 16]) -> __m512i {
+            unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(lane.as_ptr().cast())) }
+        }
+        #[inline(always)]
+        fn xor3(self, a: __m512i, b: __m512i, c: __m512i) -> __m512i {
+            unsafe { _mm512_ternarylogic_epi64::<0x96>(a, b, c) }
+        }
+        #[inline(always)]
+        fn eq8(self, a: __m512i, b: __m512i) -> __m512i {
+            unsafe { _mm512_movm_epi8(_mm512_cmpeq_epi8_mask(a, b)) }
+        }
+        #[inline(always)]
+        fn gt8(self, a: __m512i, b: __m512i) -> __m512i {
+            unsafe { _mm512_movm_epi8(_mm512_cmpgt_epi8_mask(a, b)) }
+        }
+        #[inline(always)]
+        fn rotl32<const N: i32>(self, a: __m512i) -> __m512i {
+            unsafe { _mm512_rol_epi32::<N>(a) }
+        }
+        #[inline(always)]
+        fn shuffle32<const IMM: i32>(self, a: __m512i) -> __m512i {
+            unsafe { _mm512_shuffle_epi32::<IMM>(a) }
+        }
+        #[inline(always)]
+        fn blendv(self, a: __m512i, b: __m512i, mask: __m512i) -> __m512i {
+            unsafe { _mm512_mask_blend_epi8(_mm512_movepi8_mask(mask), a, b) }
+        }
+        #[inline(always)]
+        fn blend32<const IMM: i32>(self, a: __m512i, b: __m512i) -> __m512i {
+            unsafe { _mm512_mask_blend_epi32(lanes4(IMM), a, b) }
+        }
+    }
+}
+
+impl<L: HasAvx512 + HasGfni> Gfni for Zmm<L> {
+    #[inline(always)]
+    fn affine(self, x: __m512i, matrix: u64) -> __m512i {
+        // SAFETY: L has GFNI and AVX-512F.
+        unsafe { _mm512_gf2p8affine_epi64_epi8::<0>(x, _mm512_set1_epi64(matrix as i64)) }
+    }
+}
+
+impl<L: HasVbmi> Vbmi for Zmm<L> {
+    #[inline(always)]
+    fn permb(self, table: __m512i, idx: __m512i) -> __m512i {
+        // SAFETY: L has AVX-512 VBMI.
+        unsafe { _mm512_permutexvar_epi8(idx, table) }
+    }
+    #[inline(always)]
+    fn permi2b(self, lo: __m512i, idx: __m512i, hi: __m512i) -> __m512i {
+        // SAFETY: as above.
+        unsafe { _mm512_permutex2var_epi8(lo, idx, hi) }
+    }
+}
+
+impl<L: HasAvx512> Avx512 for Zmm<L> {
+    #[inline(always)]
+    fn ternlog<const IMM: i32>(self, a: __m512i, b: __m512i, c: __m512i) -> __m512i {
+        // SAFETY (this impl): L has AVX-512 F+BW.
+        unsafe { _mm512_ternarylogic_epi32::<IMM>(a, b, c) }
+    }
+    #[inline(always)]
+    fn select_bit<const BIT: u32>(self, sel: __m512i, a: __m512i, b: __m512i) -> __m512i {
+        unsafe {
+            let k = if BIT == 7 {
+                _mm512_movepi8_mask(sel)
+            } else {
+                _mm512_test_epi8_mask(sel, _mm512_set1_epi8(1 << BIT))
+            };
+            _mm512_mask_blend_epi8(k, a, b)
+        }
+    }
+    #[inline(always)]
+    fn shuffle8_masked(self, src: __m512i, mask: u64, table: __m512i, idx: __m512i) -> __m512i {
+        unsafe { _mm512_mask_shuffle_epi8(src, mask, table, idx) }
+    }
+    #[inline(always)]
+    fn permi2q(self, a: __m512i, idx: __m512i, b: __m512i) -> __m512i {
+        unsafe { _mm512_permutex2var_epi64(a, idx, b) }
+    }
+}
