@@ -7,7 +7,8 @@
 //! cargo run --release -p multiblock --example gost_modes_speed [BYTES] [REPS]
 
 use multiblock::modes::{self, Mode, Params, Request};
-use multiblock::{tsc, BackendChoice, Cipher, CipherId};
+use multiblock::hazmat;
+use multiblock::{BackendChoice, Cipher, CipherId};
 
 /// Nanoseconds this thread has run on a CPU, if the kernel says.
 fn cpu_ns() -> Option<u64> {
@@ -18,9 +19,9 @@ fn cpu_ns() -> Option<u64> {
 /// (TSC ticks, CPU ns or 0) of one run of `f`.
 fn run(mut f: impl FnMut()) -> (u64, u64) {
     let c = cpu_ns();
-    let t = tsc::ticks();
+    let t = hazmat::ticks();
     f();
-    let ticks = tsc::ticks() - t;
+    let ticks = hazmat::ticks() - t;
     (ticks, cpu_ns().zip(c).map_or(0, |(b, a)| b - a))
 }
 

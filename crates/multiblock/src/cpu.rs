@@ -15,8 +15,11 @@
 use crate::error::{Error, Result};
 use std::sync::OnceLock;
 
-/// The instruction-set extensions the backends care about.
+/// The instruction-set extensions the backends care about, each `true`
+/// when the CPU has it and the OS enabled it (fields named as in
+/// `is_x86_feature_detected!`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[allow(missing_docs)] // one flag per extension, named by it
 pub struct CpuFeatures {
     pub sse2: bool,
     pub ssse3: bool,
@@ -112,13 +115,13 @@ pub struct BackendInfo {
 ///
 /// `data.len()` is always a multiple of the block size (the caller checks);
 /// an empty slice is allowed. Implementations zeroize their key material on drop.
-pub trait BlockKernel: Send + Sync {
+pub(crate) trait BlockKernel: Send + Sync {
     fn encrypt_blocks(&self, data: &mut [u8]);
     fn decrypt_blocks(&self, data: &mut [u8]);
 }
 
 /// A backend of one cipher family whose expanded key type is `K`.
-pub struct Backend<K: 'static> {
+pub(crate) struct Backend<K: 'static> {
     pub info: BackendInfo,
     /// Whether this CPU can run it. A kernel is built only after this says yes.
     pub available: fn(&CpuFeatures) -> bool,
@@ -127,7 +130,7 @@ pub struct Backend<K: 'static> {
 }
 
 /// For backends that run everywhere.
-pub fn always(_: &CpuFeatures) -> bool {
+pub(crate) fn always(_: &CpuFeatures) -> bool {
     true
 }
 
@@ -156,7 +159,7 @@ fn env_preference() -> Option<&'static str> {
 
 /// Chooses a backend from `backends` (ordered fastest first) as described in
 /// the module documentation.
-pub fn select<K>(
+pub(crate) fn select<K>(
     cipher: &'static str,
     backends: &'static [Backend<K>],
     choice: BackendChoice<'_>,
@@ -241,7 +244,7 @@ fn named<K>(
 
 /// The fastest constant-time backend this CPU runs. Every family has a
 /// portable constant-time or reference backend last, so one always exists.
-pub fn default_backend<K>(backends: &'static [Backend<K>], cpu: &CpuFeatures) -> &'static Backend<K> {
+pub(crate) fn default_backend<K>(backends: &'static [Backend<K>], cpu: &CpuFeatures) -> &'static Backend<K> {
     backends
         .iter()
         .find(|b| b.info.constant_time && (b.available)(cpu))

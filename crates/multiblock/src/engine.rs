@@ -4,7 +4,7 @@
 use crate::cpu::{self, Backend, BackendChoice, BackendInfo, BlockKernel};
 use crate::error::{Error, Result};
 
-pub struct Engine {
+pub(crate) struct Engine {
     kernel: Box<dyn BlockKernel>,
     info: BackendInfo,
     cipher: &'static str,

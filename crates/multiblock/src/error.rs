@@ -5,24 +5,73 @@
 
 use std::fmt;
 
+/// Everything that can go wrong, with what the caller gave and what was
+/// expected. Field names say the same in every variant: `cipher` the cipher
+/// name, `name`/`mode` the caller's string, `known` the accepted names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Error {
     /// The cipher name is not one of [`crate::CipherId::ALL`].
-    UnknownCipher { name: String },
+    UnknownCipher {
+        /// The name given.
+        name: String,
+    },
     /// The key has the wrong number of bytes.
-    KeyLength { cipher: &'static str, expected: usize, got: usize },
+    KeyLength {
+        /// The cipher.
+        cipher: &'static str,
+        /// Its key size in bytes.
+        expected: usize,
+        /// The bytes given.
+        got: usize,
+    },
     /// The S-box set name is unknown.
-    UnknownSbox { name: String },
+    UnknownSbox {
+        /// The name given.
+        name: String,
+        /// The sets there are.
+        known: Vec<&'static str>,
+    },
     /// An S-box set was given for a cipher that has a fixed one.
-    SboxNotApplicable { cipher: &'static str },
+    SboxNotApplicable {
+        /// The cipher.
+        cipher: &'static str,
+    },
     /// No backend of that name exists for this cipher.
-    UnknownBackend { cipher: &'static str, name: String, known: Vec<&'static str> },
+    UnknownBackend {
+        /// The cipher.
+        cipher: &'static str,
+        /// The name given.
+        name: String,
+        /// The cipher's backends.
+        known: Vec<&'static str>,
+    },
     /// The backend exists but this CPU lacks an instruction set it needs.
-    BackendUnavailable { cipher: &'static str, name: &'static str, needs: &'static str },
+    BackendUnavailable {
+        /// The cipher.
+        cipher: &'static str,
+        /// The backend.
+        name: &'static str,
+        /// The instruction sets it needs.
+        needs: &'static str,
+    },
     /// The data is not a whole number of blocks.
-    DataLength { cipher: &'static str, block_bytes: usize, got: usize },
+    DataLength {
+        /// The cipher.
+        cipher: &'static str,
+        /// Its block size in bytes.
+        block_bytes: usize,
+        /// The bytes given.
+        got: usize,
+    },
     /// The mode name is unknown or the cipher does not define it.
-    UnknownMode { cipher: &'static str, mode: String, known: Vec<&'static str> },
+    UnknownMode {
+        /// The cipher.
+        cipher: &'static str,
+        /// The name given.
+        mode: String,
+        /// The cipher's modes.
+        known: Vec<&'static str>,
+    },
     /// A mode parameter (IV, nonce, s, m, tag length, ...) is wrong; the
     /// message names it and what was expected.
     Param(String),
@@ -44,15 +93,15 @@ impl fmt::Display for Error {
                 "{cipher} needs a key of {expected} bytes ({} hex digits), got {got} bytes",
                 expected * 2
             ),
-            Error::UnknownSbox { name } => write!(
+            Error::UnknownSbox { name, known } => write!(
                 f,
                 "unknown S-box set '{}' (expected one of: {})",
                 name.escape_debug(),
-                crate::magma::SboxSet::ALL.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
+                known.join(", ")
             ),
             Error::SboxNotApplicable { cipher } => write!(
                 f,
-                "{cipher} has a fixed S-box; --sbox applies to gost89 (and tc26-z to magma)"
+                "{cipher} has a fixed S-box; S-box sets apply to gost89 (and tc26-z to magma)"
             ),
             Error::UnknownBackend { cipher, name, known } => write!(
                 f,
@@ -86,6 +135,7 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// The library's `Result`.
 pub type Result<T> = std::result::Result<T, Error>;
 
 #[cfg(test)]
@@ -99,7 +149,7 @@ mod tests {
         let odd = "a\nb\r\u{1b}[2J".to_string();
         let errors = [
             Error::UnknownCipher { name: odd.clone() },
-            Error::UnknownSbox { name: odd.clone() },
+            Error::UnknownSbox { name: odd.clone(), known: vec!["tc26-z"] },
             Error::UnknownBackend { cipher: "magma", name: odd.clone(), known: vec!["reference"] },
             Error::UnknownMode { cipher: "magma", mode: odd.clone(), known: vec!["ecb"] },
         ];

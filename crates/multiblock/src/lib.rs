@@ -12,8 +12,9 @@
 //! Each keyed cipher runs on one backend ([`BackendInfo`]); by default the
 //! fastest constant-time one this CPU supports, see [`cpu`].
 
-pub mod cpu;
-pub mod engine;
+mod cipher_id;
+mod cpu;
+mod engine;
 mod gf256;
 pub(crate) mod simd;
 mod kernel;
@@ -23,7 +24,7 @@ pub mod kuznyechik;
 pub mod magma;
 pub mod modes;
 mod registry;
-pub mod tsc;
+pub mod hazmat;
 mod typed;
 pub mod ublock;
 #[cfg(test)]
@@ -32,6 +33,7 @@ mod zeroize_tests;
 mod test_rng;
 
 pub use cipher;
-pub use cpu::{BackendChoice, BackendInfo, CpuFeatures};
+pub use cpu::{BackendChoice, BackendInfo, CpuFeatures, BACKEND_ENV};
 pub use error::{Error, Result};
-pub use registry::{all_backend_names, backends, env_backend, BackendStatus, Cipher, CipherId, Family};
+pub use cipher_id::{CipherId, Family};
+pub use registry::{all_backend_names, backends, env_backend, BackendStatus, Cipher};

@@ -4,122 +4,12 @@ use crate::cpu::{self, Backend, BackendChoice, BackendInfo, CpuFeatures};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::magma::SboxSet;
-use crate::{kalyna, kuznyechik, magma, ublock};
-
-/// Every cipher variant the library implements, by its CLI name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CipherId {
-    Kalyna128_128,
-    Kalyna128_256,
-    Kalyna256_256,
-    Kalyna256_512,
-    Kalyna512_512,
-    Kuznyechik,
-    Magma,
-    Gost89,
-    Ublock128_128,
-    Ublock128_256,
-    Ublock256_256,
-}
-
-impl CipherId {
-    pub const ALL: [CipherId; 11] = [
-        CipherId::Kalyna128_128,
-        CipherId::Kalyna128_256,
-        CipherId::Kalyna256_256,
-        CipherId::Kalyna256_512,
-        CipherId::Kalyna512_512,
-        CipherId::Kuznyechik,
-        CipherId::Magma,
-        CipherId::Gost89,
-        CipherId::Ublock128_128,
-        CipherId::Ublock128_256,
-        CipherId::Ublock256_256,
-    ];
-
-    /// The name used on the command line and in `bench` output.
-    pub const fn name(self) -> &'static str {
-        match self {
-            CipherId::Kalyna128_128 => "kalyna-128-128",
-            CipherId::Kalyna128_256 => "kalyna-128-256",
-            CipherId::Kalyna256_256 => "kalyna-256-256",
-            CipherId::Kalyna256_512 => "kalyna-256-512",
-            CipherId::Kalyna512_512 => "kalyna-512-512",
-            CipherId::Kuznyechik => "kuznyechik",
-            CipherId::Magma => "magma",
-            CipherId::Gost89 => "gost89",
-            CipherId::Ublock128_128 => "ublock-128-128",
-            CipherId::Ublock128_256 => "ublock-128-256",
-            CipherId::Ublock256_256 => "ublock-256-256",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Result<CipherId> {
-        CipherId::ALL
-            .iter()
-            .copied()
-            .find(|c| c.name() == name)
-            .ok_or_else(|| Error::UnknownCipher { name: name.to_string() })
-    }
-
-    pub const fn block_bytes(self) -> usize {
-        match self {
-            CipherId::Kalyna128_128 | CipherId::Kalyna128_256 | CipherId::Kuznyechik => 16,
-            CipherId::Ublock128_128 | CipherId::Ublock128_256 => 16,
-            CipherId::Kalyna256_256 | CipherId::Kalyna256_512 | CipherId::Ublock256_256 => 32,
-            CipherId::Kalyna512_512 => 64,
-            CipherId::Magma | CipherId::Gost89 => 8,
-        }
-    }
-
-    pub const fn key_bytes(self) -> usize {
-        match self {
-            CipherId::Kalyna128_128 | CipherId::Ublock128_128 => 16,
-            CipherId::Kalyna256_512 | CipherId::Kalyna512_512 => 64,
-            _ => 32,
-        }
-    }
-
-    /// The family, which decides the key schedule and the modes.
-    pub const fn family(self) -> Family {
-        match self {
-            CipherId::Kalyna128_128
-            | CipherId::Kalyna128_256
-            | CipherId::Kalyna256_256
-            | CipherId::Kalyna256_512
-            | CipherId::Kalyna512_512 => Family::Kalyna,
-            CipherId::Kuznyechik => Family::Kuznyechik,
-            CipherId::Magma => Family::Magma,
-            CipherId::Gost89 => Family::Gost89,
-            CipherId::Ublock128_128 | CipherId::Ublock128_256 | CipherId::Ublock256_256 => Family::Ublock,
-        }
-    }
-
-    /// Whether `--sbox` chooses something for this cipher.
-    pub const fn takes_sbox(self) -> bool {
-        matches!(self, CipherId::Gost89 | CipherId::Magma)
-    }
-}
-
-/// Cipher families (Magma and GOST 28147-89 share a core but not their modes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Family {
-    Kalyna,
-    Kuznyechik,
-    Magma,
-    Gost89,
-    Ublock,
-}
-
-impl std::fmt::Display for CipherId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+use crate::{kalyna, kuznyechik, magma, ublock, CipherId, Family};
 
 /// A backend of a cipher as `multiblock info` reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BackendStatus {
+    /// Name, constant-time or not, blocks per call, instruction sets.
     pub info: BackendInfo,
     /// This CPU can run it.
     pub available: bool,
@@ -203,6 +93,8 @@ impl Cipher {
         Self::with_id(id, key, sbox, choice)
     }
 
+    /// As [`Cipher::new`], with the cipher as a [`CipherId`] and the backend
+    /// as a [`BackendChoice`].
     pub fn with_id(id: CipherId, key: &[u8], sbox: Option<&str>, choice: BackendChoice<'_>) -> Result<Cipher> {
         if key.len() != id.key_bytes() {
             return Err(Error::KeyLength { cipher: id.name(), expected: id.key_bytes(), got: key.len() });
@@ -232,14 +124,17 @@ impl Cipher {
         Ok(Cipher { id, engine })
     }
 
+    /// The cipher variant.
     pub fn id(&self) -> CipherId {
         self.id
     }
 
+    /// Block size in bytes.
     pub fn block_bytes(&self) -> usize {
         self.engine.block_bytes()
     }
 
+    /// The backend this key runs on.
     pub fn backend(&self) -> BackendInfo {
         self.engine.backend()
     }

@@ -211,7 +211,7 @@ fn multi_key_rejects_bad_streams_and_writes_nothing() {
 #[test]
 #[ignore]
 fn bench_multi_key() {
-    use multiblock::tsc::ticks;
+    use multiblock::hazmat::ticks;
     fn best(reps: usize, mut f: impl FnMut()) -> u64 {
         f();
         (0..reps).map(|_| {

@@ -19,11 +19,11 @@ pub fn cpu_model() -> String {
 pub fn run() -> Result<(), Failure> {
     out::line(format!("cpu: {}", cpu_model()))?;
     out::line(format!("features: {}", CpuFeatures::get().names().join(" ")))?;
-    let env = std::env::var(multiblock::cpu::BACKEND_ENV).ok().filter(|v| !v.trim().is_empty());
+    let env = std::env::var(multiblock::BACKEND_ENV).ok().filter(|v| !v.trim().is_empty());
     if let Some(v) = &env {
         out::line(format!(
             "{}={v}: a preference list; \"env\" below marks what it selects (the status column)",
-            multiblock::cpu::BACKEND_ENV
+            multiblock::BACKEND_ENV
         ))?;
     }
     out::line("")?;

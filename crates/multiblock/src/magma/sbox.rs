@@ -47,7 +47,7 @@ impl SboxSet {
             .iter()
             .copied()
             .find(|s| s.name() == name)
-            .ok_or_else(|| Error::UnknownSbox { name: name.to_string() })
+            .ok_or_else(|| Error::UnknownSbox { name: name.to_string(), known: SboxSet::ALL.map(SboxSet::name).to_vec() })
     }
 
     pub const fn table(self) -> &'static Sbox {

@@ -14,7 +14,7 @@
 
 use crate::cpu::BackendChoice;
 use crate::modes::{dstu::KalynaGcm, gost::mgm, Mode, Params, Request};
-use crate::registry::CipherId;
+use crate::CipherId;
 use aead::array::Array;
 use aead::consts::{U16, U32, U64, U8};
 use aead::inout::InOutBuf;

@@ -26,7 +26,7 @@ pub use padding::Padding;
 
 use crate::cpu::BackendChoice;
 use crate::error::{Error, Result};
-use crate::registry::{Cipher, CipherId, Family};
+use crate::{Cipher, CipherId, Family};
 
 /// Every mode name of the CLI contract.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -16,7 +16,7 @@ use super::stream::Engine;
 use super::threads::Pool;
 use super::{Mode, Padding, Request};
 use crate::error::{Error, Result};
-use crate::registry::{Cipher, Family};
+use crate::{Cipher, Family};
 use zeroize::{Zeroize, Zeroizing};
 
 /// Bytes of keystream or scratch a task makes per cipher call (fits L1/L2).

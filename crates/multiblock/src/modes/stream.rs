@@ -37,7 +37,7 @@ use super::parallel;
 use super::threads::Pool;
 use super::{Kind, Mode, Request};
 use crate::error::{Error, Result};
-use crate::registry::Family;
+use crate::Family;
 use zeroize::Zeroizing;
 
 /// One direction of one mode, fed whole `unit`s by [`CipherStream`].

@@ -5,7 +5,7 @@
 use super::*;
 use crate::cpu::BackendChoice;
 use crate::modes::{self, Padding, Params};
-use crate::registry::CipherId;
+use crate::CipherId;
 
 use crate::test_rng::Rng;
 

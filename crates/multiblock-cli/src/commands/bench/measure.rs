@@ -4,7 +4,8 @@
 
 use super::row::{Entry, Kind, Row};
 use crate::Failure;
-use multiblock::{tsc, Cipher, CipherId};
+use multiblock::hazmat;
+use multiblock::{Cipher, CipherId};
 use std::time::{Duration, Instant};
 
 /// The outcome of [`measure_stats`]: ticks and seconds of the fastest
@@ -22,9 +23,9 @@ pub fn measure_stats(reps: usize, mut f: impl FnMut()) -> Stats {
     let mut runs: Vec<(u64, f64)> = (0..reps.max(1))
         .map(|_| {
             let t0 = Instant::now();
-            let c0 = tsc::ticks();
+            let c0 = hazmat::ticks();
             f();
-            let c1 = tsc::ticks();
+            let c1 = hazmat::ticks();
             (c1.wrapping_sub(c0), t0.elapsed().as_secs_f64())
         })
         .collect();
@@ -102,11 +103,11 @@ pub fn tsc_hz(span: Duration) -> f64 {
     let mut v: Vec<f64> = (0..3)
         .map(|_| {
             let t0 = Instant::now();
-            let c0 = tsc::ticks();
+            let c0 = hazmat::ticks();
             while t0.elapsed() < span {
                 std::hint::spin_loop();
             }
-            let c1 = tsc::ticks();
+            let c1 = hazmat::ticks();
             c1.wrapping_sub(c0) as f64 / t0.elapsed().as_secs_f64()
         })
         .collect();

@@ -13,7 +13,7 @@
 use super::util::{check_family, encrypt_one, iv_block, only, xor_into, CHUNK};
 use crate::error::{Error, Result};
 use crate::modes::Request;
-use crate::registry::Cipher;
+use crate::Cipher;
 use zeroize::Zeroize;
 
 /// Streaming CBC over whole blocks, one direction.

@@ -29,7 +29,7 @@ use super::ctr::{Keystream, Step};
 use super::util::{check_family, encrypt_one, iv_block, only, tag_bytes, who, xor_into};
 use crate::error::{Error, Result};
 use crate::modes::Request;
-use crate::registry::Cipher;
+use crate::Cipher;
 use zeroize::Zeroize;
 
 /// DSTU CCM (Kalyna), one-shot: `--iv` (one block), `--aad`, `--nb`,

@@ -17,7 +17,7 @@
 use super::util::{check_family, encrypt_one, iv_block, only, who, CHUNK};
 use crate::error::{Error, Result};
 use crate::modes::Request;
-use crate::registry::Cipher;
+use crate::Cipher;
 use zeroize::Zeroize;
 
 const S_BITS: [usize; 5] = [8, 64, 128, 256, 512];

@@ -25,7 +25,7 @@
 use super::util::{bits_range, check_family, encrypt_one, only, tag_bytes, who, xor_into};
 use crate::error::{Error, Result};
 use crate::modes::{Padding, Request};
-use crate::registry::Cipher;
+use crate::Cipher;
 use zeroize::Zeroize;
 
 /// Streaming DSTU MAC (Kalyna): `--tag-bits` (8 to the block size in steps

@@ -30,7 +30,7 @@ use super::gf::{Field, Ghash};
 use super::util::{bits_range, check_family, encrypt_one, iv_block, only, tag_bytes, who, xor_into};
 use crate::error::{Error, Result};
 use crate::modes::Request;
-use crate::registry::Cipher;
+use crate::Cipher;
 use zeroize::Zeroize;
 
 fn gcm_tag_bytes(req: &Request<'_>, n: usize) -> Result<usize> {

@@ -22,7 +22,7 @@
 use super::util::{check_family, decrypt_one, encrypt_one, only, who};
 use crate::error::{Error, Result};
 use crate::modes::Request;
-use crate::registry::Cipher;
+use crate::Cipher;
 use zeroize::Zeroize;
 
 /// DSTU key wrap (Kalyna), one-shot; takes no parameters.

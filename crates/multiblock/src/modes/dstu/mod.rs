@@ -46,7 +46,7 @@ pub use self::{
 
 use super::{Mode, Request};
 use crate::error::{Error, Result};
-use crate::registry::{CipherId, Family};
+use crate::{CipherId, Family};
 
 const KALYNA: &[Mode] =
     &[Mode::Ctr, Mode::Cbc, Mode::Cfb, Mode::Ofb, Mode::Cmac, Mode::Gcm, Mode::Gmac, Mode::Ccm, Mode::Xts, Mode::Kw];

@@ -8,7 +8,7 @@
 use super::util::{check_family, encrypt_one, iv_block, only, xor_into};
 use crate::error::Result;
 use crate::modes::Request;
-use crate::registry::Cipher;
+use crate::Cipher;
 use zeroize::Zeroize;
 
 /// Streaming OFB (Kalyna): any split of the data gives the one-shot result.

@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::modes::{Padding, Request};
-use crate::registry::{Cipher, Family};
+use crate::{Cipher, Family};
 
 /// Bytes pushed through one `encrypt_blocks` / `decrypt_blocks` call in the
 /// parallel paths (a multiple of every block size: 16, 32 and 64 bytes).

@@ -17,7 +17,7 @@ use super::gf::{Elem, Field};
 use super::util::{check_family, encrypt_one, iv_block, only, who, xor_into, CHUNK};
 use crate::error::{Error, Result};
 use crate::modes::Request;
-use crate::registry::Cipher;
+use crate::Cipher;
 use zeroize::Zeroize;
 
 /// Streaming XTS (Kalyna). [`KalynaXts::update`] takes whole blocks;

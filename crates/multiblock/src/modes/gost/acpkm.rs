@@ -21,7 +21,7 @@ use super::rekey::Rekey;
 use super::stream::XorStream;
 use crate::error::Result;
 use crate::modes::{Mode, Request};
-use crate::registry::{Cipher, Family};
+use crate::{Cipher, Family};
 use zeroize::Zeroizing;
 
 /// The key bytes of Kuznyechik and Magma (k = 256).

@@ -14,7 +14,7 @@ use super::params::{self, P};
 use super::stream::xor_in;
 use crate::error::Result;
 use crate::modes::{Mode, Padding, Request};
-use crate::registry::{Cipher, Family};
+use crate::{Cipher, Family};
 use zeroize::{Zeroize, Zeroizing};
 
 /// `b·x` in GF(2^n) for the n-byte big-endian `b` (n = 16: x^128 + x^7 +

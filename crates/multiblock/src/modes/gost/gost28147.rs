@@ -27,7 +27,7 @@ use super::CHUNK_BYTES;
 use crate::error::Result;
 use crate::magma::SboxSet;
 use crate::modes::{Mode, Request};
-use crate::registry::{Cipher, Family};
+use crate::{Cipher, Family};
 use zeroize::{Zeroize, Zeroizing};
 
 /// Blocks between two key meshings (1024 bytes).

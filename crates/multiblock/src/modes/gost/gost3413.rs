@@ -24,7 +24,7 @@ use super::stream::{copy_concat, put_counters, shift_in, xor_in, Keystream, XorS
 use super::{Direction, CHUNK_BYTES};
 use crate::error::{Error, Result};
 use crate::modes::{Mode, Padding, Request};
-use crate::registry::{Cipher, Family};
+use crate::{Cipher, Family};
 use zeroize::Zeroizing;
 
 const GOST_R: &[Family] = &[Family::Kuznyechik, Family::Magma];

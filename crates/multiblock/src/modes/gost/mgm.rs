@@ -24,7 +24,7 @@ use super::stream::xor_in;
 use super::CHUNK_BYTES;
 use crate::error::{Error, Result};
 use crate::modes::{Mode, Request};
-use crate::registry::{Cipher, Family};
+use crate::{Cipher, Family};
 use crate::modes::threads::Pool;
 use std::sync::Mutex;
 use zeroize::{Zeroize, Zeroizing};

@@ -43,7 +43,7 @@ pub use gost3413::{Cbc, Cfb, Ctr, Ofb};
 
 use super::{Mode, Request};
 use crate::error::{Error, Result};
-use crate::registry::{CipherId, Family};
+use crate::{CipherId, Family};
 
 /// How many bytes of independent blocks go to the cipher in one call.
 pub const CHUNK_BYTES: usize = 8192;

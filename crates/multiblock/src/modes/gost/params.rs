@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::modes::{Mode, Padding, Request};
-use crate::registry::Family;
+use crate::Family;
 
 /// The parameters a mode may take (all others must be left unset).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

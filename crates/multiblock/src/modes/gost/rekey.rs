@@ -5,7 +5,7 @@ use crate::cpu::BackendChoice;
 use crate::error::Result;
 use crate::magma::SboxSet;
 use crate::modes::Request;
-use crate::registry::{Cipher, CipherId};
+use crate::{Cipher, CipherId};
 
 /// Cipher, S-box and backend of a request, without the request's lifetime.
 #[derive(Debug, Clone, Copy)]

@@ -1,4 +1,7 @@
-//! The time-stamp counter, for the benchmark's cycles-per-byte figures.
+//! Tools for measuring the library, not for using it: outside the stable
+//! API and its semver promises. Today: the time-stamp counter that the
+//! benchmark (`multiblock bench`) and the examples turn into cycles per
+//! byte.
 
 /// TSC ticks (x86-64), or nanoseconds since an arbitrary start elsewhere.
 #[inline]
