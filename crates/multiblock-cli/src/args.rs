@@ -1,4 +1,4 @@
-//! The command-line contract of ../shared/DESIGN.md, as clap structures.
+//! The command-line contract (README "Command line"), as clap structures.
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;

@@ -4,7 +4,7 @@
 //! RustCrypto's `Gost89<S>` uses the big-endian (GOST R 34.12-2015) byte
 //! order for every S-box; our `gost89` uses RFC 5830's little-endian words.
 //! The two are related by byte-swapping each 4-byte key word and reversing
-//! each 8-byte block (notes/peers-vectors-modes.md §3.2), which this test
+//! each 8-byte block (GOST R 34.12-2015 Appendix A.2 against RFC 5830), which this test
 //! also exercises. RustCrypto's `CryptoProD` is the GOST R 34.11-94 hash
 //! table, not RFC 4357 CryptoPro-D, so cryptopro-d is checked against the
 //! vectors only (tests/ecb_vectors.rs).

@@ -1,7 +1,7 @@
 //! uBlock cross-checks. There is no independent uBlock crate, so:
 //! 1. every ublock ECB vector of tests/vectors/ublock.json (with Monte-Carlo
 //!    `iterations`), both directions, plus the longer Monte-Carlo runs quoted
-//!    in notes/seed-001-ublock.md §1.10 and notes/peers-vectors-modes.md §3.8;
+//!    in the official uBlock test-vector files (uBlock design document §8);
 //! 2. per variant, 1000 random (key, multi-block data) cases: round trip, the
 //!    typed types through the `cipher` 0.5 traits == the dynamic `Cipher` on
 //!    the reference backend, multi-block == block-by-block;

@@ -2,7 +2,8 @@
 //! constants), once per instruction set, each generic over the machines
 //! that have it (and so also run on the emulator in tests).
 
-use super::sliced::{gf_mul_const, Layer, MULS, MUL_MATRICES};
+use super::sliced::{Layer, MULS, MUL_MATRICES};
+use crate::gf256::{self, KUZNYECHIK};
 use super::tables::{PI, PI_INV};
 use crate::simd::{Avx512, Gfni, Simd};
 
@@ -138,7 +139,7 @@ const fn mul_tables(shift: u32) -> [[u8; 16]; 7] {
     while k < 7 {
         let mut n = 0;
         while n < 16 {
-            t[k][n] = gf_mul_const(MULS[k], (n as u8) << shift);
+            t[k][n] = gf256::mul(MULS[k], (n as u8) << shift, KUZNYECHIK);
             n += 1;
         }
         k += 1;

@@ -9,7 +9,7 @@
 //! `transforms.rs`. Because f is linear over GF(2^8), its table needs only
 //! the 16 images f(e_i) of the unit bytes: f(2^b·e_i) = 2^b·f(e_i) bytewise.
 
-use super::sliced::gf_mul_const;
+use crate::gf256::{self, KUZNYECHIK};
 use super::transforms::{l, l_inv, Block};
 use std::sync::OnceLock;
 
@@ -27,7 +27,7 @@ impl Linear {
             e[i] = 1;
             let image = f(&e);
             for b in 0..8 {
-                let scaled: Block = core::array::from_fn(|j| gf_mul_const(image[j], 1 << b));
+                let scaled: Block = core::array::from_fn(|j| gf256::mul(image[j], 1 << b, KUZNYECHIK));
                 cols[8 * i + b] = halves(&scaled);
             }
         }

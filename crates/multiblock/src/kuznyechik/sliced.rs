@@ -23,7 +23,8 @@
 
 use super::tables::L_COEFFS;
 use super::linear::Linear;
-use super::transforms::{gf_mul, l_inv, Block};
+use super::transforms::{l_inv, Block};
+use crate::gf256::{self, KUZNYECHIK};
 use crate::simd::Simd;
 use std::sync::OnceLock;
 use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -31,19 +32,6 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 /// The seven non-unit coefficients of ℓ after pairing c_i = c_{14-i}:
 /// `MULS[k]` multiplies the pair (k, 14-k) for k < 6, `MULS[6]` byte 7.
 pub(crate) const MULS: [u8; 7] = [148, 32, 133, 16, 194, 192, 251];
-
-/// Multiplication in GF(2^8)/x^8+x^7+x^6+x+1 (§4.1.2), usable in constants.
-pub(crate) const fn gf_mul_const(mut a: u8, mut b: u8) -> u8 {
-    let mut p = 0u8;
-    while b != 0 {
-        if b & 1 != 0 {
-            p ^= a;
-        }
-        a = (a << 1) ^ if a & 0x80 != 0 { super::tables::POLY_LOW } else { 0 };
-        b >>= 1;
-    }
-    p
-}
 
 /// The 8×8 bit matrix of x ↦ c·x in GF(2^8)/0x1c3 for `vgf2p8affineqb`.
 pub(crate) const fn mul_matrix(c: u8) -> u64 {
@@ -109,7 +97,7 @@ pub(crate) fn step_constants(kk: &Block, order: impl Iterator<Item = usize>) -> 
         for (i, &coef) in L_COEFFS.iter().enumerate().take(15) {
             let q = slot_read(i, n);
             if written[q] {
-                v ^= gf_mul(coef, kk[q]);
+                v ^= gf256::mul(coef, kk[q], KUZNYECHIK);
             }
         }
         written[p] = true;
@@ -319,7 +307,7 @@ pub(crate) mod tests {
     use crate::kuznyechik::reference::{decrypt_block, encrypt_block};
     use crate::kuznyechik::key_schedule::expand;
     use crate::kuznyechik::layers::{Nibble, NibbleGfni, Vbmi};
-    use crate::kuznyechik::transforms::l;
+    use crate::kuznyechik::transforms::{gf_mul, l};
     use crate::simd::emu::{affine_byte, Emu};
 
     #[test]

@@ -1,5 +1,7 @@
 //! Table-based Kuznyechik (NOT constant-time: addresses depend on the data;
-//! chosen only by name), the technique of the seed papers (notes/seed-003-004):
+//! chosen only by name), the technique of seed 003 (Magma and Kuznyechik with
+//! SSE2/AVX/AVX2 and LUTs) and seed 004 (Golchevskiy and Ushakov, Vestnik
+//! Syktyvkar Univ. 1(46), 2023, doi:10.34130/1992-2752_2023_1_30):
 //! fused LS tables T[i][b] = L(π(b)·e_i), 16 × 256 entries of 16 bytes (64 KiB),
 //! so a round is LSX[K](a) = ⊕_i T[i][(a⊕K)_i].
 //!
@@ -19,27 +21,21 @@
 //! On a 32 KiB L1D the 64 KiB table makes it L2-bandwidth bound (≈ 9 lines
 //! per block-round).
 
-use super::tables::{PI, PI_INV};
 use super::linear::l_inv_map;
-use super::transforms::{gf_mul, l, l_inv, Block};
+use super::tables::{PI, PI_INV};
+use super::transforms::{l, l_inv, Block};
 use super::Keys;
-use crate::cpu::{Backend, BackendInfo, BlockKernel, CpuFeatures};
-use core::arch::x86_64::*;
+use crate::cpu::Backend;
+use crate::gf256::{self, KUZNYECHIK};
+use crate::kernel::{self, BatchCipher};
+use crate::simd::{Simd, Ssse3, Xmm};
 use std::sync::OnceLock;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-pub(crate) const BACKEND: Backend<Keys> = Backend {
-    info: BackendInfo { name: "table", constant_time: false, ways: WAYS, needs: "ssse3" },
-    available,
-    new: |keys| {
-        assert!(available(CpuFeatures::get()), "table kernel on a CPU without SSSE3");
-        Box::new(Table::new(&keys.rk))
-    },
-};
+pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<Xmm<Ssse3>, Table>("table", false, WAYS);
 
-fn available(f: &CpuFeatures) -> bool {
-    f.ssse3
-}
+type M = Xmm<Ssse3>;
+type V = <M as Simd>::V;
 
 /// Blocks per interleaved group.
 const WAYS: usize = 8;
@@ -61,7 +57,7 @@ fn build(lut: &mut Lut, s: &[u8; 256], lin: fn(&mut Block)) {
         lin(&mut col);
         for b in 0..256 {
             for j in 0..16 {
-                lut.0[i][b][j] = gf_mul(s[b], col[j]);
+                lut.0[i][b][j] = gf256::mul(s[b], col[j], KUZNYECHIK);
             }
         }
     }
@@ -94,76 +90,58 @@ impl Table {
     }
 }
 
-/// One round ⊕_i T[i][a_i]; only inlined into the SSSE3 functions below.
-#[inline(always)]
-fn lookup_round(t: &Lut, a: __m128i) -> __m128i {
-    // SAFETY: reached only from SSSE3 functions; every offset is
-    // 4096·i + 16·byte < 65536, inside the table.
-    unsafe {
-        // pmaddubsw: word k = 16·byte 2k + 0·byte 2k+1, and the other way round.
-        let even = _mm_maddubs_epi16(a, _mm_set1_epi16(0x0010));
-        let odd = _mm_maddubs_epi16(a, _mm_set1_epi16(0x1000));
-        let words = [
-            _mm_cvtsi128_si64(even) as u64,
-            _mm_cvtsi128_si64(odd) as u64,
-            _mm_cvtsi128_si64(_mm_unpackhi_epi64(even, even)) as u64,
-            _mm_cvtsi128_si64(_mm_unpackhi_epi64(odd, odd)) as u64,
-        ];
-        let base = t.0.as_ptr().cast::<u8>();
-        let entry = |i: usize, w: u64, k: usize| {
-            let off = ((w >> (16 * k)) & 0xffff) as usize;
-            _mm_load_si128(base.add(4096 * i + off).cast())
-        };
-        // Byte 2k is word k of `even` (k < 4 in words[0], else words[2]), byte 2k+1 of `odd`.
-        let mut acc0 = entry(0, words[0], 0);
-        let mut acc1 = entry(1, words[1], 0);
-        for k in 1..4 {
-            acc0 = _mm_xor_si128(acc0, entry(2 * k, words[0], k));
-            acc1 = _mm_xor_si128(acc1, entry(2 * k + 1, words[1], k));
-        }
-        for k in 0..4 {
-            acc0 = _mm_xor_si128(acc0, entry(8 + 2 * k, words[2], k));
-            acc1 = _mm_xor_si128(acc1, entry(9 + 2 * k, words[3], k));
-        }
-        _mm_xor_si128(acc0, acc1)
+impl Lut {
+    /// Entry `offset / 16` of table i, for an offset < 4096 (masked to a
+    /// multiple of 16 below it, which also lets the compiler drop the
+    /// bounds check).
+    #[inline(always)]
+    fn entry(&self, m: M, i: usize, offset: usize) -> V {
+        let offset = offset & 0xff0;
+        m.load(&self.0[i].as_flattened()[offset..offset + 16])
     }
 }
 
+/// 16-bit word k of `w`, a table offset.
 #[inline(always)]
-fn load(b: &[u8]) -> __m128i {
-    let b = &b[..16];
-    // SAFETY: 16 readable bytes; SSE2 is baseline.
-    unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
+fn word_offset(w: u64, k: usize) -> usize {
+    (w >> (16 * k)) as usize
 }
 
+/// One round ⊕_i T[i][a_i].
 #[inline(always)]
-fn store(v: __m128i, b: &mut [u8]) {
-    let b = &mut b[..16];
-    // SAFETY: 16 writable bytes; SSE2 is baseline.
-    unsafe { _mm_storeu_si128(b.as_mut_ptr().cast(), v) }
+fn lookup_round(m: M, t: &Lut, a: V) -> V {
+    // pmaddubsw: word k = 16·byte 2k + 0·byte 2k+1, and the other way round.
+    let even = m.maddubs(a, m.splat32(0x0010_0010));
+    let odd = m.maddubs(a, m.splat32(0x1000_1000));
+    let words = [m.low64(even), m.low64(odd), m.low64(m.unpack_hi::<8>(even, even)), m.low64(m.unpack_hi::<8>(odd, odd))];
+    // Byte 2k is word k of `even` (k < 4 in words[0], else words[2]), byte 2k+1 of `odd`.
+    let mut acc0 = t.entry(m, 0, word_offset(words[0], 0));
+    let mut acc1 = t.entry(m, 1, word_offset(words[1], 0));
+    for k in 1..4 {
+        acc0 = m.xor(acc0, t.entry(m, 2 * k, word_offset(words[0], k)));
+        acc1 = m.xor(acc1, t.entry(m, 2 * k + 1, word_offset(words[1], k)));
+    }
+    for k in 0..4 {
+        acc0 = m.xor(acc0, t.entry(m, 8 + 2 * k, word_offset(words[2], k)));
+        acc1 = m.xor(acc1, t.entry(m, 9 + 2 * k, word_offset(words[3], k)));
+    }
+    m.xor(acc0, acc1)
 }
 
+/// Encrypts N blocks (N ≤ WAYS) round by round together.
 #[inline(always)]
-fn xor(a: __m128i, b: __m128i) -> __m128i {
-    // SAFETY: SSE2 is baseline.
-    unsafe { _mm_xor_si128(a, b) }
-}
-
-/// Encrypts up to WAYS blocks (a whole number) round by round together.
-#[inline(always)]
-fn encrypt_group<const N: usize>(k: &Table, data: &mut [u8]) {
-    let rk: [__m128i; 10] = core::array::from_fn(|i| load(&k.rk[i]));
-    let mut s = [rk[0]; N];
+fn encrypt_group<const N: usize>(m: M, k: &Table, data: &mut [u8]) {
+    let mut s = [m.zero(); N];
     for (b, v) in s.iter_mut().enumerate() {
-        *v = xor(load(&data[16 * b..]), rk[0]);
+        *v = m.xor(m.load(&data[16 * b..]), m.load(&k.rk[0]));
     }
-    for key in &rk[1..] {
+    for key in &k.rk[1..] {
         for v in s.iter_mut() {
-            *v = xor(lookup_round(&k.luts.enc, *v), *key);
+            *v = m.xor(lookup_round(m, &k.luts.enc, *v), m.load(key));
         }
     }
     for (b, v) in s.iter().enumerate() {
-        store(*v, &mut data[16 * b..]);
+        m.store(*v, &mut data[16 * b..]);
     }
 }
 
@@ -180,72 +158,62 @@ static PI_OFFSET: [u16; 256] = {
 
 /// The first decryption round T⁻¹(S(c)) = L⁻¹(c), offsets straight from the bytes.
 #[inline(always)]
-fn first_round_dec(t: &Lut, c: &[u8]) -> __m128i {
-    let base = t.0.as_ptr().cast::<u8>();
-    // SAFETY: reached only from SSSE3 functions; offsets < 4096 per table.
-    let entry = |i: usize| unsafe {
-        _mm_load_si128(base.add(4096 * i + PI_OFFSET[c[i] as usize] as usize).cast())
-    };
-    let (mut a0, mut a1) = (entry(0), entry(1));
-    for i in (2..16).step_by(2) {
-        a0 = xor(a0, entry(i));
-        a1 = xor(a1, entry(i + 1));
+fn first_round_dec(m: M, t: &Lut, c: &[u8]) -> V {
+    let mut acc = [m.zero(); 2];
+    for (i, &byte) in c[..16].iter().enumerate() {
+        acc[i % 2] = m.xor(acc[i % 2], t.entry(m, i, usize::from(PI_OFFSET[usize::from(byte)])));
     }
-    xor(a0, a1)
+    m.xor(acc[0], acc[1])
 }
 
 /// Decrypts N blocks together.
 #[inline(always)]
-fn decrypt_group<const N: usize>(k: &Table, data: &mut [u8]) {
-    let dk: [__m128i; 10] = core::array::from_fn(|i| load(&k.dk[i]));
-    let mut s = [dk[0]; N];
+fn decrypt_group<const N: usize>(m: M, k: &Table, data: &mut [u8]) {
+    let mut s = [m.zero(); N];
     for (b, v) in s.iter_mut().enumerate() {
-        *v = xor(first_round_dec(&k.luts.dec, &data[16 * b..16 * b + 16]), dk[9]);
+        *v = m.xor(first_round_dec(m, &k.luts.dec, &data[16 * b..16 * b + 16]), m.load(&k.dk[9]));
     }
-    for key in dk[1..9].iter().rev() {
+    for key in k.dk[1..9].iter().rev() {
         for v in s.iter_mut() {
-            *v = xor(lookup_round(&k.luts.dec, *v), *key);
+            *v = m.xor(lookup_round(m, &k.luts.dec, *v), m.load(key));
         }
     }
     for (b, v) in s.iter().enumerate() {
-        store(*v, &mut data[16 * b..]);
+        m.store(*v, &mut data[16 * b..]);
     }
     for (i, b) in data[..16 * N].iter_mut().enumerate() {
         *b = PI_INV[*b as usize] ^ k.rk[0][i % 16];
     }
 }
 
-impl BlockKernel for Table {
-    fn encrypt_blocks(&self, data: &mut [u8]) {
-        // SAFETY: the kernel exists only where `available` said yes.
-        unsafe { encrypt(self, data) }
-    }
+/// Whole groups of WAYS blocks, single blocks for the tail.
+impl BatchCipher<M> for Table {
+    type Keys = Keys;
+    const BATCH_BYTES: usize = 16 * WAYS;
+    const GRANULE_BYTES: usize = 16;
 
-    fn decrypt_blocks(&self, data: &mut [u8]) {
-        // SAFETY: as above.
-        unsafe { decrypt(self, data) }
+    fn new(_: M, keys: &Keys) -> Table {
+        Table::new(&keys.rk)
     }
-}
-
-#[target_feature(enable = "ssse3")]
-unsafe fn encrypt(k: &Table, data: &mut [u8]) {
-    let mut chunks = data.chunks_exact_mut(16 * WAYS);
-    for c in &mut chunks {
-        encrypt_group::<WAYS>(k, c);
+    #[inline(always)]
+    fn encrypt(&self, m: M, batch: &mut [u8]) {
+        if batch.len() == Self::BATCH_BYTES {
+            encrypt_group::<WAYS>(m, self, batch);
+        } else {
+            for block in batch.chunks_exact_mut(16) {
+                encrypt_group::<1>(m, self, block);
+            }
+        }
     }
-    for c in chunks.into_remainder().chunks_exact_mut(16) {
-        encrypt_group::<1>(k, c);
-    }
-}
-
-#[target_feature(enable = "ssse3")]
-unsafe fn decrypt(k: &Table, data: &mut [u8]) {
-    let mut chunks = data.chunks_exact_mut(16 * WAYS);
-    for c in &mut chunks {
-        decrypt_group::<WAYS>(k, c);
-    }
-    for c in chunks.into_remainder().chunks_exact_mut(16) {
-        decrypt_group::<1>(k, c);
+    #[inline(always)]
+    fn decrypt(&self, m: M, batch: &mut [u8]) {
+        if batch.len() == Self::BATCH_BYTES {
+            decrypt_group::<WAYS>(m, self, batch);
+        } else {
+            for block in batch.chunks_exact_mut(16) {
+                decrypt_group::<1>(m, self, block);
+            }
+        }
     }
 }
 

@@ -163,6 +163,9 @@ impl<const N: usize> Simd for Emu<N> {
         }
         out
     }
+    fn low64(self, a: R<N>) -> u64 {
+        u64::from_le_bytes(a[..8].try_into().expect("8 bytes"))
+    }
     fn packus16(self, a: R<N>, b: R<N>) -> R<N> {
         map(|i| {
             let (lane, k) = (i / 16 * 16, i % 16);

@@ -146,6 +146,8 @@ pub(crate) trait Simd: Machine {
     /// `packuswb` per 128-bit lane: a's 16-bit words then b's, saturated to
     /// unsigned bytes.
     fn packus16(self, a: Self::V, b: Self::V) -> Self::V;
+    /// The low 64 bits (`movq` to a general register).
+    fn low64(self, a: Self::V) -> u64;
 }
 
 /// `vgf2p8affineqb`: each byte x ↦ A·x over GF(2), A an 8×8 bit matrix in

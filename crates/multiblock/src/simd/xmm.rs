@@ -24,6 +24,10 @@ x86_simd! {
     unpackhi: [_mm_unpackhi_epi8, _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpackhi_epi64],
     {
         #[inline(always)]
+        fn low64(self, a: __m128i) -> u64 {
+            unsafe { _mm_cvtsi128_si64(a) as u64 }
+        }
+        #[inline(always)]
         fn splat128(self, lane: &[u8; 16]) -> __m128i {
             unsafe { _mm_loadu_si128(lane.as_ptr().cast()) }
         }

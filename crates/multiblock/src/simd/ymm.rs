@@ -34,6 +34,10 @@ x86_simd! {
     unpackhi: [_mm256_unpackhi_epi8, _mm256_unpackhi_epi16, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64],
     {
         #[inline(always)]
+        fn low64(self, a: __m256i) -> u64 {
+            unsafe { _mm_cvtsi128_si64(_mm256_castsi256_si128(a)) as u64 }
+        }
+        #[inline(always)]
         fn splat128(self, lane: &[u8; 16]) -> __m256i {
             unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(lane.as_ptr().cast())) }
         }

@@ -41,6 +41,10 @@ x86_simd! {
     unpackhi: [_mm512_unpackhi_epi8, _mm512_unpackhi_epi16, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64],
     {
         #[inline(always)]
+        fn low64(self, a: __m512i) -> u64 {
+            unsafe { _mm_cvtsi128_si64(_mm512_castsi512_si128(a)) as u64 }
+        }
+        #[inline(always)]
         fn splat128(self, lane: &[u8; 16]) -> __m512i {
             unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(lane.as_ptr().cast())) }
         }

@@ -1,8 +1,8 @@
 //! The seed papers' own figures, printed beside this CPU's numbers. Every
 //! figure names its paper, its table and the CPU it was measured on; the
-//! values are copied from the digests in ../shared/notes (seed 000 Tables
-//! 4-7, seed 003 Tables 1-2, seed 001 §3.3 and the uBlock design document it
-//! quotes). NA marks a cell the paper leaves empty.
+//! values are the papers' printed numbers (seed 000 Tables 4-7, seed 003
+//! Tables 1-2, seed 001 §3.3 and the uBlock design document it quotes; the
+//! README's list of sources names each paper). NA marks a cell the paper leaves empty.
 
 use super::row::{Entry, Kind};
 

@@ -1,4 +1,5 @@
-//! Short messages, as seed 001 and ../shared/DESIGN.md measure them: key
+//! Short messages, as seed 001 (Gao et al., uBlock fast software
+//! implementation, §3.3) measures them: key
 //! setup plus one 64-byte message per operation; and uBlock's multi-key
 //! scenario (`ublock::multi_key`: four keys, four streams, one call).
 
