@@ -10,7 +10,17 @@
 //! - [`Cipher`], chosen by name at run time, as the CLI and bindings use it.
 //!
 //! Each keyed cipher runs on one backend ([`BackendInfo`]); by default the
-//! fastest constant-time one this CPU supports, see [`cpu`].
+//! fastest constant-time one this CPU supports (an explicit name, or the
+//! environment variable [`BACKEND_ENV`], chooses another).
+//!
+//! Inside, six layers (ARCHITECTURE.md in the repository has the details):
+//! `simd` (one vector vocabulary: machine tokens per register width and
+//! instruction set, with an emulator for tests) → the families' kernels,
+//! each written once over it → backends (`kernel`: one batch driver and one
+//! adapter per kernel and machine, listed fastest first per family) →
+//! ciphers ([`Cipher`] and the typed ones) → [`modes`] → the front ends
+//! (the CLI, Python, C and OpenSSL crates). [`hazmat`] holds what the
+//! benchmark needs and users do not.
 
 mod cipher_id;
 mod cpu;
