@@ -380,31 +380,3 @@ unsafe fn groups256<const ENC: bool>(rk: &[[K64; 2]], p: *mut u8) {
         store256(&[_mm512_xor_si512(s[0], k0), _mm512_xor_si512(s[1], k1)], p.add(128 * g), c.low);
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::super::{keys, reference, Variant};
-    use super::*;
-    use crate::simd::emu::Emu;
-    use crate::test_rng::Rng;
-
-    /// [`Permuted`] on [`Wide`] groups with [`wide_keys`], on the emulator:
-    /// a whole batch both ways against the reference backend.
-    #[test]
-    fn permuted_n256_on_the_emulator() {
-        let mut rng = Rng(0x0b1c_0256);
-        for _ in 0..3 {
-            let keys = Keys::new(Variant::U256_256, &rng.bytes(32));
-            let wide = wide_keys(&keys::schedule::<Emu<64>, true>(Emu, &keys));
-            let plain = rng.bytes(BATCH);
-            let mut want = plain.clone();
-            (reference::BACKEND.new)(&keys).encrypt_blocks(&mut want);
-            let mut got = plain.clone();
-            let m = Emu::<64>;
-            run::<_, _, _, true, GROUPS>(m, &Permuted::new(m, true), &mut Wide { data: &mut got }, wide.get(true));
-            assert_eq!(got, want);
-            run::<_, _, _, false, GROUPS>(m, &Permuted::new(m, false), &mut Wide { data: &mut got }, wide.get(false));
-            assert_eq!(got, plain);
-        }
-    }
-}
