@@ -26,34 +26,15 @@
 //! tables are reloaded from L1 each time (loads are not the limit).
 
 use super::layers::{Nibble, NibbleGfni};
-use super::sliced::{decrypt_batch, encrypt_batch, Layer, Sliced};
+use super::sliced::{Layer, Sliced};
 use super::Keys;
 use crate::cpu::Backend;
-use crate::kernel::{self, BatchCipher};
-use crate::simd::{self, HasAvx2, Job, Machine, Simd, Xmm, Ymm};
+use crate::kernel;
+use crate::simd::{self, Job, Machine, Simd, Xmm, Ymm};
 
 pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<Ymm<simd::Avx2>, Sliced<Nibble>>("avx2", true, 32);
 pub(crate) const BACKEND_GFNI: Backend<Keys> =
     kernel::backend::<Ymm<simd::Avx2Gfni>, Sliced<NibbleGfni>>("avx2-gfni", true, 32);
-
-/// 32 blocks on ymm, the tail padded to a whole batch.
-impl<L: HasAvx2, S: Layer<Ymm<L>>> BatchCipher<Ymm<L>> for Sliced<S> {
-    type Keys = Keys;
-    const BATCH_BYTES: usize = 512;
-    const GRANULE_BYTES: usize = 512;
-
-    fn new(_: Ymm<L>, keys: &Keys) -> Self {
-        Sliced::new(keys)
-    }
-    #[inline(always)]
-    fn encrypt(&self, m: Ymm<L>, batch: &mut [u8]) {
-        encrypt_batch::<_, S>(m, &self.keys, batch)
-    }
-    #[inline(always)]
-    fn decrypt(&self, m: Ymm<L>, batch: &mut [u8]) {
-        decrypt_batch::<_, S>(m, &self.keys, batch)
-    }
-}
 
 /// π on one block in constant time (the key schedule's S, on secret bytes);
 /// `false`, with `a` untouched, on a CPU without AVX2.

@@ -34,35 +34,10 @@
 //! 3 blends there; L is the same 288 µops on 3 ports).
 
 use super::layers::Vbmi;
-use super::sliced::{decrypt_batch, encrypt_batch, Layer, Sliced};
+use super::sliced::Sliced;
 use super::Keys;
 use crate::cpu::Backend;
-use crate::kernel::{self, BatchCipher};
-use crate::simd::{Avx512Gfni, Ymm, Zmm};
+use crate::kernel;
+use crate::simd::{Avx512Gfni, Zmm};
 
 pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<Zmm<Avx512Gfni>, Sliced<Vbmi>>("avx512-gfni", true, 64);
-
-/// 64 blocks on zmm; a tail of up to 32 blocks on ymm.
-impl<S: Layer<Zmm<Avx512Gfni>> + Layer<Ymm<Avx512Gfni>>> BatchCipher<Zmm<Avx512Gfni>> for Sliced<S> {
-    type Keys = Keys;
-    const BATCH_BYTES: usize = 1024;
-    const GRANULE_BYTES: usize = 512;
-
-    fn new(_: Zmm<Avx512Gfni>, keys: &Keys) -> Self {
-        Sliced::new(keys)
-    }
-    #[inline(always)]
-    fn encrypt(&self, m: Zmm<Avx512Gfni>, batch: &mut [u8]) {
-        match batch.len() {
-            1024 => encrypt_batch::<_, S>(m, &self.keys, batch),
-            _ => encrypt_batch::<_, S>(m.half(), &self.keys, batch),
-        }
-    }
-    #[inline(always)]
-    fn decrypt(&self, m: Zmm<Avx512Gfni>, batch: &mut [u8]) {
-        match batch.len() {
-            1024 => decrypt_batch::<_, S>(m, &self.keys, batch),
-            _ => decrypt_batch::<_, S>(m.half(), &self.keys, batch),
-        }
-    }
-}

@@ -186,7 +186,29 @@ fn decrypt_group<const N: usize>(m: M, k: &Table, data: &mut [u8]) {
     }
 }
 
-/// Whole groups of WAYS blocks, single blocks for the tail.
+impl Table {
+    /// A whole group of WAYS blocks, or single blocks for the tail.
+    #[inline(always)]
+    fn groups<const DECRYPT: bool>(&self, m: M, batch: &mut [u8]) {
+        if batch.len() == 16 * WAYS {
+            self.group::<WAYS, DECRYPT>(m, batch);
+        } else {
+            for block in batch.chunks_exact_mut(16) {
+                self.group::<1, DECRYPT>(m, block);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn group<const N: usize, const DECRYPT: bool>(&self, m: M, data: &mut [u8]) {
+        if DECRYPT {
+            decrypt_group::<N>(m, self, data)
+        } else {
+            encrypt_group::<N>(m, self, data)
+        }
+    }
+}
+
 impl BatchCipher<M> for Table {
     type Keys = Keys;
     const BATCH_BYTES: usize = 16 * WAYS;
@@ -197,23 +219,11 @@ impl BatchCipher<M> for Table {
     }
     #[inline(always)]
     fn encrypt(&self, m: M, batch: &mut [u8]) {
-        if batch.len() == Self::BATCH_BYTES {
-            encrypt_group::<WAYS>(m, self, batch);
-        } else {
-            for block in batch.chunks_exact_mut(16) {
-                encrypt_group::<1>(m, self, block);
-            }
-        }
+        self.groups::<false>(m, batch)
     }
     #[inline(always)]
     fn decrypt(&self, m: M, batch: &mut [u8]) {
-        if batch.len() == Self::BATCH_BYTES {
-            decrypt_group::<WAYS>(m, self, batch);
-        } else {
-            for block in batch.chunks_exact_mut(16) {
-                decrypt_group::<1>(m, self, block);
-            }
-        }
+        self.groups::<true>(m, batch)
     }
 }
 

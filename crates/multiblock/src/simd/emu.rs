@@ -4,7 +4,7 @@
 //! vocabulary; `simd::tests` checks it against the real instructions where
 //! the CPU has them.
 
-use super::{Avx512, Gfni, Job, Machine, Simd, Vbmi};
+use super::{Avx512, Gfni, Job, Machine, Narrow, Simd, Vbmi};
 use crate::cpu::CpuFeatures;
 
 /// The emulated machine; N is 16, 32 or 64.
@@ -185,6 +185,20 @@ fn unpack<const N: usize, const W: usize>(a: R<N>, b: R<N>, half: usize) -> R<N>
         let src = if elem % 2 == 0 { &a } else { &b };
         src[lane + half + (elem / 2) * W + byte]
     })
+}
+
+impl Narrow for Emu<64> {
+    type Half = Emu<32>;
+    fn half(self) -> Emu<32> {
+        Emu
+    }
+}
+
+impl Narrow for Emu<32> {
+    type Half = Emu<16>;
+    fn half(self) -> Emu<16> {
+        Emu
+    }
 }
 
 impl<const N: usize> Gfni for Emu<N> {

@@ -150,6 +150,14 @@ pub(crate) trait Simd: Machine {
     fn low64(self, a: Self::V) -> u64;
 }
 
+/// Machines with a machine of half their width at the same level (for the
+/// short tails of a batch).
+pub(crate) trait Narrow: Simd {
+    /// The half-width machine.
+    type Half: Simd;
+    fn half(self) -> Self::Half;
+}
+
 /// `vgf2p8affineqb`: each byte x ↦ A·x over GF(2), A an 8×8 bit matrix in
 /// Intel's layout (row i, the byte that makes output bit i, at byte 7 − i
 /// of the 64-bit word; see `gf256::mul_matrix`).

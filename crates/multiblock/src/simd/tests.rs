@@ -66,50 +66,42 @@ fn rng() -> Rng {
     Rng(0x51_3d)
 }
 
-#[test]
-fn xmm_matches_the_emulator() {
-    let mut rng = rng();
-    if let Some(m) = Xmm::<Ssse3>::detect() {
-        check_simd!(m, 16, rng);
-    }
-    if let Some(m) = Xmm::<Avx2>::detect() {
-        check_simd!(m, 16, rng);
-    }
-    if let Some(m) = Xmm::<Avx512Gfni>::detect() {
-        check_simd!(m, 16, rng);
-        check_extensions!(m, 16, rng);
-    }
+/// For each machine (token type, bytes, checks): if the CPU runs it, every
+/// operation of the listed kinds against the emulator.
+macro_rules! machines {
+    ($($test:ident: $token:ty, $n:literal, [$($check:ident),+];)*) => {
+        $(
+            #[test]
+            fn $test() {
+                let mut rng = rng();
+                if let Some(m) = <$token>::detect() {
+                    $($check!(m, $n, rng);)+
+                }
+            }
+        )*
+    };
 }
 
-#[test]
-fn ymm_matches_the_emulator() {
-    let mut rng = rng();
-    if let Some(m) = Ymm::<Avx2>::detect() {
-        check_simd!(m, 32, rng);
-    }
-    if let Some(m) = Ymm::<Avx2Gfni>::detect() {
+/// The GFNI of AVX2 machines without AVX-512.
+macro_rules! check_affine {
+    ($m:ident, $n:literal, $rng:ident) => {
         for _ in 0..50 {
-            same!(m, 32, rng, |m, a, _b, _c| m.affine(a, 0x8040_2010_0804_0201 ^ 0x1234));
+            same!($m, $n, $rng, |m, a, _b, _c| m.affine(a, 0x8040_2010_0804_0201 ^ 0x1234));
         }
-    }
-    if let Some(m) = Ymm::<Avx512Gfni>::detect() {
-        check_simd!(m, 32, rng);
-        check_extensions!(m, 32, rng);
-    }
+    };
 }
 
-#[test]
-fn zmm_matches_the_emulator() {
-    let mut rng = rng();
-    if let Some(m) = Zmm::<Avx512Bw>::detect() {
-        check_simd!(m, 64, rng);
-    }
-    if let Some(m) = Zmm::<Avx512Gfni>::detect() {
-        check_simd!(m, 64, rng);
-        check_extensions!(m, 64, rng);
-    }
+machines! {
+    xmm_ssse3: Xmm<Ssse3>, 16, [check_simd];
+    xmm_avx2: Xmm<Avx2>, 16, [check_simd];
+    xmm_avx2_gfni: Xmm<Avx2Gfni>, 16, [check_affine];
+    xmm_avx512: Xmm<Avx512Gfni>, 16, [check_simd, check_extensions];
+    ymm_avx2: Ymm<Avx2>, 32, [check_simd];
+    ymm_avx2_gfni: Ymm<Avx2Gfni>, 32, [check_affine];
+    ymm_avx512: Ymm<Avx512Gfni>, 32, [check_simd, check_extensions];
+    zmm_avx512bw: Zmm<Avx512Bw>, 64, [check_simd];
+    zmm_avx512: Zmm<Avx512Gfni>, 64, [check_simd, check_extensions];
 }
-
 
 #[test]
 fn affine_byte_is_the_identity_for_the_identity_matrix() {

@@ -73,78 +73,11 @@ macro_rules! x86_simd {
             fn splat64(self, q: u64) -> $v {
                 unsafe { $set64(q as i64) }
             }
-            #[inline(always)]
-            fn xor(self, a: $v, b: $v) -> $v {
-                unsafe { $xor(a, b) }
-            }
-            #[inline(always)]
-            fn and(self, a: $v, b: $v) -> $v {
-                unsafe { $and(a, b) }
-            }
-            #[inline(always)]
-            fn or(self, a: $v, b: $v) -> $v {
-                unsafe { $or(a, b) }
-            }
-            #[inline(always)]
-            fn andnot(self, a: $v, b: $v) -> $v {
-                unsafe { $andnot(a, b) }
-            }
-            #[inline(always)]
-            fn add8(self, a: $v, b: $v) -> $v {
-                unsafe { $add8(a, b) }
-            }
-            #[inline(always)]
-            fn sub8(self, a: $v, b: $v) -> $v {
-                unsafe { $sub8(a, b) }
-            }
-            #[inline(always)]
-            fn add32(self, a: $v, b: $v) -> $v {
-                unsafe { $add32(a, b) }
-            }
-            #[inline(always)]
-            fn add64(self, a: $v, b: $v) -> $v {
-                unsafe { $add64(a, b) }
-            }
-            #[inline(always)]
-            fn sub64(self, a: $v, b: $v) -> $v {
-                unsafe { $sub64(a, b) }
-            }
-            #[inline(always)]
-            fn shl16<const N: i32>(self, a: $v) -> $v {
-                unsafe { $shl16(a, _mm_cvtsi32_si128(N)) }
-            }
-            #[inline(always)]
-            fn shr16<const N: i32>(self, a: $v) -> $v {
-                unsafe { $shr16(a, _mm_cvtsi32_si128(N)) }
-            }
-            #[inline(always)]
-            fn shl32<const N: i32>(self, a: $v) -> $v {
-                unsafe { $shl32(a, _mm_cvtsi32_si128(N)) }
-            }
-            #[inline(always)]
-            fn shr32<const N: i32>(self, a: $v) -> $v {
-                unsafe { $shr32(a, _mm_cvtsi32_si128(N)) }
-            }
-            #[inline(always)]
-            fn shl64<const N: i32>(self, a: $v) -> $v {
-                unsafe { $shl64(a, _mm_cvtsi32_si128(N)) }
-            }
-            #[inline(always)]
-            fn shr64<const N: i32>(self, a: $v) -> $v {
-                unsafe { $shr64(a, _mm_cvtsi32_si128(N)) }
-            }
-            #[inline(always)]
-            fn shuffle8(self, table: $v, idx: $v) -> $v {
-                unsafe { $shuffle8(table, idx) }
-            }
-            #[inline(always)]
-            fn maddubs(self, a: $v, b: $v) -> $v {
-                unsafe { $maddubs(a, b) }
-            }
-            #[inline(always)]
-            fn packus16(self, a: $v, b: $v) -> $v {
-                unsafe { $packus16(a, b) }
-            }
+            x86_binary! { $v; xor: $xor, and: $and, or: $or, andnot: $andnot, add8: $add8, sub8: $sub8,
+                add32: $add32, add64: $add64, sub64: $sub64, shuffle8: $shuffle8, maddubs: $maddubs,
+                packus16: $packus16 }
+            x86_shift! { $v; shl16: $shl16, shr16: $shr16, shl32: $shl32, shr32: $shr32, shl64: $shl64,
+                shr64: $shr64 }
             #[inline(always)]
             fn unpack_lo<const W: usize>(self, a: $v, b: $v) -> $v {
                 unsafe {
@@ -173,4 +106,84 @@ macro_rules! x86_simd {
     };
 }
 
-pub(super) use x86_simd;
+/// Methods `fn name(self, a, b)` that are one two-operand intrinsic each.
+macro_rules! x86_binary {
+    ($v:ty; $($name:ident: $f:ident),* $(,)?) => {
+        $(
+            #[inline(always)]
+            fn $name(self, a: $v, b: $v) -> $v {
+                unsafe { $f(a, b) }
+            }
+        )*
+    };
+}
+
+/// Shifts by a constant count, through the count-in-register form (see
+/// `x86_simd!`).
+macro_rules! x86_shift {
+    ($v:ty; $($name:ident: $f:ident),* $(,)?) => {
+        $(
+            #[inline(always)]
+            fn $name<const N: i32>(self, a: $v) -> $v {
+                unsafe { $f(a, _mm_cvtsi32_si128(N)) }
+            }
+        )*
+    };
+}
+
+/// The extension traits (`Gfni`, `Vbmi`, `Avx512`) for `$token<L>`, given
+/// each width's intrinsics and the level bounds that provide them.
+///
+/// SAFETY (of every `unsafe` block): as for `x86_simd!`; the bounds name
+/// the features (GFNI; AVX-512 VBMI, with VL below 512 bits; AVX-512 F+BW).
+macro_rules! x86_extensions {
+    (
+        $token:ident, $v:ty, $mask:ty,
+        gfni: [$($gfni_bound:tt)+] $affine:ident $set64:ident,
+        vbmi: [$($vbmi_bound:tt)+] $permb:ident $permi2b:ident,
+        avx512: [$($avx_bound:tt)+] $ternlog:ident $movepi8_mask:ident $test_mask:ident $set8:ident
+            $blend:ident $mask_shuffle:ident $permi2q:ident
+    ) => {
+        impl<L: $($gfni_bound)+> crate::simd::Gfni for $token<L> {
+            #[inline(always)]
+            fn affine(self, x: $v, matrix: u64) -> $v {
+                unsafe { $affine::<0>(x, $set64(matrix as i64)) }
+            }
+        }
+
+        impl<L: $($vbmi_bound)+> crate::simd::Vbmi for $token<L> {
+            #[inline(always)]
+            fn permb(self, table: $v, idx: $v) -> $v {
+                unsafe { $permb(idx, table) }
+            }
+            #[inline(always)]
+            fn permi2b(self, lo: $v, idx: $v, hi: $v) -> $v {
+                unsafe { $permi2b(lo, idx, hi) }
+            }
+        }
+
+        impl<L: $($avx_bound)+> crate::simd::Avx512 for $token<L> {
+            #[inline(always)]
+            fn ternlog<const IMM: i32>(self, a: $v, b: $v, c: $v) -> $v {
+                unsafe { $ternlog::<IMM>(a, b, c) }
+            }
+            #[inline(always)]
+            fn select_bit<const BIT: u32>(self, sel: $v, a: $v, b: $v) -> $v {
+                unsafe {
+                    let k = if BIT == 7 { $movepi8_mask(sel) } else { $test_mask(sel, $set8(1 << BIT)) };
+                    $blend(k, a, b)
+                }
+            }
+            #[inline(always)]
+            fn shuffle8_masked(self, src: $v, mask: u64, table: $v, idx: $v) -> $v {
+                unsafe { $mask_shuffle(src, mask as $mask, table, idx) }
+            }
+            #[inline(always)]
+            fn permi2q(self, a: $v, idx: $v, b: $v) -> $v {
+                unsafe { $permi2q(a, idx, b) }
+            }
+        }
+    };
+}
+
+pub(super) use {x86_binary, x86_extensions, x86_shift, x86_simd};

@@ -2,8 +2,7 @@
 //! forms of `vpternlog`, `vprold` and the masks with AVX-512VL).
 
 use super::level::{HasAvx512, HasGfni, HasVbmi, Level};
-use super::x86_ops::x86_simd;
-use super::{Avx512, Gfni, Vbmi};
+use super::x86_ops::{x86_binary, x86_extensions, x86_shift, x86_simd};
 use core::arch::x86_64::*;
 use core::marker::PhantomData;
 
@@ -86,46 +85,10 @@ x86_simd! {
     }
 }
 
-impl<L: HasGfni> Gfni for Xmm<L> {
-    #[inline(always)]
-    fn affine(self, x: __m128i, matrix: u64) -> __m128i {
-        // SAFETY: L has GFNI (and AVX for the VEX form).
-        unsafe { _mm_gf2p8affine_epi64_epi8::<0>(x, _mm_set1_epi64x(matrix as i64)) }
-    }
-}
-
-impl<L: HasVbmi> Vbmi for Xmm<L> {
-    #[inline(always)]
-    fn permb(self, table: __m128i, idx: __m128i) -> __m128i {
-        // SAFETY: L has AVX-512 VBMI and VL.
-        unsafe { _mm_permutexvar_epi8(idx, table) }
-    }
-    #[inline(always)]
-    fn permi2b(self, lo: __m128i, idx: __m128i, hi: __m128i) -> __m128i {
-        // SAFETY: as above.
-        unsafe { _mm_permutex2var_epi8(lo, idx, hi) }
-    }
-}
-
-impl<L: HasAvx512> Avx512 for Xmm<L> {
-    #[inline(always)]
-    fn ternlog<const IMM: i32>(self, a: __m128i, b: __m128i, c: __m128i) -> __m128i {
-        // SAFETY (this impl): L has AVX-512 F+BW+VL.
-        unsafe { _mm_ternarylogic_epi32::<IMM>(a, b, c) }
-    }
-    #[inline(always)]
-    fn select_bit<const BIT: u32>(self, sel: __m128i, a: __m128i, b: __m128i) -> __m128i {
-        unsafe {
-            let k = if BIT == 7 { _mm_movepi8_mask(sel) } else { _mm_test_epi8_mask(sel, _mm_set1_epi8(1 << BIT)) };
-            _mm_mask_blend_epi8(k, a, b)
-        }
-    }
-    #[inline(always)]
-    fn shuffle8_masked(self, src: __m128i, mask: u64, table: __m128i, idx: __m128i) -> __m128i {
-        unsafe { _mm_mask_shuffle_epi8(src, mask as __mmask16, table, idx) }
-    }
-    #[inline(always)]
-    fn permi2q(self, a: __m128i, idx: __m128i, b: __m128i) -> __m128i {
-        unsafe { _mm_permutex2var_epi64(a, idx, b) }
-    }
+x86_extensions! {
+    Xmm, __m128i, __mmask16,
+    gfni: [HasGfni] _mm_gf2p8affine_epi64_epi8 _mm_set1_epi64x,
+    vbmi: [HasVbmi] _mm_permutexvar_epi8 _mm_permutex2var_epi8,
+    avx512: [HasAvx512] _mm_ternarylogic_epi32 _mm_movepi8_mask _mm_test_epi8_mask _mm_set1_epi8
+        _mm_mask_blend_epi8 _mm_mask_shuffle_epi8 _mm_permutex2var_epi64
 }

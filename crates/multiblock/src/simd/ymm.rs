@@ -1,9 +1,8 @@
 //! 256-bit registers: AVX2 and up (EVEX forms with AVX-512VL).
 
 use super::level::{HasAvx2, HasAvx512, HasGfni, HasVbmi, Level};
-use super::x86_ops::x86_simd;
+use super::x86_ops::{x86_binary, x86_extensions, x86_shift, x86_simd};
 use super::xmm::Xmm;
-use super::{Avx512, Gfni, Vbmi};
 use core::arch::x86_64::*;
 use core::marker::PhantomData;
 
@@ -11,10 +10,10 @@ use core::marker::PhantomData;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Ymm<L>(PhantomData<L>);
 
-impl<L: Level> Ymm<L> {
-    /// The xmm machine of the same level (for narrow tails).
+impl<L: HasAvx2> super::Narrow for Ymm<L> {
+    type Half = Xmm<L>;
     #[inline(always)]
-    pub(crate) fn half(self) -> Xmm<L> {
+    fn half(self) -> Xmm<L> {
         // SAFETY: the same level's features.
         unsafe { <Xmm<L> as super::Machine>::new_unchecked() }
     }
@@ -95,50 +94,10 @@ x86_simd! {
     }
 }
 
-impl<L: HasAvx2 + HasGfni> Gfni for Ymm<L> {
-    #[inline(always)]
-    fn affine(self, x: __m256i, matrix: u64) -> __m256i {
-        // SAFETY: L has GFNI and AVX2.
-        unsafe { _mm256_gf2p8affine_epi64_epi8::<0>(x, _mm256_set1_epi64x(matrix as i64)) }
-    }
-}
-
-impl<L: HasVbmi> Vbmi for Ymm<L> {
-    #[inline(always)]
-    fn permb(self, table: __m256i, idx: __m256i) -> __m256i {
-        // SAFETY: L has AVX-512 VBMI and VL.
-        unsafe { _mm256_permutexvar_epi8(idx, table) }
-    }
-    #[inline(always)]
-    fn permi2b(self, lo: __m256i, idx: __m256i, hi: __m256i) -> __m256i {
-        // SAFETY: as above.
-        unsafe { _mm256_permutex2var_epi8(lo, idx, hi) }
-    }
-}
-
-impl<L: HasAvx512> Avx512 for Ymm<L> {
-    #[inline(always)]
-    fn ternlog<const IMM: i32>(self, a: __m256i, b: __m256i, c: __m256i) -> __m256i {
-        // SAFETY (this impl): L has AVX-512 F+BW+VL.
-        unsafe { _mm256_ternarylogic_epi32::<IMM>(a, b, c) }
-    }
-    #[inline(always)]
-    fn select_bit<const BIT: u32>(self, sel: __m256i, a: __m256i, b: __m256i) -> __m256i {
-        unsafe {
-            let k = if BIT == 7 {
-                _mm256_movepi8_mask(sel)
-            } else {
-                _mm256_test_epi8_mask(sel, _mm256_set1_epi8(1 << BIT))
-            };
-            _mm256_mask_blend_epi8(k, a, b)
-        }
-    }
-    #[inline(always)]
-    fn shuffle8_masked(self, src: __m256i, mask: u64, table: __m256i, idx: __m256i) -> __m256i {
-        unsafe { _mm256_mask_shuffle_epi8(src, mask as __mmask32, table, idx) }
-    }
-    #[inline(always)]
-    fn permi2q(self, a: __m256i, idx: __m256i, b: __m256i) -> __m256i {
-        unsafe { _mm256_permutex2var_epi64(a, idx, b) }
-    }
+x86_extensions! {
+    Ymm, __m256i, __mmask32,
+    gfni: [HasAvx2 + HasGfni] _mm256_gf2p8affine_epi64_epi8 _mm256_set1_epi64x,
+    vbmi: [HasVbmi] _mm256_permutexvar_epi8 _mm256_permutex2var_epi8,
+    avx512: [HasAvx512] _mm256_ternarylogic_epi32 _mm256_movepi8_mask _mm256_test_epi8_mask _mm256_set1_epi8
+        _mm256_mask_blend_epi8 _mm256_mask_shuffle_epi8 _mm256_permutex2var_epi64
 }

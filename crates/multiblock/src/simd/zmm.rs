@@ -1,9 +1,8 @@
 //! 512-bit registers: AVX-512 F+BW (+VL) and up.
 
 use super::level::{HasAvx512, HasGfni, HasVbmi};
-use super::x86_ops::x86_simd;
+use super::x86_ops::{x86_binary, x86_extensions, x86_shift, x86_simd};
 use super::ymm::Ymm;
-use super::{Avx512, Gfni, Vbmi};
 use core::arch::x86_64::*;
 use core::marker::PhantomData;
 
@@ -11,10 +10,10 @@ use core::marker::PhantomData;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Zmm<L>(PhantomData<L>);
 
-impl<L: HasAvx512> Zmm<L> {
-    /// The ymm machine of the same level (EVEX forms; for narrow tails).
+impl<L: HasAvx512> super::Narrow for Zmm<L> {
+    type Half = Ymm<L>;
     #[inline(always)]
-    pub(crate) fn half(self) -> Ymm<L> {
+    fn half(self) -> Ymm<L> {
         // SAFETY: the same level's features.
         unsafe { <Ymm<L> as super::Machine>::new_unchecked() }
     }
@@ -79,50 +78,10 @@ x86_simd! {
     }
 }
 
-impl<L: HasAvx512 + HasGfni> Gfni for Zmm<L> {
-    #[inline(always)]
-    fn affine(self, x: __m512i, matrix: u64) -> __m512i {
-        // SAFETY: L has GFNI and AVX-512F.
-        unsafe { _mm512_gf2p8affine_epi64_epi8::<0>(x, _mm512_set1_epi64(matrix as i64)) }
-    }
-}
-
-impl<L: HasVbmi> Vbmi for Zmm<L> {
-    #[inline(always)]
-    fn permb(self, table: __m512i, idx: __m512i) -> __m512i {
-        // SAFETY: L has AVX-512 VBMI.
-        unsafe { _mm512_permutexvar_epi8(idx, table) }
-    }
-    #[inline(always)]
-    fn permi2b(self, lo: __m512i, idx: __m512i, hi: __m512i) -> __m512i {
-        // SAFETY: as above.
-        unsafe { _mm512_permutex2var_epi8(lo, idx, hi) }
-    }
-}
-
-impl<L: HasAvx512> Avx512 for Zmm<L> {
-    #[inline(always)]
-    fn ternlog<const IMM: i32>(self, a: __m512i, b: __m512i, c: __m512i) -> __m512i {
-        // SAFETY (this impl): L has AVX-512 F+BW.
-        unsafe { _mm512_ternarylogic_epi32::<IMM>(a, b, c) }
-    }
-    #[inline(always)]
-    fn select_bit<const BIT: u32>(self, sel: __m512i, a: __m512i, b: __m512i) -> __m512i {
-        unsafe {
-            let k = if BIT == 7 {
-                _mm512_movepi8_mask(sel)
-            } else {
-                _mm512_test_epi8_mask(sel, _mm512_set1_epi8(1 << BIT))
-            };
-            _mm512_mask_blend_epi8(k, a, b)
-        }
-    }
-    #[inline(always)]
-    fn shuffle8_masked(self, src: __m512i, mask: u64, table: __m512i, idx: __m512i) -> __m512i {
-        unsafe { _mm512_mask_shuffle_epi8(src, mask, table, idx) }
-    }
-    #[inline(always)]
-    fn permi2q(self, a: __m512i, idx: __m512i, b: __m512i) -> __m512i {
-        unsafe { _mm512_permutex2var_epi64(a, idx, b) }
-    }
+x86_extensions! {
+    Zmm, __m512i, __mmask64,
+    gfni: [HasAvx512 + HasGfni] _mm512_gf2p8affine_epi64_epi8 _mm512_set1_epi64,
+    vbmi: [HasVbmi] _mm512_permutexvar_epi8 _mm512_permutex2var_epi8,
+    avx512: [HasAvx512] _mm512_ternarylogic_epi32 _mm512_movepi8_mask _mm512_test_epi8_mask _mm512_set1_epi8
+        _mm512_mask_blend_epi8 _mm512_mask_shuffle_epi8 _mm512_permutex2var_epi64
 }
