@@ -65,3 +65,17 @@ pub fn write_output(path: Option<&Path>, data: &[u8]) -> Result<(), String> {
     sink.write(data)?;
     sink.commit()
 }
+
+/// Fills `buf` unless the input ends first (pipes deliver short reads).
+pub fn read_full(input: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match input.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(k) => got += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(got)
+}

@@ -1,5 +1,5 @@
 //! `encrypt`, `decrypt` and `mac` for every cipher and mode: `--hex` input
-//! and the one-shot modes (AEAD, KW) in memory here, the rest streamed by
+//! and key wrap (KW) in memory here, the rest (AEAD included) streamed by
 //! [`super::crypt_stream`].
 
 use crate::args::CryptArgs;
@@ -27,7 +27,7 @@ pub fn run(args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
     // Key, S-box and backend errors before reading any input.
     req.keyed().map_err(failure)?;
     // Raw input of a mode that streams: bounded memory, any size.
-    if !args.hex && (verb == Verb::Mac || modes::stream::streams(req.mode)) {
+    if !args.hex && super::crypt_stream::streams(req.mode, verb) {
         return super::crypt_stream::run(&req, args, verb);
     }
 
