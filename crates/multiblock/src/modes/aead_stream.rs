@@ -178,12 +178,23 @@ impl AeadStream {
         }
     }
 
+    /// How many bytes [`update`](AeadStream::update) would output for
+    /// `input_len` more bytes now (at most `input_len` plus one block).
+    pub fn output_len(&self, input_len: usize) -> usize {
+        let unit = self.core.unit();
+        (self.pending.len() + input_len).saturating_sub(self.hold()) / unit * unit
+    }
+
+    /// How many bytes [`finalize`](AeadStream::finalize) would output
+    /// (less than a block, or the held tag's worth when it is short).
+    pub fn final_len(&self) -> usize {
+        self.pending.len().saturating_sub(self.hold())
+    }
+
     /// Processes `input`, appending the output that is ready to `out`
     /// (when decrypting: plaintext not yet authenticated).
     pub fn update(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<()> {
-        let avail = self.pending.len() + input.len();
-        let unit = self.core.unit();
-        let ready = avail.saturating_sub(self.hold()) / unit * unit;
+        let ready = self.output_len(input.len());
         if ready == 0 {
             self.pending.extend_from_slice(input);
             return Ok(());
