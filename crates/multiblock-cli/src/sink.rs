@@ -54,6 +54,16 @@ impl Sink {
         }
     }
 
+    /// The file a held sink collects the output in (the temporary `--out`
+    /// file or the spool), to work on in place; None for the others.
+    pub fn held_file(&mut self) -> Option<&mut File> {
+        match self {
+            Sink::Staged(s) => Some(s.file()),
+            Sink::Held(spool, _) => Some(spool),
+            _ => None,
+        }
+    }
+
     pub fn write(&mut self, data: &[u8]) -> Result<(), String> {
         match self {
             Sink::Staged(s) => s.write(data),

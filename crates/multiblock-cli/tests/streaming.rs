@@ -181,3 +181,52 @@ fn large_files_stream_to_the_one_shot_result_with_1_and_3_threads() {
     // Only the files this test wrote: no temporary file left behind.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
 }
+
+/// Key wrap runs in the output file (six passes in place): the same bytes as
+/// the library's one-shot wrap, back by unwrap to a file and to stdout, and
+/// a flipped byte gives exit status 1 with no output at all.
+#[test]
+fn key_wrap_works_in_the_output_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (plain, ct, back) = (dir.path().join("plain"), dir.path().join("ct"), dir.path().join("back"));
+    for (id, blocks) in [(CipherId::Kalyna128_128, 70_000), (CipherId::Kalyna512_512, 3)] {
+        let data = bytes(blocks as u64, blocks * id.block_bytes());
+        std::fs::write(&plain, &data).unwrap();
+        let key = bytes(7, id.key_bytes());
+        let req = Request {
+            cipher: id,
+            mode: Mode::Kw,
+            key: &key,
+            sbox: None,
+            backend: BackendChoice::Auto,
+            params: Params::default(),
+        };
+        let one = modes::encrypt(&req, &data).unwrap();
+        cli("encrypt", &req, 1, &plain, &ct);
+        assert!(std::fs::read(&ct).unwrap() == one, "{id} wrap");
+        cli("decrypt", &req, 1, &ct, &back);
+        assert!(std::fs::read(&back).unwrap() == data, "{id} unwrap");
+        let unwrap_to_stdout = || {
+            bin()
+                .args(["decrypt", "--cipher", id.name(), "--mode", "kw", "--key", &hex(&key)])
+                .args(["--in", ct.to_str().unwrap()])
+                .output()
+                .unwrap()
+        };
+        let o = unwrap_to_stdout();
+        assert!(o.status.success() && o.stdout == data, "{id} unwrap to stdout");
+        let mut bad = one.clone();
+        bad[one.len() / 2] ^= 1;
+        std::fs::write(&ct, &bad).unwrap();
+        let o = unwrap_to_stdout();
+        assert!(o.status.code() == Some(1) && o.stdout.is_empty(), "{id}: {}", String::from_utf8_lossy(&o.stderr));
+        std::fs::remove_file(&back).unwrap();
+        let o = bin()
+            .args(["decrypt", "--cipher", id.name(), "--mode", "kw", "--key", &hex(&key)])
+            .args(["--in", ct.to_str().unwrap(), "--out", back.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1), "{id}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2, "{id}: an output or temporary file was left");
+    }
+}

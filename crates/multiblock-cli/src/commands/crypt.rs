@@ -1,6 +1,7 @@
 //! `encrypt`, `decrypt` and `mac` for every cipher and mode: `--hex` input
-//! and key wrap (KW) in memory here, the rest (AEAD included) streamed by
-//! [`super::crypt_stream`].
+//! in memory here, raw input streamed by [`super::crypt_stream`] (AEAD
+//! included) or, for key wrap, worked on in the output file by
+//! [`super::crypt_kw`].
 
 use crate::args::CryptArgs;
 use crate::{hex, io, request, Failure};
@@ -29,6 +30,9 @@ pub fn run(args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
     // Raw input of a mode that streams: bounded memory, any size.
     if !args.hex && super::crypt_stream::streams(req.mode, verb) {
         return super::crypt_stream::run(&req, args, verb);
+    }
+    if !args.hex && req.mode == modes::Mode::Kw {
+        return super::crypt_kw::run(&req, args, verb);
     }
 
     let data = request::input_bytes(io::read_input(args.input.as_deref())?, args.hex)?;

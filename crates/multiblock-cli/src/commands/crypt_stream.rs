@@ -95,7 +95,7 @@ pub fn run(req: &Request<'_>, args: &CryptArgs, verb: Verb) -> Result<(), Failur
 
 /// The input (a file, or a duplicate of descriptor 0), its size if it is a
 /// regular file, and its name for messages.
-fn open_input(args: &CryptArgs) -> Result<(Box<dyn Read + Send>, Option<u64>, String), Failure> {
+pub fn open_input(args: &CryptArgs) -> Result<(Box<dyn Read + Send>, Option<u64>, String), Failure> {
     Ok(match &args.input {
         Some(p) => {
             let what = format!("--in {}", p.display());
