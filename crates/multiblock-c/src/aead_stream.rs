@@ -174,10 +174,6 @@ pub unsafe extern "C" fn mb_aead_stream_final(
 /// `stream` is NULL or a live handle, not used again afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn mb_aead_stream_free(stream: *mut MbAeadStream) {
-    if !stream.is_null() {
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            // SAFETY: made by Box::into_raw in mb_aead_stream_new, freed once.
-            drop(unsafe { Box::from_raw(stream) });
-        }));
-    }
+    // SAFETY: the caller's promise, passed on.
+    unsafe { args::free_handle(stream) }
 }

@@ -6,6 +6,7 @@ mod cipher;
 mod errors;
 mod oneshot;
 mod params;
+mod request;
 mod streams;
 
 use pyo3::prelude::*;

@@ -15,8 +15,7 @@
 
 use multiblock::modes::aead_stream::AeadStream;
 use multiblock::modes::stream::{CipherStream, MacStream};
-use multiblock::modes::{self, Kind, Mode, Params, Request};
-use multiblock::{BackendChoice, CipherId};
+use multiblock::modes::{self, Kind, Mode};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -24,50 +23,7 @@ use std::sync::Mutex;
 
 use crate::buffers::{bytes_of, optional_bytes_of, run_maybe_detached};
 use crate::errors::to_py;
-use crate::params;
-
-/// What a request needs, owned (the streams outlive the Python call).
-struct Spec {
-    cipher: CipherId,
-    mode: Mode,
-    key: zeroize::Zeroizing<Vec<u8>>,
-    sbox: Option<String>,
-    backend: Option<String>,
-    params: Params,
-}
-
-impl Spec {
-    fn request(&self) -> Request<'_> {
-        Request {
-            cipher: self.cipher,
-            mode: self.mode,
-            key: &self.key,
-            sbox: self.sbox.as_deref(),
-            backend: self.backend.as_deref().map_or(BackendChoice::Auto, BackendChoice::Named),
-            params: self.params.clone(),
-        }
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn spec(
-    cipher: &str,
-    mode: &str,
-    key: &Bound<'_, PyAny>,
-    iv: Option<&Bound<'_, PyAny>>,
-    aad: Option<&Bound<'_, PyAny>>,
-    sbox: Option<&str>,
-    backend: Option<&str>,
-    kwargs: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Spec> {
-    let id = CipherId::from_name(cipher).map_err(to_py)?;
-    let mode = Mode::parse(id, mode).map_err(to_py)?;
-    let key = zeroize::Zeroizing::new(bytes_of(key)?.as_bytes().to_vec());
-    let iv = optional_bytes_of(iv)?.map(|b| b.as_bytes().to_vec());
-    let aad = optional_bytes_of(aad)?.map(|b| b.as_bytes().to_vec());
-    let params = params::from_kwargs(iv, aad, kwargs)?;
-    Ok(Spec { cipher: id, mode, key, sbox: sbox.map(str::to_string), backend: backend.map(str::to_string), params })
-}
+use crate::request::{spec, Spec};
 
 enum State {
     Cipher(CipherStream),

@@ -7,24 +7,7 @@ use super::*;
 use crate::cpu::BackendChoice;
 use crate::modes::{self, Params};
 use crate::registry::CipherId;
-use crate::test_rng::Rng;
-
-fn split<'d>(rng: &mut Rng, data: &'d [u8]) -> Vec<&'d [u8]> {
-    let mut out = Vec::new();
-    let mut at = 0;
-    while at < data.len() {
-        let step = match rng.below(4) {
-            0 => 0,
-            1 => rng.below(40),
-            2 => rng.below(1000),
-            _ => rng.below(data.len() - at + 1),
-        };
-        let end = (at + step).min(data.len());
-        out.push(&data[at..end]);
-        at = end;
-    }
-    out
-}
+use crate::test_rng::{split, Rng};
 
 const CASES: [(CipherId, Mode); 12] = [
     (CipherId::Kuznyechik, Mode::Mgm),
