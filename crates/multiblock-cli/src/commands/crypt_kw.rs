@@ -6,7 +6,7 @@
 //! removes that file: exit status 1, nothing released.
 
 use super::crypt::{failure, Verb};
-use super::crypt_stream::open_input;
+use super::crypt_stream::{open_input, Input};
 use crate::args::CryptArgs;
 use crate::io::plain;
 use crate::sink::Sink;
@@ -16,7 +16,7 @@ use multiblock::modes::Request;
 
 pub fn run(req: &Request<'_>, args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
     let kw = KalynaKw::new(req).map_err(failure)?;
-    let (mut input, _, what) = open_input(args)?;
+    let Input { reader: mut input, what, .. } = open_input(args)?;
     let mut sink = Sink::create_held(args.output.as_deref())?;
     let file = sink.held_file().expect("a held sink has a file");
     // std::io::copy uses copy_file_range / splice where the kernel can.

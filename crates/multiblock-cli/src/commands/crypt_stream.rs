@@ -31,7 +31,7 @@ pub const BUF_BYTES: usize = 4 << 20;
 enum Work {
     Cipher(CipherStream),
     Mac(Box<MacStream>),
-    Aead(AeadStream, bool),
+    Aead(Box<AeadStream>, bool),
 }
 
 /// Whether `mode` runs here (else in memory in [`super::crypt`]).
@@ -41,11 +41,11 @@ pub fn streams(mode: Mode, verb: Verb) -> bool {
 
 pub fn run(req: &Request<'_>, args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
     let threads = args.threads.map_or(0, usize::from);
-    let (input, size, what) = open_input(args)?;
+    let Input { reader: input, size, what } = open_input(args)?;
     let aead = req.mode.kind() == Kind::Aead;
     let mut work = match verb {
-        Verb::Encrypt if aead => Work::Aead(aead_stream(req, size, true)?.threads(threads).map_err(failure)?, true),
-        Verb::Decrypt if aead => Work::Aead(aead_stream(req, size, false)?.threads(threads).map_err(failure)?, false),
+        Verb::Encrypt if aead => Work::Aead(Box::new(aead_stream(req, size, true)?.threads(threads).map_err(failure)?), true),
+        Verb::Decrypt if aead => Work::Aead(Box::new(aead_stream(req, size, false)?.threads(threads).map_err(failure)?), false),
         Verb::Encrypt => Work::Cipher(CipherStream::encryptor(req).and_then(|s| s.threads(threads)).map_err(failure)?),
         Verb::Decrypt => Work::Cipher(CipherStream::decryptor(req).and_then(|s| s.threads(threads)).map_err(failure)?),
         Verb::Mac => Work::Mac(Box::new(MacStream::new(req).map_err(failure)?)),
@@ -95,8 +95,14 @@ pub fn run(req: &Request<'_>, args: &CryptArgs, verb: Verb) -> Result<(), Failur
 
 /// The input (a file, or a duplicate of descriptor 0), its size if it is a
 /// regular file, and its name for messages.
-pub fn open_input(args: &CryptArgs) -> Result<(Box<dyn Read + Send>, Option<u64>, String), Failure> {
-    Ok(match &args.input {
+pub struct Input {
+    pub reader: Box<dyn Read + Send>,
+    pub size: Option<u64>,
+    pub what: String,
+}
+
+pub fn open_input(args: &CryptArgs) -> Result<Input, Failure> {
+    let (reader, size, what): (Box<dyn Read + Send>, _, _) = match &args.input {
         Some(p) => {
             let what = format!("--in {}", p.display());
             let f = File::open(p).map_err(|e| format!("cannot read {what}: {}", plain(&e)))?;
@@ -108,7 +114,8 @@ pub fn open_input(args: &CryptArgs) -> Result<(Box<dyn Read + Send>, Option<u64>
             let fd = io::stdin().as_fd().try_clone_to_owned().map_err(|e| format!("cannot read stdin: {}", plain(&e)))?;
             (Box::new(File::from(fd)), None, "stdin".to_string())
         }
-    })
+    };
+    Ok(Input { reader, size, what })
 }
 
 /// An AEAD stream for an input of `size` bytes (CCM needs the length first).

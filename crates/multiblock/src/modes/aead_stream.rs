@@ -50,9 +50,9 @@ use zeroize::Zeroizing;
 
 /// One AEAD mode's running state in one direction.
 enum Core {
-    Mgm(MgmStream),
-    Gcm(GcmStream),
-    Ccm(CcmStream),
+    Mgm(Box<MgmStream>),
+    Gcm(Box<GcmStream>),
+    Ccm(Box<CcmStream>),
 }
 
 impl Core {
@@ -127,9 +127,9 @@ impl AeadStream {
     fn new(req: &Request<'_>, encrypt: bool, len: Option<u64>) -> Result<AeadStream> {
         Mode::parse(req.cipher, req.mode.name())?;
         let core = match (req.mode, req.cipher.family()) {
-            (Mode::Mgm, _) => Core::Mgm(MgmStream::new(req, encrypt)?),
-            (Mode::Gcm, Family::Kalyna) => Core::Gcm(GcmStream::new(req, encrypt)?),
-            (Mode::Ccm, Family::Kalyna) => Core::Ccm(CcmStream::new(req, encrypt, len)?),
+            (Mode::Mgm, _) => Core::Mgm(Box::new(MgmStream::new(req, encrypt)?)),
+            (Mode::Gcm, Family::Kalyna) => Core::Gcm(Box::new(GcmStream::new(req, encrypt)?)),
+            (Mode::Ccm, Family::Kalyna) => Core::Ccm(Box::new(CcmStream::new(req, encrypt, len)?)),
             (mode, _) => {
                 let why = match mode.kind() {
                     Kind::KeyWrap => "key wrap goes round the whole message six times: use the one-shot call",

@@ -62,7 +62,7 @@ impl KalynaKw {
 
     fn check_wrap(&self, len: u64) -> Result<u32> {
         let n = self.cipher.block_bytes() as u64;
-        if len == 0 || len % n != 0 {
+        if len == 0 || !len.is_multiple_of(n) {
             return Err(Error::Param(format!(
                 "{} wraps whole {n}-byte blocks, at least one (DSTU 7624 §15.1); got {len} bytes (§15.4's padded form is not implemented: pad the data first)",
                 self.who
@@ -73,7 +73,7 @@ impl KalynaKw {
 
     fn check_unwrap(&self, len: u64) -> Result<u32> {
         let n = self.cipher.block_bytes() as u64;
-        if len < 2 * n || len % n != 0 {
+        if len < 2 * n || !len.is_multiple_of(n) {
             return Err(Error::Param(format!(
                 "{} unwraps whole {n}-byte blocks, at least two; got {len} bytes",
                 self.who
