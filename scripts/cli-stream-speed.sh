@@ -32,6 +32,13 @@ best() {
     done
     echo "$b" | awk '{ printf "%.3f", $1 / 1e9 }'
 }
+best_once() {
+    local s e
+    s=$(date +%s%N)
+    "$@"
+    e=$(date +%s%N)
+    echo $((e - s)) | awk '{ printf "%.3f", $1 / 1e9 }'
+}
 rate() { awk -v b="$bytes" -v s="$1" 'BEGIN { printf "%.0f", b / s / 1e6 }'; }
 
 enc=(encrypt --cipher kuznyechik --mode ctr --key "$key" --iv 0011223344556677 --threads "$threads" --quiet --in "$dir/in")
@@ -43,6 +50,15 @@ to_null() { "$bin" "${enc[@]}" >/dev/null; }
 to_pipe() { "$bin" "${enc[@]}" | cat >/dev/null; }
 to_file() { "$bin" "${enc[@]}" --out "$dir/out"; }
 one() { "$bin" encrypt --cipher kuznyechik --mode ctr --key "$key" --iv 0011223344556677 --threads 1 --quiet --in "$dir/in" >/dev/null; }
+# Pairs run back to back (bench over the same bytes, then the CLI to
+# /dev/null), so that a busy neighbour weighs on both: the median ratio.
+ratios=()
+for _ in $(seq "$reps"); do
+    b=$("$bin" bench --threads "$threads" --cipher kuznyechik --bytes "$bytes" --reps 1 --csv | tail -1 | cut -d, -f6)
+    t=$(best_once to_null)
+    ratios+=("$(awk -v b="$b" -v r="$(rate "$t")" 'BEGIN { printf "%.3f", r / b }')")
+done
+median=$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
 t1=$(best one)
 tn=$(best to_null)
 tp=$(best to_pipe)
@@ -52,6 +68,7 @@ printf 'bench --threads %s (before, after): %s, %s MB/s\n' "$threads" "$bench" "
 printf 'CLI 1 thread to /dev/null:            %s s  %s MB/s\n' "$t1" "$(rate "$t1")"
 printf 'CLI %s threads to /dev/null:           %s s  %s MB/s  (%s%% of bench)\n' "$threads" "$tn" "$(rate "$tn")" \
     "$(awk -v r="$(rate "$tn")" -v b="$bench" -v c="$bench2" 'BEGIN { m = b > c ? b : c; printf "%.0f", 100 * r / m }')"
+printf 'CLI / bench in back-to-back pairs: %s (median of %s: %s)\n' "$median" "$reps" "${ratios[*]}"
 printf 'CLI %s threads | cat >/dev/null:       %s s  %s MB/s\n' "$threads" "$tp" "$(rate "$tp")"
 printf 'CLI %s threads --out (with fsync):     %s s  %s MB/s\n' "$threads" "$tf" "$(rate "$tf")"
 # The same write without the fsync: to a file through the shell, not --out.
