@@ -10,6 +10,7 @@ use crate::hex;
 use crate::os_error::plain;
 use std::fs::File;
 use std::io::Read;
+use std::mem::ManuallyDrop;
 use std::os::fd::FromRawFd;
 use zeroize::Zeroizing;
 
@@ -31,8 +32,8 @@ pub fn load(args: &CryptArgs, key_bytes: usize) -> Result<Zeroizing<Vec<u8>>, St
     }
     if let Some(path) = &args.key_file {
         let what = format!("--key-file {}", path.display());
-        let file = File::open(path).map_err(|e| format!("cannot read {what}: {}", plain(&e)))?;
-        return from_source(file, key_bytes, &what);
+        let mut file = File::open(path).map_err(|e| format!("cannot read {what}: {}", plain(&e)))?;
+        return from_source(&mut file, key_bytes, &what);
     }
     if let Some(fd) = args.key_fd {
         let what = format!("--key-fd {fd}");
@@ -45,20 +46,20 @@ pub fn load(args: &CryptArgs, key_bytes: usize) -> Result<Zeroizing<Vec<u8>>, St
         if fd <= 2 && fd != 0 {
             return Err(format!("{what} is an output stream (use a descriptor of 3 or more, e.g. 3<keyfile)"));
         }
-        // SAFETY: `fcntl(F_GETFD)` first proves the descriptor is open; the
-        // File then owns it and closes it after the read (nothing else in
-        // this process uses a descriptor the caller handed over for the key).
+        // SAFETY: `fcntl(F_GETFD)` first proves the descriptor is open. It
+        // is read, never closed (ManuallyDrop): closing 0 would let a file
+        // opened later take stdin's number (see std_fds).
         if unsafe { libc::fcntl(fd, libc::F_GETFD) } < 0 {
             return Err(format!("{what} is not an open file descriptor"));
         }
-        let file = unsafe { File::from_raw_fd(fd) };
-        return from_source(file, key_bytes, &what);
+        let mut file = ManuallyDrop::new(unsafe { File::from_raw_fd(fd) });
+        return from_source(&mut *file, key_bytes, &what);
     }
     Err("give the key with --key-file, --key-env, --key-fd or --key".to_string())
 }
 
 /// Raw bytes if exactly `key_bytes` long, else hex text.
-fn from_source(file: File, key_bytes: usize, what: &str) -> Result<Zeroizing<Vec<u8>>, String> {
+fn from_source(file: &mut File, key_bytes: usize, what: &str) -> Result<Zeroizing<Vec<u8>>, String> {
     let mut raw = Zeroizing::new(Vec::new());
     file.take(MAX_SOURCE_BYTES + 1)
         .read_to_end(&mut raw)
@@ -85,7 +86,7 @@ mod tests {
         f.write_all(b).unwrap();
         use std::io::Seek;
         f.rewind().unwrap();
-        from_source(f, key_bytes, "--key-file k").map(|k| k.to_vec())
+        from_source(&mut f, key_bytes, "--key-file k").map(|k| k.to_vec())
     }
 
     #[test]
