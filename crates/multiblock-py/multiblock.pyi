@@ -99,6 +99,93 @@ def mac(
 ) -> bytes:
     """The MAC of `data` (mac, omac-acpkm, cmac, gmac)."""
 
+class StreamContext:
+    """An encryption or decryption in progress (encryptor(), decryptor())."""
+
+    def update(self, data: Buffer) -> bytes:
+        """The output ready so far. From an MGM or GCM decryptor: plaintext
+        NOT yet authenticated; use none of it unless finalize() succeeds."""
+    def finalize(self) -> bytes:
+        """The last output; a decryptor raises AuthenticationError on a
+        wrong tag. ValueError if called twice."""
+    @property
+    def tag(self) -> Optional[bytes]:
+        """An AEAD encryptor's tag after finalize(); None otherwise."""
+
+class MacStream:
+    """A MAC in progress (mac_stream())."""
+
+    def update(self, data: Buffer) -> None:
+        """Hashes more of the message."""
+    def finalize(self) -> bytes:
+        """The tag mac() gives for the whole message."""
+
+def encryptor(
+    cipher: Union[CipherName, str],
+    mode: Union[ModeName, str],
+    key: Buffer,
+    iv: Optional[Buffer] = None,
+    aad: Optional[Buffer] = None,
+    sbox: Optional[str] = None,
+    *,
+    backend: Optional[str] = None,
+    padding: Optional[PaddingName] = None,
+    s: Optional[int] = None,
+    m: Optional[int] = None,
+    mac_bits: Optional[int] = None,
+    tag_bits: Optional[int] = None,
+    section_bytes: Optional[int] = None,
+    key_section_bytes: Optional[int] = None,
+    nb: Optional[int] = None,
+    key_meshing: Optional[bool] = None,
+) -> StreamContext:
+    """Incremental encrypt(): the outputs of update() and finalize(),
+    joined, are encrypt()'s for any split (AEAD: followed by `.tag`).
+    CCM and KW collect the input and output it all in finalize()."""
+
+def decryptor(
+    cipher: Union[CipherName, str],
+    mode: Union[ModeName, str],
+    key: Buffer,
+    iv: Optional[Buffer] = None,
+    aad: Optional[Buffer] = None,
+    sbox: Optional[str] = None,
+    *,
+    tag: Optional[Buffer] = None,
+    backend: Optional[str] = None,
+    padding: Optional[PaddingName] = None,
+    s: Optional[int] = None,
+    m: Optional[int] = None,
+    mac_bits: Optional[int] = None,
+    tag_bits: Optional[int] = None,
+    section_bytes: Optional[int] = None,
+    key_section_bytes: Optional[int] = None,
+    nb: Optional[int] = None,
+    key_meshing: Optional[bool] = None,
+) -> StreamContext:
+    """Incremental decrypt(). AEAD: the tag is `tag`, or the input's last
+    bytes when not given; finalize() raises AuthenticationError if wrong."""
+
+def mac_stream(
+    cipher: Union[CipherName, str],
+    mode: Union[ModeName, str],
+    key: Buffer,
+    iv: Optional[Buffer] = None,
+    sbox: Optional[str] = None,
+    *,
+    backend: Optional[str] = None,
+    padding: Optional[PaddingName] = None,
+    s: Optional[int] = None,
+    m: Optional[int] = None,
+    mac_bits: Optional[int] = None,
+    tag_bits: Optional[int] = None,
+    section_bytes: Optional[int] = None,
+    key_section_bytes: Optional[int] = None,
+    nb: Optional[int] = None,
+    key_meshing: Optional[bool] = None,
+) -> MacStream:
+    """Incremental mac(): update(data) in pieces, finalize() -> the tag."""
+
 class Cipher:
     """`cipher` keyed with `key` for ECB over whole blocks."""
 

@@ -212,9 +212,9 @@ int mb_mac(const char *cipher, const char *mode,
 typedef struct mb_stream mb_stream;
 
 /* Starts encrypting (encrypt != 0) or decrypting one message with a
- * streaming mode: ecb, cbc, cfb, ofb, ctr, ctr-acpkm, cnt, xts (not the
- * AEAD modes or kw, whose check covers the whole message: use mb_encrypt /
- * mb_decrypt). Arguments as mb_encrypt's; the handle keeps no pointer to
+ * streaming mode: ecb, cbc, cfb, ofb, ctr, ctr-acpkm, cnt, xts (the AEAD
+ * modes stream with mb_aead_stream_*; kw, which goes round the whole message
+ * six times, only with mb_encrypt / mb_decrypt). Arguments as mb_encrypt's; the handle keeps no pointer to
  * them. The output is the same bytes as mb_encrypt / mb_decrypt for any
  * split of the input. Errors: as mb_encrypt (MB_ERR_PARAM for a
  * non-streaming mode). Free with mb_stream_free. */
@@ -244,6 +244,50 @@ int mb_stream_final(mb_stream *stream, uint8_t *out, size_t *out_len);
 
 /* Frees the handle, wiping its state. NULL is ignored. */
 void mb_stream_free(mb_stream *stream);
+
+/* Opaque streaming AEAD encryptor or decryptor of one message (mgm, gcm,
+ * ccm) of any size in bounded memory. */
+typedef struct mb_aead_stream mb_aead_stream;
+
+/* `text_len` when the length is not known in advance (mgm, gcm only). */
+#define MB_TEXT_LEN_UNKNOWN UINT64_MAX
+
+/* Starts AEAD encryption (encrypt != 0) or decryption of one message.
+ * Arguments as mb_encrypt's, plus: text_len = the plaintext length (the
+ * ciphertext's, without the tag), required by ccm (DSTU 7624 §13 puts it in
+ * the first MAC block), MB_TEXT_LEN_UNKNOWN otherwise allowed; a different
+ * total is MB_ERR_PARAM at final. tag/tag_len: decryption only, the tag to
+ * check; NULL/0 means the tag is the last bytes of the input (ciphertext ||
+ * tag, as mb_decrypt takes it). The handle keeps no pointer to the
+ * arguments. Free with mb_aead_stream_free. */
+int mb_aead_stream_new(mb_aead_stream **out, int encrypt, const char *cipher, const char *mode,
+                       const uint8_t *key, size_t key_len, const uint8_t *iv, size_t iv_len,
+                       const uint8_t *aad, size_t aad_len, const mb_params *params,
+                       uint64_t text_len, const uint8_t *tag, size_t tag_len);
+
+/* Feeds `in_len` bytes and writes the output that is ready to `out`
+ * (*out_len = bytes written; `out` must hold in_len + MB_MAX_BLOCK_BYTES,
+ * or exactly what is ready). DECRYPTION OUTPUT IS NOT AUTHENTICATED until
+ * mb_aead_stream_final returns MB_OK: keep it from any use (write it to a
+ * private temporary file, rename on success). On MB_ERR_BUFFER_TOO_SMALL
+ * *out_len = the size needed and the stream is unchanged. in and out must
+ * not overlap. */
+int mb_aead_stream_update(mb_aead_stream *stream, const uint8_t *in, size_t in_len,
+                          uint8_t *out, size_t *out_len);
+
+/* Ends the message: writes the last bytes (fewer than MB_MAX_BLOCK_BYTES)
+ * to `out`; encryption also writes the tag to `tag` (*tag_len = its size,
+ * at most MB_MAX_BLOCK_BYTES; mb_encrypt's output is the whole ciphertext
+ * then the tag). Decryption checks the tag in constant time: on a wrong tag
+ * MB_ERR_AUTHENTICATION and nothing is written (`tag`, `tag_len` may be
+ * NULL for decryption). On MB_ERR_BUFFER_TOO_SMALL the stream is unchanged
+ * and may be finalized again; after any other result the handle is spent
+ * (MB_ERR_PARAM on further use but free). */
+int mb_aead_stream_final(mb_aead_stream *stream, uint8_t *out, size_t *out_len,
+                         uint8_t *tag, size_t *tag_len);
+
+/* Frees the handle, wiping its state. NULL is ignored. */
+void mb_aead_stream_free(mb_aead_stream *stream);
 
 /* Opaque streaming MAC of one message. */
 typedef struct mb_mac_stream mb_mac_stream;

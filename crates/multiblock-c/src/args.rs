@@ -101,3 +101,17 @@ impl Output {
         Ok(())
     }
 }
+
+/// Frees a handle made by `Box::into_raw` (NULL is ignored); dropping it
+/// wipes its state. A panic in a drop never unwinds into C.
+///
+/// # Safety
+/// `handle` is NULL or came from `Box::into_raw` and is not used again.
+pub unsafe fn free_handle<T>(handle: *mut T) {
+    if !handle.is_null() {
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // SAFETY: made by Box::into_raw, freed once (the caller's promise).
+            drop(unsafe { Box::from_raw(handle) });
+        }));
+    }
+}

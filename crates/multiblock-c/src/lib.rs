@@ -8,6 +8,7 @@
 //! `unsafe` lives here because a C ABI reads raw pointers: each use says
 //! which promise of the header makes it sound.
 
+mod aead_stream;
 mod args;
 mod handle;
 mod info;
@@ -15,6 +16,8 @@ mod oneshot;
 mod status;
 mod stream;
 
+#[cfg(test)]
+mod aead_stream_tests;
 #[cfg(test)]
 mod stream_tests;
 #[cfg(test)]

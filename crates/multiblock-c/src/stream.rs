@@ -134,12 +134,8 @@ pub unsafe extern "C" fn mb_stream_final(stream: *mut MbStream, out: *mut u8, ou
 /// `stream` is NULL or a live handle, not used again afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn mb_stream_free(stream: *mut MbStream) {
-    if !stream.is_null() {
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            // SAFETY: made by Box::into_raw in mb_stream_new, freed once.
-            drop(unsafe { Box::from_raw(stream) });
-        }));
-    }
+    // SAFETY: the caller's promise, passed on.
+    unsafe { args::free_handle(stream) }
 }
 
 /// # Safety
@@ -212,10 +208,6 @@ pub unsafe extern "C" fn mb_mac_stream_final(stream: *mut MbMacStream, out: *mut
 /// `stream` is NULL or a live handle, not used again afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn mb_mac_stream_free(stream: *mut MbMacStream) {
-    if !stream.is_null() {
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            // SAFETY: made by Box::into_raw in mb_mac_stream_new, freed once.
-            drop(unsafe { Box::from_raw(stream) });
-        }));
-    }
+    // SAFETY: the caller's promise, passed on.
+    unsafe { args::free_handle(stream) }
 }

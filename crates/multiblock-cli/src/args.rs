@@ -35,9 +35,19 @@ pub struct CryptArgs {
     /// Mode of operation.
     #[arg(long, default_value = "ecb")]
     pub mode: String,
-    /// Key as hex.
-    #[arg(long)]
-    pub key: String,
+    /// Key as hex (visible in `ps` and shell history: prefer --key-file, --key-env or --key-fd).
+    #[arg(long, required_unless_present_any = ["key_file", "key_env", "key_fd"],
+          conflicts_with_all = ["key_file", "key_env", "key_fd"])]
+    pub key: Option<String>,
+    /// Key from a file: its raw bytes if it is exactly the key's length, else hex text (whitespace ignored).
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["key_env", "key_fd"])]
+    pub key_file: Option<PathBuf>,
+    /// Key from this environment variable, as hex.
+    #[arg(long, value_name = "NAME", conflicts_with = "key_fd")]
+    pub key_env: Option<String>,
+    /// Key read from this open file descriptor (e.g. `--key-fd 3 3<key`), raw or hex as --key-file.
+    #[arg(long, value_name = "N")]
+    pub key_fd: Option<i32>,
     /// S-box set for gost89: tc26-z (default), test, cryptopro-a, cryptopro-b, cryptopro-c, cryptopro-d.
     #[arg(long)]
     pub sbox: Option<String>,

@@ -8,6 +8,8 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
+pub use multiblock_cli::os_error::plain;
+
 /// Reserves `extra` more bytes in `v`, or a one-line error naming `what`.
 pub fn reserve(v: &mut Vec<u8>, extra: usize, what: &str) -> Result<(), String> {
     v.try_reserve_exact(extra).map_err(|_| format!("cannot allocate {extra} bytes for {what}: not enough memory"))
@@ -64,11 +66,16 @@ pub fn write_output(path: Option<&Path>, data: &[u8]) -> Result<(), String> {
     sink.commit()
 }
 
-/// An io::Error as a short phrase without the "(os error N)" suffix.
-pub fn plain(e: &io::Error) -> String {
-    let s = e.to_string();
-    match s.find(" (os error") {
-        Some(i) => s[..i].to_string(),
-        None => s,
+/// Fills `buf` unless the input ends first (pipes deliver short reads).
+pub fn read_full(input: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match input.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(k) => got += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
     }
+    Ok(got)
 }

@@ -5,4 +5,6 @@
 
 pub mod args;
 pub mod hex;
+pub mod key;
+pub mod os_error;
 pub mod request;

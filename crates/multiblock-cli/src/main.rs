@@ -5,6 +5,7 @@
 mod commands;
 mod io;
 mod out;
+mod pipeline;
 mod progress;
 mod signals;
 mod sink;

@@ -6,12 +6,13 @@ use crate::args::CryptArgs;
 use crate::hex;
 use multiblock::modes::{Mode, Padding, Params, Request};
 use multiblock::{BackendChoice, CipherId};
+use zeroize::Zeroizing;
 
 /// The decoded parts of a crypt command line that the library takes.
 pub struct Parsed {
     pub cipher: CipherId,
     pub mode: Mode,
-    pub key: Vec<u8>,
+    pub key: Zeroizing<Vec<u8>>,
     pub params: Params,
 }
 
@@ -19,7 +20,7 @@ pub struct Parsed {
 pub fn parse(args: &CryptArgs) -> Result<Parsed, String> {
     let cipher = CipherId::from_name(&args.cipher).map_err(|e| e.to_string())?;
     let mode = Mode::parse(cipher, &args.mode).map_err(|e| e.to_string())?;
-    let key = hex::decode(&args.key, "--key")?;
+    let key = crate::key::load(args, cipher.key_bytes())?;
     let params = Params {
         iv: args.iv.as_deref().map(|h| hex::decode(h, "--iv")).transpose()?,
         aad: args.aad.as_deref().map(|h| hex::decode(h, "--aad")).transpose()?.unwrap_or_default(),

@@ -44,7 +44,7 @@ impl Staged {
             .prefix(&prefix)
             .suffix(".multiblock-tmp")
             .make_in(&dir, |p| {
-                OpenOptions::new().write(true).create_new(true).mode(0o600).custom_flags(libc::O_NOFOLLOW).open(p)
+                OpenOptions::new().read(true).write(true).create_new(true).mode(0o600).custom_flags(libc::O_NOFOLLOW).open(p)
             })
             .map_err(|e| error(shown, plain(&e)))?;
         *pending = Some(file.path().to_path_buf());
@@ -70,6 +70,11 @@ impl Staged {
         }
         use std::os::unix::fs::PermissionsExt;
         f.set_permissions(std::fs::Permissions::from_mode(k.mode)).map_err(|e| error(&self.shown, plain(&e)))
+    }
+
+    /// The temporary file itself (read and write), for work in place.
+    pub fn file(&mut self) -> &mut File {
+        self.file.as_mut().expect("open until committed").as_file_mut()
     }
 
     pub fn write(&mut self, data: &[u8]) -> Result<(), String> {

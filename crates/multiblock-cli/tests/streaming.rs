@@ -83,10 +83,15 @@ fn flags(p: &Params) -> Vec<String> {
 }
 
 fn cli(verb: &str, req: &Request<'_>, threads: u32, input: &Path, out: &Path) {
+    cli_with(verb, req, threads, input, out, &[]);
+}
+
+fn cli_with(verb: &str, req: &Request<'_>, threads: u32, input: &Path, out: &Path, extra: &[String]) {
     let (id, mode, p) = (req.cipher, req.mode, &req.params);
     let o = bin()
         .args([verb, "--cipher", id.name(), "--mode", mode.name(), "--key", &hex(req.key), "--quiet"])
         .args(flags(p))
+        .args(extra)
         .args(["--threads", &threads.to_string(), "--in", input.to_str().unwrap(), "--out", out.to_str().unwrap()])
         .output()
         .unwrap();
@@ -134,23 +139,94 @@ fn large_files_stream_to_the_one_shot_result_with_1_and_3_threads() {
         }
     }
     assert!(checked >= 60, "{checked}");
-    // MGM stays in memory (the tag covers everything) but splits its text.
-    let key = bytes(1, 32);
-    let req = Request {
-        cipher: CipherId::Kuznyechik,
-        mode: Mode::Mgm,
-        key: &key,
-        sbox: None,
-        backend: BackendChoice::Auto,
-        params: Params { iv: Some(bytes(2, 16).into_iter().map(|b| b & 0x7f).collect()), ..Params::default() },
-    };
-    let one = modes::encrypt(&req, &data).unwrap();
-    for threads in [1, 3] {
-        cli("encrypt", &req, threads, &plain, &ct);
-        assert!(std::fs::read(&ct).unwrap() == one, "mgm threads {threads}");
-        cli("decrypt", &req, threads, &ct, &back);
-        assert!(std::fs::read(&back).unwrap() == data, "mgm threads {threads}");
+    // The AEAD modes stream too (MGM split across threads); decryption
+    // to stdout is held back until the tag checks: a flipped byte gives
+    // exit status 1 and not one byte on stdout.
+    for (id, mode) in [
+        (CipherId::Kuznyechik, Mode::Mgm),
+        (CipherId::Magma, Mode::Mgm),
+        (CipherId::Kalyna256_256, Mode::Gcm),
+        (CipherId::Kalyna128_128, Mode::Ccm),
+    ] {
+        let key = bytes(1, id.key_bytes());
+        let nonce = bytes(2, id.block_bytes()).into_iter().map(|b| b & 0x7f).collect();
+        let params = Params { iv: Some(nonce), aad: bytes(3, 21), ..Params::default() };
+        let req = Request { cipher: id, mode, key: &key, sbox: None, backend: BackendChoice::Auto, params };
+        let aad = ["--aad".to_string(), hex(&req.params.aad)];
+        let one = modes::encrypt(&req, &data).unwrap();
+        for threads in [1, 3] {
+            cli_with("encrypt", &req, threads, &plain, &ct, &aad);
+            assert!(std::fs::read(&ct).unwrap() == one, "{id} {mode} threads {threads}");
+            cli_with("decrypt", &req, threads, &ct, &back, &aad);
+            assert!(std::fs::read(&back).unwrap() == data, "{id} {mode} threads {threads}");
+        }
+        let to_stdout = |input: &Path| {
+            bin()
+                .args(["decrypt", "--cipher", id.name(), "--mode", mode.name(), "--key", &hex(&key)])
+                .args(flags(&req.params))
+                .args(&aad)
+                .args(["--in", input.to_str().unwrap()])
+                .output()
+                .unwrap()
+        };
+        let o = to_stdout(&ct);
+        assert!(o.status.success() && o.stdout == data, "{id} {mode} to stdout");
+        let mut bad = one.clone();
+        bad[LEN / 3] ^= 0x10;
+        std::fs::write(&ct, &bad).unwrap();
+        let o = to_stdout(&ct);
+        assert_eq!(o.status.code(), Some(1), "{id} {mode}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(o.stdout.is_empty(), "{id} {mode}: unauthenticated plaintext on stdout");
     }
     // Only the files this test wrote: no temporary file left behind.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
+}
+
+/// Key wrap runs in the output file (six passes in place): the same bytes as
+/// the library's one-shot wrap, back by unwrap to a file and to stdout, and
+/// a flipped byte gives exit status 1 with no output at all.
+#[test]
+fn key_wrap_works_in_the_output_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (plain, ct, back) = (dir.path().join("plain"), dir.path().join("ct"), dir.path().join("back"));
+    for (id, blocks) in [(CipherId::Kalyna128_128, 70_000), (CipherId::Kalyna512_512, 3)] {
+        let data = bytes(blocks as u64, blocks * id.block_bytes());
+        std::fs::write(&plain, &data).unwrap();
+        let key = bytes(7, id.key_bytes());
+        let req = Request {
+            cipher: id,
+            mode: Mode::Kw,
+            key: &key,
+            sbox: None,
+            backend: BackendChoice::Auto,
+            params: Params::default(),
+        };
+        let one = modes::encrypt(&req, &data).unwrap();
+        cli("encrypt", &req, 1, &plain, &ct);
+        assert!(std::fs::read(&ct).unwrap() == one, "{id} wrap");
+        cli("decrypt", &req, 1, &ct, &back);
+        assert!(std::fs::read(&back).unwrap() == data, "{id} unwrap");
+        let unwrap_to_stdout = || {
+            bin()
+                .args(["decrypt", "--cipher", id.name(), "--mode", "kw", "--key", &hex(&key)])
+                .args(["--in", ct.to_str().unwrap()])
+                .output()
+                .unwrap()
+        };
+        let o = unwrap_to_stdout();
+        assert!(o.status.success() && o.stdout == data, "{id} unwrap to stdout");
+        let mut bad = one.clone();
+        bad[one.len() / 2] ^= 1;
+        std::fs::write(&ct, &bad).unwrap();
+        let o = unwrap_to_stdout();
+        assert!(o.status.code() == Some(1) && o.stdout.is_empty(), "{id}: {}", String::from_utf8_lossy(&o.stderr));
+        std::fs::remove_file(&back).unwrap();
+        let o = bin()
+            .args(["decrypt", "--cipher", id.name(), "--mode", "kw", "--key", &hex(&key)])
+            .args(["--in", ct.to_str().unwrap(), "--out", back.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1), "{id}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2, "{id}: an output or temporary file was left");
+    }
 }

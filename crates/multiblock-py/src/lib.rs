@@ -6,6 +6,8 @@ mod cipher;
 mod errors;
 mod oneshot;
 mod params;
+mod request;
+mod streams;
 
 use pyo3::prelude::*;
 
@@ -14,12 +16,19 @@ use pyo3::prelude::*;
 ///
 /// encrypt / decrypt / mac(cipher, mode, key, data, iv=None, aad=None,
 /// sbox=None, **params) for one-shot use; Cipher(cipher, key) for ECB over
-/// whole blocks. Errors are ValueError; a wrong tag is AuthenticationError.
+/// whole blocks; encryptor / decryptor / mac_stream(...) for messages in
+/// pieces (update(data), finalize()). Errors are ValueError; a wrong tag is
+/// AuthenticationError.
 #[pymodule]
 fn multiblock(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(oneshot::encrypt, m)?)?;
     m.add_function(wrap_pyfunction!(oneshot::decrypt, m)?)?;
     m.add_function(wrap_pyfunction!(oneshot::mac, m)?)?;
+    m.add_function(wrap_pyfunction!(streams::encryptor, m)?)?;
+    m.add_function(wrap_pyfunction!(streams::decryptor, m)?)?;
+    m.add_function(wrap_pyfunction!(streams::mac_stream, m)?)?;
+    m.add_class::<streams::StreamContext>()?;
+    m.add_class::<streams::PyMacStream>()?;
     m.add_function(wrap_pyfunction!(cipher::ciphers, m)?)?;
     m.add_function(wrap_pyfunction!(cipher::modes, m)?)?;
     m.add_function(wrap_pyfunction!(cipher::backends, m)?)?;

@@ -1,14 +1,13 @@
 //! `encrypt`, `decrypt` and `mac`: one call per message through the
 //! library's one-shot mode API (`multiblock::modes`).
 
-use multiblock::modes::{self, Mode, Request};
-use multiblock::{BackendChoice, CipherId};
+use multiblock::modes;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use crate::buffers::{bytes_of, optional_bytes_of, run_maybe_detached};
+use crate::buffers::{bytes_of, run_maybe_detached};
 use crate::errors::to_py;
-use crate::params;
+use crate::request::spec;
 
 #[derive(Clone, Copy)]
 enum Verb {
@@ -31,22 +30,10 @@ struct Call<'a, 'py> {
 }
 
 fn run<'py>(py: Python<'py>, verb: Verb, c: Call<'_, 'py>) -> PyResult<Bound<'py, PyBytes>> {
-    let id = CipherId::from_name(c.cipher).map_err(to_py)?;
-    let mode = Mode::parse(id, c.mode).map_err(to_py)?;
-    let key = bytes_of(c.key)?;
-    let iv = optional_bytes_of(c.iv)?.map(|b| b.as_bytes().to_vec());
-    let aad = optional_bytes_of(c.aad)?.map(|b| b.as_bytes().to_vec());
-    let params = params::from_kwargs(iv, aad, c.kwargs)?;
+    let spec = spec(c.cipher, c.mode, c.key, c.iv, c.aad, c.sbox, c.backend, c.kwargs)?;
     let data = bytes_of(c.data)?;
     let data = data.as_bytes();
-    let req = Request {
-        cipher: id,
-        mode,
-        key: key.as_bytes(),
-        sbox: c.sbox,
-        backend: c.backend.map_or(BackendChoice::Auto, BackendChoice::Named),
-        params,
-    };
+    let req = spec.request();
     let out = run_maybe_detached(py, data.len(), || match verb {
         Verb::Encrypt => modes::encrypt(&req, data),
         Verb::Decrypt => modes::decrypt(&req, data),

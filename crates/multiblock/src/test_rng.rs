@@ -21,3 +21,23 @@ impl Rng {
         (0..n).map(|_| self.next() as u8).collect()
     }
 }
+
+/// Random pieces of `data` (empty ones included, and one at the end),
+/// short and long, for the streaming tests.
+pub(crate) fn split<'d>(rng: &mut Rng, data: &'d [u8]) -> Vec<&'d [u8]> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < data.len() {
+        let step = match rng.below(4) {
+            0 => 0,
+            1 => rng.below(40),
+            2 => rng.below(1000),
+            _ => rng.below(data.len() - at + 1),
+        };
+        let end = (at + step).min(data.len());
+        out.push(&data[at..end]);
+        at = end;
+    }
+    out.push(&data[data.len()..]);
+    out
+}

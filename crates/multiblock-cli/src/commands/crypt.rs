@@ -1,6 +1,7 @@
 //! `encrypt`, `decrypt` and `mac` for every cipher and mode: `--hex` input
-//! and the one-shot modes (AEAD, KW) in memory here, the rest streamed by
-//! [`super::crypt_stream`].
+//! in memory here, raw input streamed by [`super::crypt_stream`] (AEAD
+//! included) or, for key wrap, worked on in the output file by
+//! [`super::crypt_kw`].
 
 use crate::args::CryptArgs;
 use crate::{hex, io, request, Failure};
@@ -27,8 +28,11 @@ pub fn run(args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
     // Key, S-box and backend errors before reading any input.
     req.keyed().map_err(failure)?;
     // Raw input of a mode that streams: bounded memory, any size.
-    if !args.hex && (verb == Verb::Mac || modes::stream::streams(req.mode)) {
+    if !args.hex && super::crypt_stream::streams(req.mode, verb) {
         return super::crypt_stream::run(&req, args, verb);
+    }
+    if !args.hex && req.mode == modes::Mode::Kw {
+        return super::crypt_kw::run(&req, args, verb);
     }
 
     let data = request::input_bytes(io::read_input(args.input.as_deref())?, args.hex)?;

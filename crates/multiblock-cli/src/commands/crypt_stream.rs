@@ -1,6 +1,15 @@
 //! `encrypt`, `decrypt` and `mac` of raw input in bounded memory: the input
 //! is read [`BUF_BYTES`] at a time through [`CipherStream`] / [`MacStream`]
-//! (threads for the modes that split) into a [`Sink`], whatever its size.
+//! / [`AeadStream`] (threads for the modes that split) into a [`Sink`],
+//! whatever its size, with reading and writing on their own threads
+//! ([`crate::pipeline`]).
+//!
+//! AEAD decryption (MGM, GCM, CCM) outputs plaintext before the tag is
+//! known, so it goes to a held sink ([`Sink::create_held`]): the temporary
+//! file of a regular `--out`, renamed only after the tag checks, or for
+//! stdout, a device or a FIFO an unnamed spool file copied out only then.
+//! One pass over the input (it may be a pipe), nothing released under the
+//! final name or on stdout for a forged message, exit status 1.
 
 use super::crypt::{failure, Verb};
 use crate::args::CryptArgs;
@@ -8,28 +17,92 @@ use crate::io::plain;
 use crate::progress::Progress;
 use crate::sink::Sink;
 use crate::Failure;
+use multiblock::modes::aead_stream::AeadStream;
 use multiblock::modes::stream::{CipherStream, MacStream};
-use multiblock::modes::Request;
+use multiblock::modes::{Kind, Mode, Request};
 use std::fs::File;
 use std::io::{self, Read};
+use std::os::fd::AsFd;
 
 /// Bytes read per step: big enough to give every thread a few hundred KiB,
-/// small enough that input, output and scratch stay a few MiB in all.
+/// small enough that the five buffers in flight stay a few MiB each.
 pub const BUF_BYTES: usize = 4 << 20;
 
 enum Work {
     Cipher(CipherStream),
     Mac(Box<MacStream>),
+    Aead(Box<AeadStream>, bool),
+}
+
+/// Whether `mode` runs here (else in memory in [`super::crypt`]).
+pub fn streams(mode: Mode, verb: Verb) -> bool {
+    verb == Verb::Mac || matches!(mode.kind(), Kind::Cipher | Kind::Aead)
 }
 
 pub fn run(req: &Request<'_>, args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
     let threads = args.threads.map_or(0, usize::from);
+    let Input { reader: input, size, what } = open_input(args)?;
+    let aead = req.mode.kind() == Kind::Aead;
     let mut work = match verb {
+        Verb::Encrypt if aead => Work::Aead(Box::new(aead_stream(req, size, true)?.threads(threads).map_err(failure)?), true),
+        Verb::Decrypt if aead => Work::Aead(Box::new(aead_stream(req, size, false)?.threads(threads).map_err(failure)?), false),
         Verb::Encrypt => Work::Cipher(CipherStream::encryptor(req).and_then(|s| s.threads(threads)).map_err(failure)?),
         Verb::Decrypt => Work::Cipher(CipherStream::decryptor(req).and_then(|s| s.threads(threads)).map_err(failure)?),
         Verb::Mac => Work::Mac(Box::new(MacStream::new(req).map_err(failure)?)),
     };
-    let (mut input, size, what): (Box<dyn Read>, Option<u64>, String) = match &args.input {
+    let sink = match work {
+        Work::Aead(_, false) => Sink::create_held(args.output.as_deref())?,
+        _ => Sink::create(args.output.as_deref())?,
+    };
+    let progress = Progress::new(size, args.quiet);
+    let chunk = buffer_bytes()?;
+    let mut scratch = Vec::new();
+    let sink = crate::pipeline::run(input, &what, sink, chunk, |buf| {
+        progress.advance(buf.len());
+        match &mut work {
+            Work::Cipher(s) => {
+                let len = buf.len();
+                buf.resize(s.output_len(len).max(len), 0);
+                let n = s.update_in_place(buf, len).map_err(failure)?;
+                buf.truncate(n);
+            }
+            Work::Mac(m) => {
+                m.update(buf).map_err(failure)?;
+                buf.clear();
+            }
+            Work::Aead(s, _) => {
+                scratch.clear();
+                s.update(buf, &mut scratch).map_err(failure)?;
+                std::mem::swap(buf, &mut scratch);
+            }
+        }
+        Ok(())
+    })?;
+    let mut sink = sink;
+    let mut out = Vec::new();
+    match work {
+        Work::Cipher(s) => s.finalize(&mut out).map_err(failure)?,
+        Work::Mac(m) => out = m.finalize().map_err(failure)?,
+        Work::Aead(s, _) => {
+            let tag = s.finalize(&mut out).map_err(failure)?;
+            out.extend_from_slice(&tag);
+        }
+    }
+    progress.finish();
+    sink.write(&out)?;
+    sink.commit().map_err(Failure::Input)
+}
+
+/// The input (a file, or a duplicate of descriptor 0), its size if it is a
+/// regular file, and its name for messages.
+pub struct Input {
+    pub reader: Box<dyn Read + Send>,
+    pub size: Option<u64>,
+    pub what: String,
+}
+
+pub fn open_input(args: &CryptArgs) -> Result<Input, Failure> {
+    let (reader, size, what): (Box<dyn Read + Send>, _, _) = match &args.input {
         Some(p) => {
             let what = format!("--in {}", p.display());
             let f = File::open(p).map_err(|e| format!("cannot read {what}: {}", plain(&e)))?;
@@ -38,36 +111,31 @@ pub fn run(req: &Request<'_>, args: &CryptArgs, verb: Verb) -> Result<(), Failur
         }
         None => {
             crate::std_fds::stdin_open()?;
-            (Box::new(io::stdin().lock()), None, "stdin".to_string())
+            let fd = io::stdin().as_fd().try_clone_to_owned().map_err(|e| format!("cannot read stdin: {}", plain(&e)))?;
+            (Box::new(File::from(fd)), None, "stdin".to_string())
         }
     };
-    let mut sink = Sink::create(args.output.as_deref())?;
-    let progress = Progress::new(size, args.quiet);
-    let size_of_buf = buffer_bytes()?;
-    let mut buf = crate::io::zeroed(size_of_buf, "the input buffer")?;
-    let mut out = Vec::new();
-    crate::io::reserve(&mut out, size_of_buf + 1024, "the output buffer")?;
-    loop {
-        let got = read_full(&mut input, &mut buf).map_err(|e| format!("cannot read {what}: {}", plain(&e)))?;
-        if got == 0 {
-            break;
-        }
-        out.clear();
-        match &mut work {
-            Work::Cipher(s) => s.update(&buf[..got], &mut out).map_err(failure)?,
-            Work::Mac(m) => m.update(&buf[..got]).map_err(failure)?,
-        }
-        sink.write(&out)?;
-        progress.advance(got);
+    Ok(Input { reader, size, what })
+}
+
+/// An AEAD stream for an input of `size` bytes (CCM needs the length first).
+fn aead_stream(req: &Request<'_>, size: Option<u64>, encrypt: bool) -> Result<AeadStream, Failure> {
+    if req.mode == Mode::Ccm && size.is_none() {
+        return Err(Failure::Input(format!(
+            "{} ccm needs the message length before the first byte (DSTU 7624 §13): give a regular file with --in, not stdin or a pipe",
+            req.cipher
+        )));
     }
-    out.clear();
-    match work {
-        Work::Cipher(s) => s.finalize(&mut out).map_err(failure)?,
-        Work::Mac(m) => out = m.finalize().map_err(failure)?,
-    }
-    progress.finish();
-    sink.write(&out)?;
-    sink.commit().map_err(Failure::Input)
+    let s = match (encrypt, size) {
+        (true, Some(len)) => AeadStream::encryptor_sized(req, len),
+        (true, None) => AeadStream::encryptor(req),
+        (false, None) => AeadStream::decryptor(req),
+        (false, Some(len)) => {
+            let tag = AeadStream::encryptor_sized(req, 1).map_err(failure)?.tag_bytes() as u64;
+            AeadStream::decryptor_sized(req, len.saturating_sub(tag))
+        }
+    };
+    s.map_err(failure)
 }
 
 /// The range `MULTIBLOCK_BUFFER_BYTES` may take.
@@ -88,18 +156,4 @@ fn buffer_bytes() -> Result<usize, String> {
             BUFFER_RANGE.end()
         )),
     }
-}
-
-/// Fills `buf` unless the input ends first (pipes deliver short reads).
-fn read_full(input: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut got = 0;
-    while got < buf.len() {
-        match input.read(&mut buf[got..]) {
-            Ok(0) => break,
-            Ok(k) => got += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(got)
 }

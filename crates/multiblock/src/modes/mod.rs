@@ -13,6 +13,7 @@
 //! allows); the families also export their own streaming types.
 
 pub mod aead;
+pub mod aead_stream;
 mod alloc;
 pub mod dstu;
 pub mod gost;

@@ -12,7 +12,7 @@
 use super::dstu::{Cbc as DstuCbc, KalynaCfb, KalynaCtr as DstuCtr, KalynaXts};
 use super::gost::rekey::Rekey;
 use super::gost::{acpkm, Cbc as GostCbc, Cfb as GostCfb, Ctr as GostCtrType, Direction};
-use super::stream::Engine;
+use super::stream::StreamCore;
 use super::threads::Pool;
 use super::{Mode, Padding, Request};
 use crate::error::{Error, Result};
@@ -56,7 +56,7 @@ impl Ecb {
     }
 }
 
-impl Engine for Ecb {
+impl StreamCore for Ecb {
     fn unit(&self) -> usize {
         self.cipher.block_bytes()
     }
@@ -201,7 +201,7 @@ fn add_le(limbs: &mut [u64], k: u128) {
     }
 }
 
-impl Engine for Ctr {
+impl StreamCore for Ctr {
     fn unit(&self) -> usize {
         self.cipher.block_bytes()
     }
@@ -285,7 +285,7 @@ impl CtrAcpkm {
     }
 }
 
-impl Engine for CtrAcpkm {
+impl StreamCore for CtrAcpkm {
     fn unit(&self) -> usize {
         self.section
     }
@@ -340,7 +340,7 @@ impl Cbc {
     }
 }
 
-impl Engine for Cbc {
+impl StreamCore for Cbc {
     fn unit(&self) -> usize {
         self.cipher.block_bytes()
     }
@@ -426,7 +426,7 @@ impl CfbDecrypt {
     }
 }
 
-impl Engine for CfbDecrypt {
+impl StreamCore for CfbDecrypt {
     fn unit(&self) -> usize {
         self.cipher.block_bytes()
     }
@@ -484,7 +484,7 @@ impl Xts {
     }
 }
 
-impl Engine for Xts {
+impl StreamCore for Xts {
     fn unit(&self) -> usize {
         self.xts.block_bytes()
     }

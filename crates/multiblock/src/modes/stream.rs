@@ -26,10 +26,10 @@
 //! decryption with s = m = n, XTS; see [`super::parallel`]) across that many
 //! threads; the output does not depend on the count.
 //!
-//! Not streamed (one-shot only, [`CipherStream::encryptor`] says so): the
-//! AEAD modes MGM, GCM and CCM and key wrap KW. Their tag or integrity
-//! check covers the whole message, so a streaming decryptor would hand out
-//! plaintext before it is authenticated; callers hold the message in memory.
+//! The AEAD modes MGM, GCM and CCM stream through
+//! [`super::aead_stream::AeadStream`] instead (its decryption outputs
+//! plaintext before the tag is checked, so it has its own type and rules);
+//! key wrap KW is one-shot only.
 
 use super::dstu::{KalynaCfb, KalynaCmac, KalynaGmac, KalynaOfb};
 use super::gost::{mgm, Cfb, Cmac, Cnt, Ctr, Direction, Imit, Ofb, OmacAcpkm};
@@ -41,7 +41,7 @@ use crate::Family;
 use zeroize::Zeroizing;
 
 /// One direction of one mode, fed whole `unit`s by [`CipherStream`].
-pub(crate) trait Engine: Send {
+pub(crate) trait StreamCore: Send {
     /// `update` takes a multiple of this many bytes.
     fn unit(&self) -> usize;
     /// Bytes always kept back for `finish` (a padded decryption's last
@@ -56,7 +56,7 @@ pub(crate) trait Engine: Send {
     fn finish(self: Box<Self>, tail: Vec<u8>, total: u64, pool: &Pool) -> Result<Vec<u8>>;
 }
 
-/// A sequential streaming type of the families, adapted to [`Engine`].
+/// A sequential streaming type of the families, adapted to [`StreamCore`].
 struct Sequential<T> {
     mode: T,
     unit: usize,
@@ -64,7 +64,7 @@ struct Sequential<T> {
     finish: fn(T, &mut [u8]) -> Result<()>,
 }
 
-impl<T: Send> Engine for Sequential<T> {
+impl<T: Send> StreamCore for Sequential<T> {
     fn unit(&self) -> usize {
         self.unit
     }
@@ -80,7 +80,7 @@ impl<T: Send> Engine for Sequential<T> {
 }
 
 /// A type whose `update` takes any split and needs no end.
-fn any_split<T: Send + 'static>(mode: T, update: fn(&mut T, &mut [u8]) -> Result<()>) -> Box<dyn Engine> {
+fn any_split<T: Send + 'static>(mode: T, update: fn(&mut T, &mut [u8]) -> Result<()>) -> Box<dyn StreamCore> {
     Box::new(Sequential { mode, unit: 1, update, finish: |_, _| Ok(()) })
 }
 
@@ -89,7 +89,7 @@ pub fn streams(mode: Mode) -> bool {
     matches!(mode.kind(), Kind::Cipher | Kind::Mac)
 }
 
-fn engine(req: &Request<'_>, encrypt: bool, bytewise: bool) -> Result<Box<dyn Engine>> {
+fn engine(req: &Request<'_>, encrypt: bool, bytewise: bool) -> Result<Box<dyn StreamCore>> {
     let verb = if encrypt { "encrypt" } else { "decrypt" };
     Mode::parse(req.cipher, req.mode.name())?;
     match req.mode.kind() {
@@ -145,7 +145,7 @@ fn engine(req: &Request<'_>, encrypt: bool, bytewise: bool) -> Result<Box<dyn En
 /// Streaming encryption or decryption: [`update`](CipherStream::update)
 /// as often as needed, then [`finalize`](CipherStream::finalize).
 pub struct CipherStream {
-    engine: Box<dyn Engine>,
+    engine: Box<dyn StreamCore>,
     pool: Pool,
     /// Input not yet processed: less than a unit, plus what `hold` keeps.
     pending: Zeroizing<Vec<u8>>,
@@ -185,7 +185,7 @@ impl CipherStream {
         CipherStream::new(engine(req, true, true)?, req.mode)
     }
 
-    fn new(engine: Box<dyn Engine>, mode: Mode) -> Result<CipherStream> {
+    fn new(engine: Box<dyn StreamCore>, mode: Mode) -> Result<CipherStream> {
         Ok(CipherStream {
             engine,
             pool: Pool::new(1)?,

@@ -7,26 +7,7 @@ use crate::cpu::BackendChoice;
 use crate::modes::{self, Padding, Params};
 use crate::CipherId;
 
-use crate::test_rng::Rng;
-
-/// Random pieces of `data` (empty ones included), short and long.
-fn split<'d>(rng: &mut Rng, data: &'d [u8]) -> Vec<&'d [u8]> {
-    let mut out = Vec::new();
-    let mut at = 0;
-    while at < data.len() {
-        let step = match rng.below(4) {
-            0 => 0,
-            1 => rng.below(40),
-            2 => rng.below(1000),
-            _ => rng.below(data.len() - at + 1),
-        };
-        let end = (at + step).min(data.len());
-        out.push(&data[at..end]);
-        at = end;
-    }
-    out.push(&data[data.len()..]);
-    out
-}
+use crate::test_rng::{split, Rng};
 
 fn params(iv: Option<Vec<u8>>) -> Params {
     Params { iv, ..Params::default() }

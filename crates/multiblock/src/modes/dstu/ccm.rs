@@ -20,10 +20,12 @@
 //! the G2 block differently and steps only byte 0 of the counter; UAPKI
 //! sets the flag's top bit for a non-empty P instead of A.
 //!
-//! One-shot only: the tag covers the plaintext, so decryption must finish
+//! One-shot: the tag covers the plaintext, so decryption must finish
 //! before anything can be released. [`KalynaCcm::open`] decrypts into a
 //! private buffer, checks the tag in constant time and wipes the buffer on
 //! failure. The CBC-MAC is sequential; the keystream runs in chunks.
+//! [`CcmStream`] streams it once |P| is known (it is in G1, the first block
+//! the MAC takes), for [`crate::modes::aead_stream::AeadStream`].
 
 use super::ctr::{Keystream, Step};
 use super::util::{check_family, encrypt_one, iv_block, only, tag_bytes, who, xor_into};
@@ -94,47 +96,32 @@ impl KalynaCcm {
         self.fits("the message", len)
     }
 
-    /// The CBC-MAC B over G1 [‖ G2 ‖ A] ‖ padded P (a whole block).
-    fn cbc_mac(&self, p: &[u8]) -> Vec<u8> {
+    /// The CBC-MAC after G1 [‖ G2 ‖ A], for a plaintext of `p_len` bytes.
+    fn mac_start(&self, p_len: usize) -> CbcMac {
         let n = self.cipher.block_bytes();
         let nb = self.nb;
-        let mut b = vec![0u8; n];
-        let mut chain = |x: &[u8]| {
-            xor_into(&mut b, x);
-            encrypt_one(&self.cipher, &mut b);
-        };
-
+        let mut mac = CbcMac { b: vec![0u8; n], part: Vec::with_capacity(n) };
         let mut g1 = vec![0u8; n];
         g1[..n - nb - 1].copy_from_slice(&self.iv[..n - nb - 1]);
-        g1[n - nb - 1..n - 1].copy_from_slice(&(p.len() as u64).to_le_bytes()[..nb]);
+        g1[n - nb - 1..n - 1].copy_from_slice(&(p_len as u64).to_le_bytes()[..nb]);
         g1[n - 1] = if self.aad.is_empty() { 0 } else { 0x80 } | tag_code(self.tag) << 4 | (nb as u8 - 1);
-        chain(&g1);
-
+        mac.update(&self.cipher, &g1);
         if !self.aad.is_empty() {
             let zeros = (2 * n - self.aad.len() % n - nb) % n;
-            let mut g2a = Vec::with_capacity(nb + zeros + self.aad.len());
-            g2a.extend_from_slice(&(self.aad.len() as u64).to_le_bytes()[..nb]);
-            g2a.resize(nb + zeros, 0);
-            g2a.extend_from_slice(&self.aad);
-            debug_assert_eq!(g2a.len() % n, 0);
-            for x in g2a.chunks_exact(n) {
-                chain(x);
-            }
+            let mut g2 = (self.aad.len() as u64).to_le_bytes()[..nb].to_vec();
+            g2.resize(nb + zeros, 0);
+            mac.update(&self.cipher, &g2);
+            mac.update(&self.cipher, &self.aad);
+            debug_assert!(mac.part.is_empty());
         }
+        mac
+    }
 
-        let mut blocks = p.chunks_exact(n);
-        for x in &mut blocks {
-            chain(x);
-        }
-        let rest = blocks.remainder();
-        if !rest.is_empty() {
-            let mut last = vec![0u8; n];
-            last[..rest.len()].copy_from_slice(rest);
-            last[rest.len()] = 0x80;
-            chain(&last);
-            last.zeroize();
-        }
-        b
+    /// The CBC-MAC B over G1 [‖ G2 ‖ A] ‖ padded P (a whole block).
+    fn cbc_mac(&self, p: &[u8]) -> Vec<u8> {
+        let mut mac = self.mac_start(p.len());
+        mac.update(&self.cipher, p);
+        mac.finish(&self.cipher)
     }
 
     /// Encrypts `plaintext`; returns ciphertext ‖ tag.
@@ -172,5 +159,121 @@ impl KalynaCcm {
         }
         buf.truncate(len);
         Ok(buf)
+    }
+}
+
+/// CBC-MAC with zero start, fed in pieces; a partial last block gets the
+/// Annex Б.2 padding (0x80, zeros) at the end.
+struct CbcMac {
+    b: Vec<u8>,
+    part: Vec<u8>,
+}
+
+impl CbcMac {
+    fn update(&mut self, c: &Cipher, mut data: &[u8]) {
+        let n = self.b.len();
+        if !self.part.is_empty() {
+            let take = (n - self.part.len()).min(data.len());
+            self.part.extend_from_slice(&data[..take]);
+            data = &data[take..];
+            if self.part.len() < n {
+                return;
+            }
+            xor_into(&mut self.b, &self.part);
+            encrypt_one(c, &mut self.b);
+            self.part.zeroize();
+            self.part.clear();
+        }
+        let mut blocks = data.chunks_exact(n);
+        for x in &mut blocks {
+            xor_into(&mut self.b, x);
+            encrypt_one(c, &mut self.b);
+        }
+        self.part.extend_from_slice(blocks.remainder());
+    }
+
+    fn finish(mut self, c: &Cipher) -> Vec<u8> {
+        if !self.part.is_empty() {
+            let k = self.part.len();
+            self.part.resize(self.b.len(), 0);
+            self.part[k] = 0x80;
+            xor_into(&mut self.b, &self.part);
+            encrypt_one(c, &mut self.b);
+        }
+        std::mem::take(&mut self.b)
+    }
+}
+
+impl Drop for CbcMac {
+    fn drop(&mut self) {
+        self.b.zeroize();
+        self.part.zeroize();
+    }
+}
+
+/// CCM over a text of a length given first, in pieces of any size.
+pub(crate) struct CcmStream {
+    ccm: KalynaCcm,
+    mac: Option<CbcMac>,
+    keystream: Keystream,
+    declared: usize,
+    text: usize,
+    encrypt: bool,
+}
+
+impl CcmStream {
+    /// `text_len`: the plaintext's length (without the tag).
+    pub(crate) fn new(req: &Request<'_>, encrypt: bool, text_len: Option<u64>) -> Result<CcmStream> {
+        let ccm = KalynaCcm::new(req)?;
+        let Some(len) = text_len else {
+            return Err(Error::Param(format!(
+                "{} needs the message length before the first byte (DSTU 7624 §13: |P| is in the first MAC block): give the length, or a file rather than a pipe",
+                ccm.who
+            )));
+        };
+        let declared = usize::try_from(len)
+            .map_err(|_| Error::Param(format!("{}: {len} bytes is too long", ccm.who)))?;
+        ccm.check_len(declared)?;
+        let mac = Some(ccm.mac_start(declared));
+        let keystream = Keystream::new(&ccm.cipher, &ccm.iv, Step::Whole);
+        Ok(CcmStream { ccm, mac, keystream, declared, text: 0, encrypt })
+    }
+
+    pub(crate) fn tag_bytes(&self) -> usize {
+        self.ccm.tag
+    }
+
+    pub(crate) fn update(&mut self, data: &mut [u8]) -> Result<()> {
+        self.text = self.text.saturating_add(data.len());
+        if self.text > self.declared {
+            return Err(self.length_error());
+        }
+        let mac = self.mac.as_mut().expect("until tag");
+        if self.encrypt {
+            mac.update(&self.ccm.cipher, data);
+        }
+        self.keystream.apply(&self.ccm.cipher, data);
+        if !self.encrypt {
+            mac.update(&self.ccm.cipher, data);
+        }
+        Ok(())
+    }
+
+    fn length_error(&self) -> Error {
+        Error::Param(format!(
+            "{}: the message was declared {} bytes long, got {}",
+            self.ccm.who, self.declared, self.text
+        ))
+    }
+
+    /// The tag as sent: B's first q bytes masked by the next keystream bytes.
+    pub(crate) fn tag(mut self) -> Result<Vec<u8>> {
+        if self.text != self.declared {
+            return Err(self.length_error());
+        }
+        let mut t = self.mac.take().expect("until tag").finish(&self.ccm.cipher);
+        t.truncate(self.ccm.tag);
+        self.keystream.apply(&self.ccm.cipher, &mut t);
+        Ok(t)
     }
 }

@@ -21,9 +21,11 @@
 //! length. Bouncy Castle also carries the GCM counter through the whole
 //! block, which differs only when the low 64 bits of E_K(IV) wrap.
 //!
-//! GCM is one-shot ([`KalynaGcm::seal`], [`KalynaGcm::open`]): opening checks
+//! GCM one-shot ([`KalynaGcm::seal`], [`KalynaGcm::open`]): opening checks
 //! the tag before it decrypts anything, so no unauthenticated plaintext is
-//! ever released. GMAC streams ([`KalynaGmac`]).
+//! ever released. [`GcmStream`] streams it (any split) for
+//! [`crate::modes::aead_stream::AeadStream`], whose callers hold back the
+//! plaintext until the tag checks. GMAC streams ([`KalynaGmac`]).
 
 use super::ctr::{Keystream, Step};
 use super::gf::{Field, Ghash};
@@ -145,6 +147,49 @@ impl KalynaGcm {
         let mut out = crate::modes::alloc::copy_with_room(ct, 0)?;
         Keystream::new(&self.cipher, &self.iv, Step::Low64).apply(&self.cipher, &mut out);
         Ok(out)
+    }
+}
+
+/// GCM over a text in pieces of any size: keystream and GHASH carry over.
+pub(crate) struct GcmStream {
+    gcm: KalynaGcm,
+    keystream: Keystream,
+    ghash: Ghash,
+    text: usize,
+    encrypt: bool,
+}
+
+impl GcmStream {
+    pub(crate) fn new(req: &Request<'_>, encrypt: bool) -> Result<GcmStream> {
+        let gcm = KalynaGcm::new(req)?;
+        let keystream = Keystream::new(&gcm.cipher, &gcm.iv, Step::Low64);
+        let mut ghash = Ghash::new(gcm.field, &gcm.h);
+        ghash.update(&gcm.aad);
+        ghash.end_section();
+        Ok(GcmStream { gcm, keystream, ghash, text: 0, encrypt })
+    }
+
+    pub(crate) fn tag_bytes(&self) -> usize {
+        self.gcm.tag
+    }
+
+    pub(crate) fn update(&mut self, data: &mut [u8]) {
+        if self.encrypt {
+            self.keystream.apply(&self.gcm.cipher, data);
+        }
+        self.ghash.update(data);
+        if !self.encrypt {
+            self.keystream.apply(&self.gcm.cipher, data);
+        }
+        self.text = self.text.saturating_add(data.len());
+    }
+
+    pub(crate) fn tag(mut self) -> Result<Vec<u8>> {
+        let c_bits = self.gcm.non_empty(self.text)?;
+        self.ghash.end_section();
+        let mut t = finish_tag(&self.gcm.cipher, &self.ghash, self.gcm.a_bits, c_bits);
+        t.truncate(self.gcm.tag);
+        Ok(t)
     }
 }
 

@@ -43,6 +43,7 @@ pub use self::{
     cbc::Cbc, ccm::KalynaCcm, cfb::KalynaCfb, cmac::KalynaCmac, ctr::KalynaCtr, gcm::KalynaGcm, gcm::KalynaGmac,
     kw::KalynaKw, ofb::KalynaOfb, xts::KalynaXts,
 };
+pub(crate) use self::{ccm::CcmStream, gcm::GcmStream};
 
 use super::{Mode, Request};
 use crate::error::{Error, Result};

@@ -10,10 +10,11 @@
 //! cipher [`CHUNK_BYTES`] at a time and the products are summed unreduced
 //! (`gf.rs`, PCLMULQDQ when present).
 //!
-//! One-shot only: [`seal`] returns C || T; [`open`] takes C || T, checks the
+//! One-shot: [`seal`] returns C || T; [`open`] takes C || T, checks the
 //! tag in constant time first and only then decrypts, so no plaintext is
-//! made for a forged message. (A streaming decryptor would have to release
-//! plaintext before the tag is known.)
+//! made for a forged message. Streaming: [`MgmStream`] (through
+//! [`crate::modes::aead_stream::AeadStream`]), whose decryption releases
+//! plaintext before the tag is known: its callers hold it back.
 //!
 //! RustCrypto's `mgm` crate computes the same (the tests check it) but is
 //! written for cipher 0.3 and only offers tags of n bits.
@@ -30,11 +31,11 @@ use std::sync::Mutex;
 use zeroize::{Zeroize, Zeroizing};
 
 /// A keyed MGM instance for one nonce and one AAD.
-struct Mgm<'a> {
+struct Mgm {
     cipher: Cipher,
     n: usize,
     tag_bytes: usize,
-    aad: &'a [u8],
+    aad_len: usize,
     /// Y_1 and Z_1 as numbers.
     y1: u128,
     z1: u128,
@@ -46,7 +47,7 @@ struct Mgm<'a> {
     h_last: Option<Zeroizing<Vec<u8>>>,
 }
 
-impl Drop for Mgm<'_> {
+impl Drop for Mgm {
     fn drop(&mut self) {
         // E(0‖nonce) and E(1‖nonce): the seeds of the keystream and of H.
         self.y1.zeroize();
@@ -54,8 +55,8 @@ impl Drop for Mgm<'_> {
     }
 }
 
-impl<'a> Mgm<'a> {
-    fn new(req: &'a Request<'_>) -> Result<Mgm<'a>> {
+impl Mgm {
+    fn new(req: &Request<'_>) -> Result<Mgm> {
         params::expect(req, "mgm", &[Mode::Mgm], &[Family::Kuznyechik, Family::Magma])?;
         params::only(req, &[P::Iv, P::Aad, P::TagBits])?;
         let n = req.cipher.block_bytes();
@@ -85,7 +86,7 @@ impl<'a> Mgm<'a> {
             cipher,
             n,
             tag_bytes,
-            aad: &req.params.aad,
+            aad_len: req.params.aad.len(),
             half_mask: (1u128 << half_bits) - 1,
             half_bits,
             zi: 0,
@@ -96,7 +97,7 @@ impl<'a> Mgm<'a> {
     /// Fails if |A| or |C| reaches 2^{n/2} bits (RFC 9058 §4).
     fn check_lengths(&self, text: usize) -> Result<()> {
         let limit = 1u128 << self.half_bits;
-        for (what, len) in [("associated data", self.aad.len()), ("text", text)] {
+        for (what, len) in [("associated data", self.aad_len), ("text", text)] {
             if 8 * len as u128 >= limit {
                 return Err(Error::Param(format!(
                     "mgm {what} must be shorter than 2^{} bits, got {len} bytes",
@@ -257,7 +258,7 @@ impl<'a> Mgm<'a> {
                 h
             }
         };
-        let lens = ((8 * self.aad.len() as u128) << self.half_bits) | (8 * text as u128);
+        let lens = ((8 * self.aad_len as u128) << self.half_bits) | (8 * text as u128);
         let mut len_block = [0u8; 16];
         self.put(lens, &mut len_block[..n]);
         gf::mul_acc(n, &mut acc, &last, &len_block[..n]);
@@ -292,7 +293,7 @@ pub fn seal(req: &Request<'_>, plaintext: &[u8]) -> Result<Vec<u8>> {
     let mut m = Mgm::new(req)?;
     m.check_lengths(plaintext.len())?;
     let mut acc = Acc::default();
-    m.hash(&mut acc, m.aad, plaintext.is_empty())?;
+    m.hash(&mut acc, &req.params.aad, plaintext.is_empty())?;
     let mut out = crate::modes::alloc::copy_with_room(plaintext, m.tag_bytes)?;
     m.ctr_and_hash(&mut acc, &mut out)?;
     let tag = m.tag(acc, plaintext.len())?;
@@ -310,7 +311,7 @@ pub(crate) fn seal_pool(req: &Request<'_>, plaintext: &[u8], pool: &Pool) -> Res
     let mut m = Mgm::new(req)?;
     m.check_lengths(plaintext.len())?;
     let mut acc = Acc::default();
-    m.hash(&mut acc, m.aad, false)?;
+    m.hash(&mut acc, &req.params.aad, false)?;
     let mut out = crate::modes::alloc::copy_with_room(plaintext, m.tag_bytes)?;
     let n = m.n;
     pool.run(&mut out, n, |off, piece| m.ctr_from((off / n) as u128, piece))?;
@@ -334,7 +335,7 @@ pub(crate) fn open_pool(req: &Request<'_>, sealed: &[u8], pool: &Pool) -> Result
     let (ct, tag) = sealed.split_at(ct_len);
     m.check_lengths(ct.len())?;
     let mut acc = Acc::default();
-    m.hash(&mut acc, m.aad, false)?;
+    m.hash(&mut acc, &req.params.aad, false)?;
     let mut out = crate::modes::alloc::copy_with_room(ct, 0)?;
     m.hash_text_par(&mut acc, &mut out, pool)?;
     let expected = m.tag(acc, ct.len())?;
@@ -359,11 +360,72 @@ pub fn open(req: &Request<'_>, sealed: &[u8]) -> Result<Vec<u8>> {
     let (ct, tag) = sealed.split_at(sealed.len() - m.tag_bytes);
     m.check_lengths(ct.len())?;
     let mut acc = Acc::default();
-    m.hash(&mut acc, m.aad, ct.is_empty())?;
+    m.hash(&mut acc, &req.params.aad, ct.is_empty())?;
     m.hash(&mut acc, ct, true)?;
     let expected = m.tag(acc, ct.len())?;
     crate::modes::tag::verify(&expected, tag)?;
     let mut out = crate::modes::alloc::copy_with_room(ct, 0)?;
     m.ctr(&mut out)?;
     Ok(out)
+}
+
+/// MGM over a text given in whole blocks (the last call may be partial):
+/// the Y and Z counters and the sum carry over between calls, and each
+/// call's blocks are split across the pool as in [`seal_threads`].
+pub(crate) struct MgmStream {
+    m: Mgm,
+    acc: Acc,
+    /// Text blocks done (the next Y index).
+    blocks: u128,
+    text: usize,
+    encrypt: bool,
+    pool: Pool,
+}
+
+impl MgmStream {
+    pub(crate) fn new(req: &Request<'_>, encrypt: bool) -> Result<MgmStream> {
+        let mut m = Mgm::new(req)?;
+        m.check_lengths(0)?;
+        let mut acc = Acc::default();
+        m.hash(&mut acc, &req.params.aad, false)?;
+        Ok(MgmStream { m, acc, blocks: 0, text: 0, encrypt, pool: Pool::new(1)? })
+    }
+
+    pub(crate) fn block_bytes(&self) -> usize {
+        self.m.n
+    }
+
+    pub(crate) fn tag_bytes(&self) -> usize {
+        self.m.tag_bytes
+    }
+
+    pub(crate) fn set_pool(&mut self, pool: Pool) {
+        self.pool = pool;
+    }
+
+    /// Encrypts or decrypts `data` in place; only the last call may hold a
+    /// partial block.
+    pub(crate) fn update(&mut self, data: &mut [u8]) -> Result<()> {
+        let text = self.text.checked_add(data.len()).ok_or_else(|| Error::Param("mgm text too long".into()))?;
+        self.m.check_lengths(text)?;
+        let (n, first) = (self.m.n, self.blocks);
+        let m = &self.m;
+        if self.encrypt {
+            self.pool.run(data, n, |off, piece| m.ctr_from(first + (off / n) as u128, piece))?;
+        }
+        self.m.hash_text_par(&mut self.acc, data, &self.pool)?;
+        if !self.encrypt {
+            let m = &self.m;
+            self.pool.run(data, n, |off, piece| m.ctr_from(first + (off / n) as u128, piece))?;
+        }
+        self.blocks += data.len().div_ceil(n) as u128;
+        self.text = text;
+        Ok(())
+    }
+
+    /// The full tag (`--tag-bits` long) over the whole text.
+    pub(crate) fn tag(mut self) -> Result<Vec<u8>> {
+        let acc = std::mem::take(&mut self.acc);
+        self.m.tag(acc, self.text)
+    }
 }

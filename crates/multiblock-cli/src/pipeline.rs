@@ -1,0 +1,96 @@
+//! Reading, computing and writing at the same time: a reader thread fills
+//! buffers from the input, the calling thread transforms them (on the
+//! library's thread pool), a writer thread writes them to the [`Sink`].
+//! The channels hold one buffer each, so at most five buffers exist (one
+//! being read, one waiting, one computed, one waiting, one being written)
+//! and memory stays bounded whatever the input's size; written buffers go
+//! back to the reader instead of being freed.
+
+use crate::sink::Sink;
+use crate::Failure;
+use std::io::{self, Read};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::thread;
+
+/// Room left after the bytes read, so that a transform whose output is a
+/// little longer than its input (a held partial block released) fits in place.
+pub const SLACK: usize = 1024;
+
+/// Streams `input` through `transform` into `sink`, `chunk` bytes at a
+/// time; `transform` gets each buffer as read (its length the bytes read)
+/// and leaves in it the bytes to write. Returns the sink (not yet
+/// committed) once everything read is written.
+pub fn run(
+    input: Box<dyn Read + Send>,
+    what: &str,
+    sink: Sink,
+    chunk: usize,
+    mut transform: impl FnMut(&mut Vec<u8>) -> Result<(), Failure>,
+) -> Result<Sink, Failure> {
+    let (filled_tx, filled) = sync_channel::<io::Result<Vec<u8>>>(1);
+    let (free_tx, free) = sync_channel::<Vec<u8>>(8);
+    let (out_tx, out_rx) = sync_channel::<Vec<u8>>(1);
+    // Not scoped: a reader blocked on a terminal must not keep an error waiting.
+    thread::Builder::new()
+        .name("multiblock-read".into())
+        .spawn(move || read_loop(input, chunk, free, filled_tx))
+        .map_err(|e| format!("cannot start the reader thread: {e}"))?;
+    let writer = thread::Builder::new()
+        .name("multiblock-write".into())
+        .spawn(move || write_loop(sink, out_rx, free_tx))
+        .map_err(|e| format!("cannot start the writer thread: {e}"))?;
+    let computed = compute_loop(&filled, &out_tx, what, &mut transform);
+    drop(out_tx);
+    let written = writer.join().map_err(|_| Failure::Input("the writer thread failed".into()))?;
+    // A write error is the cause when both failed (the compute loop only
+    // saw the writer go away).
+    let sink = written.map_err(Failure::Input)?;
+    computed?;
+    Ok(sink)
+}
+
+fn compute_loop(
+    filled: &Receiver<io::Result<Vec<u8>>>,
+    out: &SyncSender<Vec<u8>>,
+    what: &str,
+    transform: &mut impl FnMut(&mut Vec<u8>) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    while let Ok(next) = filled.recv() {
+        let mut buf = next.map_err(|e| format!("cannot read {what}: {}", crate::io::plain(&e)))?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        transform(&mut buf)?;
+        if out.send(buf).is_err() {
+            return Ok(()); // the writer stopped: its error is reported
+        }
+    }
+    Err(Failure::Input(format!("cannot read {what}: the reader thread stopped")))
+}
+
+fn read_loop(mut input: Box<dyn Read + Send>, chunk: usize, free: Receiver<Vec<u8>>, filled: SyncSender<io::Result<Vec<u8>>>) {
+    loop {
+        let mut buf = free.try_recv().unwrap_or_default();
+        if buf.capacity() < chunk + SLACK && buf.try_reserve_exact(chunk + SLACK - buf.len()).is_err() {
+            let _ = filled.send(Err(io::Error::other(format!("cannot allocate {chunk} bytes: not enough memory"))));
+            return;
+        }
+        buf.resize(chunk, 0);
+        let got = crate::io::read_full(&mut *input, &mut buf);
+        let end = !matches!(got, Ok(n) if n > 0);
+        if let Ok(n) = got {
+            buf.truncate(n);
+        }
+        if filled.send(got.map(|_| buf)).is_err() || end {
+            return;
+        }
+    }
+}
+
+fn write_loop(mut sink: Sink, out: Receiver<Vec<u8>>, free: SyncSender<Vec<u8>>) -> Result<Sink, String> {
+    for buf in out {
+        sink.write(&buf)?;
+        let _ = free.try_send(buf);
+    }
+    Ok(sink)
+}

@@ -1,0 +1,152 @@
+//! [`AeadStream`] against the one-shot calls (pinned by the RFC 9058 and
+//! DSTU 7624 vectors): every cipher with MGM, GCM or CCM, short and odd
+//! lengths, random splits, detached tags, 1 and 3 threads; a flipped byte
+//! anywhere is refused and the last bytes are not output.
+
+use super::*;
+use crate::cpu::BackendChoice;
+use crate::modes::{self, Params};
+use crate::CipherId;
+use crate::test_rng::{split, Rng};
+
+const CASES: [(CipherId, Mode); 12] = [
+    (CipherId::Kuznyechik, Mode::Mgm),
+    (CipherId::Magma, Mode::Mgm),
+    (CipherId::Kalyna128_128, Mode::Gcm),
+    (CipherId::Kalyna128_256, Mode::Gcm),
+    (CipherId::Kalyna256_256, Mode::Gcm),
+    (CipherId::Kalyna256_512, Mode::Gcm),
+    (CipherId::Kalyna512_512, Mode::Gcm),
+    (CipherId::Kalyna128_128, Mode::Ccm),
+    (CipherId::Kalyna128_256, Mode::Ccm),
+    (CipherId::Kalyna256_256, Mode::Ccm),
+    (CipherId::Kalyna256_512, Mode::Ccm),
+    (CipherId::Kalyna512_512, Mode::Ccm),
+];
+
+fn request<'a>(id: CipherId, mode: Mode, key: &'a [u8], rng: &mut Rng, aad: usize) -> Request<'a> {
+    let mut iv = rng.bytes(id.block_bytes());
+    iv[0] &= 0x7f; // MGM's nonce has its top bit clear
+    let tag_bits = if rng.below(2) == 0 { None } else { Some(64) };
+    Request {
+        cipher: id,
+        mode,
+        key,
+        sbox: None,
+        backend: BackendChoice::Auto,
+        params: Params { iv: Some(iv), aad: rng.bytes(aad), tag_bits, ..Params::default() },
+    }
+}
+
+fn seal(req: &Request<'_>, data: &[u8], rng: &mut Rng, threads: usize) -> Vec<u8> {
+    let mut s = AeadStream::encryptor_sized(req, data.len() as u64).unwrap().threads(threads).unwrap();
+    let mut out = Vec::new();
+    for piece in split(rng, data) {
+        s.update(piece, &mut out).unwrap();
+    }
+    let tag = s.finalize(&mut out).unwrap();
+    out.extend_from_slice(&tag);
+    out
+}
+
+/// Opens `sealed` in random pieces, with the tag in the input or apart.
+fn open(req: &Request<'_>, sealed: &[u8], rng: &mut Rng, detached: bool) -> Result<Vec<u8>> {
+    let tb = AeadStream::decryptor_sized(req, 1)?.tag_bytes();
+    let body = sealed.len().saturating_sub(tb);
+    let mut s = AeadStream::decryptor_sized(req, body as u64)?;
+    let input = if detached {
+        s = s.expect_tag(&sealed[body..])?;
+        &sealed[..body]
+    } else {
+        sealed
+    };
+    let mut out = Vec::new();
+    for piece in split(rng, input) {
+        s.update(piece, &mut out)?;
+    }
+    let before = out.len();
+    match s.finalize(&mut out) {
+        Ok(t) => {
+            assert!(t.is_empty());
+            Ok(out)
+        }
+        Err(e) => {
+            assert_eq!(out.len(), before, "a failed finalize output bytes");
+            Err(e)
+        }
+    }
+}
+
+#[test]
+fn matches_one_shot_for_any_split() {
+    let mut rng = Rng(0x5eed_aead);
+    for (id, mode) in CASES {
+        let key = rng.bytes(id.key_bytes());
+        let n = id.block_bytes();
+        for len in [1, 2, n - 1, n, n + 1, 3 * n + 5, 1000, 4099] {
+            let req = request(id, mode, &key, &mut rng, [0, 1, n + 3][len % 3]);
+            let data = rng.bytes(len);
+            let one = modes::encrypt(&req, &data).unwrap();
+            assert_eq!(seal(&req, &data, &mut rng, 1), one, "{id} {mode} {len}");
+            let detached = rng.below(2) == 0;
+            assert_eq!(open(&req, &one, &mut rng, detached).unwrap(), data, "{id} {mode} {len}");
+            // A flipped bit in the ciphertext or the tag is refused.
+            let mut bad = one.clone();
+            let at = rng.below(bad.len());
+            bad[at] ^= 1 << rng.below(8);
+            assert_eq!(open(&req, &bad, &mut rng, detached), Err(Error::Authentication), "{id} {mode} {len} @{at}");
+        }
+    }
+}
+
+#[test]
+fn mgm_threads_give_the_same_bytes() {
+    let mut rng = Rng(77);
+    for id in [CipherId::Kuznyechik, CipherId::Magma] {
+        let key = rng.bytes(32);
+        let req = request(id, Mode::Mgm, &key, &mut rng, 20);
+        let data = rng.bytes((1 << 20) + 13);
+        let one = modes::encrypt(&req, &data).unwrap();
+        assert_eq!(seal(&req, &data, &mut rng, 3), one);
+        let mut s = AeadStream::decryptor(&req).unwrap().threads(3).unwrap();
+        let mut out = Vec::new();
+        for piece in one.chunks(700 << 10) {
+            s.update(piece, &mut out).unwrap();
+        }
+        s.finalize(&mut out).unwrap();
+        assert_eq!(out, data);
+    }
+}
+
+#[test]
+fn empty_text_and_gcm_mgm_without_length() {
+    let mut rng = Rng(9);
+    for (id, mode) in CASES.into_iter().filter(|c| c.1 != Mode::Ccm) {
+        let key = rng.bytes(id.key_bytes());
+        let req = request(id, mode, &key, &mut rng, 5);
+        let one = modes::encrypt(&req, b"").unwrap();
+        let s = AeadStream::encryptor(&req).unwrap();
+        let mut out = Vec::new();
+        let tag = s.finalize(&mut out).unwrap();
+        assert!(out.is_empty());
+        assert_eq!(tag, one);
+    }
+}
+
+#[test]
+fn refusals_are_clear() {
+    let mut rng = Rng(3);
+    let key = rng.bytes(16);
+    let req = request(CipherId::Kalyna128_128, Mode::Ccm, &key, &mut rng, 0);
+    let e = AeadStream::encryptor(&req).err().unwrap().to_string();
+    assert!(e.contains("length"), "{e}");
+    let mut s = AeadStream::encryptor_sized(&req, 10).unwrap();
+    let mut out = Vec::new();
+    s.update(&[0; 9], &mut out).unwrap();
+    assert!(s.finalize(&mut out).unwrap_err().to_string().contains("declared 10 bytes"));
+    let kw = Request { mode: Mode::Kw, params: Params::default(), ..request(CipherId::Kalyna128_128, Mode::Kw, &key, &mut rng, 0) };
+    assert!(AeadStream::encryptor(&kw).err().unwrap().to_string().contains("six times"));
+    let req = request(CipherId::Kalyna128_128, Mode::Gcm, &key, &mut rng, 0);
+    let s = AeadStream::decryptor(&req).unwrap();
+    assert!(s.finalize(&mut out).unwrap_err().to_string().contains("at least the"));
+}
