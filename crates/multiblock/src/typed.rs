@@ -24,41 +24,32 @@ impl<BS: ArraySize, PB: ArraySize> ParBlocksSizeUser for KernelBackend<'_, BS, P
     type ParBlocksSize = PB;
 }
 
-impl<BS: ArraySize, PB: ArraySize> BlockCipherEncBackend for KernelBackend<'_, BS, PB>
-where
-    Array<u8, BS>: Copy,
-    ParBlocks<Self>: Copy,
-{
-    fn encrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        self.kernel.encrypt_blocks(block.into_out_with_copied_in().as_mut_slice());
-    }
-    fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-        let out = blocks.into_out_with_copied_in();
-        self.kernel.encrypt_blocks(Array::slice_as_flattened_mut(out.as_mut_slice()));
-    }
-    fn encrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
-        let out = blocks.into_out_with_copied_in();
-        self.kernel.encrypt_blocks(Array::slice_as_flattened_mut(out));
-    }
+/// One direction's `cipher` backend trait: every shape of input goes to
+/// the kernel as whole blocks, in place.
+macro_rules! kernel_backend {
+    ($backend:ident, $block:ident, $par:ident, $tail:ident, $kernel_fn:ident) => {
+        impl<BS: ArraySize, PB: ArraySize> $backend for KernelBackend<'_, BS, PB>
+        where
+            Array<u8, BS>: Copy,
+            ParBlocks<Self>: Copy,
+        {
+            fn $block(&self, block: InOut<'_, '_, Block<Self>>) {
+                self.kernel.$kernel_fn(block.into_out_with_copied_in().as_mut_slice());
+            }
+            fn $par(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+                let out = blocks.into_out_with_copied_in();
+                self.kernel.$kernel_fn(Array::slice_as_flattened_mut(out.as_mut_slice()));
+            }
+            fn $tail(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
+                let out = blocks.into_out_with_copied_in();
+                self.kernel.$kernel_fn(Array::slice_as_flattened_mut(out));
+            }
+        }
+    };
 }
 
-impl<BS: ArraySize, PB: ArraySize> BlockCipherDecBackend for KernelBackend<'_, BS, PB>
-where
-    Array<u8, BS>: Copy,
-    ParBlocks<Self>: Copy,
-{
-    fn decrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        self.kernel.decrypt_blocks(block.into_out_with_copied_in().as_mut_slice());
-    }
-    fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-        let out = blocks.into_out_with_copied_in();
-        self.kernel.decrypt_blocks(Array::slice_as_flattened_mut(out.as_mut_slice()));
-    }
-    fn decrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
-        let out = blocks.into_out_with_copied_in();
-        self.kernel.decrypt_blocks(Array::slice_as_flattened_mut(out));
-    }
-}
+kernel_backend!(BlockCipherEncBackend, encrypt_block, encrypt_par_blocks, encrypt_tail_blocks, encrypt_blocks);
+kernel_backend!(BlockCipherDecBackend, decrypt_block, decrypt_par_blocks, decrypt_tail_blocks, decrypt_blocks);
 
 /// Declares a public cipher type: `KeyInit`, `BlockCipherEncrypt`,
 /// `BlockCipherDecrypt`, the plain whole-buffer API and backend choice.

@@ -59,22 +59,21 @@ fn halves(b: &Block) -> [u64; 2] {
 /// L = R^16 as a table (built once per process, from the spec-style `l`).
 pub(crate) fn l_map() -> &'static Linear {
     static L: OnceLock<Linear> = OnceLock::new();
-    L.get_or_init(|| {
-        Linear::new(|a| {
-            let mut t = *a;
-            l(&mut t);
-            t
-        })
-    })
+    tabulated(&L, l)
 }
 
 /// L⁻¹ as a table.
 pub(crate) fn l_inv_map() -> &'static Linear {
     static L_INV: OnceLock<Linear> = OnceLock::new();
-    L_INV.get_or_init(|| {
+    tabulated(&L_INV, l_inv)
+}
+
+/// The table of the in-place map `f`, built once in `cell`.
+fn tabulated(cell: &'static OnceLock<Linear>, f: fn(&mut Block)) -> &'static Linear {
+    cell.get_or_init(|| {
         Linear::new(|a| {
             let mut t = *a;
-            l_inv(&mut t);
+            f(&mut t);
             t
         })
     })

@@ -160,18 +160,26 @@ impl<M: Narrow, S: Layer<M> + Layer<M::Half>> BatchCipher<M> for Sliced<S> {
     }
     #[inline(always)]
     fn encrypt(&self, m: M, batch: &mut [u8]) {
-        if batch.len() == 16 * M::BYTES {
-            encrypt_batch::<M, S>(m, &self.keys, batch)
-        } else {
-            encrypt_batch::<M::Half, S>(m.half(), &self.keys, batch)
-        }
+        self.crypt::<M, false>(m, batch)
     }
     #[inline(always)]
     fn decrypt(&self, m: M, batch: &mut [u8]) {
-        if batch.len() == 16 * M::BYTES {
-            decrypt_batch::<M, S>(m, &self.keys, batch)
-        } else {
-            decrypt_batch::<M::Half, S>(m.half(), &self.keys, batch)
+        self.crypt::<M, true>(m, batch)
+    }
+}
+
+impl<S> Sliced<S> {
+    /// A whole batch on M, a tail on the half-width machine.
+    #[inline(always)]
+    fn crypt<M: Narrow, const DECRYPT: bool>(&self, m: M, batch: &mut [u8])
+    where
+        S: Layer<M> + Layer<M::Half>,
+    {
+        match (batch.len() == 16 * M::BYTES, DECRYPT) {
+            (true, false) => encrypt_batch::<M, S>(m, &self.keys, batch),
+            (true, true) => decrypt_batch::<M, S>(m, &self.keys, batch),
+            (false, false) => encrypt_batch::<M::Half, S>(m.half(), &self.keys, batch),
+            (false, true) => decrypt_batch::<M::Half, S>(m.half(), &self.keys, batch),
         }
     }
 }

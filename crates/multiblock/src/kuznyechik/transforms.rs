@@ -132,22 +132,15 @@ pub(crate) mod tests {
         "e6a8094fee0aa204fd97bcb0b44b8580",
     ];
 
+    /// S, R and L (and their inverses) on the standard's example chains.
     #[test]
-    fn s_matches_the_standard() {
-        chain(s, &S_EXAMPLES);
-        chain_back(s_inv, &S_EXAMPLES);
-    }
-
-    #[test]
-    fn r_matches_the_standard() {
-        chain(r, &R_EXAMPLES);
-        chain_back(r_inv, &R_EXAMPLES);
-    }
-
-    #[test]
-    fn l_matches_the_standard() {
-        chain(l, &L_EXAMPLES);
-        chain_back(l_inv, &L_EXAMPLES);
+    fn transforms_match_the_standard() {
+        let cases: [(fn(&mut Block), fn(&mut Block), &[&str]); 3] =
+            [(s, s_inv, &S_EXAMPLES), (r, r_inv, &R_EXAMPLES), (l, l_inv, &L_EXAMPLES)];
+        for (f, f_inv, examples) in cases {
+            chain(f, examples);
+            chain_back(f_inv, examples);
+        }
     }
 
     #[test]
