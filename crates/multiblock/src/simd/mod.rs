@@ -146,6 +146,11 @@ pub(crate) trait Simd: Machine {
     /// `packuswb` per 128-bit lane: a's 16-bit words then b's, saturated to
     /// unsigned bytes.
     fn packus16(self, a: Self::V, b: Self::V) -> Self::V;
+
+    // Magma / GOST 28147-89.
+    /// Per 16-bit word i of each 128-bit lane: b's where bit i of `IMM` is
+    /// set, else a's (`pblendw`; IMM in 0..256).
+    fn blend16<const IMM: i32>(self, a: Self::V, b: Self::V) -> Self::V;
 }
 
 /// `vgf2p8affineqb`: each byte x ↦ A·x over GF(2), A an 8×8 bit matrix in

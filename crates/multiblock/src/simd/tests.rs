@@ -43,6 +43,8 @@ macro_rules! check_simd {
             same!($m, $n, $rng, |m, a, b, c| m.xor(m.blendv(a, b, c), m.blend32::<0b0110>(a, b)));
             same!($m, $n, $rng, |m, a, b, _c| m.xor(m.maddubs(a, b), m.packus16(b, a)));
             same!($m, $n, $rng, |m, a, _b, _c| m.xor(m.splat128(&[9; 16]), m.add8(a, m.zero())));
+            // Magma / GOST 28147-89.
+            same!($m, $n, $rng, |m, a, b, _c| m.xor(m.blend16::<0x55>(a, b), m.blend16::<0xc3>(b, a)));
         }
     };
 }
