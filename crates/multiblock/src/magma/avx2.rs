@@ -12,9 +12,8 @@
 //! Seed 000 (Sovyn et al., Zakhyst Informatsii 21(4), 2019), Table 5: 3.39
 //! cycles/byte for AVX-256 at 32 blocks.
 
-use super::feistel::{crypt, groups};
-use super::lanes::Lanes;
-use super::schedule::RoundKeys;
+use super::feistel::crypt;
+use super::lanes::LaneCipher;
 use super::sliced::{KeyVecs, Sliced};
 use super::subs::Blend;
 use super::Keys;
@@ -26,8 +25,7 @@ use std::sync::OnceLock;
 pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<Ymm<Level>, Avx2>("avx2", true, 32);
 
 pub(crate) struct Avx2 {
-    rk: RoundKeys,
-    lanes: Lanes<Blend>,
+    lanes: LaneCipher<Blend>,
     sliced: Sliced,
     /// Built on the first call with 32 blocks (see the module comment).
     key_vecs: OnceLock<Box<KeyVecs>>,
@@ -40,7 +38,7 @@ impl Avx2 {
     fn key_vecs(&self) -> &KeyVecs {
         if self.key_vecs.get().is_none() {
             // A racing thread may have set it first; either value is the same.
-            let _ = self.key_vecs.set(KeyVecs::new(&self.rk));
+            let _ = self.key_vecs.set(KeyVecs::new(&self.lanes.rk));
         }
         self.key_vecs.get().expect("set just above")
     }
@@ -52,10 +50,9 @@ impl BatchCipher<Ymm<Level>> for Avx2 {
     const BATCH_BYTES: usize = 256;
     const GRANULE_BYTES: usize = 64;
 
-    fn new(_: Ymm<Level>, keys: &Keys) -> Self {
+    fn new(m: Ymm<Level>, keys: &Keys) -> Self {
         Avx2 {
-            rk: RoundKeys::new(keys),
-            lanes: Lanes::new(keys, Blend::new(keys.sbox)),
+            lanes: LaneCipher::new(m, keys),
             sliced: Sliced::new(keys.sbox, keys.order),
             key_vecs: OnceLock::new(),
         }
@@ -64,14 +61,14 @@ impl BatchCipher<Ymm<Level>> for Avx2 {
     fn encrypt(&self, m: Ymm<Level>, batch: &mut [u8]) {
         match batch.len() {
             256 => crypt::<_, _, 1>(m, &self.sliced, &self.key_vecs().enc, batch),
-            _ => groups(m, &self.lanes, &self.rk.enc, batch),
+            _ => self.lanes.encrypt(m, batch),
         }
     }
     #[inline(always)]
     fn decrypt(&self, m: Ymm<Level>, batch: &mut [u8]) {
         match batch.len() {
             256 => crypt::<_, _, 1>(m, &self.sliced, &self.key_vecs().dec, batch),
-            _ => groups(m, &self.lanes, &self.rk.dec, batch),
+            _ => self.lanes.decrypt(m, batch),
         }
     }
 }

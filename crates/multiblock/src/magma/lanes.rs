@@ -3,14 +3,19 @@
 //! of each 128-bit lane in [N1 N1 N2 N2] order and applies the byte order
 //! (see `layout`), then `punpck{l,h}qdq` of two registers gives the N1 and
 //! N2 registers; store reverses it. The round's g is a per-machine
-//! strategy ([`Sub`], in `subs.rs`).
+//! strategy ([`Sub`], in `subs.rs`). [`LaneCipher`] is the batch cipher of
+//! every backend on this layout alone: 1 to 4 interleaved groups.
 
-use super::feistel::Layout;
-use super::{layout, Keys};
+use super::feistel::{groups, Layout};
+use super::schedule::RoundKeys;
+use super::{layout, Keys, Sbox};
+use crate::kernel::BatchCipher;
 use crate::simd::Simd;
 
 /// The S-box layer and the rotation by 11 on dword lanes.
-pub(super) trait Sub<M: Simd> {
+pub(super) trait Sub<M: Simd>: Sized {
+    /// The tables of `sbox`.
+    fn new(sbox: &Sbox) -> Self;
     /// The registers a call loads once.
     type Consts;
     fn consts(&self, m: M) -> Self::Consts;
@@ -62,5 +67,29 @@ impl<M: Simd, S: Sub<M>> Layout<M> for Lanes<S> {
     #[inline(always)]
     fn round(m: M, c: &Self::Consts, k: &u32, x: &M::V, y: &mut M::V) {
         *y = m.xor(*y, S::sub_rot(m, &c.sub, m.add32(*x, m.splat32(*k))));
+    }
+}
+
+/// Round keys and dword lanes with strategy `S`: a batch of 1 to 4 groups.
+pub(crate) struct LaneCipher<S> {
+    pub(super) rk: RoundKeys,
+    lanes: Lanes<S>,
+}
+
+impl<M: Simd, S: Sub<M> + Send + Sync + 'static> BatchCipher<M> for LaneCipher<S> {
+    type Keys = Keys;
+    const BATCH_BYTES: usize = 4 * <Lanes<S> as Layout<M>>::GROUP_BYTES;
+    const GRANULE_BYTES: usize = <Lanes<S> as Layout<M>>::GROUP_BYTES;
+
+    fn new(_: M, keys: &Keys) -> Self {
+        LaneCipher { rk: RoundKeys::new(keys), lanes: Lanes::new(keys, S::new(keys.sbox)) }
+    }
+    #[inline(always)]
+    fn encrypt(&self, m: M, batch: &mut [u8]) {
+        groups(m, &self.lanes, &self.rk.enc, batch)
+    }
+    #[inline(always)]
+    fn decrypt(&self, m: M, batch: &mut [u8]) {
+        groups(m, &self.lanes, &self.rk.dec, batch)
     }
 }

@@ -7,37 +7,11 @@
 //! blends). Seed 000 (Sovyn et al., Zakhyst Informatsii 21(4), 2019),
 //! Table 5: 7.66 cycles/byte for SSE at 8 blocks.
 
-use super::feistel::groups;
-use super::lanes::Lanes;
-use super::schedule::RoundKeys;
+use super::lanes::LaneCipher;
 use super::subs::Masks;
 use super::Keys;
 use crate::cpu::Backend;
-use crate::kernel::{self, BatchCipher};
-use crate::simd::{Ssse3 as Level, Xmm};
+use crate::kernel;
+use crate::simd::{Ssse3, Xmm};
 
-pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<Xmm<Level>, Ssse3>("ssse3", true, 16);
-
-pub(crate) struct Ssse3 {
-    rk: RoundKeys,
-    lanes: Lanes<Masks>,
-}
-
-/// 1 to 4 groups of 4 blocks.
-impl BatchCipher<Xmm<Level>> for Ssse3 {
-    type Keys = Keys;
-    const BATCH_BYTES: usize = 128;
-    const GRANULE_BYTES: usize = 32;
-
-    fn new(_: Xmm<Level>, keys: &Keys) -> Self {
-        Ssse3 { rk: RoundKeys::new(keys), lanes: Lanes::new(keys, Masks::new(keys.sbox)) }
-    }
-    #[inline(always)]
-    fn encrypt(&self, m: Xmm<Level>, batch: &mut [u8]) {
-        groups(m, &self.lanes, &self.rk.enc, batch)
-    }
-    #[inline(always)]
-    fn decrypt(&self, m: Xmm<Level>, batch: &mut [u8]) {
-        groups(m, &self.lanes, &self.rk.dec, batch)
-    }
-}
+pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<Xmm<Ssse3>, LaneCipher<Masks>>("ssse3", true, 16);

@@ -40,13 +40,10 @@ fn nibbles<M: Simd>(m: M, x: M::V, low: M::V) -> (M::V, M::V) {
 /// SSSE3: no byte blend, so four masks keep each lookup's nibbles.
 pub(super) struct Masks(ShufTables);
 
-impl Masks {
-    pub(super) fn new(sbox: &Sbox) -> Masks {
+impl<M: Simd> Sub<M> for Masks {
+    fn new(sbox: &Sbox) -> Masks {
         Masks(ShufTables::new(sbox))
     }
-}
-
-impl<M: Simd> Sub<M> for Masks {
     /// P, Q, R, S; low nibbles; words 0 of each dword; the four keep masks.
     type Consts = ([M::V; 4], M::V, M::V, [M::V; 4]);
     #[inline(always)]
@@ -71,13 +68,10 @@ impl<M: Simd> Sub<M> for Masks {
 /// AVX2: word and byte blends instead of the masks.
 pub(super) struct Blend(ShufTables);
 
-impl Blend {
-    pub(super) fn new(sbox: &Sbox) -> Blend {
+impl<M: Simd> Sub<M> for Blend {
+    fn new(sbox: &Sbox) -> Blend {
         Blend(ShufTables::new(sbox))
     }
-}
-
-impl<M: Simd> Sub<M> for Blend {
     /// P, Q, R, S; low nibbles; odd bytes; the nibbles kept from I1.
     type Consts = ([M::V; 4], M::V, M::V, M::V);
     #[inline(always)]
@@ -100,16 +94,13 @@ impl<M: Simd> Sub<M> for Blend {
 /// AVX-512F+BW: merge-masked `vpshufb` and `vpternlogd` muxes.
 pub(super) struct Masked(ShufTables);
 
-impl Masked {
-    pub(super) fn new(sbox: &Sbox) -> Masked {
-        Masked(ShufTables::new(sbox))
-    }
-}
-
 /// Bytes 1 and 3 of every dword.
 const ODD_BYTES: u64 = 0xAAAA_AAAA_AAAA_AAAA;
 
 impl<M: Avx512> Sub<M> for Masked {
+    fn new(sbox: &Sbox) -> Masked {
+        Masked(ShufTables::new(sbox))
+    }
     /// P, Q, R, S; low nibbles; I1's and I2's words from x >> 4; the nibbles kept from I1.
     type Consts = ([M::V; 4], M::V, M::V, M::V, M::V);
     #[inline(always)]
@@ -138,13 +129,6 @@ pub(super) struct Permb {
     hi: [u8; 64],
 }
 
-impl Permb {
-    pub(super) fn new(sbox: &Sbox) -> Permb {
-        let (lo, hi) = permb_tables(sbox);
-        Permb { lo, hi }
-    }
-}
-
 /// 64 table bytes as registers (only the first `64 / BYTES` are used).
 #[inline(always)]
 fn pieces<M: Simd>(m: M, t: &[u8; 64]) -> [M::V; 4] {
@@ -166,6 +150,10 @@ fn lookup64<M: Vbmi + Avx512>(m: M, t: &[M::V; 4], idx: M::V) -> M::V {
 }
 
 impl<M: Vbmi + Avx512> Sub<M> for Permb {
+    fn new(sbox: &Sbox) -> Permb {
+        let (lo, hi) = permb_tables(sbox);
+        Permb { lo, hi }
+    }
     /// Low-nibble and high-nibble tables; low nibbles; position tags.
     type Consts = ([M::V; 4], [M::V; 4], M::V, M::V);
     #[inline(always)]
@@ -189,28 +177,26 @@ mod tests {
     use crate::magma::Keys;
     use crate::simd::emu::Emu;
 
-    fn lanes<S>(sub: fn(&Sbox) -> S) -> impl Fn(&Keys) -> (Lanes<S>, Box<[u32; 32]>, Box<[u32; 32]>) {
-        move |keys| {
-            let rk = RoundKeys::new(keys);
-            (Lanes::new(keys, sub(keys.sbox)), Box::new(rk.enc), Box::new(rk.dec))
-        }
+    fn lanes<S: Sub<Emu<N>>, const N: usize>(keys: &Keys) -> (Lanes<S>, Box<[u32; 32]>, Box<[u32; 32]>) {
+        let rk = RoundKeys::new(keys);
+        (Lanes::new(keys, S::new(keys.sbox)), Box::new(rk.enc), Box::new(rk.dec))
     }
 
     macro_rules! every_width {
-        ($name:ident, $new:expr) => {
+        ($name:ident, $sub:ty) => {
             #[test]
             fn $name() {
-                check::<Emu<16>, _, 1>(Emu, &lanes($new));
-                check::<Emu<16>, _, 3>(Emu, &lanes($new));
-                check::<Emu<32>, _, 2>(Emu, &lanes($new));
-                check::<Emu<64>, _, 1>(Emu, &lanes($new));
-                check::<Emu<64>, _, 4>(Emu, &lanes($new));
+                check::<Emu<16>, _, 1>(Emu, &lanes::<$sub, 16>);
+                check::<Emu<16>, _, 3>(Emu, &lanes::<$sub, 16>);
+                check::<Emu<32>, _, 2>(Emu, &lanes::<$sub, 32>);
+                check::<Emu<64>, _, 1>(Emu, &lanes::<$sub, 64>);
+                check::<Emu<64>, _, 4>(Emu, &lanes::<$sub, 64>);
             }
         };
     }
 
-    every_width!(masks_match_the_reference, Masks::new);
-    every_width!(blend_matches_the_reference, Blend::new);
-    every_width!(masked_matches_the_reference, Masked::new);
-    every_width!(permb_matches_the_reference, Permb::new);
+    every_width!(masks_match_the_reference, Masks);
+    every_width!(blend_matches_the_reference, Blend);
+    every_width!(masked_matches_the_reference, Masked);
+    every_width!(permb_matches_the_reference, Permb);
 }

@@ -57,7 +57,8 @@ impl Merged for Merged8 {
     #[inline(always)]
     fn g(&self, x: u32) -> u32 {
         let [b0, b1, b2, b3] = x.to_le_bytes();
-        self.0[0][usize::from(b0)] ^ self.0[1][usize::from(b1)] ^ self.0[2][usize::from(b2)] ^ self.0[3][usize::from(b3)]
+        let t = &self.0;
+        t[0][usize::from(b0)] ^ t[1][usize::from(b1)] ^ t[2][usize::from(b2)] ^ t[3][usize::from(b3)]
     }
 }
 
