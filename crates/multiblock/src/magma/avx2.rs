@@ -5,8 +5,8 @@
 //! blocks) runs on dword lanes (`lanes` with `subs::Blend`, 19 per round
 //! per 8 blocks) in as few groups of 8 blocks as it needs: its latency per
 //! call is half the sliced kernel's, so a 64-byte message costs one 8-block
-//! pass. The sliced layout's 14 KiB of repeated key bytes are built on the
-//! first call that has 32 blocks, so keying for a short message or a serial
+//! pass. The sliced layout's tables and 14 KiB of repeated key bytes are
+//! built on the first call that has 32 blocks, so keying for a short message or a serial
 //! mode costs only the round keys and a few 16-byte tables (measured: 64 B
 //! including key setup ≈ 1.3k ticks, was ≈ 23k when built eagerly).
 //! Seed 000 (Sovyn et al., Zakhyst Informatsii 21(4), 2019), Table 5: 3.39
@@ -16,7 +16,7 @@ use super::feistel::crypt;
 use super::lanes::LaneCipher;
 use super::sliced::{KeyVecs, Sliced};
 use super::subs::Blend;
-use super::Keys;
+use super::{ByteOrder, Keys, Sbox};
 use crate::cpu::Backend;
 use crate::kernel::{self, BatchCipher};
 use crate::simd::{Avx2 as Level, Ymm};
@@ -26,21 +26,29 @@ pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<Ymm<Level>, Avx2>("a
 
 pub(crate) struct Avx2 {
     lanes: LaneCipher<Blend>,
-    sliced: Sliced,
+    sbox: &'static Sbox,
+    order: ByteOrder,
     /// Built on the first call with 32 blocks (see the module comment).
-    key_vecs: OnceLock<Box<KeyVecs>>,
+    bulk: OnceLock<Bulk>,
+}
+
+/// The byte-sliced layout and its round keys.
+struct Bulk {
+    sliced: Sliced,
+    keys: Box<KeyVecs>,
 }
 
 impl Avx2 {
-    /// The sliced layout's round keys, built on first use. (No
-    /// `get_or_init`: kernel code takes no closures.)
+    /// The sliced layout, built on first use. (No `get_or_init`: kernel
+    /// code takes no closures.)
     #[inline(always)]
-    fn key_vecs(&self) -> &KeyVecs {
-        if self.key_vecs.get().is_none() {
+    fn bulk(&self) -> &Bulk {
+        if self.bulk.get().is_none() {
             // A racing thread may have set it first; either value is the same.
-            let _ = self.key_vecs.set(KeyVecs::new(&self.lanes.rk));
+            let bulk = Bulk { sliced: Sliced::new(self.sbox, self.order), keys: KeyVecs::new(&self.lanes.rk) };
+            let _ = self.bulk.set(bulk);
         }
-        self.key_vecs.get().expect("set just above")
+        self.bulk.get().expect("set just above")
     }
 }
 
@@ -53,21 +61,28 @@ impl BatchCipher<Ymm<Level>> for Avx2 {
     fn new(m: Ymm<Level>, keys: &Keys) -> Self {
         Avx2 {
             lanes: LaneCipher::new(m, keys),
-            sliced: Sliced::new(keys.sbox, keys.order),
-            key_vecs: OnceLock::new(),
+            sbox: keys.sbox,
+            order: keys.order,
+            bulk: OnceLock::new(),
         }
     }
     #[inline(always)]
     fn encrypt(&self, m: Ymm<Level>, batch: &mut [u8]) {
         match batch.len() {
-            256 => crypt::<_, _, 1>(m, &self.sliced, &self.key_vecs().enc, batch),
+            256 => {
+                let bulk = self.bulk();
+                crypt::<_, _, 1>(m, &bulk.sliced, &bulk.keys.enc, batch)
+            }
             _ => self.lanes.encrypt(m, batch),
         }
     }
     #[inline(always)]
     fn decrypt(&self, m: Ymm<Level>, batch: &mut [u8]) {
         match batch.len() {
-            256 => crypt::<_, _, 1>(m, &self.sliced, &self.key_vecs().dec, batch),
+            256 => {
+                let bulk = self.bulk();
+                crypt::<_, _, 1>(m, &bulk.sliced, &bulk.keys.dec, batch)
+            }
             _ => self.lanes.decrypt(m, batch),
         }
     }

@@ -12,8 +12,12 @@ use crate::simd::Simd;
 pub(super) trait Layout<M: Simd> {
     /// N1 (or N2) of the group's blocks.
     type Half: Copy;
-    /// A round key as the round reads it.
+    /// A round key as stored.
     type Key;
+    /// A round key as the round reads it (made once per round for every group).
+    type KeyV<'a>: Copy
+    where
+        Self::Key: 'a;
     /// The registers a call loads once (tables, masks, shuffles).
     type Consts;
     /// Bytes of one group (a multiple of 8).
@@ -23,8 +27,9 @@ pub(super) trait Layout<M: Simd> {
     fn load(m: M, c: &Self::Consts, src: &[u8]) -> (Self::Half, Self::Half);
     /// (N1, N2) back into the first `GROUP_BYTES` of `dst`.
     fn store(m: M, c: &Self::Consts, n1: Self::Half, n2: Self::Half, dst: &mut [u8]);
+    fn key(m: M, k: &Self::Key) -> Self::KeyV<'_>;
     /// `y ^= rotl11(S(x + k))`.
-    fn round(m: M, c: &Self::Consts, k: &Self::Key, x: &Self::Half, y: &mut Self::Half);
+    fn round(m: M, c: &Self::Consts, k: Self::KeyV<'_>, x: &Self::Half, y: &mut Self::Half);
 }
 
 /// 32 rounds on `N` groups with round keys `rk` (one direction's order);
@@ -39,11 +44,13 @@ pub(super) fn crypt<M: Simd, L: Layout<M>, const N: usize>(m: M, layout: &L, rk:
         (a[i], b[i]) = L::load(m, &c, &data[i * L::GROUP_BYTES..]);
     }
     for r in (0..32).step_by(2) {
+        let k = L::key(m, &rk[r]);
         for i in 0..N {
-            L::round(m, &c, &rk[r], &a[i], &mut b[i]);
+            L::round(m, &c, k, &a[i], &mut b[i]);
         }
+        let k = L::key(m, &rk[r + 1]);
         for i in 0..N {
-            L::round(m, &c, &rk[r + 1], &b[i], &mut a[i]);
+            L::round(m, &c, k, &b[i], &mut a[i]);
         }
     }
     // The last round does not swap: N1 is in `b`, N2 in `a`.

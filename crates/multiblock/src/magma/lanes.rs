@@ -45,6 +45,7 @@ pub(super) struct LaneConsts<M: Simd, C> {
 impl<M: Simd, S: Sub<M>> Layout<M> for Lanes<S> {
     type Half = M::V;
     type Key = u32;
+    type KeyV<'a> = M::V;
     type Consts = LaneConsts<M, S::Consts>;
     const GROUP_BYTES: usize = 2 * M::BYTES;
 
@@ -65,8 +66,12 @@ impl<M: Simd, S: Sub<M>> Layout<M> for Lanes<S> {
         m.store(m.shuffle8(m.unpack_hi::<8>(n1, n2), c.scatter), &mut dst[M::BYTES..]);
     }
     #[inline(always)]
-    fn round(m: M, c: &Self::Consts, k: &u32, x: &M::V, y: &mut M::V) {
-        *y = m.xor(*y, S::sub_rot(m, &c.sub, m.add32(*x, m.splat32(*k))));
+    fn key(m: M, k: &u32) -> M::V {
+        m.splat32(*k)
+    }
+    #[inline(always)]
+    fn round(m: M, c: &Self::Consts, k: M::V, x: &M::V, y: &mut M::V) {
+        *y = m.xor(*y, S::sub_rot(m, &c.sub, m.add32(*x, k)));
     }
 }
 

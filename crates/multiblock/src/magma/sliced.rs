@@ -166,6 +166,8 @@ fn generate<M: Simd>(m: M, c: &SlicedConsts<M>, t: M::V, kx: &[u8; KEY_WIDTH]) -
 impl<M: Simd> Layout<M> for Sliced {
     type Half = [M::V; 4];
     type Key = RoundVecs;
+    /// Read from memory by the adds (as memory operands).
+    type KeyV<'a> = &'a RoundVecs;
     type Consts = SlicedConsts<M>;
     const GROUP_BYTES: usize = 8 * M::BYTES;
 
@@ -203,6 +205,10 @@ impl<M: Simd> Layout<M> for Sliced {
         for (i, v) in r.iter().enumerate() {
             m.store(m.shuffle8(*v, c.scatter), &mut dst[i * M::BYTES..]);
         }
+    }
+    #[inline(always)]
+    fn key(_: M, k: &RoundVecs) -> &RoundVecs {
+        k
     }
     #[inline(always)]
     fn round(m: M, c: &SlicedConsts<M>, k: &RoundVecs, x: &[M::V; 4], y: &mut [M::V; 4]) {
