@@ -50,6 +50,20 @@ impl Avx2 {
         }
         self.bulk.get().expect("set just above")
     }
+
+    /// One batch: a whole sliced group, or dword lanes for a shorter tail.
+    #[inline(always)]
+    fn run(&self, m: Ymm<Level>, batch: &mut [u8], decrypt: bool) {
+        match (batch.len() < <Self as BatchCipher<Ymm<Level>>>::BATCH_BYTES, decrypt) {
+            (true, false) => self.lanes.encrypt(m, batch),
+            (true, true) => self.lanes.decrypt(m, batch),
+            (false, _) => {
+                let bulk = self.bulk();
+                let rk = if decrypt { &bulk.keys.dec } else { &bulk.keys.enc };
+                crypt::<_, _, 1>(m, &bulk.sliced, rk, batch)
+            }
+        }
+    }
 }
 
 /// One sliced group of 32 blocks, or 1 to 3 dword-lane groups of 8.
@@ -68,22 +82,10 @@ impl BatchCipher<Ymm<Level>> for Avx2 {
     }
     #[inline(always)]
     fn encrypt(&self, m: Ymm<Level>, batch: &mut [u8]) {
-        match batch.len() {
-            256 => {
-                let bulk = self.bulk();
-                crypt::<_, _, 1>(m, &bulk.sliced, &bulk.keys.enc, batch)
-            }
-            _ => self.lanes.encrypt(m, batch),
-        }
+        self.run(m, batch, false)
     }
     #[inline(always)]
     fn decrypt(&self, m: Ymm<Level>, batch: &mut [u8]) {
-        match batch.len() {
-            256 => {
-                let bulk = self.bulk();
-                crypt::<_, _, 1>(m, &bulk.sliced, &bulk.keys.dec, batch)
-            }
-            _ => self.lanes.decrypt(m, batch),
-        }
+        self.run(m, batch, true)
     }
 }
