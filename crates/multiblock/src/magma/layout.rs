@@ -1,8 +1,9 @@
 //! Where the bytes of a block's two 32-bit words sit, for the SIMD load and
-//! store shuffles. The kernels keep N1 of many blocks in one register and N2
-//! in another (one 32-bit lane per block); these byte permutations move
-//! blocks in and out of that layout and apply the byte order (Magma
-//! big-endian or gost89 little-endian) in the same shuffle.
+//! store shuffles. The kernels keep N1 of many blocks apart from their N2
+//! (`lanes`: one 32-bit lane per block; `sliced`: one byte register per
+//! word byte); these byte permutations move blocks in and out of those
+//! layouts and apply the byte order (Magma big-endian or gost89
+//! little-endian) in the same shuffle.
 
 use super::ByteOrder;
 
@@ -34,34 +35,6 @@ pub(super) fn pair_scatter(order: ByteOrder) -> [u8; 16] {
     invert(&pair_gather(order))
 }
 
-/// A 128-byte two-source byte permutation (vpermt2b, index bit 6 = second
-/// source) taking 16 blocks to the N1 words of the 16 blocks (`half` 0) or
-/// their N2 words (`half` 1), block `i` in dword lane `i`.
-pub(super) fn gather16(order: ByteOrder, half: usize) -> [u8; 64] {
-    let mut p = [0u8; 64];
-    for (i, lane) in p.chunks_exact_mut(4).enumerate() {
-        for (j, b) in lane.iter_mut().enumerate() {
-            *b = (8 * i + word_byte(order, half, j)) as u8;
-        }
-    }
-    p
-}
-
-/// The inverse of [`gather16`]: bytes `64 * part .. 64 * part + 64` of the 16
-/// blocks, taken from (N1 words, N2 words) as a two-source permutation.
-pub(super) fn scatter16(order: ByteOrder, part: usize) -> [u8; 64] {
-    let mut p = [0u8; 64];
-    for half in 0..2 {
-        for (src, &dst) in gather16(order, half).iter().enumerate() {
-            let dst = usize::from(dst);
-            if dst / 64 == part {
-                p[dst % 64] = (64 * half + src) as u8;
-            }
-        }
-    }
-    p
-}
-
 fn invert(p: &[u8; 16]) -> [u8; 16] {
     let mut q = [0u8; 16];
     for (i, &v) in p.iter().enumerate() {
@@ -91,18 +64,11 @@ mod tests {
     }
 
     #[test]
-    fn scatters_invert_gathers() {
+    fn pair_scatter_inverts_pair_gather() {
         for order in ORDERS {
             let (g, s) = (pair_gather(order), pair_scatter(order));
             for i in 0..16 {
                 assert_eq!(g[usize::from(s[i])], i as u8);
-            }
-            let data: Vec<u8> = (0..128).map(|i| i as u8).collect();
-            let words: Vec<[u8; 64]> =
-                (0..2).map(|h| gather16(order, h).map(|i| data[usize::from(i)])).collect();
-            for part in 0..2 {
-                let back = scatter16(order, part).map(|i| words[usize::from(i) / 64][usize::from(i) % 64]);
-                assert_eq!(back[..], data[64 * part..64 * part + 64]);
             }
         }
     }

@@ -11,36 +11,39 @@
 //! Both run the same 32 rounds on (N1, N2) words (RFC 5830 §6.1):
 //! N2 ^= rotl11(S(N1 + K)), swap; keys K0..K7 three times then K7..K0.
 //!
-//! Backends (one file each; shared pieces: `schedule` round keys, `batch`
-//! batching and tails, `layout` load/store shuffles, `nibble` S-box tables):
+//! SIMD backends: one Feistel kernel (`feistel`, generic over the vector
+//! machine) on a layout of the blocks in registers: dword lanes (`lanes`,
+//! load/store shuffles from `layout`) with the S-box layer of each
+//! instruction set (`subs`, tables from `nibble`), or byte-sliced
+//! (`sliced`). Each backend file holds only its batch cipher (batches and
+//! tails go through `kernel::backend`'s one driver):
 //! - `avx512-vbmi`: vpermb with position-tagged nibble indexes, 9
 //!   instructions per round per 16 blocks, 64 blocks per batch;
 //! - `avx512`: AVX-512F+BW vpshufb, vpternlogd, vprold, 12 per 16 blocks;
-//! - `avx2`: byte-sliced 32-block kernel (`avx2_sliced`) plus dword lanes
-//!   for the tail;
+//! - `avx2`: byte-sliced 32-block groups plus dword lanes for the tail;
 //! - `ssse3`: pshufb on dword lanes, 16 blocks;
-//! - `table12`, `table`: the papers' merged S-box tables (not constant-time,
-//!   only by name);
+//! - `table12`, `table` (`table.rs`, one kernel over two g's): the papers'
+//!   merged S-box tables (not constant-time, only by name);
 //! - `reference`: the oracle.
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
-mod avx2_sliced;
-#[cfg(target_arch = "x86_64")]
 mod avx512;
 #[cfg(target_arch = "x86_64")]
 mod avx512_vbmi;
-mod batch;
+mod feistel;
+mod lanes;
 mod layout;
 mod nibble;
 mod reference;
 mod sbox;
 mod schedule;
+mod sliced;
 #[cfg(target_arch = "x86_64")]
 mod ssse3;
+mod subs;
 mod table;
-mod table12;
 
 pub use sbox::{Sbox, SboxSet};
 
@@ -64,7 +67,7 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[
     avx2::BACKEND,
     #[cfg(target_arch = "x86_64")]
     ssse3::BACKEND,
-    table12::BACKEND,
+    table::BACKEND_12,
     table::BACKEND,
     reference::BACKEND,
 ];

@@ -23,6 +23,7 @@
 //! ones, pre-shifted into the high nibble.
 
 use super::Sbox;
+use crate::simd::Simd;
 
 /// Nibble mask of the word: which output nibbles come from the `I1` lookups.
 pub(super) const KEEP_I1: u32 = 0x0F0F_F0F0;
@@ -52,6 +53,12 @@ impl ShufTables {
             core::array::from_fn(|v| (sbox[hi][v] << 4) | sbox[lo][v])
         };
         ShufTables { p: pack(1, 4), q: pack(3, 6), r: pack(5, 0), s: pack(7, 2) }
+    }
+
+    /// P, Q, R, S in every 128-bit lane.
+    #[inline(always)]
+    pub(super) fn splat<M: Simd>(&self, m: M) -> [M::V; 4] {
+        [m.splat128(&self.p), m.splat128(&self.q), m.splat128(&self.r), m.splat128(&self.s)]
     }
 }
 

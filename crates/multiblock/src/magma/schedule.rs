@@ -24,11 +24,6 @@ impl RoundKeys {
         }
         RoundKeys { enc, dec }
     }
-
-    /// The schedule for one direction.
-    pub(super) fn get(&self, decrypt: bool) -> &[u32; 32] {
-        if decrypt { &self.dec } else { &self.enc }
-    }
 }
 
 #[cfg(test)]

@@ -174,6 +174,11 @@ impl<const N: usize> Simd for Emu<N> {
             w.clamp(0, 255) as u8
         })
     }
+
+    // Magma / GOST 28147-89.
+    fn blend16<const IMM: i32>(self, a: R<N>, b: R<N>) -> R<N> {
+        map(|i| if IMM >> (i % 16 / 2) & 1 == 1 { b[i] } else { a[i] })
+    }
 }
 
 /// punpckl/h with W-byte elements: per 16-byte lane, out element 2e is a's

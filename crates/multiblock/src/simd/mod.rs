@@ -148,6 +148,9 @@ pub(crate) trait Simd: Machine {
     fn packus16(self, a: Self::V, b: Self::V) -> Self::V;
     /// The low 64 bits (`movq` to a general register).
     fn low64(self, a: Self::V) -> u64;
+    /// Per 16-bit word i of each 128-bit lane: b's where bit i of `IMM` is
+    /// set, else a's (`pblendw`; IMM in 0..256).
+    fn blend16<const IMM: i32>(self, a: Self::V, b: Self::V) -> Self::V;
 }
 
 /// Machines with a machine of half their width at the same level (for the

@@ -44,6 +44,7 @@ macro_rules! check_simd {
             same!($m, $n, $rng, |m, a, b, _c| m.xor(m.maddubs(a, b), m.packus16(b, a)));
             same!($m, $n, $rng, |m, a, _b, _c| m.xor(m.splat128(&[9; 16]), m.add8(a, m.zero())));
             same!($m, $n, $rng, |m, a, _b, _c| m.splat64(m.low64(m.shuffle32::<0x4e>(a))));
+            same!($m, $n, $rng, |m, a, b, _c| m.xor(m.blend16::<0x55>(a, b), m.blend16::<0xc3>(b, a)));
         }
     };
 }

@@ -82,6 +82,17 @@ x86_simd! {
                 }
             }
         }
+
+        // Magma / GOST 28147-89.
+        #[inline(always)]
+        fn blend16<const IMM: i32>(self, a: __m128i, b: __m128i) -> __m128i {
+            if !L::AVX2 {
+                // SSSE3 has no pblendw (SSE4.1); no backend needs it fast there.
+                let w = |i: i32| -((IMM >> i & 1) as i16);
+                return self.blendv(a, b, unsafe { _mm_setr_epi16(w(0), w(1), w(2), w(3), w(4), w(5), w(6), w(7)) });
+            }
+            unsafe { _mm_blend_epi16::<IMM>(a, b) }
+        }
     }
 }
 

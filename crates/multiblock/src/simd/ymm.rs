@@ -91,6 +91,13 @@ x86_simd! {
             }
             both_lanes!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
         }
+
+        // Magma / GOST 28147-89.
+        #[inline(always)]
+        fn blend16<const IMM: i32>(self, a: __m256i, b: __m256i) -> __m256i {
+            // vpblendw applies its 8 bits to both lanes.
+            unsafe { _mm256_blend_epi16::<IMM>(a, b) }
+        }
     }
 }
 

@@ -75,6 +75,13 @@ x86_simd! {
         fn blend32<const IMM: i32>(self, a: __m512i, b: __m512i) -> __m512i {
             unsafe { _mm512_mask_blend_epi32(lanes4(IMM), a, b) }
         }
+
+        // Magma / GOST 28147-89.
+        #[inline(always)]
+        fn blend16<const IMM: i32>(self, a: __m512i, b: __m512i) -> __m512i {
+            let p = (IMM & 0xff) as u32;
+            unsafe { _mm512_mask_blend_epi16(p | p << 8 | p << 16 | p << 24, a, b) }
+        }
     }
 }
 
