@@ -21,7 +21,13 @@ mod avx2;
 mod avx2_gfni;
 #[cfg(target_arch = "x86_64")]
 mod avx512_gfni;
+#[cfg(target_arch = "x86_64")]
+mod half_row;
 mod key_schedule;
+#[cfg(target_arch = "x86_64")]
+mod layers;
+#[cfg(target_arch = "x86_64")]
+mod nibble;
 mod reference;
 #[cfg(target_arch = "x86_64")]
 mod row_sliced;

@@ -171,6 +171,21 @@ impl<const N: usize> Simd for Emu<N> {
             w.clamp(0, 255) as u8
         })
     }
+    // Kalyna's operations.
+    fn add8_opaque(self, a: R<N>, b: R<N>) -> R<N> {
+        self.add8(a, b)
+    }
+    fn blendv_opaque(self, a: R<N>, b: R<N>, mask: R<N>) -> R<N> {
+        self.blendv(a, b, mask)
+    }
+    fn load_lanes(self, src: &[u8], stride: usize) -> R<N> {
+        map(|i| src[i / 16 * stride + i % 16])
+    }
+    fn store_lanes(self, v: R<N>, dst: &mut [u8], stride: usize) {
+        for (i, b) in v.into_iter().enumerate() {
+            dst[i / 16 * stride + i % 16] = b;
+        }
+    }
 }
 
 /// punpckl/h with W-byte elements: per 16-byte lane, out element 2e is a's

@@ -43,6 +43,13 @@ macro_rules! check_simd {
             same!($m, $n, $rng, |m, a, b, c| m.xor(m.blendv(a, b, c), m.blend32::<0b0110>(a, b)));
             same!($m, $n, $rng, |m, a, b, _c| m.xor(m.maddubs(a, b), m.packus16(b, a)));
             same!($m, $n, $rng, |m, a, _b, _c| m.xor(m.splat128(&[9; 16]), m.add8(a, m.zero())));
+            // Kalyna's operations.
+            same!($m, $n, $rng, |m, a, b, c| m.xor(m.add8_opaque(a, b), m.blendv_opaque(b, c, a)));
+            same!($m, $n, $rng, |m, a, b, _c| {
+                let mut buf = [0x5au8; 2 * $n];
+                m.store_lanes(a, &mut buf, 24);
+                m.xor(b, m.load_lanes(&buf[8..], 24))
+            });
         }
     };
 }

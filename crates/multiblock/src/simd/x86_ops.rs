@@ -174,3 +174,67 @@ macro_rules! x86_simd {
 }
 
 pub(super) use x86_simd;
+
+// Kalyna's operations: `vpaddb` and `vpblendvb` as inline asm (see
+// `Simd::add8_opaque`, `Simd::blendv_opaque`). The register classes of
+// VEX ymm operands need the `avx` feature on the function that holds the
+// asm, so each is a `#[target_feature]` function; it inlines into every
+// level's function that has AVX2.
+use core::arch::asm;
+use core::arch::x86_64::{__m128i, __m256i};
+
+/// # Safety
+/// The CPU must have AVX.
+#[inline]
+#[target_feature(enable = "avx")]
+pub(super) unsafe fn vpaddb_xmm(a: __m128i, b: __m128i) -> __m128i {
+    let r: __m128i;
+    // SAFETY: the caller guarantees AVX; registers only.
+    unsafe {
+        asm!("vpaddb {r}, {a}, {b}", r = lateout(xmm_reg) r, a = in(xmm_reg) a, b = in(xmm_reg) b,
+            options(pure, nomem, nostack, preserves_flags))
+    };
+    r
+}
+
+/// # Safety
+/// The CPU must have AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn vpaddb_ymm(a: __m256i, b: __m256i) -> __m256i {
+    let r: __m256i;
+    // SAFETY: as above.
+    unsafe {
+        asm!("vpaddb {r}, {a}, {b}", r = lateout(ymm_reg) r, a = in(ymm_reg) a, b = in(ymm_reg) b,
+            options(pure, nomem, nostack, preserves_flags))
+    };
+    r
+}
+
+/// # Safety
+/// The CPU must have AVX.
+#[inline]
+#[target_feature(enable = "avx")]
+pub(super) unsafe fn vpblendvb_xmm(a: __m128i, b: __m128i, mask: __m128i) -> __m128i {
+    let r: __m128i;
+    // SAFETY: as above.
+    unsafe {
+        asm!("vpblendvb {r}, {a}, {b}, {m}", r = lateout(xmm_reg) r, a = in(xmm_reg) a, b = in(xmm_reg) b,
+            m = in(xmm_reg) mask, options(pure, nomem, nostack, preserves_flags))
+    };
+    r
+}
+
+/// # Safety
+/// The CPU must have AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn vpblendvb_ymm(a: __m256i, b: __m256i, mask: __m256i) -> __m256i {
+    let r: __m256i;
+    // SAFETY: as above.
+    unsafe {
+        asm!("vpblendvb {r}, {a}, {b}, {m}", r = lateout(ymm_reg) r, a = in(ymm_reg) a, b = in(ymm_reg) b,
+            m = in(ymm_reg) mask, options(pure, nomem, nostack, preserves_flags))
+    };
+    r
+}
