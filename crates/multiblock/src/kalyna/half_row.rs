@@ -274,28 +274,33 @@ impl HalfRow {
         }
     }
 
-    /// Encrypts (DEC false) or decrypts G groups.
+    /// Encrypts (DEC false) or decrypts G groups (G × 4 registers,
+    /// G·4·M::BYTES bytes of `data`): ⊞K_0 (⊟K_t) in the natural layout,
+    /// the rounds on rows, ⊞K_t (⊟K_0).
     #[inline(always)]
     pub(crate) fn groups<M: Simd, const G: usize, const DEC: bool>(&self, m: M, data: &mut [u8]) {
+        let gb = 4 * M::BYTES;
+        let (into, out) = if DEC { (&self.last, &self.first) } else { (&self.first, &self.last) };
+        let mut s = [[m.zero(); 4]; G];
+        for (g, y) in s.iter_mut().enumerate() {
+            *y = to_rows(m, add_key::<M, DEC>(m, load4(m, &data[g * gb..]), into));
+        }
         if DEC {
-            self.decrypt::<M, G>(m, data)
+            self.decrypt_rounds(m, &mut s);
         } else {
-            self.encrypt::<M, G>(m, data)
+            self.encrypt_rounds(m, &mut s);
+        }
+        for (g, y) in s.iter().enumerate() {
+            store4(m, add_key::<M, DEC>(m, from_rows(m, *y), out), &mut data[g * gb..]);
         }
     }
 
-    /// Encrypts G groups (G × 4 registers, G·4·M::BYTES bytes of `data`).
+    /// Rounds 1..=t on rows: SubBytes and ShiftRows of every group, then
+    /// MixColumns ⊕ K_r (none after the last).
     #[inline(always)]
-    pub(crate) fn encrypt<M: Simd, const G: usize>(&self, m: M, data: &mut [u8]) {
-        let gb = 4 * M::BYTES;
-        let c = consts(m);
-        let mut s = [[m.zero(); 4]; G];
-        for (g, y) in s.iter_mut().enumerate() {
-            *y = to_rows(m, add_key::<M, false>(m, load4(m, &data[g * gb..]), &self.first));
-        }
-        let t = self.variant.rounds();
+    fn encrypt_rounds<M: Simd, const G: usize>(&self, m: M, s: &mut [[M::V; 4]; G]) {
+        let (c, t) = (consts(m), self.variant.rounds());
         for r in 1..=t {
-            // SubBytes and ShiftRows of every group, then MixColumns.
             for y in s.iter_mut() {
                 self.sub_shift(m, y);
             }
@@ -308,20 +313,13 @@ impl HalfRow {
                 }
             }
         }
-        for (g, y) in s.iter().enumerate() {
-            store4(m, add_key::<M, false>(m, from_rows(m, *y), &self.last), &mut data[g * gb..]);
-        }
     }
 
-    /// Decrypts G groups.
+    /// Rounds t−1..=0 backwards: InvMixColumns, then InvShiftRows,
+    /// InvSubBytes ⊕ K_r of every group.
     #[inline(always)]
-    pub(crate) fn decrypt<M: Simd, const G: usize>(&self, m: M, data: &mut [u8]) {
-        let gb = 4 * M::BYTES;
+    fn decrypt_rounds<M: Simd, const G: usize>(&self, m: M, s: &mut [[M::V; 4]; G]) {
         let c = consts(m);
-        let mut s = [[m.zero(); 4]; G];
-        for (g, y) in s.iter_mut().enumerate() {
-            *y = to_rows(m, add_key::<M, true>(m, load4(m, &data[g * gb..]), &self.last));
-        }
         for r in (0..self.variant.rounds()).rev() {
             for y in s.iter_mut() {
                 *y = inv_mix(m, c, *y);
@@ -329,9 +327,6 @@ impl HalfRow {
             for y in s.iter_mut() {
                 self.inv_shift_sub(m, y, r);
             }
-        }
-        for (g, y) in s.iter().enumerate() {
-            store4(m, add_key::<M, true>(m, from_rows(m, *y), &self.first), &mut data[g * gb..]);
         }
     }
 }
@@ -383,10 +378,10 @@ mod tests {
             let (k, oracle) = (HalfRow::new(&keys), (reference::BACKEND.new)(&keys));
             let data: Vec<u8> = (0..4 * G * M::BYTES).map(|_| rng.next() as u8).collect();
             let (mut got, mut want) = (data.clone(), data.clone());
-            k.encrypt::<M, G>(m, &mut got);
+            k.groups::<M, G, false>(m, &mut got);
             oracle.encrypt_blocks(&mut want);
             assert_eq!(got, want, "{v:?} encrypt, {} bytes per register", M::BYTES);
-            k.decrypt::<M, G>(m, &mut got);
+            k.groups::<M, G, true>(m, &mut got);
             assert_eq!(got, data, "{v:?} decrypt, {} bytes per register", M::BYTES);
         }
     }

@@ -15,22 +15,17 @@
 //! per call; the default where only AVX2 exists), `table` (8 T-tables per
 //! direction, not constant-time, only by name), `reference` (the oracle).
 
-#[cfg(target_arch = "x86_64")]
-mod avx2;
-#[cfg(target_arch = "x86_64")]
-mod avx2_gfni;
-#[cfg(target_arch = "x86_64")]
-mod avx512_gfni;
-#[cfg(target_arch = "x86_64")]
-mod half_row;
+/// The modules of the x86-64 backends.
+macro_rules! x86_64_modules {
+    ($($name:ident),*) => {$(
+        #[cfg(target_arch = "x86_64")]
+        mod $name;
+    )*};
+}
+
+x86_64_modules!(avx2, avx2_gfni, avx512_gfni, half_row, layers, nibble, row_sliced);
 mod key_schedule;
-#[cfg(target_arch = "x86_64")]
-mod layers;
-#[cfg(target_arch = "x86_64")]
-mod nibble;
 mod reference;
-#[cfg(target_arch = "x86_64")]
-mod row_sliced;
 mod table;
 mod tables;
 

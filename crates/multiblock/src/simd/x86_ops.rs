@@ -183,58 +183,24 @@ pub(super) use x86_simd;
 use core::arch::asm;
 use core::arch::x86_64::{__m128i, __m256i};
 
-/// # Safety
-/// The CPU must have AVX.
-#[inline]
-#[target_feature(enable = "avx")]
-pub(super) unsafe fn vpaddb_xmm(a: __m128i, b: __m128i) -> __m128i {
-    let r: __m128i;
-    // SAFETY: the caller guarantees AVX; registers only.
-    unsafe {
-        asm!("vpaddb {r}, {a}, {b}", r = lateout(xmm_reg) r, a = in(xmm_reg) a, b = in(xmm_reg) b,
-            options(pure, nomem, nostack, preserves_flags))
+/// `$name(operands)`: the instruction `$insn` on registers of class `$class`.
+macro_rules! opaque {
+    ($(#[$doc:meta])* $name:ident, $feature:literal, $v:ty, $class:ident, $insn:literal, $($arg:ident),+) => {
+        $(#[$doc])*
+        /// # Safety
+        /// The CPU must have the feature.
+        #[inline]
+        #[target_feature(enable = $feature)]
+        pub(super) unsafe fn $name($($arg: $v),+) -> $v {
+            let r: $v;
+            // SAFETY: the caller guarantees the feature; registers only.
+            unsafe { asm!($insn, r = lateout($class) r, $($arg = in($class) $arg),+, options(pure, nomem, nostack, preserves_flags)) };
+            r
+        }
     };
-    r
 }
 
-/// # Safety
-/// The CPU must have AVX2.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn vpaddb_ymm(a: __m256i, b: __m256i) -> __m256i {
-    let r: __m256i;
-    // SAFETY: as above.
-    unsafe {
-        asm!("vpaddb {r}, {a}, {b}", r = lateout(ymm_reg) r, a = in(ymm_reg) a, b = in(ymm_reg) b,
-            options(pure, nomem, nostack, preserves_flags))
-    };
-    r
-}
-
-/// # Safety
-/// The CPU must have AVX.
-#[inline]
-#[target_feature(enable = "avx")]
-pub(super) unsafe fn vpblendvb_xmm(a: __m128i, b: __m128i, mask: __m128i) -> __m128i {
-    let r: __m128i;
-    // SAFETY: as above.
-    unsafe {
-        asm!("vpblendvb {r}, {a}, {b}, {m}", r = lateout(xmm_reg) r, a = in(xmm_reg) a, b = in(xmm_reg) b,
-            m = in(xmm_reg) mask, options(pure, nomem, nostack, preserves_flags))
-    };
-    r
-}
-
-/// # Safety
-/// The CPU must have AVX2.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn vpblendvb_ymm(a: __m256i, b: __m256i, mask: __m256i) -> __m256i {
-    let r: __m256i;
-    // SAFETY: as above.
-    unsafe {
-        asm!("vpblendvb {r}, {a}, {b}, {m}", r = lateout(ymm_reg) r, a = in(ymm_reg) a, b = in(ymm_reg) b,
-            m = in(ymm_reg) mask, options(pure, nomem, nostack, preserves_flags))
-    };
-    r
-}
+opaque!(vpaddb_xmm, "avx", __m128i, xmm_reg, "vpaddb {r}, {a}, {b}", a, b);
+opaque!(vpaddb_ymm, "avx2", __m256i, ymm_reg, "vpaddb {r}, {a}, {b}", a, b);
+opaque!(vpblendvb_xmm, "avx", __m128i, xmm_reg, "vpblendvb {r}, {a}, {b}, {m}", a, b, m);
+opaque!(vpblendvb_ymm, "avx2", __m256i, ymm_reg, "vpblendvb {r}, {a}, {b}, {m}", a, b, m);
