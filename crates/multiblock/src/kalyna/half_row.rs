@@ -63,11 +63,8 @@ fn dbl<M: Simd>(m: M, c: Consts<M::V>, x: M::V) -> M::V {
 /// 8 row views are W_r = y_r and W_{r+4} = y_r with its halves swapped.
 #[inline(always)]
 fn mix<M: Simd>(m: M, c: Consts<M::V>, y: [M::V; 4]) -> [M::V; 4] {
-    let mut w = [y[0]; 8];
-    for r in 0..4 {
-        w[r] = y[r];
-        w[r + 4] = m.shuffle32::<0x4e>(y[r]);
-    }
+    let swap = [m.shuffle32::<0x4e>(y[0]), m.shuffle32::<0x4e>(y[1]), m.shuffle32::<0x4e>(y[2]), m.shuffle32::<0x4e>(y[3])];
+    let w = [y[0], y[1], y[2], y[3], swap[0], swap[1], swap[2], swap[3]];
     // Pair sums P_r = W_r + W_{r+1}.
     let mut p = w;
     for r in 0..8 {
@@ -105,17 +102,25 @@ fn inv_mix<M: Simd>(m: M, c: Consts<M::V>, y: [M::V; 4]) -> [M::V; 4] {
     let (mut lo, mut hi) = (y, y);
     for k in 0..4 {
         lo[k] = m.and(y[k], low);
+    }
+    for k in 0..4 {
         hi[k] = m.and(m.shr16::<4>(y[k]), low);
     }
     // Coefficient index j: 0 → 17, 1 → 93, 2 → 66, 3 → BD (offsets 0, 2, 4, 6).
     // a = 0, 1: W_{a+2} = y_{a+2};  a = 2, 3: W_{a+2} = swap y_{a−2}.
+    // Term (j, k): c_j · y_k; U sums the unswapped views, V the swapped.
     const U: [[(usize, usize); 2]; 4] = [[(0, 0), (1, 2)], [(0, 1), (1, 3)], [(0, 2), (3, 0)], [(0, 3), (3, 1)]];
     const V: [[(usize, usize); 2]; 4] = [[(2, 0), (3, 2)], [(2, 1), (3, 3)], [(2, 2), (1, 0)], [(2, 3), (1, 1)]];
+    let (mut u, mut v) = (y, y);
+    for (a, [(j0, k0), (j1, k1)]) in U.into_iter().enumerate() {
+        u[a] = m.xor(mul_nibbles(m, &lo, &hi, j0, k0), mul_nibbles(m, &lo, &hi, j1, k1));
+    }
+    for (a, [(j0, k0), (j1, k1)]) in V.into_iter().enumerate() {
+        v[a] = m.xor(mul_nibbles(m, &lo, &hi, j0, k0), mul_nibbles(m, &lo, &hi, j1, k1));
+    }
     let mut out = y;
-    for (a, o) in out.iter_mut().enumerate() {
-        let u = m.xor(mul_nibbles(m, &lo, &hi, U[a][0].0, U[a][0].1), mul_nibbles(m, &lo, &hi, U[a][1].0, U[a][1].1));
-        let v = m.xor(mul_nibbles(m, &lo, &hi, V[a][0].0, V[a][0].1), mul_nibbles(m, &lo, &hi, V[a][1].0, V[a][1].1));
-        *o = m.xor(u, m.shuffle32::<0x4e>(v));
+    for a in 0..4 {
+        out[a] = m.xor(u[a], m.shuffle32::<0x4e>(v[a]));
     }
     out
 }

@@ -119,7 +119,8 @@ pub(super) fn sbox<M: Simd>(m: M, x: M::V, t: &[Lane; 16]) -> M::V {
 /// v_k = rows k and k+8 looked up by x and x ⊕ 0x80.
 #[inline(always)]
 fn row_pair<M: Simd>(m: M, x: M::V, y: M::V, t: &[Lane; 16], k: usize) -> M::V {
-    m.xor(m.shuffle8(m.load(&t[k]), x), m.shuffle8(m.load(&t[k + 8]), y))
+    let (lo, hi) = (m.load(&t[k]), m.load(&t[k + 8]));
+    m.xor(m.shuffle8(lo, x), m.shuffle8(hi, y))
 }
 
 #[cfg(test)]
