@@ -1,10 +1,11 @@
 //! The `avx2` backend: constant-time Kalyna on AVX2 (no secret-indexed
 //! memory, no secret branches), all five variants, both directions.
 //!
-//! Layout ("half-row"; the kernel is `half_row.rs`, for xmm and ymm). The message is cut into 64-byte chunks (4, 2 or 1
-//! blocks). A chunk's state is 8 rows × 8 columns (the columns of all its
-//! blocks side by side); it lives in four 16-byte lanes, lane a holding row a
-//! (8 bytes, columns 0..7) then row a+4. Rows a and a+4 use the same S-box
+//! Layout ("half-row"; the kernel is `half_row.rs`, for xmm and ymm). The
+//! message is cut into 64-byte chunks (4, 2 or 1 blocks). A chunk's state
+//! is 8 rows × 8 columns (the columns of all its blocks side by side); it
+//! lives in four 16-byte lanes, lane a holding row a (8 bytes, columns
+//! 0..7) then row a+4. Rows a and a+4 use the same S-box
 //! π_a, so every lane needs ONE S-box. An xmm register holds one chunk's lane,
 //! a ymm register the same lane of two chunks; a group is 4 registers.
 //! - ShiftRows is one in-lane `vpshufb` per register (row a and row a+4
@@ -30,8 +31,8 @@
 //! - Bound: the S-box needs 35 ALU ops on 4 pipes and 19 loads on the 2
 //!   vector load pipes (≈ 9.5 cycles per register each), MixColumns ≈ 19
 //!   cycles per group: ≈ 59 cycles per 128 bytes and round, 4.6 cycles/B.
-//! - Decryption: InvMixColumns = M⁻²·M (see `half_row::inv_mix`): MixColumns 19, then
-//!   M⁻²'s 16 nibble-table products (32 vpshufb, 12 ops to split nibbles,
+//! - Decryption: InvMixColumns = M⁻²·M (see `half_row::inv_mix`):
+//!   MixColumns 19, then M⁻²'s 16 nibble-table products (32 vpshufb, 12 ops to split nibbles,
 //!   16 XORs, 8 sums, 4 swaps, 4 XORs) ≈ 19 more: ≈ 76 ALU ops per 32 bytes
 //!   and round, 26 of them on the 2 shuffle pipes; measured 36.5 instr/B.
 //!   InvMixColumns straight from v⁻¹ by Horner over the coefficient bits was

@@ -63,8 +63,9 @@ fn dbl<M: Simd>(m: M, c: Consts<M::V>, x: M::V) -> M::V {
 /// 8 row views are W_r = y_r and W_{r+4} = y_r with its halves swapped.
 #[inline(always)]
 fn mix<M: Simd>(m: M, c: Consts<M::V>, y: [M::V; 4]) -> [M::V; 4] {
-    let swap = [m.shuffle32::<0x4e>(y[0]), m.shuffle32::<0x4e>(y[1]), m.shuffle32::<0x4e>(y[2]), m.shuffle32::<0x4e>(y[3])];
-    let w = [y[0], y[1], y[2], y[3], swap[0], swap[1], swap[2], swap[3]];
+    let (s0, s1) = (m.shuffle32::<0x4e>(y[0]), m.shuffle32::<0x4e>(y[1]));
+    let (s2, s3) = (m.shuffle32::<0x4e>(y[2]), m.shuffle32::<0x4e>(y[3]));
+    let w = [y[0], y[1], y[2], y[3], s0, s1, s2, s3];
     // Pair sums P_r = W_r + W_{r+1}.
     let mut p = w;
     for r in 0..8 {

@@ -11,8 +11,9 @@
 //!
 //! Backends: `avx512-gfni` and `avx2-gfni` (constant-time, rows sliced over
 //! 512 or 256 bytes, GFNI products in MixColumns; see `row_sliced.rs`),
-//! `avx2` (constant-time, row-sliced vpshufb S-boxes, many blocks
-//! per call; the default where only AVX2 exists), `table` (8 T-tables per
+//! `avx2` (constant-time, rows a and a+4 per lane, vpshufb S-boxes, many
+//! blocks per call, generic over xmm and ymm in `half_row.rs`; the default
+//! where only AVX2 exists), `table` (8 T-tables per
 //! direction, not constant-time, only by name), `reference` (the oracle).
 
 /// The modules of the x86-64 backends.

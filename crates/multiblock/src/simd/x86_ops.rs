@@ -194,7 +194,10 @@ macro_rules! opaque {
         pub(super) unsafe fn $name($($arg: $v),+) -> $v {
             let r: $v;
             // SAFETY: the caller guarantees the feature; registers only.
-            unsafe { asm!($insn, r = lateout($class) r, $($arg = in($class) $arg),+, options(pure, nomem, nostack, preserves_flags)) };
+            unsafe {
+                asm!($insn, r = lateout($class) r, $($arg = in($class) $arg),+,
+                    options(pure, nomem, nostack, preserves_flags))
+            };
             r
         }
     };
