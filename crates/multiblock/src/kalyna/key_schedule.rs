@@ -142,7 +142,8 @@ mod tests {
     }
 
     /// Kalyna-128/128, key 00..0f: the first and last round keys of the
-    /// reference implementation (notes/seed-000-002 §7).
+    /// authors' reference implementation (Roman-Oliynykov/Kalyna-reference,
+    /// its key schedule run on that key).
     #[test]
     fn round_keys_128_128() {
         let key: Vec<u8> = (0..16).collect();

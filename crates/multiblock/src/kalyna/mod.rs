@@ -11,20 +11,22 @@
 //!
 //! Backends: `avx512-gfni` and `avx2-gfni` (constant-time, rows sliced over
 //! 512 or 256 bytes, GFNI products in MixColumns; see `row_sliced.rs`),
-//! `avx2` (constant-time, row-sliced vpshufb S-boxes, many blocks
-//! per call; the default where only AVX2 exists), `table` (8 T-tables per
+//! `avx2` (constant-time, rows a and a+4 per lane, vpshufb S-boxes, many
+//! blocks per call, generic over xmm and ymm in `half_row.rs`; the default
+//! where only AVX2 exists), `table` (8 T-tables per
 //! direction, not constant-time, only by name), `reference` (the oracle).
 
-#[cfg(target_arch = "x86_64")]
-mod avx2;
-#[cfg(target_arch = "x86_64")]
-mod avx2_gfni;
-#[cfg(target_arch = "x86_64")]
-mod avx512_gfni;
+/// The modules of the x86-64 backends.
+macro_rules! x86_64_modules {
+    ($($name:ident),*) => {$(
+        #[cfg(target_arch = "x86_64")]
+        mod $name;
+    )*};
+}
+
+x86_64_modules!(avx2, avx2_gfni, avx512_gfni, half_row, layers, nibble, row_sliced);
 mod key_schedule;
 mod reference;
-#[cfg(target_arch = "x86_64")]
-mod row_sliced;
 mod table;
 mod tables;
 
@@ -146,32 +148,26 @@ pub(crate) fn engine(v: Variant, key: &[u8], choice: BackendChoice<'_>) -> Resul
     Engine::new(v.id().name(), v.block_bytes(), BACKENDS, &keys, choice)
 }
 
-block_cipher_type!(
-    /// Kalyna-128/128 (DSTU 7624:2014): 16-byte block, 16-byte key, 10 rounds.
-    Kalyna128_128, id = CipherId::Kalyna128_128, block = U16, key = U16, par = U16,
-    make = |key, choice| engine(Variant::K128_128, key, choice)
-);
+/// One typed cipher per variant (`block_cipher_type!` with its engine).
+macro_rules! kalyna_types {
+    ($($name:ident: $variant:ident, $doc:literal, block = $block:ty, key = $key:ty, par = $par:ty;)*) => {$(
+        block_cipher_type!(
+            #[doc = $doc]
+            $name, id = CipherId::$name, block = $block, key = $key, par = $par,
+            make = |key, choice| engine(Variant::$variant, key, choice)
+        );
+    )*};
+}
 
-block_cipher_type!(
-    /// Kalyna-128/256 (DSTU 7624:2014): 16-byte block, 32-byte key, 14 rounds.
-    Kalyna128_256, id = CipherId::Kalyna128_256, block = U16, key = U32, par = U16,
-    make = |key, choice| engine(Variant::K128_256, key, choice)
-);
-
-block_cipher_type!(
-    /// Kalyna-256/256 (DSTU 7624:2014): 32-byte block, 32-byte key, 14 rounds.
-    Kalyna256_256, id = CipherId::Kalyna256_256, block = U32, key = U32, par = U8,
-    make = |key, choice| engine(Variant::K256_256, key, choice)
-);
-
-block_cipher_type!(
-    /// Kalyna-256/512 (DSTU 7624:2014): 32-byte block, 64-byte key, 18 rounds.
-    Kalyna256_512, id = CipherId::Kalyna256_512, block = U32, key = U64, par = U8,
-    make = |key, choice| engine(Variant::K256_512, key, choice)
-);
-
-block_cipher_type!(
-    /// Kalyna-512/512 (DSTU 7624:2014): 64-byte block, 64-byte key, 18 rounds.
-    Kalyna512_512, id = CipherId::Kalyna512_512, block = U64, key = U64, par = U4,
-    make = |key, choice| engine(Variant::K512_512, key, choice)
-);
+kalyna_types! {
+    Kalyna128_128: K128_128, "Kalyna-128/128 (DSTU 7624:2014): 16-byte block, 16-byte key, 10 rounds.",
+        block = U16, key = U16, par = U16;
+    Kalyna128_256: K128_256, "Kalyna-128/256 (DSTU 7624:2014): 16-byte block, 32-byte key, 14 rounds.",
+        block = U16, key = U32, par = U16;
+    Kalyna256_256: K256_256, "Kalyna-256/256 (DSTU 7624:2014): 32-byte block, 32-byte key, 14 rounds.",
+        block = U32, key = U32, par = U8;
+    Kalyna256_512: K256_512, "Kalyna-256/512 (DSTU 7624:2014): 32-byte block, 64-byte key, 18 rounds.",
+        block = U32, key = U64, par = U8;
+    Kalyna512_512: K512_512, "Kalyna-512/512 (DSTU 7624:2014): 64-byte block, 64-byte key, 18 rounds.",
+        block = U64, key = U64, par = U4;
+}

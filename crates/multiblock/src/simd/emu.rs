@@ -179,6 +179,21 @@ impl<const N: usize> Simd for Emu<N> {
     fn blend16<const IMM: i32>(self, a: R<N>, b: R<N>) -> R<N> {
         map(|i| if IMM >> (i % 16 / 2) & 1 == 1 { b[i] } else { a[i] })
     }
+    // Kalyna's operations.
+    fn add8_opaque(self, a: R<N>, b: R<N>) -> R<N> {
+        self.add8(a, b)
+    }
+    fn blendv_opaque(self, a: R<N>, b: R<N>, mask: R<N>) -> R<N> {
+        self.blendv(a, b, mask)
+    }
+    fn load_lanes(self, src: &[u8], stride: usize) -> R<N> {
+        map(|i| src[i / 16 * stride + i % 16])
+    }
+    fn store_lanes(self, v: R<N>, dst: &mut [u8], stride: usize) {
+        for (i, b) in v.into_iter().enumerate() {
+            dst[i / 16 * stride + i % 16] = b;
+        }
+    }
 }
 
 /// punpckl/h with W-byte elements: per 16-byte lane, out element 2e is a's

@@ -151,6 +151,18 @@ pub(crate) trait Simd: Machine {
     /// Per 16-bit word i of each 128-bit lane: b's where bit i of `IMM` is
     /// set, else a's (`pblendw`; IMM in 0..256).
     fn blend16<const IMM: i32>(self, a: Self::V, b: Self::V) -> Self::V;
+
+    // Kalyna's operations.
+    /// `add8`, kept as one `vpaddb` (inline asm on x86 with AVX): LLVM turns
+    /// a chain of `x + x` into shift and mask pairs otherwise.
+    fn add8_opaque(self, a: Self::V, b: Self::V) -> Self::V;
+    /// `blendv`, kept as one `vpblendvb` (inline asm on x86 with AVX2): LLVM
+    /// rewrites it and the mask's computation into compares and ANDs otherwise.
+    fn blendv_opaque(self, a: Self::V, b: Self::V, mask: Self::V) -> Self::V;
+    /// 128-bit lane L ← the 16 bytes of `src` at L·stride (`vinserti128`).
+    fn load_lanes(self, src: &[u8], stride: usize) -> Self::V;
+    /// The inverse: lane L → the 16 bytes of `dst` at L·stride.
+    fn store_lanes(self, v: Self::V, dst: &mut [u8], stride: usize);
 }
 
 /// Machines with a machine of half their width at the same level (for the

@@ -45,6 +45,13 @@ macro_rules! check_simd {
             same!($m, $n, $rng, |m, a, _b, _c| m.xor(m.splat128(&[9; 16]), m.add8(a, m.zero())));
             same!($m, $n, $rng, |m, a, _b, _c| m.splat64(m.low64(m.shuffle32::<0x4e>(a))));
             same!($m, $n, $rng, |m, a, b, _c| m.xor(m.blend16::<0x55>(a, b), m.blend16::<0xc3>(b, a)));
+            // Kalyna's operations.
+            same!($m, $n, $rng, |m, a, b, c| m.xor(m.add8_opaque(a, b), m.blendv_opaque(b, c, a)));
+            same!($m, $n, $rng, |m, a, b, _c| {
+                let mut buf = [0x5au8; 2 * $n];
+                m.store_lanes(a, &mut buf, 24);
+                m.xor(b, m.load_lanes(&buf[8..], 24))
+            });
         }
     };
 }

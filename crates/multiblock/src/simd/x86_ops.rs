@@ -187,3 +187,36 @@ macro_rules! x86_extensions {
 }
 
 pub(super) use {x86_binary, x86_extensions, x86_shift, x86_simd};
+
+// Kalyna's operations: `vpaddb` and `vpblendvb` as inline asm (see
+// `Simd::add8_opaque`, `Simd::blendv_opaque`). The register classes of
+// VEX ymm operands need the `avx` feature on the function that holds the
+// asm, so each is a `#[target_feature]` function; it inlines into every
+// level's function that has AVX2.
+use core::arch::asm;
+use core::arch::x86_64::{__m128i, __m256i};
+
+/// `$name(operands)`: the instruction `$insn` on registers of class `$class`.
+macro_rules! opaque {
+    ($(#[$doc:meta])* $name:ident, $feature:literal, $v:ty, $class:ident, $insn:literal, $($arg:ident),+) => {
+        $(#[$doc])*
+        /// # Safety
+        /// The CPU must have the feature.
+        #[inline]
+        #[target_feature(enable = $feature)]
+        pub(super) unsafe fn $name($($arg: $v),+) -> $v {
+            let r: $v;
+            // SAFETY: the caller guarantees the feature; registers only.
+            unsafe {
+                asm!($insn, r = lateout($class) r, $($arg = in($class) $arg),+,
+                    options(pure, nomem, nostack, preserves_flags))
+            };
+            r
+        }
+    };
+}
+
+opaque!(vpaddb_xmm, "avx", __m128i, xmm_reg, "vpaddb {r}, {a}, {b}", a, b);
+opaque!(vpaddb_ymm, "avx2", __m256i, ymm_reg, "vpaddb {r}, {a}, {b}", a, b);
+opaque!(vpblendvb_xmm, "avx", __m128i, xmm_reg, "vpblendvb {r}, {a}, {b}, {m}", a, b, m);
+opaque!(vpblendvb_ymm, "avx2", __m256i, ymm_reg, "vpblendvb {r}, {a}, {b}, {m}", a, b, m);

@@ -82,6 +82,31 @@ x86_simd! {
                 }
             }
         }
+        // Kalyna's operations.
+        #[inline(always)]
+        fn add8_opaque(self, a: __m128i, b: __m128i) -> __m128i {
+            if L::AVX2 {
+                unsafe { super::x86_ops::vpaddb_xmm(a, b) }
+            } else {
+                unsafe { _mm_add_epi8(a, b) }
+            }
+        }
+        #[inline(always)]
+        fn blendv_opaque(self, a: __m128i, b: __m128i, mask: __m128i) -> __m128i {
+            if L::AVX2 {
+                unsafe { super::x86_ops::vpblendvb_xmm(a, b, mask) }
+            } else {
+                self.blendv(a, b, mask)
+            }
+        }
+        #[inline(always)]
+        fn load_lanes(self, src: &[u8], _stride: usize) -> __m128i {
+            self.load(src)
+        }
+        #[inline(always)]
+        fn store_lanes(self, v: __m128i, dst: &mut [u8], _stride: usize) {
+            self.store(v, dst)
+        }
 
         // Magma / GOST 28147-89.
         #[inline(always)]

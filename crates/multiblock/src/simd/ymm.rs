@@ -91,6 +91,26 @@ x86_simd! {
             }
             both_lanes!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
         }
+        // Kalyna's operations.
+        #[inline(always)]
+        fn add8_opaque(self, a: __m256i, b: __m256i) -> __m256i {
+            unsafe { super::x86_ops::vpaddb_ymm(a, b) }
+        }
+        #[inline(always)]
+        fn blendv_opaque(self, a: __m256i, b: __m256i, mask: __m256i) -> __m256i {
+            unsafe { super::x86_ops::vpblendvb_ymm(a, b, mask) }
+        }
+        #[inline(always)]
+        fn load_lanes(self, src: &[u8], stride: usize) -> __m256i {
+            let (lo, hi) = (&src[..16], &src[stride..stride + 16]);
+            unsafe { _mm256_loadu2_m128i(hi.as_ptr().cast(), lo.as_ptr().cast()) }
+        }
+        #[inline(always)]
+        fn store_lanes(self, v: __m256i, dst: &mut [u8], stride: usize) {
+            let _ = (&dst[..16], &dst[stride..stride + 16]);
+            let p = dst.as_mut_ptr();
+            unsafe { _mm256_storeu2_m128i(p.add(stride).cast(), p.cast(), v) }
+        }
 
         // Magma / GOST 28147-89.
         #[inline(always)]

@@ -3,6 +3,7 @@
 use super::level::{HasAvx512, HasGfni, HasVbmi};
 use super::x86_ops::{x86_binary, x86_extensions, x86_shift, x86_simd};
 use super::ymm::Ymm;
+use super::{Narrow, Simd};
 use core::arch::x86_64::*;
 use core::marker::PhantomData;
 
@@ -10,7 +11,7 @@ use core::marker::PhantomData;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Zmm<L>(PhantomData<L>);
 
-impl<L: HasAvx512> super::Narrow for Zmm<L> {
+impl<L: HasAvx512> Narrow for Zmm<L> {
     type Half = Ymm<L>;
     #[inline(always)]
     fn half(self) -> Ymm<L> {
@@ -74,6 +75,29 @@ x86_simd! {
         #[inline(always)]
         fn blend32<const IMM: i32>(self, a: __m512i, b: __m512i) -> __m512i {
             unsafe { _mm512_mask_blend_epi32(lanes4(IMM), a, b) }
+        }
+        // Kalyna's operations. No EVEX `vpblendvb` exists; the plain forms.
+        #[inline(always)]
+        fn add8_opaque(self, a: __m512i, b: __m512i) -> __m512i {
+            unsafe { _mm512_add_epi8(a, b) }
+        }
+        #[inline(always)]
+        fn blendv_opaque(self, a: __m512i, b: __m512i, mask: __m512i) -> __m512i {
+            self.blendv(a, b, mask)
+        }
+        #[inline(always)]
+        fn load_lanes(self, src: &[u8], stride: usize) -> __m512i {
+            let half = self.half();
+            let (lo, hi) = (half.load_lanes(src, stride), half.load_lanes(&src[2 * stride..], stride));
+            unsafe { _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi) }
+        }
+        #[inline(always)]
+        fn store_lanes(self, v: __m512i, dst: &mut [u8], stride: usize) {
+            let half = self.half();
+            unsafe {
+                half.store_lanes(_mm512_castsi512_si256(v), dst, stride);
+                half.store_lanes(_mm512_extracti64x4_epi64::<1>(v), &mut dst[2 * stride..], stride);
+            }
         }
 
         // Magma / GOST 28147-89.

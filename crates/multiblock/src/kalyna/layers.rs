@@ -1,0 +1,192 @@
+//! The [`Layer`]s of the row-sliced kernel (`row_sliced.rs`): one per
+//! instruction set, each generic over the machines that have it, so the
+//! emulator runs both in the tests.
+//!
+//! - [`Vbmi`] (zmm, AVX-512 VBMI: `avx512-gfni`): π_a by two `vpermi2b` over
+//!   its halves and a `vpblendmb` on bit 7 (4 µops); in and out of rows per
+//!   64-byte chunk one `vpermb` (8×8 byte transpose) and, over the 8
+//!   registers, a 3-stage 8×8 transpose of 64-bit lanes (24 `vpermt2q`).
+//! - [`Nibble`] (ymm, AVX2: `avx2-gfni`): the nibble S-box of `nibble.rs`
+//!   (35 ops); in and out by its 4-register transpose on each half (two
+//!   chunks per register, one per 128-bit lane), then 8 `vpunpck{l,h}qdq`
+//!   joining row a and row a+4 of the halves: 40 shuffles per 256 bytes.
+
+use super::nibble::{self, from_rows, to_rows, Rows, DEC_ROWS, ENC_ROWS};
+use super::row_sliced::{Layer, Pattern};
+use super::tables::{SBOX, SBOX_INV};
+use crate::simd::{Avx512, Simd, Vbmi as VbmiOps};
+
+/// S-boxes by `vpermi2b`, transposes by `vpermb` and `vpermt2q`; for 64-byte
+/// registers.
+pub(crate) struct Vbmi;
+
+/// S-boxes by `vpshufb` over nibble rows, transposes by `vpshufb` and
+/// unpacks; for 32-byte registers.
+pub(crate) struct Nibble;
+
+/// The 8×8 byte transpose inside each 64-byte chunk: byte 8i + c ← byte 8c + i.
+static BYTE_TRANSPOSE: Pattern = {
+    let mut t = [0u8; 64];
+    let mut p = 0;
+    while p < 64 {
+        t[p] = ((p % 8) * 8 + p / 8) as u8;
+        p += 1;
+    }
+    t
+};
+
+/// `vpermt2q` indices of the 8×8 64-bit-lane transpose: stage s exchanges
+/// lane q of register r with lane q ^ 2^s of register r | 2^s where bit s of
+/// r is 0 and bit s of q is 1. [s][0] gives the new r, [s][1] the new r | 2^s
+/// (little-endian 64-bit words).
+static LANE_TRANSPOSE: [[Pattern; 2]; 3] = {
+    let mut t = [[[0u8; 64]; 2]; 3];
+    let mut s = 0;
+    while s < 3 {
+        let bit = 1 << s;
+        let mut q = 0;
+        while q < 8 {
+            let (lo, hi) = if q & bit == 0 { (q, q ^ bit) } else { (8 + (q ^ bit), 8 + q) };
+            t[s][0][8 * q] = lo as u8;
+            t[s][1][8 * q] = hi as u8;
+            q += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// The 8×8 transpose of 64-bit lanes: lane q of register r ↔ lane r of q.
+#[inline(always)]
+fn transpose_lanes<M: Avx512>(m: M, x: &mut [M::V; 8]) {
+    for (s, idx) in LANE_TRANSPOSE.iter().enumerate() {
+        let bit = 1 << s;
+        let (i0, i1) = (m.load(&idx[0]), m.load(&idx[1]));
+        for r in 0..8 {
+            if r & bit == 0 {
+                let (a, b) = (x[r], x[r | bit]);
+                x[r] = m.permi2q(a, i0, b);
+                x[r | bit] = m.permi2q(a, i1, b);
+            }
+        }
+    }
+}
+
+/// ± `k` on every 64-bit column.
+#[inline(always)]
+fn add_key<M: Simd>(m: M, v: M::V, k: M::V, sub: bool) -> M::V {
+    if sub {
+        m.sub64(v, k)
+    } else {
+        m.add64(v, k)
+    }
+}
+
+impl<M: VbmiOps + Avx512> Layer<M> for Vbmi {
+    /// π_a as 4 registers of 64 entries each, a = 0..3.
+    type Sboxes = [[M::V; 4]; 4];
+
+    #[inline(always)]
+    fn sboxes(m: M, inverse: bool) -> Self::Sboxes {
+        const { assert!(M::BYTES == 64) };
+        let s = if inverse { &SBOX_INV } else { &SBOX };
+        let mut t = [[m.zero(); 4]; 4];
+        for a in 0..4 {
+            for h in 0..4 {
+                t[a][h] = m.load(&s[a][64 * h..]);
+            }
+        }
+        t
+    }
+    /// 256-entry lookup: two 128-entry `vpermi2b`, bit 7 picks.
+    #[inline(always)]
+    fn sub(m: M, t: &Self::Sboxes, x: M::V, a: usize) -> M::V {
+        let t = &t[a];
+        let lo = m.permi2b(t[0], x, t[1]);
+        let hi = m.permi2b(t[2], x, t[3]);
+        m.select_bit::<7>(x, lo, hi)
+    }
+    #[inline(always)]
+    fn load_rows(m: M, src: &[u8], key: &Pattern, sub: bool) -> [M::V; 8] {
+        let src = &src[..512];
+        let (k, t) = (m.load(key), m.load(&BYTE_TRANSPOSE));
+        let mut x = [k; 8];
+        for (c, xc) in x.iter_mut().enumerate() {
+            *xc = m.permb(add_key(m, m.load(&src[64 * c..]), k, sub), t);
+        }
+        transpose_lanes(m, &mut x);
+        x
+    }
+    #[inline(always)]
+    fn store_rows(m: M, mut x: [M::V; 8], key: &Pattern, sub: bool, dst: &mut [u8]) {
+        let dst = &mut dst[..512];
+        transpose_lanes(m, &mut x);
+        let (k, t) = (m.load(key), m.load(&BYTE_TRANSPOSE));
+        for (c, v) in x.into_iter().enumerate() {
+            m.store(add_key(m, m.permb(v, t), k, sub), &mut dst[64 * c..]);
+        }
+    }
+}
+
+/// Bytes 16p..16p+16 of `key` in every 128-bit lane.
+#[inline(always)]
+fn key_piece<M: Simd>(m: M, key: &Pattern, p: usize) -> M::V {
+    let mut lane = [0u8; 16];
+    lane.copy_from_slice(&key[16 * p..16 * p + 16]);
+    m.splat128(&lane)
+}
+
+impl<M: Simd> Layer<M> for Nibble {
+    type Sboxes = &'static Rows;
+
+    #[inline(always)]
+    fn sboxes(_: M, inverse: bool) -> &'static Rows {
+        const { assert!(M::BYTES == 32) };
+        if inverse {
+            &DEC_ROWS
+        } else {
+            &ENC_ROWS
+        }
+    }
+    #[inline(always)]
+    fn sub(m: M, t: &&'static Rows, x: M::V, a: usize) -> M::V {
+        nibble::sbox(m, x, &t.0[a])
+    }
+    /// Register R_p of half h = piece p (bytes 16p..16p+16) of chunks 2h and
+    /// 2h+1; `to_rows` makes lane L of y_h[a] = [row a | row a+4] of chunk
+    /// 2h+L; row a of all four chunks is then y_0[a].lo64 ‖ y_1[a].lo64.
+    #[inline(always)]
+    fn load_rows(m: M, src: &[u8], key: &Pattern, sub: bool) -> [M::V; 8] {
+        let src = &src[..256];
+        let mut x = [m.zero(); 8];
+        for h in 0..2 {
+            let mut r = [m.zero(); 4];
+            for (p, rp) in r.iter_mut().enumerate() {
+                *rp = add_key(m, m.load_lanes(&src[128 * h + 16 * p..], 64), key_piece(m, key, p), sub);
+            }
+            // x[4h + a] = y_h[a] for now; joined below.
+            x[4 * h..4 * h + 4].copy_from_slice(&to_rows(m, r));
+        }
+        let mut out = x;
+        for a in 0..4 {
+            out[a] = m.unpack_lo::<8>(x[a], x[4 + a]);
+            out[4 + a] = m.unpack_hi::<8>(x[a], x[4 + a]);
+        }
+        out
+    }
+    #[inline(always)]
+    fn store_rows(m: M, x: [M::V; 8], key: &Pattern, sub: bool, dst: &mut [u8]) {
+        let dst = &mut dst[..256];
+        let mut y = [[m.zero(); 4]; 2];
+        for a in 0..4 {
+            y[0][a] = m.unpack_lo::<8>(x[a], x[a + 4]);
+            y[1][a] = m.unpack_hi::<8>(x[a], x[a + 4]);
+        }
+        for (h, yh) in y.into_iter().enumerate() {
+            for (p, v) in from_rows(m, yh).into_iter().enumerate() {
+                let v = add_key(m, v, key_piece(m, key, p), sub);
+                m.store_lanes(v, &mut dst[128 * h + 16 * p..], 64);
+            }
+        }
+    }
+}
