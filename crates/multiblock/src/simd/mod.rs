@@ -146,6 +146,15 @@ pub(crate) trait Simd: Machine {
     /// `packuswb` per 128-bit lane: a's 16-bit words then b's, saturated to
     /// unsigned bytes.
     fn packus16(self, a: Self::V, b: Self::V) -> Self::V;
+
+    // uBlock: blocks gathered lane by lane (several streams, or blocks
+    // whose halves go to different registers).
+    /// `v` with 128-bit lane `lane` (< BYTES/16) replaced by `src[..16]`
+    /// (`vinserti128` / `vinserti32x4` from memory; a load on xmm).
+    fn load_lane(self, v: Self::V, lane: usize, src: &[u8]) -> Self::V;
+    /// 128-bit lane `lane` of `v` into `dst[..16]` (`vextracti128` /
+    /// `vextracti32x4` to memory; a store on xmm).
+    fn store_lane(self, v: Self::V, lane: usize, dst: &mut [u8]);
 }
 
 /// `vgf2p8affineqb`: each byte x ↦ A·x over GF(2), A an 8×8 bit matrix in

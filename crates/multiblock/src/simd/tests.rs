@@ -43,6 +43,18 @@ macro_rules! check_simd {
             same!($m, $n, $rng, |m, a, b, c| m.xor(m.blendv(a, b, c), m.blend32::<0b0110>(a, b)));
             same!($m, $n, $rng, |m, a, b, _c| m.xor(m.maddubs(a, b), m.packus16(b, a)));
             same!($m, $n, $rng, |m, a, _b, _c| m.xor(m.splat128(&[9; 16]), m.add8(a, m.zero())));
+            // uBlock
+            same!($m, $n, $rng, |m, a, b, _c| {
+                let mut lanes = [0u8; 16 * ($n / 16)];
+                m.store(b, &mut lanes);
+                let mut v = a;
+                for l in 0..$n / 16 {
+                    let mut lane = [0u8; 16];
+                    m.store_lane(a, $n / 16 - 1 - l, &mut lane);
+                    v = m.load_lane(v, l, &lane);
+                }
+                m.xor(v, m.load_lane(b, 0, &lanes[16 * ($n / 16 - 1)..]))
+            });
         }
     };
 }

@@ -79,6 +79,19 @@ x86_simd! {
                 }
             }
         }
+        // uBlock
+        #[inline(always)]
+        fn load_lane(self, _: __m128i, lane: usize, src: &[u8]) -> __m128i {
+            debug_assert_eq!(lane, 0);
+            let src = &src[..16];
+            unsafe { _mm_loadu_si128(src.as_ptr().cast()) }
+        }
+        #[inline(always)]
+        fn store_lane(self, v: __m128i, lane: usize, dst: &mut [u8]) {
+            debug_assert_eq!(lane, 0);
+            let dst = &mut dst[..16];
+            unsafe { _mm_storeu_si128(dst.as_mut_ptr().cast(), v) }
+        }
     }
 }
 

@@ -11,18 +11,24 @@
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
-mod avx2_key_schedule;
+mod avx2_multi;
 #[cfg(target_arch = "x86_64")]
 mod avx512_vbmi;
-#[cfg(target_arch = "x86_64")]
-mod avx2_multi;
+mod groups;
 mod key_schedule;
+mod keys;
+mod layouts;
 mod masks;
 mod multi_key;
+#[cfg(target_arch = "x86_64")]
+mod packed;
 mod reference;
+mod rounds;
 #[cfg(target_arch = "x86_64")]
 mod ssse3;
 mod tables;
+#[cfg(test)]
+mod tests;
 
 use crate::cpu::{Backend, BackendChoice};
 use crate::engine::Engine;
