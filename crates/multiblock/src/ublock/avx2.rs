@@ -9,10 +9,10 @@ use crate::cpu::Backend;
 use crate::kernel::{self, BatchCipher};
 use crate::simd::{self, HasAvx2, Ymm};
 
-pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<Ymm<simd::Avx2>, Packed>("avx2", true, 16);
+pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<Ymm<simd::Avx2>, Packed<32>>("avx2", true, 16);
 
 /// Three main-loop steps of n = 128, two of n = 256; tails in whole blocks.
-impl<L: HasAvx2> BatchCipher<Ymm<L>> for Packed {
+impl<L: HasAvx2> BatchCipher<Ymm<L>> for Packed<32> {
     type Keys = Keys;
     const BATCH_BYTES: usize = 3 * STEP_BYTES[0];
     const GRANULE_BYTES: usize = 16;

@@ -61,9 +61,9 @@ impl<const ENC: bool, const H: usize> Job for All<'_, '_, '_, ENC, H> {
         let All { m, v, streams, order } = self;
         for set in order.chunks(4) {
             if set.len() > 2 {
-                one_set::<_, ENC, H>(m, m, v, streams, set);
+                one_set::<_, ENC, H, 32>(m, m, v, streams, set);
             } else {
-                one_set::<_, ENC, H>(m.half(), m, v, streams, set);
+                one_set::<_, ENC, H, 16>(m.half(), m, v, streams, set);
             }
         }
     }
@@ -75,7 +75,7 @@ const LOCKSTEP_MAX_BLOCKS: usize = 64;
 /// Up to 2·LANES streams of machine `x` with one key schedule; the rests
 /// on ymm.
 #[inline(always)]
-fn one_set<X: Simd, const ENC: bool, const H: usize>(
+fn one_set<X: Simd, const ENC: bool, const H: usize, const S: usize>(
     x: X,
     y: Y,
     v: Variant,
@@ -93,7 +93,7 @@ fn one_set<X: Simd, const ENC: bool, const H: usize>(
     }
     let common = common.min(LOCKSTEP_MAX_BLOCKS);
     if common > 0 {
-        let mut keys = DirKeys::zeroed(v.rounds(), v.block_bytes() / 8, X::BYTES);
+        let mut keys = DirKeys::<S>::zeroed(v.rounds(), v.block_bytes() / 8);
         let mut key_buf = [0u8; 4 * 32];
         let kb = v.key_bytes();
         for (s, &i) in set.iter().enumerate() {
@@ -114,7 +114,7 @@ fn one_set<X: Simd, const ENC: bool, const H: usize>(
                 lock.slots[s] = Some(&mut data[..]);
             }
         }
-        lockstep::<X, ENC, H>(x, &keys.get(ENC), &mut lock, common);
+        lockstep::<X, ENC, H, S>(x, &keys.get(ENC), &mut lock, common);
     }
 
     // The rest of each stream alone, on the single-key kernel.
@@ -122,7 +122,7 @@ fn one_set<X: Simd, const ENC: bool, const H: usize>(
         let (key, data) = (&streams[i].0, &mut streams[i].1);
         let rest = &mut data[common * bb..];
         if !rest.is_empty() {
-            Packed::new(y, &Keys::new(v, key)).crypt::<Avx2, ENC>(y, rest);
+            Packed::<32>::new(y, &Keys::new(v, key)).crypt::<Avx2, ENC>(y, rest);
         }
     }
 }
@@ -130,15 +130,20 @@ fn one_set<X: Simd, const ENC: bool, const H: usize>(
 /// Blocks 0..common of every slot's stream, as many groups at a time as the
 /// single-key kernel interleaves.
 #[inline(always)]
-fn lockstep<X: Simd, const ENC: bool, const H: usize>(x: X, rk: &KeyRegs, lock: &mut Lockstep<'_, H>, common: usize) {
+fn lockstep<X: Simd, const ENC: bool, const H: usize, const S: usize>(
+    x: X,
+    rk: &KeyRegs<S>,
+    lock: &mut Lockstep<'_, H>,
+    common: usize,
+) {
     let g_max = if H == 1 { 4 } else { 3 };
     while lock.first < common {
         let g = g_max.min(common - lock.first);
         match g {
-            1 => groups::<X, _, ENC, H, 1>(x, rk, lock),
-            2 => groups::<X, _, ENC, H, 2>(x, rk, lock),
-            3 => groups::<X, _, ENC, H, 3>(x, rk, lock),
-            _ => groups::<X, _, ENC, H, 4>(x, rk, lock),
+            1 => groups::<X, _, ENC, H, S, 1>(x, rk, lock),
+            2 => groups::<X, _, ENC, H, S, 2>(x, rk, lock),
+            3 => groups::<X, _, ENC, H, S, 3>(x, rk, lock),
+            _ => groups::<X, _, ENC, H, S, 4>(x, rk, lock),
         }
         lock.first += g;
     }

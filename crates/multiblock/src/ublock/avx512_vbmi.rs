@@ -42,9 +42,9 @@ pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<M, Zmm512>("avx512-v
 
 pub(crate) struct Zmm512 {
     /// Packed round keys (all lanes): n = 128 on zmm, and the ymm/xmm tails.
-    packed: Packed,
+    packed: Packed<64>,
     /// n = 256: [X0, X1] per round in the [`Wide`] layout.
-    wide: Option<DirKeys>,
+    wide: Option<DirKeys<64>>,
 }
 
 impl BatchCipher<M> for Zmm512 {
@@ -89,11 +89,11 @@ impl Zmm512 {
         match &self.wide {
             Some(wide) => {
                 let layout = Permuted::new(m, ENC);
-                run::<M, _, _, ENC, GROUPS>(m, &layout, &mut Wide { data: batch }, &wide.get(ENC))
+                run::<M, _, _, ENC, GROUPS, 64>(m, &layout, &mut Wide { data: batch }, &wide.get(ENC))
             }
             None => {
                 let layout = Tracked::new(m, ENC);
-                run::<M, _, _, ENC, GROUPS>(m, &layout, &mut Batch::<1, true> { data: batch }, &self.packed.rk.get(ENC))
+                run::<M, _, _, ENC, GROUPS, 64>(m, &layout, &mut Batch::<1, true> { data: batch }, &self.packed.rk.get(ENC))
             }
         }
     }
@@ -101,8 +101,8 @@ impl Zmm512 {
 
 /// The [`Wide`] round keys from packed ones ([X0a, X0b, X1a, X1b], the same
 /// in every lane): per half a ‖ b ‖ a ‖ b. Fixed positions only.
-fn wide_keys(packed: &DirKeys) -> DirKeys {
-    let mut out = DirKeys::zeroed(packed.rounds(), 2, 64);
+fn wide_keys(packed: &DirKeys<64>) -> DirKeys<64> {
+    let mut out = DirKeys::zeroed(packed.rounds(), 2);
     for enc in [true, false] {
         let y = packed.get(enc);
         for t in 0..y.count {
@@ -166,5 +166,33 @@ impl<N: Avx512> Groups<N> for Wide<'_> {
         let p = &mut self.data[GROUP_BYTES * g..];
         m.store(m.permi2q(lo, m.load(&LANES_LO.0), hi), p);
         m.store(m.permi2q(lo, m.load(&LANES_HI.0), hi), &mut p[64..]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{keys, reference, Variant};
+    use super::*;
+    use crate::simd::emu::Emu;
+    use crate::test_rng::Rng;
+
+    /// [`Permuted`] on [`Wide`] groups with [`wide_keys`], on the emulator:
+    /// a whole batch both ways against the reference backend.
+    #[test]
+    fn permuted_n256_on_the_emulator() {
+        let mut rng = Rng(0x0b1c_0256);
+        for _ in 0..3 {
+            let keys = Keys::new(Variant::U256_256, &rng.bytes(32));
+            let wide = wide_keys(&keys::schedule::<Emu<64>, true, 64>(Emu, &keys));
+            let plain = rng.bytes(BATCH);
+            let mut want = plain.clone();
+            (reference::BACKEND.new)(&keys).encrypt_blocks(&mut want);
+            let mut got = plain.clone();
+            let m = Emu::<64>;
+            run::<_, _, _, true, GROUPS, 64>(m, &Permuted::new(m, true), &mut Wide { data: &mut got }, &wide.get(true));
+            assert_eq!(got, want);
+            run::<_, _, _, false, GROUPS, 64>(m, &Permuted::new(m, false), &mut Wide { data: &mut got }, &wide.get(false));
+            assert_eq!(got, plain);
+        }
     }
 }

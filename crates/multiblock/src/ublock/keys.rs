@@ -13,7 +13,7 @@
 use super::groups::Batch;
 use super::layouts::TRACKED;
 use super::masks::{pk16, rc_nibbles};
-use super::rounds::{Groups, KeyRegs, NibbleMap, K64};
+use super::rounds::{Groups, KeyRegs, NibbleMap};
 use super::tables::{S, T};
 use super::{Keys, Variant};
 use crate::simd::{Job, Simd};
@@ -74,36 +74,39 @@ pub(crate) fn expand<M: Simd, const PACKED: bool>(m: M, v: Variant, key_buf: &mu
     }
 }
 
-/// Round-key registers of both directions ([`KeyRegs`] each), wiped on
-/// drop.
-pub(crate) struct DirKeys {
-    store: Box<[K64]>,
-    /// K64s per direction.
+/// Round-key registers of both directions ([`KeyRegs`] each), S bytes
+/// apart and 64-byte aligned, wiped on drop.
+pub(crate) struct DirKeys<const S: usize> {
+    store: Box<[u8]>,
+    /// Where the aligned part starts.
+    base: usize,
+    /// Bytes per direction.
     per_dir: usize,
-    stride: usize,
     regs: usize,
     rounds: usize,
 }
 
-impl DirKeys {
-    /// All zero: `regs` registers of `stride` bytes per round key.
-    pub(crate) fn zeroed(rounds: usize, regs: usize, stride: usize) -> DirKeys {
-        let per_dir = ((rounds + 1) * regs * stride).div_ceil(64);
-        DirKeys { store: vec![K64::default(); 2 * per_dir].into_boxed_slice(), per_dir, stride, regs, rounds }
+impl<const S: usize> DirKeys<S> {
+    /// All zero: `regs` registers per round key.
+    pub(crate) fn zeroed(rounds: usize, regs: usize) -> Self {
+        let per_dir = (rounds + 1) * regs * S;
+        let store = vec![0u8; 2 * per_dir + 63].into_boxed_slice();
+        let base = (64 - store.as_ptr() as usize % 64) % 64;
+        DirKeys { store, base, per_dir, regs, rounds }
     }
 
     /// Encryption's (`enc`) or decryption's keys.
     #[inline(always)]
-    pub(crate) fn get(&self, enc: bool) -> KeyRegs<'_> {
-        let d = usize::from(!enc) * self.per_dir;
-        KeyRegs { store: &self.store[d..d + self.per_dir], stride: self.stride, regs: self.regs, count: self.rounds + 1 }
+    pub(crate) fn get(&self, enc: bool) -> KeyRegs<'_, S> {
+        let at = self.base + usize::from(!enc) * self.per_dir;
+        KeyRegs { bytes: &self.store[at..at + self.per_dir], regs: self.regs, count: self.rounds + 1 }
     }
 
     /// Register i of RK^t (execution order) of a direction, to write.
     #[inline(always)]
     pub(crate) fn reg_mut(&mut self, enc: bool, t: usize, i: usize) -> &mut [u8] {
-        let at = usize::from(!enc) * 64 * self.per_dir + (t * self.regs + i) * self.stride;
-        &mut self.store[at / 64].0[at % 64..]
+        let at = self.base + usize::from(!enc) * self.per_dir + (t * self.regs + i) * S;
+        &mut self.store[at..at + S]
     }
 
     pub(crate) fn rounds(&self) -> usize {
@@ -111,9 +114,13 @@ impl DirKeys {
     }
 }
 
-impl Drop for DirKeys {
+impl<const S: usize> Drop for DirKeys<S> {
+    /// One memset (`zeroize` on a byte slice writes byte by byte, 30 times
+    /// slower at 12 KiB); `black_box` makes the wiped bytes observed, so the
+    /// stores cannot be dropped as dead.
     fn drop(&mut self) {
-        self.store.iter_mut().for_each(Zeroize::zeroize);
+        self.store.fill(0);
+        core::hint::black_box(&mut self.store);
     }
 }
 
@@ -121,14 +128,14 @@ impl Drop for DirKeys {
 /// encryption and/or decryption, as the rounds read them: for packed
 /// n = 128 gathered into the tracked coordinates of the round that uses
 /// them (masks.rs `tracked_masks`).
-pub(crate) struct Schedule<'a> {
-    pub(crate) out: &'a mut DirKeys,
+pub(crate) struct Schedule<'a, const S: usize> {
+    pub(crate) out: &'a mut DirKeys<S>,
     pub(crate) enc: bool,
     pub(crate) dec: bool,
     pub(crate) tracked: bool,
 }
 
-impl<M: Simd> KeySink<M> for Schedule<'_> {
+impl<M: Simd, const S: usize> KeySink<M> for Schedule<'_, S> {
     #[inline(always)]
     fn put(&mut self, m: M, i: usize, reg: usize, x: M::V) {
         let r = self.out.rounds;
@@ -145,14 +152,14 @@ impl<M: Simd> KeySink<M> for Schedule<'_> {
 
 /// The key schedule of one key (in every slot of group 0) for both
 /// directions, run inside machine `m`'s instruction set.
-struct KeyJob<'a, M, const PACKED: bool> {
+struct KeyJob<'a, M, const PACKED: bool, const S: usize> {
     m: M,
     v: Variant,
     key_buf: &'a mut [u8],
-    out: &'a mut DirKeys,
+    out: &'a mut DirKeys<S>,
 }
 
-impl<M: Simd, const PACKED: bool> Job for KeyJob<'_, M, PACKED> {
+impl<M: Simd, const PACKED: bool, const S: usize> Job for KeyJob<'_, M, PACKED, S> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
@@ -164,16 +171,17 @@ impl<M: Simd, const PACKED: bool> Job for KeyJob<'_, M, PACKED> {
 
 /// Both directions' round keys of `keys` on machine `m`, packed (the key in
 /// all 2·LANES slots; tracked coordinates for n = 128) or plain.
-pub(crate) fn schedule<M: Simd, const PACKED: bool>(m: M, keys: &Keys) -> DirKeys {
+pub(crate) fn schedule<M: Simd, const PACKED: bool, const S: usize>(m: M, keys: &Keys) -> DirKeys<S> {
+    assert!(M::BYTES <= S);
     let v = keys.variant;
-    let mut out = DirKeys::zeroed(v.rounds(), v.block_bytes() / 8, M::BYTES);
+    let mut out = DirKeys::zeroed(v.rounds(), v.block_bytes() / 8);
     let slots = if PACKED { 2 * M::BYTES / 16 } else { M::BYTES / 16 };
     let mut key_buf = [0u8; 8 * 32];
     let key_buf = &mut key_buf[..slots * v.key_bytes()];
     for k in key_buf.chunks_exact_mut(v.key_bytes()) {
         k.copy_from_slice(keys.key());
     }
-    m.vectorize(KeyJob::<M, PACKED> { m, v, key_buf: &mut *key_buf, out: &mut out });
+    m.vectorize(KeyJob::<M, PACKED, S> { m, v, key_buf: &mut *key_buf, out: &mut out });
     key_buf.zeroize();
     out
 }
@@ -210,7 +218,7 @@ mod tests {
                 let mut keys = vec![0u8; slots * 32];
                 keys.iter_mut().for_each(|b| *b = rng.next() as u8);
                 let mut buf = keys.clone();
-                let mut out = DirKeys::zeroed(v.rounds(), v.block_bytes() / 8, N);
+                let mut out = DirKeys::<N>::zeroed(v.rounds(), v.block_bytes() / 8);
                 let mut sink = Schedule { out: &mut out, enc: true, dec: false, tracked: false };
                 expand::<Emu<N>, PACKED>(Emu, v, &mut buf[..slots * kb], &mut sink);
                 let out = out.get(true);

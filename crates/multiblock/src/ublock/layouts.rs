@@ -146,7 +146,8 @@ pub(crate) struct TrackedMasks {
 }
 
 const fn tracked(m: &[[[u8; 16]; 5]; MAX_ROUNDS_128 + 1]) -> TrackedMasks {
-    let mut out = TrackedMasks { round: [[K64([0; 64]); 4]; MAX_ROUNDS_128 + 1], pinv: [K64([0; 64]); MAX_ROUNDS_128 + 1] };
+    let zero = K64([0; 64]);
+    let mut out = TrackedMasks { round: [[zero; 4]; MAX_ROUNDS_128 + 1], pinv: [zero; MAX_ROUNDS_128 + 1] };
     let mut t = 0;
     while t <= MAX_ROUNDS_128 {
         let mut k = 0;

@@ -2,7 +2,7 @@
 //! the spec tables (tables.rs). No unsafe here.
 //!
 //! The SIMD backends hold a half-block "nibble-spread": byte j of a 16-byte
-//! lane holds nibble j (big-endian nibble order, notes/seed-001-ublock.md
+//! lane holds nibble j (big-endian nibble order, seed 001
 //! §1.8), so every nibble permutation of the cipher is one `pshufb` whose
 //! mask says, for each output byte, which input byte it takes (out[j] =
 //! in[m[j]], 0x80 = zero). A 64-bit half (n = 128) is 16 nibbles: one lane.

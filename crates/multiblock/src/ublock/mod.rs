@@ -1,6 +1,6 @@
 //! uBlock, winner of the 2019 Chinese national cipher design competition
 //! (Wu W., Zhang L., Zheng Y., Li L., J. Cryptologic Research 2019, 6(6)),
-//! as described in the seed paper §1 (notes/seed-001-ublock.md §1).
+//! as described in seed 001 (Fast software implementation of uBlock, AVX2) §1.
 //!
 //! Variants uBlock-n/k: 128/128 (16 rounds), 128/256 (24), 256/256 (24).
 //! Bytes: a block or key byte string is read big-endian by nibbles (nibble 0

@@ -41,17 +41,18 @@ use super::rounds::{run, Groups, KeyRegs};
 use super::Keys;
 use crate::simd::{HasAvx2, Simd, Ymm};
 
-/// Round keys in packed form: the same key in every slot.
-pub(crate) struct Packed {
-    pub(crate) rk: DirKeys,
+/// Round keys in packed form (the same key in every slot), S bytes per
+/// register.
+pub(crate) struct Packed<const S: usize> {
+    pub(crate) rk: DirKeys<S>,
     pub(crate) wide: bool,
 }
 
-impl Packed {
+impl<const S: usize> Packed<S> {
     /// Keys `keys` with the SIMD key schedule on machine `m` (at least as
     /// wide as the widest group the keys will serve).
-    pub(crate) fn new<M: Simd>(m: M, keys: &Keys) -> Packed {
-        Packed { rk: keys::schedule::<M, true>(m, keys), wide: keys.variant.block_bytes() == 32 }
+    pub(crate) fn new<M: Simd>(m: M, keys: &Keys) -> Self {
+        Packed { rk: keys::schedule::<M, true, S>(m, keys), wide: keys.variant.block_bytes() == 32 }
     }
 
     /// ECB on `data` (whole blocks) in place.
@@ -59,9 +60,9 @@ impl Packed {
     pub(crate) fn crypt<L: HasAvx2, const ENC: bool>(&self, m: Ymm<L>, data: &mut [u8]) {
         let rk = &self.rk.get(ENC);
         if self.wide {
-            crypt::<L, ENC, 2>(m, rk, data)
+            crypt::<L, ENC, 2, S>(m, rk, data)
         } else {
-            crypt::<L, ENC, 1>(m, rk, data)
+            crypt::<L, ENC, 1, S>(m, rk, data)
         }
     }
 }
@@ -73,15 +74,15 @@ pub(crate) const STEP_BYTES: [usize; 2] = [4 * 64, 3 * 128];
 /// ECB on blocks of 16·H bytes in steps of [`STEP_BYTES`]; a short step on
 /// the fewest groups that hold it.
 #[inline(always)]
-pub(crate) fn crypt<L: HasAvx2, const ENC: bool, const H: usize>(m: Ymm<L>, rk: &KeyRegs, data: &mut [u8]) {
+pub(crate) fn crypt<L: HasAvx2, const ENC: bool, const H: usize, const S: usize>(m: Ymm<L>, rk: &KeyRegs<S>, data: &mut [u8]) {
     for step in data.chunks_mut(STEP_BYTES[H - 1]) {
         let x = m.half();
         match step.len() / (16 * H) {
-            1 | 2 => groups::<_, _, ENC, H, 1>(x, rk, &mut Batch::<H, true> { data: step }),
-            3 | 4 => groups::<_, _, ENC, H, 1>(m, rk, &mut Batch::<H, true> { data: step }),
-            5..=8 => groups::<_, _, ENC, H, 2>(m, rk, &mut Batch::<H, true> { data: step }),
-            9..=12 => groups::<_, _, ENC, H, 3>(m, rk, &mut Batch::<H, true> { data: step }),
-            _ => groups::<_, _, ENC, H, 4>(m, rk, &mut Batch::<H, true> { data: step }),
+            1 | 2 => groups::<_, _, ENC, H, S, 1>(x, rk, &mut Batch::<H, true> { data: step }),
+            3 | 4 => groups::<_, _, ENC, H, S, 1>(m, rk, &mut Batch::<H, true> { data: step }),
+            5..=8 => groups::<_, _, ENC, H, S, 2>(m, rk, &mut Batch::<H, true> { data: step }),
+            9..=12 => groups::<_, _, ENC, H, S, 3>(m, rk, &mut Batch::<H, true> { data: step }),
+            _ => groups::<_, _, ENC, H, S, 4>(m, rk, &mut Batch::<H, true> { data: step }),
         }
     }
 }
@@ -89,14 +90,14 @@ pub(crate) fn crypt<L: HasAvx2, const ENC: bool, const H: usize>(m: Ymm<L>, rk: 
 /// G packed groups from `blocks` through all rounds, n = 128 (H = 1) or
 /// n = 256 (H = 2).
 #[inline(always)]
-pub(crate) fn groups<M: Simd, B: Groups<M>, const ENC: bool, const H: usize, const G: usize>(
+pub(crate) fn groups<M: Simd, B: Groups<M>, const ENC: bool, const H: usize, const S: usize, const G: usize>(
     m: M,
-    rk: &KeyRegs,
+    rk: &KeyRegs<S>,
     blocks: &mut B,
 ) {
     if H == 1 {
-        run::<M, _, B, ENC, G>(m, &Tracked::new(m, ENC), blocks, rk)
+        run::<M, _, B, ENC, G, S>(m, &Tracked::new(m, ENC), blocks, rk)
     } else {
-        run::<M, _, B, ENC, G>(m, &Shuffled::new(m, ENC), blocks, rk)
+        run::<M, _, B, ENC, G, S>(m, &Shuffled::new(m, ENC), blocks, rk)
     }
 }

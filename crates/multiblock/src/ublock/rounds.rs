@@ -56,23 +56,31 @@ impl K64 {
 }
 
 /// Round-key registers in execution order (r rounds, then the output
-/// whitening), per round [X0, X1] or [X0a, X0b, X1a, X1b]: register i of
-/// round t at byte (t·regs + i)·stride, stride the width they were made at
-/// (a narrower machine reads the first bytes of each).
+/// whitening), per round [X0, X1] or [X0a, X0b, X1a, X1b] (2·H registers
+/// of the layout that reads them): register i of round t at byte
+/// (t·regs + i)·S, S the width they were made at (a narrower machine reads
+/// the first bytes of each).
 #[derive(Clone, Copy)]
-pub(crate) struct KeyRegs<'a> {
-    pub(crate) store: &'a [K64],
-    pub(crate) stride: usize,
+pub(crate) struct KeyRegs<'a, const S: usize> {
+    pub(crate) bytes: &'a [u8],
     pub(crate) regs: usize,
     /// r + 1.
     pub(crate) count: usize,
 }
 
-impl<'a> KeyRegs<'a> {
+impl<'a, const S: usize> KeyRegs<'a, S> {
+    /// Register i of round t.
     #[inline(always)]
     pub(crate) fn reg(&self, t: usize, i: usize) -> &'a [u8] {
-        let at = (t * self.regs + i) * self.stride;
-        &self.store[at / 64].0[at % 64..]
+        &self.bytes[(t * self.regs + i) * S..]
+    }
+
+    /// The same for a layout with H registers per half (regs = 2·H known
+    /// at compile time).
+    #[inline(always)]
+    fn of<M: Simd, L: Layout<M>>(&self, t: usize, i: usize) -> &'a [u8] {
+        debug_assert_eq!(self.regs, 2 * L::H);
+        &self.bytes[(t * 2 * L::H + i) * S..]
     }
 }
 
@@ -157,9 +165,9 @@ fn permute<M: Simd, L: Layout<M>>(m: M, l: &L, t: usize, s: &mut [M::V; 4]) {
 
 /// Algorithm 1 steps 3–13: key, S, the XOR-rotation network, PL and PR.
 #[inline(always)]
-pub(crate) fn enc_round<M: Simd, L: Layout<M>>(m: M, l: &L, t: usize, s: &mut [M::V; 4], k: &KeyRegs) {
+pub(crate) fn enc_round<M: Simd, L: Layout<M>, const S: usize>(m: M, l: &L, t: usize, s: &mut [M::V; 4], k: &KeyRegs<S>) {
     for i in 0..2 * L::H {
-        s[i] = l.sbox(m, m.xor(s[i], m.load(k.reg(t, i))));
+        s[i] = l.sbox(m, m.xor(s[i], m.load(k.of::<M, L>(t, i))));
     }
     network(m, l, t, s, false);
     permute(m, l, t, s);
@@ -167,9 +175,9 @@ pub(crate) fn enc_round<M: Simd, L: Layout<M>>(m: M, l: &L, t: usize, s: &mut [M
 
 /// Algorithm 2 steps 3–15: key, PL⁻¹ and PR⁻¹, the network backwards, S⁻¹.
 #[inline(always)]
-pub(crate) fn dec_round<M: Simd, L: Layout<M>>(m: M, l: &L, t: usize, s: &mut [M::V; 4], k: &KeyRegs) {
+pub(crate) fn dec_round<M: Simd, L: Layout<M>, const S: usize>(m: M, l: &L, t: usize, s: &mut [M::V; 4], k: &KeyRegs<S>) {
     for i in 0..2 * L::H {
-        s[i] = m.xor(s[i], m.load(k.reg(t, i)));
+        s[i] = m.xor(s[i], m.load(k.of::<M, L>(t, i)));
     }
     permute(m, l, t, s);
     network(m, l, t, s, true);
@@ -181,11 +189,11 @@ pub(crate) fn dec_round<M: Simd, L: Layout<M>>(m: M, l: &L, t: usize, s: &mut [M
 /// G groups in place through all rounds: `rk` holds the round keys in
 /// execution order (r rounds, then the output whitening).
 #[inline(always)]
-pub(crate) fn run<M: Simd, L: Layout<M>, B: Groups<M>, const ENC: bool, const G: usize>(
+pub(crate) fn run<M: Simd, L: Layout<M>, B: Groups<M>, const ENC: bool, const G: usize, const S: usize>(
     m: M,
     l: &L,
     blocks: &mut B,
-    rk: &KeyRegs,
+    rk: &KeyRegs<S>,
 ) {
     let low = m.splat8(0x0f);
     let mut st = [[m.zero(); 4]; G];
@@ -204,7 +212,7 @@ pub(crate) fn run<M: Simd, L: Layout<M>, B: Groups<M>, const ENC: bool, const G:
     }
     for (g, s) in st.iter_mut().enumerate() {
         for i in 0..2 * L::H {
-            s[i] = m.xor(s[i], m.load(rk.reg(r, i)));
+            s[i] = m.xor(s[i], m.load(rk.of::<M, L>(r, i)));
         }
         blocks.store(m, g, s, low);
     }

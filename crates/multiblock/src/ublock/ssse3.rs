@@ -34,7 +34,7 @@ pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<M, Spread>("ssse3", 
 
 /// Round keys in plain form.
 pub(crate) struct Spread {
-    rk: DirKeys,
+    rk: DirKeys<16>,
     wide: bool,
 }
 
@@ -45,7 +45,7 @@ impl BatchCipher<M> for Spread {
     const GRANULE_BYTES: usize = 16;
 
     fn new(m: M, keys: &Keys) -> Self {
-        Spread { rk: keys::schedule::<M, false>(m, keys), wide: keys.variant.block_bytes() == 32 }
+        Spread { rk: keys::schedule::<M, false, 16>(m, keys), wide: keys.variant.block_bytes() == 32 }
     }
     #[inline(always)]
     fn encrypt(&self, m: M, batch: &mut [u8]) {
@@ -71,16 +71,16 @@ impl Spread {
 
 /// Blocks of 16·H bytes, WAYS at a time.
 #[inline(always)]
-fn crypt<const ENC: bool, const H: usize>(m: M, rk: &KeyRegs, data: &mut [u8]) {
+fn crypt<const ENC: bool, const H: usize>(m: M, rk: &KeyRegs<16>, data: &mut [u8]) {
     let plain = Plain::<M, H>::new(m, ENC);
     for step in data.chunks_mut(16 * H * WAYS) {
         let n = step.len() / (16 * H);
         let blocks = &mut Batch::<H, false> { data: step };
         match n {
-            1 => run::<M, _, _, ENC, 1>(m, &plain, blocks, rk),
-            2 => run::<M, _, _, ENC, 2>(m, &plain, blocks, rk),
-            3 => run::<M, _, _, ENC, 3>(m, &plain, blocks, rk),
-            _ => run::<M, _, _, ENC, WAYS>(m, &plain, blocks, rk),
+            1 => run::<M, _, _, ENC, 1, 16>(m, &plain, blocks, rk),
+            2 => run::<M, _, _, ENC, 2, 16>(m, &plain, blocks, rk),
+            3 => run::<M, _, _, ENC, 3, 16>(m, &plain, blocks, rk),
+            _ => run::<M, _, _, ENC, WAYS, 16>(m, &plain, blocks, rk),
         }
     }
 }

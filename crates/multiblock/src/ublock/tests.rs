@@ -24,14 +24,15 @@ pub(super) fn check<const N: usize, const PACKED: bool, const H: usize, const G:
     let per_group = if PACKED { 2 * N / 16 } else { N / 16 };
     for blocks in [G * per_group, G * per_group - 1, 1] {
         let keys = Keys::new(v, &rng.bytes(v.key_bytes()));
-        let rk = keys::schedule::<Emu<N>, PACKED>(Emu, &keys);
+        let rk = keys::schedule::<Emu<N>, PACKED, N>(Emu, &keys);
         let plain = rng.bytes(blocks * v.block_bytes());
         let mut want = plain.clone();
         (reference::BACKEND.new)(&keys).encrypt_blocks(&mut want);
         let mut got = plain.clone();
-        run::<Emu<N>, L, _, true, G>(Emu, &layout(Emu, true), &mut Batch::<H, PACKED> { data: &mut got }, &rk.get(true));
+        let (enc, dec) = (layout(Emu, true), layout(Emu, false));
+        run::<Emu<N>, L, _, true, G, N>(Emu, &enc, &mut Batch::<H, PACKED> { data: &mut got }, &rk.get(true));
         assert_eq!(got, want, "{v:?} N {N} packed {PACKED} blocks {blocks}");
-        run::<Emu<N>, L, _, false, G>(Emu, &layout(Emu, false), &mut Batch::<H, PACKED> { data: &mut got }, &rk.get(false));
+        run::<Emu<N>, L, _, false, G, N>(Emu, &dec, &mut Batch::<H, PACKED> { data: &mut got }, &rk.get(false));
         assert_eq!(got, plain, "{v:?} N {N} packed {PACKED} blocks {blocks} decrypt");
     }
 }
