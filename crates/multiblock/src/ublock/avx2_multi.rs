@@ -14,7 +14,8 @@
 //! keys and data only flow through registers.
 
 use super::groups::{pack, spread};
-use super::keys::{expand, DirKeys, Schedule};
+use super::key_schedule::MAX_ROUND_KEYS;
+use super::keys::{expand, Schedule};
 use super::packed::{groups, Packed};
 use super::rounds::{Groups, KeyRegs};
 use super::{Keys, Variant};
@@ -69,6 +70,10 @@ impl<const ENC: bool, const H: usize> Job for All<'_, '_, '_, ENC, H> {
     }
 }
 
+/// Round-key registers of one set on the stack, aligned for loads.
+#[repr(C, align(64))]
+struct KeyBuf([u8; MAX_ROUND_KEYS * 4 * 32]);
+
 /// Blocks per stream that run in lockstep at most (the rest runs alone).
 const LOCKSTEP_MAX_BLOCKS: usize = 64;
 
@@ -93,13 +98,16 @@ fn one_set<X: Simd, const ENC: bool, const H: usize, const S: usize>(
     }
     let common = common.min(LOCKSTEP_MAX_BLOCKS);
     if common > 0 {
-        let mut keys = DirKeys::<S>::zeroed(v.rounds(), v.block_bytes() / 8);
+        let (r, regs) = (v.rounds(), v.block_bytes() / 8);
+        let n = (r + 1) * regs * S;
+        let mut keys = KeyBuf([0; MAX_ROUND_KEYS * 4 * 32]);
         let mut key_buf = [0u8; 4 * 32];
         let kb = v.key_bytes();
         for (s, &i) in set.iter().enumerate() {
             key_buf[s * kb..(s + 1) * kb].copy_from_slice(streams[i].0);
         }
-        let mut sink = Schedule { out: &mut keys, enc: ENC, dec: !ENC, tracked: H == 1 };
+        let (enc, dec) = if ENC { (Some(&mut keys.0[..n]), None) } else { (None, Some(&mut keys.0[..n])) };
+        let mut sink = Schedule::<S> { enc, dec, regs, rounds: r, tracked: H == 1 };
         expand::<X, true>(x, v, &mut key_buf[..2 * X::BYTES / 16 * kb], &mut sink);
         key_buf.zeroize();
         let mut lock = Lockstep::<H> { slots: [None, None, None, None], first: 0 };
@@ -114,7 +122,10 @@ fn one_set<X: Simd, const ENC: bool, const H: usize, const S: usize>(
                 lock.slots[s] = Some(&mut data[..]);
             }
         }
-        lockstep::<X, ENC, H, S>(x, &keys.get(ENC), &mut lock, common);
+        lockstep::<X, ENC, H, S>(x, &KeyRegs { bytes: &keys.0[..n], regs, count: r + 1 }, &mut lock, common);
+        // One memset, kept by `black_box` (see keys.rs `DirKeys`).
+        keys.0.fill(0);
+        core::hint::black_box(&mut keys);
     }
 
     // The rest of each stream alone, on the single-key kernel.

@@ -109,6 +109,14 @@ impl<const S: usize> DirKeys<S> {
         &mut self.store[at..at + S]
     }
 
+    /// A [`Schedule`] that fills both directions.
+    pub(crate) fn schedule(&mut self, tracked: bool) -> Schedule<'_, S> {
+        let (regs, rounds) = (self.regs, self.rounds);
+        let both = &mut self.store[self.base..self.base + 2 * self.per_dir];
+        let (enc, dec) = both.split_at_mut(self.per_dir);
+        Schedule { enc: Some(enc), dec: Some(dec), regs, rounds, tracked }
+    }
+
     pub(crate) fn rounds(&self) -> usize {
         self.rounds
     }
@@ -129,23 +137,25 @@ impl<const S: usize> Drop for DirKeys<S> {
 /// n = 128 gathered into the tracked coordinates of the round that uses
 /// them (masks.rs `tracked_masks`).
 pub(crate) struct Schedule<'a, const S: usize> {
-    pub(crate) out: &'a mut DirKeys<S>,
-    pub(crate) enc: bool,
-    pub(crate) dec: bool,
+    /// [`KeyRegs`] bytes of each direction.
+    pub(crate) enc: Option<&'a mut [u8]>,
+    pub(crate) dec: Option<&'a mut [u8]>,
+    pub(crate) regs: usize,
+    pub(crate) rounds: usize,
     pub(crate) tracked: bool,
 }
 
 impl<M: Simd, const S: usize> KeySink<M> for Schedule<'_, S> {
     #[inline(always)]
     fn put(&mut self, m: M, i: usize, reg: usize, x: M::V) {
-        let r = self.out.rounds;
-        if self.enc {
+        let (r, regs) = (self.rounds, self.regs);
+        if let Some(enc) = self.enc.as_deref_mut() {
             let y = if self.tracked { m.shuffle8(x, m.load(&TRACKED[0].pinv[i].0)) } else { x };
-            m.store(y, self.out.reg_mut(true, i, reg));
+            m.store(y, &mut enc[(i * regs + reg) * S..]);
         }
-        if self.dec {
+        if let Some(dec) = self.dec.as_deref_mut() {
             let y = if self.tracked { m.shuffle8(x, m.load(&TRACKED[1].pinv[r - i].0)) } else { x };
-            m.store(y, self.out.reg_mut(false, r - i, reg));
+            m.store(y, &mut dec[((r - i) * regs + reg) * S..]);
         }
     }
 }
@@ -165,7 +175,7 @@ impl<M: Simd, const PACKED: bool, const S: usize> Job for KeyJob<'_, M, PACKED, 
     fn run(self) {
         let KeyJob { m, v, key_buf, out } = self;
         let tracked = PACKED && v.block_bytes() == 16;
-        expand::<M, PACKED>(m, v, key_buf, &mut Schedule { out, enc: true, dec: true, tracked });
+        expand::<M, PACKED>(m, v, key_buf, &mut out.schedule(tracked));
     }
 }
 
@@ -219,7 +229,7 @@ mod tests {
                 keys.iter_mut().for_each(|b| *b = rng.next() as u8);
                 let mut buf = keys.clone();
                 let mut out = DirKeys::<N>::zeroed(v.rounds(), v.block_bytes() / 8);
-                let mut sink = Schedule { out: &mut out, enc: true, dec: false, tracked: false };
+                let mut sink = out.schedule(false);
                 expand::<Emu<N>, PACKED>(Emu, v, &mut buf[..slots * kb], &mut sink);
                 let out = out.get(true);
                 for slot in 0..slots {

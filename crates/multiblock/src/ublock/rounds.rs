@@ -75,12 +75,14 @@ impl<'a, const S: usize> KeyRegs<'a, S> {
         &self.bytes[(t * self.regs + i) * S..]
     }
 
-    /// The same for a layout with H registers per half (regs = 2·H known
-    /// at compile time).
+    /// The registers of round t for a layout with H registers per half
+    /// (regs = 2·H): one slice of a length known at compile time, so the
+    /// loads from it need no bounds checks.
     #[inline(always)]
-    fn of<M: Simd, L: Layout<M>>(&self, t: usize, i: usize) -> &'a [u8] {
+    fn round<M: Simd, L: Layout<M>>(&self, t: usize) -> &'a [u8] {
         debug_assert_eq!(self.regs, 2 * L::H);
-        &self.bytes[(t * 2 * L::H + i) * S..]
+        let n = 2 * L::H * S;
+        &self.bytes[t * n..t * n + n]
     }
 }
 
@@ -165,9 +167,9 @@ fn permute<M: Simd, L: Layout<M>>(m: M, l: &L, t: usize, s: &mut [M::V; 4]) {
 
 /// Algorithm 1 steps 3–13: key, S, the XOR-rotation network, PL and PR.
 #[inline(always)]
-pub(crate) fn enc_round<M: Simd, L: Layout<M>, const S: usize>(m: M, l: &L, t: usize, s: &mut [M::V; 4], k: &KeyRegs<S>) {
+pub(crate) fn enc_round<M: Simd, L: Layout<M>, const S: usize>(m: M, l: &L, t: usize, s: &mut [M::V; 4], k: &[u8]) {
     for i in 0..2 * L::H {
-        s[i] = l.sbox(m, m.xor(s[i], m.load(k.of::<M, L>(t, i))));
+        s[i] = l.sbox(m, m.xor(s[i], m.load(&k[i * S..])));
     }
     network(m, l, t, s, false);
     permute(m, l, t, s);
@@ -175,9 +177,9 @@ pub(crate) fn enc_round<M: Simd, L: Layout<M>, const S: usize>(m: M, l: &L, t: u
 
 /// Algorithm 2 steps 3–15: key, PL⁻¹ and PR⁻¹, the network backwards, S⁻¹.
 #[inline(always)]
-pub(crate) fn dec_round<M: Simd, L: Layout<M>, const S: usize>(m: M, l: &L, t: usize, s: &mut [M::V; 4], k: &KeyRegs<S>) {
+pub(crate) fn dec_round<M: Simd, L: Layout<M>, const S: usize>(m: M, l: &L, t: usize, s: &mut [M::V; 4], k: &[u8]) {
     for i in 0..2 * L::H {
-        s[i] = m.xor(s[i], m.load(k.of::<M, L>(t, i)));
+        s[i] = m.xor(s[i], m.load(&k[i * S..]));
     }
     permute(m, l, t, s);
     network(m, l, t, s, true);
@@ -202,17 +204,18 @@ pub(crate) fn run<M: Simd, L: Layout<M>, B: Groups<M>, const ENC: bool, const G:
     }
     let r = rk.count - 1;
     for t in 0..r {
+        let k = rk.round::<M, L>(t);
         for s in st.iter_mut() {
             if ENC {
-                enc_round(m, l, t, s, rk);
+                enc_round::<M, L, S>(m, l, t, s, k);
             } else {
-                dec_round(m, l, t, s, rk);
+                dec_round::<M, L, S>(m, l, t, s, k);
             }
         }
     }
     for (g, s) in st.iter_mut().enumerate() {
         for i in 0..2 * L::H {
-            s[i] = m.xor(s[i], m.load(rk.of::<M, L>(r, i)));
+            s[i] = m.xor(s[i], m.load(&rk.round::<M, L>(r)[i * S..]));
         }
         blocks.store(m, g, s, low);
     }
