@@ -133,7 +133,7 @@ fn one_set<X: Simd, const ENC: bool, const H: usize, const S: usize>(
         let (key, data) = (&streams[i].0, &mut streams[i].1);
         let rest = &mut data[common * bb..];
         if !rest.is_empty() {
-            Packed::<32>::new(y, &Keys::new(v, key)).crypt::<Avx2, ENC>(y, rest);
+            Packed::<32>::new(y, &Keys::new(v, key)).ecb::<Avx2, ENC>(y, rest);
         }
     }
 }

@@ -23,12 +23,11 @@ use super::groups::{pack, spread, Batch};
 use super::keys::DirKeys;
 use super::layouts::{Permuted, Tracked};
 use super::packed::Packed;
-use super::rounds::{run, Groups, K64};
+use super::rounds::{run, Crypt, Ecb, Groups, K64};
 use super::Keys;
 use crate::cpu::Backend;
-use crate::kernel::{self, BatchCipher};
+use crate::kernel;
 use crate::simd::{Avx512, Avx512Vbmi, Zmm};
-use zeroize::Zeroize;
 
 type M = Zmm<Avx512Vbmi>;
 
@@ -38,7 +37,7 @@ const GROUPS: usize = 4;
 const GROUP_BYTES: usize = 128;
 const BATCH: usize = GROUPS * GROUP_BYTES;
 
-pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<M, Zmm512>("avx512-vbmi", true, 8 * GROUPS);
+pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<M, Ecb<Zmm512>>("avx512-vbmi", true, 8 * GROUPS);
 
 pub(crate) struct Zmm512 {
     /// Packed round keys (all lanes): n = 128 on zmm, and the ymm/xmm tails.
@@ -47,27 +46,14 @@ pub(crate) struct Zmm512 {
     wide: Option<DirKeys<64>>,
 }
 
-impl BatchCipher<M> for Zmm512 {
-    type Keys = Keys;
+impl Crypt<M> for Zmm512 {
     const BATCH_BYTES: usize = BATCH;
-    const GRANULE_BYTES: usize = 16;
 
     fn new(m: M, keys: &Keys) -> Self {
         let packed = Packed::new(m, keys);
         let wide = if packed.wide { Some(wide_keys(&packed.rk)) } else { None };
         Zmm512 { packed, wide }
     }
-    #[inline(always)]
-    fn encrypt(&self, m: M, batch: &mut [u8]) {
-        self.crypt::<true>(m, batch)
-    }
-    #[inline(always)]
-    fn decrypt(&self, m: M, batch: &mut [u8]) {
-        self.crypt::<false>(m, batch)
-    }
-}
-
-impl Zmm512 {
     #[inline(always)]
     fn crypt<const ENC: bool>(&self, m: M, batch: &mut [u8]) {
         match batch.len() {
@@ -77,12 +63,16 @@ impl Zmm512 {
                 buf[..n].copy_from_slice(batch);
                 self.zmm::<ENC>(m, &mut buf);
                 batch.copy_from_slice(&buf[..n]);
-                buf.as_mut_slice().zeroize();
+                // One memset, kept by `black_box` (see keys.rs `DirKeys`).
+                buf.fill(0);
+                core::hint::black_box(&mut buf);
             }
-            _ => self.packed.crypt::<_, ENC>(m.half(), batch),
+            _ => self.packed.ecb::<_, ENC>(m.half(), batch),
         }
     }
+}
 
+impl Zmm512 {
     /// One whole batch on zmm groups.
     #[inline(always)]
     fn zmm<const ENC: bool>(&self, m: M, batch: &mut [u8]) {
@@ -93,7 +83,8 @@ impl Zmm512 {
             }
             None => {
                 let layout = Tracked::new(m, ENC);
-                run::<M, _, _, ENC, GROUPS, 64>(m, &layout, &mut Batch::<1, true> { data: batch }, &self.packed.rk.get(ENC))
+                let rk = &self.packed.rk.get(ENC);
+                run::<M, _, _, ENC, GROUPS, 64>(m, &layout, &mut Batch::<1, true> { data: batch }, rk)
             }
         }
     }

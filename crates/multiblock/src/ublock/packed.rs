@@ -57,7 +57,7 @@ impl<const S: usize> Packed<S> {
 
     /// ECB on `data` (whole blocks) in place.
     #[inline(always)]
-    pub(crate) fn crypt<L: HasAvx2, const ENC: bool>(&self, m: Ymm<L>, data: &mut [u8]) {
+    pub(crate) fn ecb<L: HasAvx2, const ENC: bool>(&self, m: Ymm<L>, data: &mut [u8]) {
         let rk = &self.rk.get(ENC);
         if self.wide {
             crypt::<L, ENC, 2, S>(m, rk, data)

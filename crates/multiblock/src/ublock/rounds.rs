@@ -19,7 +19,9 @@
 
 use zeroize::Zeroize;
 
-use crate::simd::Simd;
+use super::Keys;
+use crate::kernel::BatchCipher;
+use crate::simd::{Machine, Simd};
 
 /// One register of round key or shuffle mask, the 16-byte pattern in all
 /// four lanes (xmm and ymm read its first 16 or 32 bytes).
@@ -218,5 +220,35 @@ pub(crate) fn run<M: Simd, L: Layout<M>, B: Groups<M>, const ENC: bool, const G:
             s[i] = m.xor(s[i], m.load(&rk.round::<M, L>(r)[i * S..]));
         }
         blocks.store(m, g, s, low);
+    }
+}
+
+/// A uBlock backend's work on one batch of whole blocks, either way;
+/// [`Ecb`] makes it the [`BatchCipher`] of `kernel::backend` (tails in whole
+/// blocks: the backends place short groups themselves, in place).
+pub(crate) trait Crypt<M: Machine>: Send + Sync + Sized + 'static {
+    const BATCH_BYTES: usize;
+    fn new(m: M, keys: &Keys) -> Self;
+    /// Encrypts (ENC) or decrypts `batch` in place; `#[inline(always)]`.
+    fn crypt<const ENC: bool>(&self, m: M, batch: &mut [u8]);
+}
+
+pub(crate) struct Ecb<T>(T);
+
+impl<M: Machine, T: Crypt<M>> BatchCipher<M> for Ecb<T> {
+    type Keys = Keys;
+    const BATCH_BYTES: usize = T::BATCH_BYTES;
+    const GRANULE_BYTES: usize = 16;
+
+    fn new(m: M, keys: &Keys) -> Self {
+        Ecb(T::new(m, keys))
+    }
+    #[inline(always)]
+    fn encrypt(&self, m: M, batch: &mut [u8]) {
+        self.0.crypt::<true>(m, batch)
+    }
+    #[inline(always)]
+    fn decrypt(&self, m: M, batch: &mut [u8]) {
+        self.0.crypt::<false>(m, batch)
     }
 }

@@ -19,10 +19,10 @@
 use super::groups::Batch;
 use super::keys::{self, DirKeys};
 use super::layouts::Plain;
-use super::rounds::{run, KeyRegs};
+use super::rounds::{run, Crypt, Ecb, KeyRegs};
 use super::Keys;
 use crate::cpu::Backend;
-use crate::kernel::{self, BatchCipher};
+use crate::kernel;
 use crate::simd::{Ssse3, Xmm};
 
 /// Blocks interleaved in the main loop.
@@ -30,7 +30,7 @@ const WAYS: usize = 4;
 
 type M = Xmm<Ssse3>;
 
-pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<M, Spread>("ssse3", true, WAYS);
+pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<M, Ecb<Spread>>("ssse3", true, WAYS);
 
 /// Round keys in plain form.
 pub(crate) struct Spread {
@@ -38,26 +38,13 @@ pub(crate) struct Spread {
     wide: bool,
 }
 
-/// WAYS blocks of n = 256 (two steps of n = 128); tails in whole blocks.
-impl BatchCipher<M> for Spread {
-    type Keys = Keys;
+/// WAYS blocks of n = 256 (two steps of n = 128).
+impl Crypt<M> for Spread {
     const BATCH_BYTES: usize = 32 * WAYS;
-    const GRANULE_BYTES: usize = 16;
 
     fn new(m: M, keys: &Keys) -> Self {
         Spread { rk: keys::schedule::<M, false, 16>(m, keys), wide: keys.variant.block_bytes() == 32 }
     }
-    #[inline(always)]
-    fn encrypt(&self, m: M, batch: &mut [u8]) {
-        self.crypt::<true>(m, batch)
-    }
-    #[inline(always)]
-    fn decrypt(&self, m: M, batch: &mut [u8]) {
-        self.crypt::<false>(m, batch)
-    }
-}
-
-impl Spread {
     #[inline(always)]
     fn crypt<const ENC: bool>(&self, m: M, data: &mut [u8]) {
         let rk = &self.rk.get(ENC);
