@@ -194,6 +194,17 @@ impl<const N: usize> Simd for Emu<N> {
             dst[i / 16 * stride + i % 16] = b;
         }
     }
+    // uBlock
+    fn load_lane(self, v: R<N>, lane: usize, src: &[u8]) -> R<N> {
+        assert!(lane < N / 16);
+        let mut out = v;
+        out[16 * lane..16 * lane + 16].copy_from_slice(&src[..16]);
+        out
+    }
+    fn store_lane(self, v: R<N>, lane: usize, dst: &mut [u8]) {
+        assert!(lane < N / 16);
+        dst[..16].copy_from_slice(&v[16 * lane..16 * lane + 16]);
+    }
 }
 
 /// punpckl/h with W-byte elements: per 16-byte lane, out element 2e is a's

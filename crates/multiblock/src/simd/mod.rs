@@ -163,6 +163,15 @@ pub(crate) trait Simd: Machine {
     fn load_lanes(self, src: &[u8], stride: usize) -> Self::V;
     /// The inverse: lane L → the 16 bytes of `dst` at L·stride.
     fn store_lanes(self, v: Self::V, dst: &mut [u8], stride: usize);
+
+    // uBlock: blocks gathered lane by lane (several streams, or blocks
+    // whose halves go to different registers).
+    /// `v` with 128-bit lane `lane` (< BYTES/16) replaced by `src[..16]`
+    /// (`vinserti128` / `vinserti32x4` from memory; a load on xmm).
+    fn load_lane(self, v: Self::V, lane: usize, src: &[u8]) -> Self::V;
+    /// 128-bit lane `lane` of `v` into `dst[..16]` (`vextracti128` /
+    /// `vextracti32x4` to memory; a store on xmm).
+    fn store_lane(self, v: Self::V, lane: usize, dst: &mut [u8]);
 }
 
 /// Machines with a machine of half their width at the same level (for the

@@ -52,6 +52,18 @@ macro_rules! check_simd {
                 m.store_lanes(a, &mut buf, 24);
                 m.xor(b, m.load_lanes(&buf[8..], 24))
             });
+            // uBlock
+            same!($m, $n, $rng, |m, a, b, _c| {
+                let mut lanes = [0u8; 16 * ($n / 16)];
+                m.store(b, &mut lanes);
+                let mut v = a;
+                for l in 0..$n / 16 {
+                    let mut lane = [0u8; 16];
+                    m.store_lane(a, $n / 16 - 1 - l, &mut lane);
+                    v = m.load_lane(v, l, &lane);
+                }
+                m.xor(v, m.load_lane(b, 0, &lanes[16 * ($n / 16 - 1)..]))
+            });
         }
     };
 }

@@ -107,6 +107,19 @@ x86_simd! {
         fn store_lanes(self, v: __m128i, dst: &mut [u8], _stride: usize) {
             self.store(v, dst)
         }
+        // uBlock
+        #[inline(always)]
+        fn load_lane(self, _: __m128i, lane: usize, src: &[u8]) -> __m128i {
+            debug_assert_eq!(lane, 0);
+            let src = &src[..16];
+            unsafe { _mm_loadu_si128(src.as_ptr().cast()) }
+        }
+        #[inline(always)]
+        fn store_lane(self, v: __m128i, lane: usize, dst: &mut [u8]) {
+            debug_assert_eq!(lane, 0);
+            let dst = &mut dst[..16];
+            unsafe { _mm_storeu_si128(dst.as_mut_ptr().cast(), v) }
+        }
 
         // Magma / GOST 28147-89.
         #[inline(always)]

@@ -111,6 +111,29 @@ x86_simd! {
             let p = dst.as_mut_ptr();
             unsafe { _mm256_storeu2_m128i(p.add(stride).cast(), p.cast(), v) }
         }
+        // uBlock
+        #[inline(always)]
+        fn load_lane(self, v: __m256i, lane: usize, src: &[u8]) -> __m256i {
+            let src = &src[..16];
+            unsafe {
+                let x = _mm_loadu_si128(src.as_ptr().cast());
+                match lane {
+                    0 => _mm256_inserti128_si256::<0>(v, x),
+                    _ => _mm256_inserti128_si256::<1>(v, x),
+                }
+            }
+        }
+        #[inline(always)]
+        fn store_lane(self, v: __m256i, lane: usize, dst: &mut [u8]) {
+            let dst = &mut dst[..16];
+            unsafe {
+                let x = match lane {
+                    0 => _mm256_castsi256_si128(v),
+                    _ => _mm256_extracti128_si256::<1>(v),
+                };
+                _mm_storeu_si128(dst.as_mut_ptr().cast(), x)
+            }
+        }
 
         // Magma / GOST 28147-89.
         #[inline(always)]

@@ -99,6 +99,33 @@ x86_simd! {
                 half.store_lanes(_mm512_extracti64x4_epi64::<1>(v), &mut dst[2 * stride..], stride);
             }
         }
+        // uBlock
+        #[inline(always)]
+        fn load_lane(self, v: __m512i, lane: usize, src: &[u8]) -> __m512i {
+            let src = &src[..16];
+            unsafe {
+                let x = _mm_loadu_si128(src.as_ptr().cast());
+                match lane {
+                    0 => _mm512_inserti32x4::<0>(v, x),
+                    1 => _mm512_inserti32x4::<1>(v, x),
+                    2 => _mm512_inserti32x4::<2>(v, x),
+                    _ => _mm512_inserti32x4::<3>(v, x),
+                }
+            }
+        }
+        #[inline(always)]
+        fn store_lane(self, v: __m512i, lane: usize, dst: &mut [u8]) {
+            let dst = &mut dst[..16];
+            unsafe {
+                let x = match lane {
+                    0 => _mm512_castsi512_si128(v),
+                    1 => _mm512_extracti32x4_epi32::<1>(v),
+                    2 => _mm512_extracti32x4_epi32::<2>(v),
+                    _ => _mm512_extracti32x4_epi32::<3>(v),
+                };
+                _mm_storeu_si128(dst.as_mut_ptr().cast(), x)
+            }
+        }
 
         // Magma / GOST 28147-89.
         #[inline(always)]

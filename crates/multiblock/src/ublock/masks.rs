@@ -2,7 +2,7 @@
 //! the spec tables (tables.rs). No unsafe here.
 //!
 //! The SIMD backends hold a half-block "nibble-spread": byte j of a 16-byte
-//! lane holds nibble j (big-endian nibble order, notes/seed-001-ublock.md
+//! lane holds nibble j (big-endian nibble order, seed 001
 //! §1.8), so every nibble permutation of the cipher is one `pshufb` whose
 //! mask says, for each output byte, which input byte it takes (out[j] =
 //! in[m[j]], 0x80 = zero). A 64-bit half (n = 128) is 16 nibbles: one lane.
@@ -161,13 +161,19 @@ const _: () = {
 /// The first 16 entries of PK_t (paper Table 6): the permutation of the
 /// first 16 nibbles of K0‖K1 — all of it for k = 128; K0 for k = 256, where
 /// K1 only swaps its two 8-nibble halves (tables.rs checks that).
-pub(crate) fn pk16(v: Variant) -> [u8; 16] {
+pub(crate) const fn pk16(v: Variant) -> [u8; 16] {
     let pk: &[u8] = match v {
         Variant::U128_128 => &PK1,
         Variant::U128_256 => &PK2,
         Variant::U256_256 => &PK3,
     };
-    core::array::from_fn(|j| pk[j])
+    let mut out = [0u8; 16];
+    let mut j = 0;
+    while j < 16 {
+        out[j] = pk[j];
+        j += 1;
+    }
+    out
 }
 
 /// RC_1..RC_24 (paper Table 7) on the 8 nibbles of the left 32 bits of K0

@@ -1,6 +1,6 @@
 //! uBlock, winner of the 2019 Chinese national cipher design competition
 //! (Wu W., Zhang L., Zheng Y., Li L., J. Cryptologic Research 2019, 6(6)),
-//! as described in the seed paper §1 (notes/seed-001-ublock.md §1).
+//! as described in seed 001 (Fast software implementation of uBlock, AVX2) §1.
 //!
 //! Variants uBlock-n/k: 128/128 (16 rounds), 128/256 (24), 256/256 (24).
 //! Bytes: a block or key byte string is read big-endian by nibbles (nibble 0
@@ -11,18 +11,24 @@
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
-mod avx2_key_schedule;
+mod avx2_multi;
 #[cfg(target_arch = "x86_64")]
 mod avx512_vbmi;
-#[cfg(target_arch = "x86_64")]
-mod avx2_multi;
+mod groups;
 mod key_schedule;
+mod keys;
+mod layouts;
 mod masks;
 mod multi_key;
+#[cfg(target_arch = "x86_64")]
+mod packed;
 mod reference;
+mod rounds;
 #[cfg(target_arch = "x86_64")]
 mod ssse3;
 mod tables;
+#[cfg(test)]
+mod tests;
 
 use crate::cpu::{Backend, BackendChoice};
 use crate::engine::Engine;

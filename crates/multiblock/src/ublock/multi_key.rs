@@ -1,5 +1,5 @@
 //! Many independent (key, message) streams in one call — the seed paper's
-//! multi-key scenario (notes/seed-001-ublock.md §2.0, §3.3: four keys, short
+//! multi-key scenario (seed 001 §2.0, §3.3: four keys, short
 //! messages, key setup included).
 //!
 //! On the `avx2` backend the streams share SIMD lanes: up to four keys are
