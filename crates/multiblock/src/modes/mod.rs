@@ -205,22 +205,24 @@ impl Request<'_> {
 
 /// Encrypts (or wraps, or seals: ciphertext||tag) `data`.
 pub fn encrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
-    check_kind(req, &[Kind::Cipher, Kind::Aead, Kind::KeyWrap], "encrypt")?;
-    match (req.mode, req.cipher.family()) {
-        (Mode::Ecb, _) => ecb(req, data, true),
-        (_, Family::Kuznyechik | Family::Magma | Family::Gost89) => gost::encrypt(req, data),
-        (_, Family::Kalyna | Family::Ublock) => dstu::encrypt(req, data),
-    }
+    crypt(req, data, gost::Direction::Encrypt)
 }
 
 /// Decrypts (or unwraps, or opens ciphertext||tag: [`Error::Authentication`]
 /// and no plaintext on a wrong tag) `data`.
 pub fn decrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
-    check_kind(req, &[Kind::Cipher, Kind::Aead, Kind::KeyWrap], "decrypt")?;
+    crypt(req, data, gost::Direction::Decrypt)
+}
+
+/// [`encrypt`] or [`decrypt`]: the mode's kind checked, then the family's
+/// one-shot code.
+fn crypt(req: &Request<'_>, data: &[u8], dir: gost::Direction) -> Result<Vec<u8>> {
+    let encrypt = dir == gost::Direction::Encrypt;
+    check_kind(req, &[Kind::Cipher, Kind::Aead, Kind::KeyWrap], if encrypt { "encrypt" } else { "decrypt" })?;
     match (req.mode, req.cipher.family()) {
-        (Mode::Ecb, _) => ecb(req, data, false),
-        (_, Family::Kuznyechik | Family::Magma | Family::Gost89) => gost::decrypt(req, data),
-        (_, Family::Kalyna | Family::Ublock) => dstu::decrypt(req, data),
+        (Mode::Ecb, _) => ecb(req, data, encrypt),
+        (_, Family::Kuznyechik | Family::Magma | Family::Gost89) => gost::crypt(req, data, dir),
+        (_, Family::Kalyna | Family::Ublock) => dstu::crypt(req, data, encrypt),
     }
 }
 
