@@ -38,37 +38,46 @@ fn pieces(cuts: &[usize]) -> impl Iterator<Item = (usize, usize)> + '_ {
     cuts.windows(2).map(|w| (w[0], w[1]))
 }
 
+/// `count` random (cipher, key, message) triples per Kalyna variant, the
+/// message length drawn by `len(rng, block bytes, case number)`.
+fn messages(
+    rng: &mut Rng,
+    count: usize,
+    len: impl Fn(&mut Rng, usize, usize) -> usize,
+) -> Vec<(CipherId, Vec<u8>, Vec<u8>)> {
+    let mut out = Vec::new();
+    for id in KALYNA {
+        for case in 0..count {
+            let key = rng.bytes(id.key_bytes());
+            let n = len(rng, id.block_bytes(), case);
+            out.push((id, key, rng.bytes(n)));
+        }
+    }
+    out
+}
+
 #[test]
 fn ctr_ofb_streaming_equals_one_shot() {
     let mut rng = Rng(0x5eed_0001);
-    for id in KALYNA {
-        let n = id.block_bytes();
-        for case in 0..12 {
-            let key = rng.bytes(id.key_bytes());
-            let params = Params { iv: Some(rng.bytes(n)), ..Params::default() };
-            let len = rng.below(6 * n + 5) + if case == 0 { 9000 } else { 0 };
-            let data = rng.bytes(len);
-            for mode in [Mode::Ctr, Mode::Ofb] {
-                let r = req(id, mode, &key, params.clone());
-                let want = modes::encrypt(&r, &data).unwrap();
-                let mut got = data.clone();
-                let cuts = splits(&mut rng, data.len(), 1);
-                match mode {
-                    Mode::Ctr => {
-                        let mut s = KalynaCtr::new(&r).unwrap();
-                        for (a, b) in pieces(&cuts) {
-                            s.update(&mut got[a..b]);
-                        }
-                    }
-                    _ => {
-                        let mut s = KalynaOfb::new(&r).unwrap();
-                        for (a, b) in pieces(&cuts) {
-                            s.update(&mut got[a..b]);
-                        }
-                    }
-                }
-                assert_eq!(got, want, "{id} {mode} len {} cuts {cuts:?}", data.len());
-            }
+    // One long message per cipher crosses the keystream's chunks.
+    for (id, key, data) in messages(&mut rng, 12, |rng, n, case| rng.below(6 * n + 5) + if case == 0 { 9000 } else { 0 })
+    {
+        let params = Params { iv: Some(rng.bytes(id.block_bytes())), ..Params::default() };
+        for mode in [Mode::Ctr, Mode::Ofb] {
+            let r = req(id, mode, &key, params.clone());
+            let want = modes::encrypt(&r, &data).unwrap();
+            let mut got = data.clone();
+            let cuts = splits(&mut rng, data.len(), 1);
+            let mut update: Box<dyn FnMut(&mut [u8])> = if mode == Mode::Ctr {
+                let mut s = KalynaCtr::new(&r).unwrap();
+                Box::new(move |d| s.update(d))
+            } else {
+                let mut s = KalynaOfb::new(&r).unwrap();
+                Box::new(move |d| s.update(d))
+            };
+            pieces(&cuts).for_each(|(a, b)| update(&mut got[a..b]));
+            drop(update);
+            assert_eq!(got, want, "{id} {mode} len {} cuts {cuts:?}", data.len());
         }
     }
 }
@@ -148,31 +157,21 @@ fn cbc_cfb_xts_streaming_equals_one_shot() {
 #[test]
 fn cmac_gmac_streaming_equals_one_shot() {
     let mut rng = Rng(0x5eed_0003);
-    for id in KALYNA {
-        let n = id.block_bytes();
-        for _ in 0..10 {
-            let key = rng.bytes(id.key_bytes());
-            let len = rng.below(5 * n) + 1;
-            let data = rng.bytes(len);
-            for mode in [Mode::Cmac, Mode::Gmac] {
-                let r = req(id, mode, &key, Params::default());
-                let want = modes::mac(&r, &data).unwrap();
-                let cuts = splits(&mut rng, data.len(), 1);
-                let got = if mode == Mode::Cmac {
-                    let mut m = KalynaCmac::new(&r).unwrap();
-                    for (a, b) in pieces(&cuts) {
-                        m.update(&data[a..b]);
-                    }
-                    m.finalize().unwrap()
-                } else {
-                    let mut m = KalynaGmac::new(&r).unwrap();
-                    for (a, b) in pieces(&cuts) {
-                        m.update(&data[a..b]);
-                    }
-                    m.finalize().unwrap()
-                };
-                assert_eq!(got, want, "{id} {mode} cuts {cuts:?}");
-            }
+    for (id, key, data) in messages(&mut rng, 10, |rng, n, _| rng.below(5 * n) + 1) {
+        for mode in [Mode::Cmac, Mode::Gmac] {
+            let r = req(id, mode, &key, Params::default());
+            let want = modes::mac(&r, &data).unwrap();
+            let cuts = splits(&mut rng, data.len(), 1);
+            let got = if mode == Mode::Cmac {
+                let mut m = KalynaCmac::new(&r).unwrap();
+                pieces(&cuts).for_each(|(a, b)| m.update(&data[a..b]));
+                m.finalize().unwrap()
+            } else {
+                let mut m = KalynaGmac::new(&r).unwrap();
+                pieces(&cuts).for_each(|(a, b)| m.update(&data[a..b]));
+                m.finalize().unwrap()
+            };
+            assert_eq!(got, want, "{id} {mode} cuts {cuts:?}");
         }
     }
 }
