@@ -126,15 +126,21 @@ pub(crate) struct Ctr {
     done: u128,
 }
 
+/// Checks a GOST CTR or CTR-ACPKM request (through the GOST type, for its
+/// messages); true when it is `mode` with s = n, whose blocks split.
+fn gost_whole_blocks(req: &Request<'_>, mode: Mode) -> Result<bool> {
+    drop(GostCtrType::new(req)?);
+    Ok(req.mode == mode && req.params.s.is_none_or(|s| s == 8 * req.cipher.block_bytes()))
+}
+
 impl Ctr {
     /// GOST R 34.13 CTR for Kuznyechik and Magma, when s = n (else `None`:
     /// the segments of s < n bits and CTR-ACPKM stay sequential).
     pub(crate) fn gost(req: &Request<'_>) -> Result<Option<Ctr>> {
-        drop(GostCtrType::new(req)?);
-        let n = req.cipher.block_bytes();
-        if req.mode != Mode::Ctr || req.params.s.is_some_and(|s| s != 8 * n) {
+        if !gost_whole_blocks(req, Mode::Ctr)? {
             return Ok(None);
         }
+        let n = req.cipher.block_bytes();
         let iv = req.params.iv.as_deref().unwrap_or_default();
         let mut full = [0u8; 16];
         full[16 - n..16 - n / 2].copy_from_slice(iv);
@@ -272,11 +278,10 @@ fn acpkm_step(cipher: &Cipher) -> Result<Zeroizing<Vec<u8>>> {
 
 impl CtrAcpkm {
     pub(crate) fn new(req: &Request<'_>) -> Result<Option<CtrAcpkm>> {
-        drop(GostCtrType::new(req)?);
-        let n = req.cipher.block_bytes();
-        if req.mode != Mode::CtrAcpkm || req.params.s.is_some_and(|s| s != 8 * n) {
+        if !gost_whole_blocks(req, Mode::CtrAcpkm)? {
             return Ok(None);
         }
+        let n = req.cipher.block_bytes();
         let section = req.params.section_bytes.unwrap_or_else(|| acpkm::default_section(n));
         let iv = req.params.iv.as_deref().unwrap_or_default();
         let mut full = [0u8; 16];

@@ -77,6 +77,7 @@ pub struct KalynaGcm {
 }
 
 impl KalynaGcm {
+    /// Keys GCM with `--iv`, `--aad` and `--tag-bits` (default the block).
     pub fn new(req: &Request<'_>) -> Result<KalynaGcm> {
         check_family(req, false)?;
         only(req, &["iv", "aad", "tag-bits"])?;
@@ -203,6 +204,7 @@ pub struct KalynaGmac {
 }
 
 impl KalynaGmac {
+    /// Keys GMAC with `--iv` and `--tag-bits` (default the block).
     pub fn new(req: &Request<'_>) -> Result<KalynaGmac> {
         check_family(req, false)?;
         only(req, &["iv", "tag-bits"])?;

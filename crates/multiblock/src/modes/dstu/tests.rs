@@ -34,6 +34,11 @@ fn splits(rng: &mut Rng, len: usize, unit: usize) -> Vec<usize> {
     cuts
 }
 
+/// The one-shot API's encryption or decryption.
+fn one_shot(r: &Request<'_>, data: &[u8], encrypt: bool) -> Vec<u8> {
+    if encrypt { modes::encrypt(r, data) } else { modes::decrypt(r, data) }.unwrap()
+}
+
 fn pieces(cuts: &[usize]) -> impl Iterator<Item = (usize, usize)> + '_ {
     cuts.windows(2).map(|w| (w[0], w[1]))
 }
@@ -98,8 +103,7 @@ fn cbc_cfb_xts_streaming_equals_one_shot() {
             let data = rng.bytes(blocks * n);
             let r = req(id, Mode::Cbc, &key, Params { iv: Some(iv.clone()), ..Params::default() });
             for encrypt in [true, false] {
-                let want =
-                    if encrypt { modes::encrypt(&r, &data).unwrap() } else { modes::decrypt(&r, &data).unwrap() };
+                let want = one_shot(&r, &data, encrypt);
                 let mut s = if encrypt { Cbc::encryptor(&r) } else { Cbc::decryptor(&r) }.unwrap();
                 let mut got = data.clone();
                 for (a, b) in pieces(&splits(&mut rng, got.len(), n)) {
@@ -120,8 +124,7 @@ fn cbc_cfb_xts_streaming_equals_one_shot() {
                 let p = Params { iv: Some(iv.clone()), s: Some(s_bits), ..Params::default() };
                 let r = req(id, Mode::Cfb, &key, p);
                 for encrypt in [true, false] {
-                    let want =
-                        if encrypt { modes::encrypt(&r, &data).unwrap() } else { modes::decrypt(&r, &data).unwrap() };
+                    let want = one_shot(&r, &data, encrypt);
                     let mut s = if encrypt { KalynaCfb::encryptor(&r) } else { KalynaCfb::decryptor(&r) }.unwrap();
                     let mut got = data.clone();
                     let cuts = splits(&mut rng, got.len(), q);
@@ -138,8 +141,7 @@ fn cbc_cfb_xts_streaming_equals_one_shot() {
             let data = rng.bytes(len);
             let r = req(id, Mode::Xts, &key, Params { iv: Some(iv.clone()), ..Params::default() });
             for encrypt in [true, false] {
-                let want =
-                    if encrypt { modes::encrypt(&r, &data).unwrap() } else { modes::decrypt(&r, &data).unwrap() };
+                let want = one_shot(&r, &data, encrypt);
                 let mut s = if encrypt { KalynaXts::encryptor(&r) } else { KalynaXts::decryptor(&r) }.unwrap();
                 let mut got = data.clone();
                 let end = data.len() - n - data.len() % n;

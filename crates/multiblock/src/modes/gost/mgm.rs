@@ -262,6 +262,13 @@ impl Mgm {
         Ok(())
     }
 
+    /// `out` (the ciphertext) ‖ the tag over the sum `acc`.
+    fn with_tag(&mut self, acc: Acc, mut out: Vec<u8>, text: usize) -> Result<Vec<u8>> {
+        let tag = self.tag(acc, text)?;
+        out.extend_from_slice(&tag);
+        Ok(out)
+    }
+
     /// The tag from the sum over A and C.
     fn tag(&mut self, mut acc: Acc, text: usize) -> Result<Vec<u8>> {
         let n = self.n;
@@ -310,9 +317,7 @@ pub fn seal(req: &Request<'_>, plaintext: &[u8]) -> Result<Vec<u8>> {
     let mut acc = m.start(&req.params.aad, plaintext.len(), plaintext.is_empty())?;
     let mut out = crate::modes::alloc::copy_with_room(plaintext, m.tag_bytes)?;
     m.ctr_and_hash(&mut acc, &mut out)?;
-    let tag = m.tag(acc, plaintext.len())?;
-    out.extend_from_slice(&tag);
-    Ok(out)
+    m.with_tag(acc, out, plaintext.len())
 }
 
 /// [`seal`] with the text split across `threads` threads (0: every core;
@@ -327,9 +332,7 @@ pub(crate) fn seal_pool(req: &Request<'_>, plaintext: &[u8], pool: &Pool) -> Res
     let mut out = crate::modes::alloc::copy_with_room(plaintext, m.tag_bytes)?;
     m.ctr_par(0, &mut out, pool)?;
     m.hash_text_par(&mut acc, &mut out, pool)?;
-    let tag = m.tag(acc, plaintext.len())?;
-    out.extend_from_slice(&tag);
-    Ok(out)
+    m.with_tag(acc, out, plaintext.len())
 }
 
 /// [`open`] with the text split across `threads` threads: the tag is still

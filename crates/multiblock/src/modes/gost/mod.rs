@@ -51,7 +51,9 @@ pub const CHUNK_BYTES: usize = 8192;
 /// Which way a mode runs (CFB and CBC differ between the two).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
+    /// Encryption (plaintext in).
     Encrypt,
+    /// Decryption (ciphertext in).
     Decrypt,
 }
 
