@@ -100,31 +100,26 @@ macro_rules! aead_type {
     };
 }
 
-aead_type!(
+/// One [`aead_type!`] per row: the type, its cipher, key size, nonce/tag size.
+macro_rules! aead_types {
+    ($($(#[$doc:meta])* $name:ident: $id:expr, $key:ty, $block:ty;)*) => {
+        $(aead_type!($(#[$doc])* $name, $id, $key, $block);)*
+    };
+}
+
+aead_types! {
     /// Kuznyechik-MGM (RFC 9058): 16-byte nonce (top bit 0), 16-byte tag.
-    KuznyechikMgm, CipherId::Kuznyechik, U32, U16
-);
-aead_type!(
+    KuznyechikMgm: CipherId::Kuznyechik, U32, U16;
     /// Magma-MGM (RFC 9058): 8-byte nonce (top bit 0), 8-byte tag.
-    MagmaMgm, CipherId::Magma, U32, U8
-);
-aead_type!(
+    MagmaMgm: CipherId::Magma, U32, U8;
     /// Kalyna-128/128 GCM (DSTU 7624:2014 §12): 16-byte IV, 16-byte tag.
-    Kalyna128_128Gcm, CipherId::Kalyna128_128, U16, U16
-);
-aead_type!(
+    Kalyna128_128Gcm: CipherId::Kalyna128_128, U16, U16;
     /// Kalyna-128/256 GCM (DSTU 7624:2014 §12): 16-byte IV, 16-byte tag.
-    Kalyna128_256Gcm, CipherId::Kalyna128_256, U32, U16
-);
-aead_type!(
+    Kalyna128_256Gcm: CipherId::Kalyna128_256, U32, U16;
     /// Kalyna-256/256 GCM (DSTU 7624:2014 §12): 32-byte IV, 32-byte tag.
-    Kalyna256_256Gcm, CipherId::Kalyna256_256, U32, U32
-);
-aead_type!(
+    Kalyna256_256Gcm: CipherId::Kalyna256_256, U32, U32;
     /// Kalyna-256/512 GCM (DSTU 7624:2014 §12): 32-byte IV, 32-byte tag.
-    Kalyna256_512Gcm, CipherId::Kalyna256_512, U64, U32
-);
-aead_type!(
+    Kalyna256_512Gcm: CipherId::Kalyna256_512, U64, U32;
     /// Kalyna-512/512 GCM (DSTU 7624:2014 §12): 64-byte IV, 64-byte tag.
-    Kalyna512_512Gcm, CipherId::Kalyna512_512, U64, U64
-);
+    Kalyna512_512Gcm: CipherId::Kalyna512_512, U64, U64;
+}

@@ -32,21 +32,37 @@ use crate::{Cipher, CipherId, Family};
 /// Every mode name of the CLI contract.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Mode {
+    /// Electronic codebook: every block on its own (GOST R 34.13-2015, DSTU 7624:2014), with `--padding`.
     Ecb,
+    /// Counter mode: GOST R 34.13-2015 CTR (s-bit segments) or DSTU 7624:2014 CTR (little-endian counter from E_K(IV)).
     Ctr,
+    /// Output feedback (GOST R 34.13-2015 with an m-bit register, DSTU 7624:2014).
     Ofb,
+    /// Cipher block chaining (GOST R 34.13-2015 with m = z·n, DSTU 7624:2014, and plain CBC for uBlock).
     Cbc,
+    /// Cipher feedback: GOST R 34.13-2015, GOST 28147-89 "гаммирование с обратной связью", DSTU 7624:2014 (s-bit pieces).
     Cfb,
+    /// GOST MAC: GOST R 34.13-2015 MAC (OMAC1-like) for Kuznyechik/Magma, the 28147-89 imitovstavka for GOST 28147-89.
     Mac,
+    /// CTR-ACPKM (RFC 8645): GOST CTR with the key changed every `--section-bytes`.
     CtrAcpkm,
+    /// OMAC-ACPKM (RFC 8645): the GOST MAC with ACPKM-Master key sections.
     OmacAcpkm,
+    /// Multilinear Galois Mode AEAD (RFC 9058) for Kuznyechik and Magma.
     Mgm,
+    /// GOST 28147-89 counter mode ("гаммирование", the C1/C2 constants).
     Cnt,
+    /// DSTU 7624:2014 CMAC for Kalyna.
     Cmac,
+    /// DSTU 7624:2014 GCM AEAD for Kalyna (GF(2^n) of the block size).
     Gcm,
+    /// DSTU 7624:2014 GMAC: GCM's authentication alone.
     Gmac,
+    /// DSTU 7624:2014 CCM AEAD for Kalyna (`--nb` length-field bytes).
     Ccm,
+    /// DSTU 7624:2014 §14 XTS with ciphertext stealing; `--iv` is the tweak.
     Xts,
+    /// DSTU 7624:2014 key wrap for Kalyna.
     Kw,
 }
 
@@ -64,6 +80,7 @@ pub enum Kind {
 }
 
 impl Mode {
+    /// Every mode, in the order the CLI lists them.
     pub const ALL: [Mode; 16] = [
         Mode::Ecb,
         Mode::Ctr,
@@ -83,6 +100,7 @@ impl Mode {
         Mode::Kw,
     ];
 
+    /// The mode's name in the CLI contract (`"ctr-acpkm"`).
     pub const fn name(self) -> &'static str {
         match self {
             Mode::Ecb => "ecb",
@@ -104,6 +122,7 @@ impl Mode {
         }
     }
 
+    /// What the mode does with its input (cipher, MAC, AEAD, key wrap).
     pub const fn kind(self) -> Kind {
         match self {
             Mode::Mac | Mode::OmacAcpkm | Mode::Cmac | Mode::Gmac => Kind::Mac,
@@ -147,6 +166,7 @@ pub struct Params {
     pub iv: Option<Vec<u8>>,
     /// Associated data (AEAD modes).
     pub aad: Vec<u8>,
+    /// Padding of ECB and CBC (default none: whole blocks).
     pub padding: Padding,
     /// GOST R 34.13 / DSTU CFB: bits of output per step.
     pub s: Option<usize>,
@@ -168,11 +188,17 @@ pub struct Params {
 
 /// Everything a one-shot call needs.
 pub struct Request<'a> {
+    /// The cipher and its key size.
     pub cipher: CipherId,
+    /// The mode of operation.
     pub mode: Mode,
+    /// The key, `cipher.key_bytes()` long.
     pub key: &'a [u8],
+    /// GOST 28147-89 / Magma S-box set by name (`None`: the cipher's default).
     pub sbox: Option<&'a str>,
+    /// Which kernel runs the cipher (`Auto`: the fastest the CPU has).
     pub backend: BackendChoice<'a>,
+    /// The mode's parameters.
     pub params: Params,
 }
 
@@ -205,22 +231,24 @@ impl Request<'_> {
 
 /// Encrypts (or wraps, or seals: ciphertext||tag) `data`.
 pub fn encrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
-    check_kind(req, &[Kind::Cipher, Kind::Aead, Kind::KeyWrap], "encrypt")?;
-    match (req.mode, req.cipher.family()) {
-        (Mode::Ecb, _) => ecb(req, data, true),
-        (_, Family::Kuznyechik | Family::Magma | Family::Gost89) => gost::encrypt(req, data),
-        (_, Family::Kalyna | Family::Ublock) => dstu::encrypt(req, data),
-    }
+    crypt(req, data, gost::Direction::Encrypt)
 }
 
 /// Decrypts (or unwraps, or opens ciphertext||tag: [`Error::Authentication`]
 /// and no plaintext on a wrong tag) `data`.
 pub fn decrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
-    check_kind(req, &[Kind::Cipher, Kind::Aead, Kind::KeyWrap], "decrypt")?;
+    crypt(req, data, gost::Direction::Decrypt)
+}
+
+/// [`encrypt`] or [`decrypt`]: the mode's kind checked, then the family's
+/// one-shot code.
+fn crypt(req: &Request<'_>, data: &[u8], dir: gost::Direction) -> Result<Vec<u8>> {
+    let encrypt = dir == gost::Direction::Encrypt;
+    check_kind(req, &[Kind::Cipher, Kind::Aead, Kind::KeyWrap], if encrypt { "encrypt" } else { "decrypt" })?;
     match (req.mode, req.cipher.family()) {
-        (Mode::Ecb, _) => ecb(req, data, false),
-        (_, Family::Kuznyechik | Family::Magma | Family::Gost89) => gost::decrypt(req, data),
-        (_, Family::Kalyna | Family::Ublock) => dstu::decrypt(req, data),
+        (Mode::Ecb, _) => ecb(req, data, encrypt),
+        (_, Family::Kuznyechik | Family::Magma | Family::Gost89) => gost::crypt(req, data, dir),
+        (_, Family::Kalyna | Family::Ublock) => dstu::crypt(req, data, encrypt),
     }
 }
 

@@ -2,6 +2,7 @@
 
 use crate::error::{Error, Result};
 
+/// How ECB and CBC fill the last block (`--padding`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Padding {
     /// No padding: the input must already fit the mode.
@@ -20,8 +21,10 @@ pub enum Padding {
 }
 
 impl Padding {
+    /// Every padding, in the order the CLI lists them.
     pub const ALL: [Padding; 5] = [Padding::None, Padding::Gost1, Padding::Gost2, Padding::Gost3, Padding::Pkcs7];
 
+    /// The padding's name in the CLI contract (`"gost2"`).
     pub const fn name(self) -> &'static str {
         match self {
             Padding::None => "none",
@@ -32,6 +35,7 @@ impl Padding {
         }
     }
 
+    /// Parses a CLI name; an unknown one is a one-line error listing them.
     pub fn from_name(name: &str) -> Result<Padding> {
         Padding::ALL.iter().copied().find(|p| p.name() == name).ok_or_else(|| {
             Error::Param(format!(

@@ -32,31 +32,24 @@ fn length_error(c: &Cipher, total: u64) -> Error {
     Error::DataLength { cipher: c.id().name(), block_bytes: c.block_bytes(), got: total as usize }
 }
 
-// ---------------------------------------------------------------- ECB --
+// -------------------------------------------------------- ECB and CBC --
 
-/// ECB with the request's padding.
-pub(crate) struct Ecb {
+/// What ECB or CBC does to whole blocks; [`Padded`] adds the padding.
+pub(crate) trait Blocks: Send {
+    /// Encrypts or decrypts whole blocks of `data` in place.
+    fn apply(&mut self, cipher: &Cipher, encrypt: bool, data: &mut [u8], pool: &Pool) -> Result<()>;
+}
+
+/// A block mode with the request's padding: added to the end before
+/// encryption; decryption holds the last block back and checks it.
+pub(crate) struct Padded<B> {
     cipher: Cipher,
     encrypt: bool,
     padding: Padding,
+    blocks: B,
 }
 
-impl Ecb {
-    pub(crate) fn new(req: &Request<'_>, encrypt: bool) -> Result<Ecb> {
-        super::ecb_params(req)?;
-        Ok(Ecb { cipher: req.keyed()?, encrypt, padding: req.params.padding })
-    }
-
-    fn crypt(&self, data: &mut [u8]) -> Result<()> {
-        if self.encrypt {
-            self.cipher.encrypt_blocks(data)
-        } else {
-            self.cipher.decrypt_blocks(data)
-        }
-    }
-}
-
-impl StreamCore for Ecb {
+impl<B: Blocks> StreamCore for Padded<B> {
     fn unit(&self) -> usize {
         self.cipher.block_bytes()
     }
@@ -70,21 +63,46 @@ impl StreamCore for Ecb {
     }
 
     fn update(&mut self, data: &mut [u8], pool: &Pool) -> Result<()> {
-        pool.run(data, self.unit(), |_, piece| self.crypt(piece))
+        self.blocks.apply(&self.cipher, self.encrypt, data, pool)
     }
 
-    fn finish(self: Box<Self>, tail: Vec<u8>, total: u64, _: &Pool) -> Result<Vec<u8>> {
+    fn finish(mut self: Box<Self>, tail: Vec<u8>, total: u64, pool: &Pool) -> Result<Vec<u8>> {
         let n = self.unit();
         let mut buf = if self.encrypt { self.padding.pad(&tail, n) } else { tail };
         if buf.len() % n != 0 {
             return Err(length_error(&self.cipher, total));
         }
-        self.crypt(&mut buf)?;
+        self.update(&mut buf, pool)?;
         if self.encrypt {
             Ok(buf)
         } else {
             self.padding.unpad(buf, n)
         }
+    }
+}
+
+/// ECB: every block on its own, so any split.
+pub(crate) struct EcbBlocks;
+
+/// ECB with the request's padding.
+pub(crate) type Ecb = Padded<EcbBlocks>;
+
+impl Ecb {
+    pub(crate) fn new(req: &Request<'_>, encrypt: bool) -> Result<Ecb> {
+        super::ecb_params(req)?;
+        Ok(Padded { cipher: req.keyed()?, encrypt, padding: req.params.padding, blocks: EcbBlocks })
+    }
+}
+
+impl Blocks for EcbBlocks {
+    fn apply(&mut self, cipher: &Cipher, encrypt: bool, data: &mut [u8], pool: &Pool) -> Result<()> {
+        pool.run(data, cipher.block_bytes(), |_, piece| {
+            if encrypt {
+                cipher.encrypt_blocks(piece)
+            } else {
+                cipher.decrypt_blocks(piece)
+            }
+        })
     }
 }
 
@@ -108,15 +126,21 @@ pub(crate) struct Ctr {
     done: u128,
 }
 
+/// Checks a GOST CTR or CTR-ACPKM request (through the GOST type, for its
+/// messages); true when it is `mode` with s = n, whose blocks split.
+fn gost_whole_blocks(req: &Request<'_>, mode: Mode) -> Result<bool> {
+    drop(GostCtrType::new(req)?);
+    Ok(req.mode == mode && req.params.s.is_none_or(|s| s == 8 * req.cipher.block_bytes()))
+}
+
 impl Ctr {
     /// GOST R 34.13 CTR for Kuznyechik and Magma, when s = n (else `None`:
     /// the segments of s < n bits and CTR-ACPKM stay sequential).
     pub(crate) fn gost(req: &Request<'_>) -> Result<Option<Ctr>> {
-        drop(GostCtrType::new(req)?);
-        let n = req.cipher.block_bytes();
-        if req.mode != Mode::Ctr || req.params.s.is_some_and(|s| s != 8 * n) {
+        if !gost_whole_blocks(req, Mode::Ctr)? {
             return Ok(None);
         }
+        let n = req.cipher.block_bytes();
         let iv = req.params.iv.as_deref().unwrap_or_default();
         let mut full = [0u8; 16];
         full[16 - n..16 - n / 2].copy_from_slice(iv);
@@ -254,11 +278,10 @@ fn acpkm_step(cipher: &Cipher) -> Result<Zeroizing<Vec<u8>>> {
 
 impl CtrAcpkm {
     pub(crate) fn new(req: &Request<'_>) -> Result<Option<CtrAcpkm>> {
-        drop(GostCtrType::new(req)?);
-        let n = req.cipher.block_bytes();
-        if req.mode != Mode::CtrAcpkm || req.params.s.is_some_and(|s| s != 8 * n) {
+        if !gost_whole_blocks(req, Mode::CtrAcpkm)? {
             return Ok(None);
         }
+        let n = req.cipher.block_bytes();
         let section = req.params.section_bytes.unwrap_or_else(|| acpkm::default_section(n));
         let iv = req.params.iv.as_deref().unwrap_or_default();
         let mut full = [0u8; 16];
@@ -315,17 +338,18 @@ impl StreamCore for CtrAcpkm {
 
 // ------------------------------------------------- CBC and CFB decrypt --
 
-/// CBC (GOST R 34.13 with m = z·n, DSTU 7624, uBlock). Encryption chains
-/// and runs on one thread; decryption P_i = D(C_i) ⊕ C_{i−z} splits.
-pub(crate) struct Cbc {
-    cipher: Cipher,
-    encrypt: bool,
-    padding: Padding,
+/// CBC's register (GOST R 34.13 with m = z·n, DSTU 7624, uBlock).
+/// Encryption chains and runs on one thread; decryption P_i = D(C_i) ⊕
+/// C_{i−z} splits.
+pub(crate) struct CbcBlocks {
     /// The m-byte register: the IV, then the last m bytes of ciphertext.
     reg: Zeroizing<Vec<u8>>,
     /// reg ‖ ciphertext of the current decryption update.
     scratch: Zeroizing<Vec<u8>>,
 }
+
+/// CBC with the request's padding.
+pub(crate) type Cbc = Padded<CbcBlocks>;
 
 impl Cbc {
     pub(crate) fn new(req: &Request<'_>, encrypt: bool) -> Result<Cbc> {
@@ -336,31 +360,20 @@ impl Cbc {
             (_, false) => drop(DstuCbc::decryptor(req)?),
         }
         let reg = Zeroizing::new(req.params.iv.clone().unwrap_or_default());
-        Ok(Cbc { cipher: req.keyed()?, encrypt, padding: req.params.padding, reg, scratch: Zeroizing::default() })
+        let blocks = CbcBlocks { reg, scratch: Zeroizing::default() };
+        Ok(Padded { cipher: req.keyed()?, encrypt, padding: req.params.padding, blocks })
     }
 }
 
-impl StreamCore for Cbc {
-    fn unit(&self) -> usize {
-        self.cipher.block_bytes()
-    }
-
-    fn hold(&self) -> usize {
-        if !self.encrypt && self.padding != Padding::None {
-            self.unit()
-        } else {
-            0
-        }
-    }
-
-    fn update(&mut self, data: &mut [u8], pool: &Pool) -> Result<()> {
+impl Blocks for CbcBlocks {
+    fn apply(&mut self, cipher: &Cipher, encrypt: bool, data: &mut [u8], pool: &Pool) -> Result<()> {
         let m = self.reg.len();
-        if self.encrypt {
+        if encrypt {
             // Block i of a group of z uses register block i; the register
             // then drops the blocks used and takes the new ciphertext.
             for group in data.chunks_mut(m) {
                 xor(group, &self.reg);
-                self.cipher.encrypt_blocks(group)?;
+                cipher.encrypt_blocks(group)?;
                 let k = group.len();
                 self.reg.copy_within(k.., 0);
                 self.reg[m - k..].copy_from_slice(group);
@@ -371,28 +384,14 @@ impl StreamCore for Cbc {
         self.scratch.extend_from_slice(&self.reg);
         self.scratch.extend_from_slice(data);
         let prev = &self.scratch;
-        pool.run(data, self.cipher.block_bytes(), |off, piece| {
-            self.cipher.decrypt_blocks(piece)?;
+        pool.run(data, cipher.block_bytes(), |off, piece| {
+            cipher.decrypt_blocks(piece)?;
             xor(piece, &prev[off..off + piece.len()]);
             Ok(())
         })?;
         let end = self.scratch.len();
         self.reg.copy_from_slice(&self.scratch[end - m..]);
         Ok(())
-    }
-
-    fn finish(mut self: Box<Self>, tail: Vec<u8>, total: u64, pool: &Pool) -> Result<Vec<u8>> {
-        let n = self.unit();
-        let mut buf = if self.encrypt { self.padding.pad(&tail, n) } else { tail };
-        if buf.len() % n != 0 {
-            return Err(length_error(&self.cipher, total));
-        }
-        self.update(&mut buf, pool)?;
-        if self.encrypt {
-            Ok(buf)
-        } else {
-            self.padding.unpad(buf, n)
-        }
     }
 }
 

@@ -353,6 +353,7 @@ pub struct MacStream {
 }
 
 impl MacStream {
+    /// The MAC of `req` (GOST MAC, OMAC-ACPKM, DSTU CMAC or GMAC), keyed.
     pub fn new(req: &Request<'_>) -> Result<MacStream> {
         Mode::parse(req.cipher, req.mode.name())?;
         let state = match (req.mode, req.cipher.family()) {
@@ -371,6 +372,7 @@ impl MacStream {
         Ok(MacStream { state })
     }
 
+    /// Absorbs the next piece of the message (any length).
     pub fn update(&mut self, data: &[u8]) -> Result<()> {
         match &mut self.state {
             MacState::Cmac(m) => m.update(data),

@@ -22,6 +22,18 @@ pub(crate) fn verify(expected: &[u8], received: &[u8]) -> Result<()> {
     }
 }
 
+/// Splits ciphertext‖tag at `tag_bytes` from the end; a shorter input is a
+/// one-line parameter error that starts with `who` (`"kuznyechik mgm"`).
+pub(crate) fn split_sealed<'a>(sealed: &'a [u8], tag_bytes: usize, who: &str) -> Result<(&'a [u8], &'a [u8])> {
+    match sealed.len().checked_sub(tag_bytes) {
+        Some(ct_len) => Ok(sealed.split_at(ct_len)),
+        None => Err(Error::Param(format!(
+            "{who} decryption needs ciphertext‖tag: at least the {tag_bytes}-byte tag, got {} bytes",
+            sealed.len()
+        ))),
+    }
+}
+
 #[cold]
 #[inline(never)]
 fn rejected() -> Result<()> {
@@ -39,5 +51,13 @@ mod tests {
         assert_eq!(verify(b"abc", b"abd"), Err(Error::Authentication));
         assert_eq!(verify(b"abc", b"bbc"), Err(Error::Authentication));
         assert_eq!(verify(b"abc", b"ab"), Err(Error::Authentication));
+    }
+
+    #[test]
+    fn split_sealed_keeps_the_tag_or_says_what_is_short() {
+        assert_eq!(split_sealed(b"abcde", 2, "x"), Ok((&b"abc"[..], &b"de"[..])));
+        assert_eq!(split_sealed(b"ab", 2, "x"), Ok((&b""[..], &b"ab"[..])));
+        let e = split_sealed(b"a", 2, "kuznyechik mgm").unwrap_err().to_string();
+        assert!(e.contains("kuznyechik mgm decryption") && e.contains("at least the 2-byte tag, got 1 bytes"), "{e}");
     }
 }

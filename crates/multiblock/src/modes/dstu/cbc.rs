@@ -10,7 +10,7 @@
 //! B.6.3 example is padded this way); `pkcs7` too. `gost1`/`gost3` are
 //! accepted as in ECB (not reversible: decryption keeps them).
 
-use super::util::{check_family, encrypt_one, iv_block, only, xor_into, CHUNK};
+use super::util::{directions, encrypt_one, keyed_with_iv, xor_into, CHUNK};
 use crate::error::{Error, Result};
 use crate::modes::Request;
 use crate::Cipher;
@@ -26,23 +26,12 @@ pub struct Cbc {
     scratch: Vec<u8>,
 }
 
+directions!(Cbc, "CBC", "`--iv` (one block)");
+
 impl Cbc {
-    /// CBC encryption with `--iv` (one block).
-    pub fn encryptor(req: &Request<'_>) -> Result<Cbc> {
-        Cbc::new(req, true)
-    }
-
-    /// CBC decryption with `--iv` (one block).
-    pub fn decryptor(req: &Request<'_>) -> Result<Cbc> {
-        Cbc::new(req, false)
-    }
-
     fn new(req: &Request<'_>, encrypt: bool) -> Result<Cbc> {
-        check_family(req, true)?;
-        only(req, &["iv", "padding"])?;
-        let cipher = req.keyed()?;
-        let prev = iv_block(req, cipher.block_bytes())?.to_vec();
-        Ok(Cbc { cipher, prev, encrypt, scratch: Vec::new() })
+        let (cipher, iv) = keyed_with_iv(req, true, &["iv", "padding"])?;
+        Ok(Cbc { cipher, prev: iv.to_vec(), encrypt, scratch: Vec::new() })
     }
 
     /// Encrypts or decrypts whole blocks in place, continuing the chain.
@@ -77,17 +66,16 @@ impl Drop for Cbc {
     }
 }
 
-pub(crate) fn encrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
-    let mut c = Cbc::encryptor(req)?;
-    let mut buf = req.params.padding.pad(data, c.cipher.block_bytes());
-    c.update(&mut buf)?;
-    Ok(buf)
-}
-
-pub(crate) fn decrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
-    let mut c = Cbc::decryptor(req)?;
+/// One shot: `--padding` added before encryption, checked and removed after
+/// decryption.
+pub(crate) fn crypt(req: &Request<'_>, data: &[u8], encrypt: bool) -> Result<Vec<u8>> {
+    let mut c = Cbc::new(req, encrypt)?;
     let n = c.cipher.block_bytes();
-    let mut buf = data.to_vec();
+    let mut buf = if encrypt { req.params.padding.pad(data, n) } else { data.to_vec() };
     c.update(&mut buf)?;
-    req.params.padding.unpad(buf, n)
+    if encrypt {
+        Ok(buf)
+    } else {
+        req.params.padding.unpad(buf, n)
+    }
 }

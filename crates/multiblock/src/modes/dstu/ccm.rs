@@ -58,6 +58,7 @@ fn tag_code(q: usize) -> u8 {
 }
 
 impl KalynaCcm {
+    /// Keys CCM with `--iv` (the nonce), `--aad`, `--nb` and `--tag-bits`.
     pub fn new(req: &Request<'_>) -> Result<KalynaCcm> {
         check_family(req, false)?;
         only(req, &["iv", "aad", "nb", "tag-bits"])?;

@@ -14,7 +14,7 @@
 //! goes through one `encrypt_blocks` call); for s < block, R also holds
 //! G[0..n−q], so each G needs the previous one.
 
-use super::util::{check_family, encrypt_one, iv_block, only, who, CHUNK};
+use super::util::{directions, encrypt_one, keyed_with_iv, who, CHUNK};
 use crate::error::{Error, Result};
 use crate::modes::Request;
 use crate::Cipher;
@@ -34,29 +34,18 @@ pub struct KalynaCfb {
     scratch: Vec<u8>,
 }
 
+directions!(KalynaCfb, "CFB", "`--iv` (one block) and `--s`", finish);
+
 impl KalynaCfb {
-    /// CFB encryption with `--iv` (one block) and `--s`.
-    pub fn encryptor(req: &Request<'_>) -> Result<KalynaCfb> {
-        KalynaCfb::new(req, true)
-    }
-
-    /// CFB decryption with `--iv` (one block) and `--s`.
-    pub fn decryptor(req: &Request<'_>) -> Result<KalynaCfb> {
-        KalynaCfb::new(req, false)
-    }
-
     fn new(req: &Request<'_>, encrypt: bool) -> Result<KalynaCfb> {
-        check_family(req, false)?;
-        only(req, &["iv", "s"])?;
-        let cipher = req.keyed()?;
+        let (cipher, iv) = keyed_with_iv(req, false, &["iv", "s"])?;
         let n = cipher.block_bytes();
         let s = req.params.s.unwrap_or(8 * n);
         if !S_BITS.contains(&s) || s > 8 * n {
             let ok: Vec<String> = S_BITS.iter().filter(|&&b| b <= 8 * n).map(|b| b.to_string()).collect();
             return Err(Error::Param(format!("{} needs --s of {} (bits), got {s}", who(req), ok.join(", "))));
         }
-        let reg = iv_block(req, n)?.to_vec();
-        Ok(KalynaCfb { cipher, reg, q: s / 8, encrypt, scratch: Vec::new() })
+        Ok(KalynaCfb { cipher, reg: iv.to_vec(), q: s / 8, encrypt, scratch: Vec::new() })
     }
 
     /// Encrypts or decrypts whole q-byte pieces in place.
@@ -124,16 +113,4 @@ impl Drop for KalynaCfb {
         self.reg.zeroize();
         self.scratch.zeroize();
     }
-}
-
-pub(crate) fn encrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
-    let mut out = data.to_vec();
-    KalynaCfb::encryptor(req)?.finish(&mut out)?;
-    Ok(out)
-}
-
-pub(crate) fn decrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
-    let mut out = data.to_vec();
-    KalynaCfb::decryptor(req)?.finish(&mut out)?;
-    Ok(out)
 }

@@ -41,6 +41,7 @@ pub struct KalynaCmac {
 }
 
 impl KalynaCmac {
+    /// Keys CMAC with `--tag-bits` (default the block).
     pub fn new(req: &Request<'_>) -> Result<KalynaCmac> {
         check_family(req, false)?;
         if req.params.padding != Padding::None {

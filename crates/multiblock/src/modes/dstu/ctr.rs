@@ -10,7 +10,7 @@
 //! fills up to [`CHUNK`] bytes of counters and encrypts them with one
 //! `encrypt_blocks` call, so CTR runs at the speed of ECB.
 
-use super::util::{check_family, encrypt_one, iv_block, only, xor_into, CHUNK};
+use super::util::{encrypt_one, keyed_with_iv, xor_into, CHUNK};
 use crate::error::Result;
 use crate::modes::Request;
 use crate::Cipher;
@@ -138,10 +138,7 @@ pub struct KalynaCtr {
 impl KalynaCtr {
     /// Takes `--iv` (one block) and nothing else.
     pub fn new(req: &Request<'_>) -> Result<KalynaCtr> {
-        check_family(req, false)?;
-        only(req, &["iv"])?;
-        let cipher = req.keyed()?;
-        let iv = iv_block(req, cipher.block_bytes())?;
+        let (cipher, iv) = keyed_with_iv(req, false, &["iv"])?;
         let ks = Keystream::new(&cipher, iv, Step::Whole);
         Ok(KalynaCtr { cipher, ks })
     }

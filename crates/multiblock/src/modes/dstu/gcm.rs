@@ -77,6 +77,7 @@ pub struct KalynaGcm {
 }
 
 impl KalynaGcm {
+    /// Keys GCM with `--iv`, `--aad` and `--tag-bits` (default the block).
     pub fn new(req: &Request<'_>) -> Result<KalynaGcm> {
         check_family(req, false)?;
         only(req, &["iv", "aad", "tag-bits"])?;
@@ -133,15 +134,7 @@ impl KalynaGcm {
     /// Checks the tag of ciphertext ‖ tag in constant time, then decrypts.
     /// A wrong tag is [`Error::Authentication`] and nothing is decrypted.
     pub fn open(&self, sealed: &[u8]) -> Result<Vec<u8>> {
-        if sealed.len() < self.tag {
-            return Err(Error::Param(format!(
-                "{} decryption needs ciphertext‖tag: at least the {}-byte tag, got {} bytes",
-                self.who,
-                self.tag,
-                sealed.len()
-            )));
-        }
-        let (ct, tag) = sealed.split_at(sealed.len() - self.tag);
+        let (ct, tag) = crate::modes::tag::split_sealed(sealed, self.tag, &self.who)?;
         let c_bits = self.non_empty(ct.len())?;
         crate::modes::tag::verify(&self.tag_of(ct, c_bits), tag)?;
         let mut out = crate::modes::alloc::copy_with_room(ct, 0)?;
@@ -211,6 +204,7 @@ pub struct KalynaGmac {
 }
 
 impl KalynaGmac {
+    /// Keys GMAC with `--iv` and `--tag-bits` (default the block).
     pub fn new(req: &Request<'_>) -> Result<KalynaGmac> {
         check_family(req, false)?;
         only(req, &["iv", "tag-bits"])?;

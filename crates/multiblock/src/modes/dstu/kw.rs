@@ -44,6 +44,7 @@ pub struct KalynaKw {
 }
 
 impl KalynaKw {
+    /// Keys the key wrap (no parameters).
     pub fn new(req: &Request<'_>) -> Result<KalynaKw> {
         check_family(req, false)?;
         only(req, &[])?;

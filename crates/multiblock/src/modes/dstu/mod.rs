@@ -64,30 +64,20 @@ fn unsupported(req: &Request<'_>) -> Error {
     Error::Param(format!("{} {} is not a DSTU 7624 mode of this library", req.cipher, req.mode))
 }
 
-pub(crate) fn encrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
-    match req.mode {
-        Mode::Ctr => ctr::apply(req, data),
-        Mode::Cbc => cbc::encrypt(req, data),
-        Mode::Cfb => cfb::encrypt(req, data),
-        Mode::Ofb => ofb::apply(req, data),
-        Mode::Gcm => KalynaGcm::new(req)?.seal(data),
-        Mode::Ccm => KalynaCcm::new(req)?.seal(data),
-        Mode::Xts => xts::encrypt(req, data),
-        Mode::Kw => KalynaKw::new(req)?.wrap(data),
-        _ => Err(unsupported(req)),
-    }
-}
-
-pub(crate) fn decrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
-    match req.mode {
-        Mode::Ctr => ctr::apply(req, data),
-        Mode::Cbc => cbc::decrypt(req, data),
-        Mode::Cfb => cfb::decrypt(req, data),
-        Mode::Ofb => ofb::apply(req, data),
-        Mode::Gcm => KalynaGcm::new(req)?.open(data),
-        Mode::Ccm => KalynaCcm::new(req)?.open(data),
-        Mode::Xts => xts::decrypt(req, data),
-        Mode::Kw => KalynaKw::new(req)?.unwrap(data),
+/// One-shot encryption (`encrypt`) or decryption of `data` in `req.mode`.
+pub(crate) fn crypt(req: &Request<'_>, data: &[u8], encrypt: bool) -> Result<Vec<u8>> {
+    match (req.mode, encrypt) {
+        (Mode::Ctr, _) => ctr::apply(req, data),
+        (Mode::Ofb, _) => ofb::apply(req, data),
+        (Mode::Cbc, _) => cbc::crypt(req, data, encrypt),
+        (Mode::Cfb, _) => cfb::crypt(req, data, encrypt),
+        (Mode::Xts, _) => xts::crypt(req, data, encrypt),
+        (Mode::Gcm, true) => KalynaGcm::new(req)?.seal(data),
+        (Mode::Gcm, false) => KalynaGcm::new(req)?.open(data),
+        (Mode::Ccm, true) => KalynaCcm::new(req)?.seal(data),
+        (Mode::Ccm, false) => KalynaCcm::new(req)?.open(data),
+        (Mode::Kw, true) => KalynaKw::new(req)?.wrap(data),
+        (Mode::Kw, false) => KalynaKw::new(req)?.unwrap(data),
         _ => Err(unsupported(req)),
     }
 }

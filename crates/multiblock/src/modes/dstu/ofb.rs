@@ -5,7 +5,7 @@
 //! Each γ needs the one before it, so OFB is sequential by construction:
 //! one block per `encrypt_blocks` call.
 
-use super::util::{check_family, encrypt_one, iv_block, only, xor_into};
+use super::util::{encrypt_one, keyed_with_iv, xor_into};
 use crate::error::Result;
 use crate::modes::Request;
 use crate::Cipher;
@@ -22,12 +22,8 @@ pub struct KalynaOfb {
 impl KalynaOfb {
     /// Takes `--iv` (one block).
     pub fn new(req: &Request<'_>) -> Result<KalynaOfb> {
-        check_family(req, false)?;
-        only(req, &["iv"])?;
-        let cipher = req.keyed()?;
-        let n = cipher.block_bytes();
-        let gamma = iv_block(req, n)?.to_vec();
-        Ok(KalynaOfb { cipher, gamma, used: n })
+        let (cipher, iv) = keyed_with_iv(req, false, &["iv"])?;
+        Ok(KalynaOfb { cipher, gamma: iv.to_vec(), used: iv.len() })
     }
 
     /// Encrypts or decrypts `data` in place.

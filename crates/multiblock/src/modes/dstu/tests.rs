@@ -34,41 +34,55 @@ fn splits(rng: &mut Rng, len: usize, unit: usize) -> Vec<usize> {
     cuts
 }
 
+/// The one-shot API's encryption or decryption.
+fn one_shot(r: &Request<'_>, data: &[u8], encrypt: bool) -> Vec<u8> {
+    if encrypt { modes::encrypt(r, data) } else { modes::decrypt(r, data) }.unwrap()
+}
+
 fn pieces(cuts: &[usize]) -> impl Iterator<Item = (usize, usize)> + '_ {
     cuts.windows(2).map(|w| (w[0], w[1]))
+}
+
+/// `count` random (cipher, key, message) triples per Kalyna variant, the
+/// message length drawn by `len(rng, block bytes, case number)`.
+fn messages(
+    rng: &mut Rng,
+    count: usize,
+    len: impl Fn(&mut Rng, usize, usize) -> usize,
+) -> Vec<(CipherId, Vec<u8>, Vec<u8>)> {
+    let mut out = Vec::new();
+    for id in KALYNA {
+        for case in 0..count {
+            let key = rng.bytes(id.key_bytes());
+            let n = len(rng, id.block_bytes(), case);
+            out.push((id, key, rng.bytes(n)));
+        }
+    }
+    out
 }
 
 #[test]
 fn ctr_ofb_streaming_equals_one_shot() {
     let mut rng = Rng(0x5eed_0001);
-    for id in KALYNA {
-        let n = id.block_bytes();
-        for case in 0..12 {
-            let key = rng.bytes(id.key_bytes());
-            let params = Params { iv: Some(rng.bytes(n)), ..Params::default() };
-            let len = rng.below(6 * n + 5) + if case == 0 { 9000 } else { 0 };
-            let data = rng.bytes(len);
-            for mode in [Mode::Ctr, Mode::Ofb] {
-                let r = req(id, mode, &key, params.clone());
-                let want = modes::encrypt(&r, &data).unwrap();
-                let mut got = data.clone();
-                let cuts = splits(&mut rng, data.len(), 1);
-                match mode {
-                    Mode::Ctr => {
-                        let mut s = KalynaCtr::new(&r).unwrap();
-                        for (a, b) in pieces(&cuts) {
-                            s.update(&mut got[a..b]);
-                        }
-                    }
-                    _ => {
-                        let mut s = KalynaOfb::new(&r).unwrap();
-                        for (a, b) in pieces(&cuts) {
-                            s.update(&mut got[a..b]);
-                        }
-                    }
-                }
-                assert_eq!(got, want, "{id} {mode} len {} cuts {cuts:?}", data.len());
-            }
+    // One long message per cipher crosses the keystream's chunks.
+    for (id, key, data) in messages(&mut rng, 12, |rng, n, case| rng.below(6 * n + 5) + if case == 0 { 9000 } else { 0 })
+    {
+        let params = Params { iv: Some(rng.bytes(id.block_bytes())), ..Params::default() };
+        for mode in [Mode::Ctr, Mode::Ofb] {
+            let r = req(id, mode, &key, params.clone());
+            let want = modes::encrypt(&r, &data).unwrap();
+            let mut got = data.clone();
+            let cuts = splits(&mut rng, data.len(), 1);
+            let mut update: Box<dyn FnMut(&mut [u8])> = if mode == Mode::Ctr {
+                let mut s = KalynaCtr::new(&r).unwrap();
+                Box::new(move |d| s.update(d))
+            } else {
+                let mut s = KalynaOfb::new(&r).unwrap();
+                Box::new(move |d| s.update(d))
+            };
+            pieces(&cuts).for_each(|(a, b)| update(&mut got[a..b]));
+            drop(update);
+            assert_eq!(got, want, "{id} {mode} len {} cuts {cuts:?}", data.len());
         }
     }
 }
@@ -89,8 +103,7 @@ fn cbc_cfb_xts_streaming_equals_one_shot() {
             let data = rng.bytes(blocks * n);
             let r = req(id, Mode::Cbc, &key, Params { iv: Some(iv.clone()), ..Params::default() });
             for encrypt in [true, false] {
-                let want =
-                    if encrypt { modes::encrypt(&r, &data).unwrap() } else { modes::decrypt(&r, &data).unwrap() };
+                let want = one_shot(&r, &data, encrypt);
                 let mut s = if encrypt { Cbc::encryptor(&r) } else { Cbc::decryptor(&r) }.unwrap();
                 let mut got = data.clone();
                 for (a, b) in pieces(&splits(&mut rng, got.len(), n)) {
@@ -111,8 +124,7 @@ fn cbc_cfb_xts_streaming_equals_one_shot() {
                 let p = Params { iv: Some(iv.clone()), s: Some(s_bits), ..Params::default() };
                 let r = req(id, Mode::Cfb, &key, p);
                 for encrypt in [true, false] {
-                    let want =
-                        if encrypt { modes::encrypt(&r, &data).unwrap() } else { modes::decrypt(&r, &data).unwrap() };
+                    let want = one_shot(&r, &data, encrypt);
                     let mut s = if encrypt { KalynaCfb::encryptor(&r) } else { KalynaCfb::decryptor(&r) }.unwrap();
                     let mut got = data.clone();
                     let cuts = splits(&mut rng, got.len(), q);
@@ -129,8 +141,7 @@ fn cbc_cfb_xts_streaming_equals_one_shot() {
             let data = rng.bytes(len);
             let r = req(id, Mode::Xts, &key, Params { iv: Some(iv.clone()), ..Params::default() });
             for encrypt in [true, false] {
-                let want =
-                    if encrypt { modes::encrypt(&r, &data).unwrap() } else { modes::decrypt(&r, &data).unwrap() };
+                let want = one_shot(&r, &data, encrypt);
                 let mut s = if encrypt { KalynaXts::encryptor(&r) } else { KalynaXts::decryptor(&r) }.unwrap();
                 let mut got = data.clone();
                 let end = data.len() - n - data.len() % n;
@@ -148,31 +159,21 @@ fn cbc_cfb_xts_streaming_equals_one_shot() {
 #[test]
 fn cmac_gmac_streaming_equals_one_shot() {
     let mut rng = Rng(0x5eed_0003);
-    for id in KALYNA {
-        let n = id.block_bytes();
-        for _ in 0..10 {
-            let key = rng.bytes(id.key_bytes());
-            let len = rng.below(5 * n) + 1;
-            let data = rng.bytes(len);
-            for mode in [Mode::Cmac, Mode::Gmac] {
-                let r = req(id, mode, &key, Params::default());
-                let want = modes::mac(&r, &data).unwrap();
-                let cuts = splits(&mut rng, data.len(), 1);
-                let got = if mode == Mode::Cmac {
-                    let mut m = KalynaCmac::new(&r).unwrap();
-                    for (a, b) in pieces(&cuts) {
-                        m.update(&data[a..b]);
-                    }
-                    m.finalize().unwrap()
-                } else {
-                    let mut m = KalynaGmac::new(&r).unwrap();
-                    for (a, b) in pieces(&cuts) {
-                        m.update(&data[a..b]);
-                    }
-                    m.finalize().unwrap()
-                };
-                assert_eq!(got, want, "{id} {mode} cuts {cuts:?}");
-            }
+    for (id, key, data) in messages(&mut rng, 10, |rng, n, _| rng.below(5 * n) + 1) {
+        for mode in [Mode::Cmac, Mode::Gmac] {
+            let r = req(id, mode, &key, Params::default());
+            let want = modes::mac(&r, &data).unwrap();
+            let cuts = splits(&mut rng, data.len(), 1);
+            let got = if mode == Mode::Cmac {
+                let mut m = KalynaCmac::new(&r).unwrap();
+                pieces(&cuts).for_each(|(a, b)| m.update(&data[a..b]));
+                m.finalize().unwrap()
+            } else {
+                let mut m = KalynaGmac::new(&r).unwrap();
+                pieces(&cuts).for_each(|(a, b)| m.update(&data[a..b]));
+                m.finalize().unwrap()
+            };
+            assert_eq!(got, want, "{id} {mode} cuts {cuts:?}");
         }
     }
 }

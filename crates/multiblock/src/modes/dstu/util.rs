@@ -70,6 +70,50 @@ pub(crate) fn iv_block<'r>(req: &'r Request<'_>, n: usize) -> Result<&'r [u8]> {
     Ok(iv)
 }
 
+/// The preamble of the modes keyed by one IV block: the family check, the
+/// parameters the mode `takes`, the keyed cipher and `--iv` (one block).
+pub(crate) fn keyed_with_iv<'r>(
+    req: &'r Request<'_>,
+    ublock_too: bool,
+    takes: &[&str],
+) -> Result<(Cipher, &'r [u8])> {
+    check_family(req, ublock_too)?;
+    only(req, takes)?;
+    let cipher = req.keyed()?;
+    let iv = iv_block(req, cipher.block_bytes())?;
+    Ok((cipher, iv))
+}
+
+/// `encryptor` and `decryptor` of a one-direction streaming type built by
+/// its private `new(req, encrypt)`; `$takes` ends both doc lines. With
+/// `finish`, also the one-shot `crypt(req, data, encrypt)` over `finish`.
+macro_rules! directions {
+    ($ty:ident, $mode:literal, $takes:literal, finish) => {
+        directions!($ty, $mode, $takes);
+
+        /// One shot: the whole message through `finish`.
+        pub(crate) fn crypt(req: &Request<'_>, data: &[u8], encrypt: bool) -> Result<Vec<u8>> {
+            let mut out = data.to_vec();
+            $ty::new(req, encrypt)?.finish(&mut out)?;
+            Ok(out)
+        }
+    };
+    ($ty:ident, $mode:literal, $takes:literal) => {
+        impl $ty {
+            #[doc = concat!($mode, " encryption with ", $takes, ".")]
+            pub fn encryptor(req: &Request<'_>) -> Result<$ty> {
+                $ty::new(req, true)
+            }
+
+            #[doc = concat!($mode, " decryption with ", $takes, ".")]
+            pub fn decryptor(req: &Request<'_>) -> Result<$ty> {
+                $ty::new(req, false)
+            }
+        }
+    };
+}
+pub(crate) use directions;
+
 /// `--tag-bits` (default: the whole block), checked against `allowed`
 /// (bit counts, already limited to the block) with a message that lists them.
 pub(crate) fn tag_bytes(req: &Request<'_>, n: usize, allowed: &[usize], what: &str) -> Result<usize> {

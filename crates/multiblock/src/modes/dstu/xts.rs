@@ -14,7 +14,7 @@
 //! `encrypt_blocks` / `decrypt_blocks` call.
 
 use super::gf::{Elem, Field};
-use super::util::{check_family, encrypt_one, iv_block, only, who, xor_into, CHUNK};
+use super::util::{directions, encrypt_one, keyed_with_iv, who, xor_into, CHUNK};
 use crate::error::{Error, Result};
 use crate::modes::Request;
 use crate::Cipher;
@@ -34,25 +34,14 @@ pub struct KalynaXts {
     who: String,
 }
 
+directions!(KalynaXts, "XTS", "`--iv` (the tweak, one block)", finish);
+
 impl KalynaXts {
-    /// XTS encryption with `--iv` (the tweak, one block).
-    pub fn encryptor(req: &Request<'_>) -> Result<KalynaXts> {
-        KalynaXts::new(req, true)
-    }
-
-    /// XTS decryption with `--iv` (the tweak, one block).
-    pub fn decryptor(req: &Request<'_>) -> Result<KalynaXts> {
-        KalynaXts::new(req, false)
-    }
-
     fn new(req: &Request<'_>, encrypt: bool) -> Result<KalynaXts> {
-        check_family(req, false)?;
-        only(req, &["iv"])?;
-        let cipher = req.keyed()?;
-        let n = cipher.block_bytes();
-        let mut t0 = iv_block(req, n)?.to_vec();
+        let (cipher, iv) = keyed_with_iv(req, false, &["iv"])?;
+        let mut t0 = iv.to_vec();
         encrypt_one(&cipher, &mut t0);
-        let field = Field::for_block(n);
+        let field = Field::for_block(t0.len());
         let tweak = field.elem(&t0);
         t0.zeroize();
         Ok(KalynaXts { cipher, field, tweak, encrypt, tweaks: Vec::new(), done: 0, who: who(req) })
@@ -158,16 +147,4 @@ impl Drop for KalynaXts {
         self.tweak.zeroize();
         self.tweaks.zeroize();
     }
-}
-
-pub(crate) fn encrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
-    let mut out = data.to_vec();
-    KalynaXts::encryptor(req)?.finish(&mut out)?;
-    Ok(out)
-}
-
-pub(crate) fn decrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
-    let mut out = data.to_vec();
-    KalynaXts::decryptor(req)?.finish(&mut out)?;
-    Ok(out)
 }

@@ -88,11 +88,13 @@ impl OmacAcpkm {
         Ok(OmacAcpkm { master, rekey, state, k1, section_blocks: section / n, mac_bytes })
     }
 
+    /// Absorbs the next piece of the message (any length).
     pub fn update(&mut self, data: &[u8]) -> Result<()> {
         let (master, rekey, k1, per) = (&mut self.master, &self.rekey, &mut self.k1, self.section_blocks);
         self.state.update(data, &mut |i| next_section(master, rekey, k1, per, i))
     }
 
+    /// The MAC, `--mac-bits` long.
     pub fn finalize(mut self) -> Result<Vec<u8>> {
         let i = self.state.blocks();
         if let Some(c) = next_section(&mut self.master, &self.rekey, &mut self.k1, self.section_blocks, i)? {

@@ -149,10 +149,12 @@ impl Cmac {
         Ok(Cmac { state: State::new(cipher), k1, k2, mac_bytes })
     }
 
+    /// Absorbs the next piece of the message (any length).
     pub fn update(&mut self, data: &[u8]) -> Result<()> {
         self.state.update(data, &mut |_| Ok(None))
     }
 
+    /// The MAC, `--mac-bits` long.
     pub fn finalize(mut self) -> Result<Vec<u8>> {
         let mut mac = self.state.finish(&self.k1, &self.k2)?;
         mac.truncate(self.mac_bytes);

@@ -10,6 +10,20 @@ fn be_halves(b: &[u8]) -> (i64, i64) {
     ((v >> 64) as i64, v as i64)
 }
 
+/// A 16-byte big-endian block as one 128-bit value (its low half in lane 0).
+#[target_feature(enable = "sse2")]
+fn load_be128(b: &[u8]) -> __m128i {
+    let (hi, lo) = be_halves(b);
+    _mm_set_epi64x(hi, lo)
+}
+
+/// Two 8-byte big-endian blocks, the first in lane 0.
+#[target_feature(enable = "sse2")]
+fn load_be64x2(b: &[u8]) -> __m128i {
+    let (first, second) = be_halves(b);
+    _mm_set_epi64x(second, first)
+}
+
 #[target_feature(enable = "sse2")]
 fn to_u128(v: __m128i) -> u128 {
     let mut out = [0u8; 16];
@@ -28,10 +42,7 @@ pub(crate) unsafe fn mul_acc128(acc: &mut Acc, h: &[u8], x: &[u8]) {
     let mut mid = _mm_setzero_si128();
     let mut hi = _mm_setzero_si128();
     for (hb, xb) in h.chunks_exact(16).zip(x.chunks_exact(16)) {
-        let (a1, a0) = be_halves(hb);
-        let (b1, b0) = be_halves(xb);
-        let a = _mm_set_epi64x(a1, a0);
-        let b = _mm_set_epi64x(b1, b0);
+        let (a, b) = (load_be128(hb), load_be128(xb));
         lo = _mm_xor_si128(lo, _mm_clmulepi64_si128(a, b, 0x00));
         hi = _mm_xor_si128(hi, _mm_clmulepi64_si128(a, b, 0x11));
         mid = _mm_xor_si128(mid, _mm_clmulepi64_si128(a, b, 0x01));
@@ -53,11 +64,7 @@ pub(crate) unsafe fn mul_acc64(acc: &mut Acc, h: &[u8], x: &[u8]) {
     let mut sum = _mm_setzero_si128();
     let pairs = h.len() / 16;
     for (hb, xb) in h.chunks_exact(16).zip(x.chunks_exact(16)) {
-        // Lanes: (block 2i+1, block 2i) of each operand.
-        let (a0, a1) = be_halves(hb);
-        let (b0, b1) = be_halves(xb);
-        let a = _mm_set_epi64x(a1, a0);
-        let b = _mm_set_epi64x(b1, b0);
+        let (a, b) = (load_be64x2(hb), load_be64x2(xb));
         sum = _mm_xor_si128(sum, _mm_clmulepi64_si128(a, b, 0x00));
         sum = _mm_xor_si128(sum, _mm_clmulepi64_si128(a, b, 0x11));
     }

@@ -142,10 +142,12 @@ impl Cnt {
         Ok(Cnt { x: XorStream::new(gen) })
     }
 
+    /// Encrypts or decrypts the next piece in place (any length).
     pub fn update(&mut self, data: &mut [u8]) -> Result<()> {
         self.x.apply(data)
     }
 
+    /// Ends the stream (nothing is held back).
     pub fn finalize(self) {}
 
     /// One shot: a fresh stream over a copy of `data`.
@@ -261,6 +263,7 @@ impl Imit {
         Ok(())
     }
 
+    /// Absorbs the next piece of the message (any length).
     pub fn update(&mut self, data: &[u8]) -> Result<()> {
         for &byte in data {
             if self.last_len == 8 {
@@ -275,6 +278,7 @@ impl Imit {
         Ok(())
     }
 
+    /// The MAC, `--mac-bits` long; an empty message is refused.
     pub fn finalize(mut self) -> Result<Vec<u8>> {
         if self.blocks == 0 && self.last_len == 0 {
             return Err(crate::Error::Param(

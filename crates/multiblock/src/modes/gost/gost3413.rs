@@ -186,10 +186,12 @@ impl Ofb {
         Ok(Ofb { x: XorStream::new(OfbGen { cipher, reg, n, s }) })
     }
 
+    /// Encrypts or decrypts the next piece in place (any length).
     pub fn update(&mut self, data: &mut [u8]) -> Result<()> {
         self.x.apply(data)
     }
 
+    /// Ends the stream (nothing is held back).
     pub fn finalize(self) {}
 
     /// One shot: a fresh stream over a copy of `data`.
@@ -401,6 +403,7 @@ impl Cfb {
         Ok(())
     }
 
+    /// Ends the stream (nothing is held back).
     pub fn finalize(self) {}
 
     /// Computes γ for the next segments; `rest` is the data still to come

@@ -173,6 +173,22 @@ impl Mgm {
         }
     }
 
+    /// Checks the lengths (|C| = `text` bytes) and returns the sum over
+    /// the associated data `aad`; `aad_is_last` when no text follows
+    /// (RFC 9058 §4: A is then padded as the last block of A ‖ C).
+    fn start(&mut self, aad: &[u8], text: usize, aad_is_last: bool) -> Result<Acc> {
+        self.check_lengths(text)?;
+        let mut acc = Acc::default();
+        self.hash(&mut acc, aad, aad_is_last)?;
+        Ok(acc)
+    }
+
+    /// [`Mgm::ctr_from`] with the blocks split across `pool`.
+    fn ctr_par(&self, first: u128, data: &mut [u8], pool: &Pool) -> Result<()> {
+        let n = self.n;
+        pool.run(data, n, |off, piece| self.ctr_from(first + (off / n) as u128, piece))
+    }
+
     /// C = P ⊕ E(Y_1..) in place.
     fn ctr(&self, data: &mut [u8]) -> Result<()> {
         self.ctr_from(0, data)
@@ -246,6 +262,13 @@ impl Mgm {
         Ok(())
     }
 
+    /// `out` (the ciphertext) ‖ the tag over the sum `acc`.
+    fn with_tag(&mut self, acc: Acc, mut out: Vec<u8>, text: usize) -> Result<Vec<u8>> {
+        let tag = self.tag(acc, text)?;
+        out.extend_from_slice(&tag);
+        Ok(out)
+    }
+
     /// The tag from the sum over A and C.
     fn tag(&mut self, mut acc: Acc, text: usize) -> Result<Vec<u8>> {
         let n = self.n;
@@ -291,14 +314,10 @@ fn put_halves(out: &mut [u8], n: usize, fixed: u64, start: u64, left_counts: boo
 /// MGM encryption: ciphertext || tag.
 pub fn seal(req: &Request<'_>, plaintext: &[u8]) -> Result<Vec<u8>> {
     let mut m = Mgm::new(req)?;
-    m.check_lengths(plaintext.len())?;
-    let mut acc = Acc::default();
-    m.hash(&mut acc, &req.params.aad, plaintext.is_empty())?;
+    let mut acc = m.start(&req.params.aad, plaintext.len(), plaintext.is_empty())?;
     let mut out = crate::modes::alloc::copy_with_room(plaintext, m.tag_bytes)?;
     m.ctr_and_hash(&mut acc, &mut out)?;
-    let tag = m.tag(acc, plaintext.len())?;
-    out.extend_from_slice(&tag);
-    Ok(out)
+    m.with_tag(acc, out, plaintext.len())
 }
 
 /// [`seal`] with the text split across `threads` threads (0: every core;
@@ -309,16 +328,11 @@ pub fn seal_threads(req: &Request<'_>, plaintext: &[u8], threads: usize) -> Resu
 
 pub(crate) fn seal_pool(req: &Request<'_>, plaintext: &[u8], pool: &Pool) -> Result<Vec<u8>> {
     let mut m = Mgm::new(req)?;
-    m.check_lengths(plaintext.len())?;
-    let mut acc = Acc::default();
-    m.hash(&mut acc, &req.params.aad, false)?;
+    let mut acc = m.start(&req.params.aad, plaintext.len(), false)?;
     let mut out = crate::modes::alloc::copy_with_room(plaintext, m.tag_bytes)?;
-    let n = m.n;
-    pool.run(&mut out, n, |off, piece| m.ctr_from((off / n) as u128, piece))?;
+    m.ctr_par(0, &mut out, pool)?;
     m.hash_text_par(&mut acc, &mut out, pool)?;
-    let tag = m.tag(acc, plaintext.len())?;
-    out.extend_from_slice(&tag);
-    Ok(out)
+    m.with_tag(acc, out, plaintext.len())
 }
 
 /// [`open`] with the text split across `threads` threads: the tag is still
@@ -333,15 +347,12 @@ pub(crate) fn open_pool(req: &Request<'_>, sealed: &[u8], pool: &Pool) -> Result
         return open(req, sealed);
     };
     let (ct, tag) = sealed.split_at(ct_len);
-    m.check_lengths(ct.len())?;
-    let mut acc = Acc::default();
-    m.hash(&mut acc, &req.params.aad, false)?;
+    let mut acc = m.start(&req.params.aad, ct.len(), false)?;
     let mut out = crate::modes::alloc::copy_with_room(ct, 0)?;
     m.hash_text_par(&mut acc, &mut out, pool)?;
     let expected = m.tag(acc, ct.len())?;
     crate::modes::tag::verify(&expected, tag)?;
-    let n = m.n;
-    pool.run(&mut out, n, |off, piece| m.ctr_from((off / n) as u128, piece))?;
+    m.ctr_par(0, &mut out, pool)?;
     Ok(out)
 }
 
@@ -349,18 +360,8 @@ pub(crate) fn open_pool(req: &Request<'_>, sealed: &[u8], pool: &Pool) -> Result
 /// plaintext) unless the tag matches.
 pub fn open(req: &Request<'_>, sealed: &[u8]) -> Result<Vec<u8>> {
     let mut m = Mgm::new(req)?;
-    if sealed.len() < m.tag_bytes {
-        return Err(Error::Param(format!(
-            "{} mgm decryption needs ciphertext || tag: at least the {}-byte tag, got {} bytes",
-            req.cipher,
-            m.tag_bytes,
-            sealed.len()
-        )));
-    }
-    let (ct, tag) = sealed.split_at(sealed.len() - m.tag_bytes);
-    m.check_lengths(ct.len())?;
-    let mut acc = Acc::default();
-    m.hash(&mut acc, &req.params.aad, ct.is_empty())?;
+    let (ct, tag) = crate::modes::tag::split_sealed(sealed, m.tag_bytes, &format!("{} mgm", req.cipher))?;
+    let mut acc = m.start(&req.params.aad, ct.len(), ct.is_empty())?;
     m.hash(&mut acc, ct, true)?;
     let expected = m.tag(acc, ct.len())?;
     crate::modes::tag::verify(&expected, tag)?;
@@ -385,9 +386,7 @@ pub(crate) struct MgmStream {
 impl MgmStream {
     pub(crate) fn new(req: &Request<'_>, encrypt: bool) -> Result<MgmStream> {
         let mut m = Mgm::new(req)?;
-        m.check_lengths(0)?;
-        let mut acc = Acc::default();
-        m.hash(&mut acc, &req.params.aad, false)?;
+        let acc = m.start(&req.params.aad, 0, false)?;
         Ok(MgmStream { m, acc, blocks: 0, text: 0, encrypt, pool: Pool::new(1)? })
     }
 
@@ -408,17 +407,14 @@ impl MgmStream {
     pub(crate) fn update(&mut self, data: &mut [u8]) -> Result<()> {
         let text = self.text.checked_add(data.len()).ok_or_else(|| Error::Param("mgm text too long".into()))?;
         self.m.check_lengths(text)?;
-        let (n, first) = (self.m.n, self.blocks);
-        let m = &self.m;
         if self.encrypt {
-            self.pool.run(data, n, |off, piece| m.ctr_from(first + (off / n) as u128, piece))?;
+            self.m.ctr_par(self.blocks, data, &self.pool)?;
         }
         self.m.hash_text_par(&mut self.acc, data, &self.pool)?;
         if !self.encrypt {
-            let m = &self.m;
-            self.pool.run(data, n, |off, piece| m.ctr_from(first + (off / n) as u128, piece))?;
+            self.m.ctr_par(self.blocks, data, &self.pool)?;
         }
-        self.blocks += data.len().div_ceil(n) as u128;
+        self.blocks += data.len().div_ceil(self.m.n) as u128;
         self.text = text;
         Ok(())
     }

@@ -51,7 +51,9 @@ pub const CHUNK_BYTES: usize = 8192;
 /// Which way a mode runs (CFB and CBC differ between the two).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
+    /// Encryption (plaintext in).
     Encrypt,
+    /// Decryption (ciphertext in).
     Decrypt,
 }
 
@@ -67,15 +69,8 @@ pub(crate) fn modes(id: CipherId) -> &'static [Mode] {
     }
 }
 
-pub(crate) fn encrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
-    run(req, data, Direction::Encrypt)
-}
-
-pub(crate) fn decrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
-    run(req, data, Direction::Decrypt)
-}
-
-fn run(req: &Request<'_>, data: &[u8], dir: Direction) -> Result<Vec<u8>> {
+/// One-shot encryption or decryption of `data` in `req.mode`.
+pub(crate) fn crypt(req: &Request<'_>, data: &[u8], dir: Direction) -> Result<Vec<u8>> {
     let gost89 = req.cipher.family() == Family::Gost89;
     match req.mode {
         Mode::Ctr | Mode::CtrAcpkm => Ctr::new(req)?.oneshot(data),
