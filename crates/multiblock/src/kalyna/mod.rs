@@ -52,17 +52,24 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND, table::BACK
 /// The five parameter sets: block bits / key bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Variant {
+    /// 128-bit block, 128-bit key, 10 rounds.
     K128_128,
+    /// 128-bit block, 256-bit key, 14 rounds.
     K128_256,
+    /// 256-bit block, 256-bit key, 14 rounds.
     K256_256,
+    /// 256-bit block, 512-bit key, 18 rounds.
     K256_512,
+    /// 512-bit block, 512-bit key, 18 rounds.
     K512_512,
 }
 
 impl Variant {
+    /// Every variant.
     pub const ALL: [Variant; 5] =
         [Variant::K128_128, Variant::K128_256, Variant::K256_256, Variant::K256_512, Variant::K512_512];
 
+    /// The cipher of this variant.
     pub const fn id(self) -> CipherId {
         match self {
             Variant::K128_128 => CipherId::Kalyna128_128,

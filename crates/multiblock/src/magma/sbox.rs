@@ -8,20 +8,28 @@
 
 use crate::error::{Error, Result};
 
+/// Eight 4-bit S-boxes π0..π7, each as its 16 outputs.
 pub type Sbox = [[u8; 16]; 8];
 
 /// A named S-box set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SboxSet {
+    /// id-tc26-gost-28147-param-Z (RFC 7836; Magma's S-box, GOST R 34.12-2015).
     Tc26Z,
+    /// The test set of GOST R 34.11-94 (RFC 5831), used by early GOST 28147-89 vectors.
     Test,
+    /// id-Gost28147-89-CryptoPro-A-ParamSet (RFC 4357).
     CryptoProA,
+    /// id-Gost28147-89-CryptoPro-B-ParamSet (RFC 4357).
     CryptoProB,
+    /// id-Gost28147-89-CryptoPro-C-ParamSet (RFC 4357).
     CryptoProC,
+    /// id-Gost28147-89-CryptoPro-D-ParamSet (RFC 4357).
     CryptoProD,
 }
 
 impl SboxSet {
+    /// Every set, as `multiblock info`'s help lists them.
     pub const ALL: [SboxSet; 6] = [
         SboxSet::Tc26Z,
         SboxSet::Test,
@@ -31,6 +39,7 @@ impl SboxSet {
         SboxSet::CryptoProD,
     ];
 
+    /// The name used on the command line.
     pub const fn name(self) -> &'static str {
         match self {
             SboxSet::Tc26Z => "tc26-z",
@@ -42,6 +51,7 @@ impl SboxSet {
         }
     }
 
+    /// The set of a name from [`SboxSet::name`].
     pub fn from_name(name: &str) -> Result<SboxSet> {
         SboxSet::ALL
             .iter()
@@ -50,6 +60,7 @@ impl SboxSet {
             .ok_or_else(|| Error::UnknownSbox { name: name.to_string(), known: SboxSet::ALL.map(SboxSet::name).to_vec() })
     }
 
+    /// The eight S-boxes.
     pub const fn table(self) -> &'static Sbox {
         match self {
             SboxSet::Tc26Z => &TC26_Z,

@@ -1,6 +1,6 @@
 //! 256-bit registers: AVX2 and up (EVEX forms with AVX-512VL).
 
-use super::level::{HasAvx2, HasAvx512, HasGfni, HasVbmi, Level};
+use super::level::{HasAvx2, HasAvx512, HasGfni, HasVbmi};
 use super::x86_ops::{x86_binary, x86_extensions, x86_shift, x86_simd};
 use super::xmm::Xmm;
 use core::arch::x86_64::*;

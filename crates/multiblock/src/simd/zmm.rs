@@ -3,7 +3,7 @@
 use super::level::{HasAvx512, HasGfni, HasVbmi};
 use super::x86_ops::{x86_binary, x86_extensions, x86_shift, x86_simd};
 use super::ymm::Ymm;
-use super::{Narrow, Simd};
+use super::Narrow;
 use core::arch::x86_64::*;
 use core::marker::PhantomData;
 

@@ -55,12 +55,16 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[
 /// The three uBlock variants (block bits / key bits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Variant {
+    /// 128-bit block, 128-bit key, 16 rounds.
     U128_128,
+    /// 128-bit block, 256-bit key, 24 rounds.
     U128_256,
+    /// 256-bit block, 256-bit key, 24 rounds.
     U256_256,
 }
 
 impl Variant {
+    /// The cipher of this variant.
     pub const fn id(self) -> CipherId {
         match self {
             Variant::U128_128 => CipherId::Ublock128_128,

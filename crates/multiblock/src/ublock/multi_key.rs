@@ -31,7 +31,9 @@ pub fn decrypt_multi_key(variant: Variant, streams: &mut [(&[u8], &mut [u8])]) -
 /// Which way [`multi_key`] runs the streams.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
+    /// Encrypt every stream.
     Encrypt,
+    /// Decrypt every stream.
     Decrypt,
 }
 
