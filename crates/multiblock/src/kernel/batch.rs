@@ -1,5 +1,6 @@
 //! The one batch driver: cuts whole blocks into a kernel's batches.
 
+use core::mem::MaybeUninit;
 use zeroize::Zeroize;
 
 /// Bytes of the widest batch of any kernel (Kuznyechik's 64 blocks of 16 on
@@ -33,9 +34,19 @@ pub(crate) fn for_each_batch(data: &mut [u8], batch: usize, granule: usize, kern
         }
         return;
     }
-    let mut buf = [0u8; MAX_BATCH];
-    let padded = &mut buf[..rest.len().next_multiple_of(granule)];
-    padded[..rest.len()].copy_from_slice(rest);
+    // Only the granules used are written: zeroing all MAX_BATCH bytes
+    // would cost a short message more than the cipher does.
+    let mut storage = [MaybeUninit::<u8>::uninit(); MAX_BATCH];
+    let cells = &mut storage[..rest.len().next_multiple_of(granule)];
+    let (head, pad) = cells.split_at_mut(rest.len());
+    for (cell, &byte) in head.iter_mut().zip(rest.iter()) {
+        cell.write(byte);
+    }
+    for cell in pad {
+        cell.write(0);
+    }
+    // SAFETY: every byte of `cells` was written just above.
+    let padded = unsafe { &mut *(cells as *mut [MaybeUninit<u8>] as *mut [u8]) };
     kernel.call(padded);
     rest.copy_from_slice(&padded[..rest.len()]);
     // A slice wipe is one memset (an array's is a volatile write per byte).
