@@ -4,7 +4,6 @@
 //! `mb_aead_stream_final` returns MB_OK (the header says so).
 
 use std::ffi::{c_char, c_int};
-use std::ptr;
 
 use multiblock::modes::aead_stream::AeadStream;
 use zeroize::Zeroize;
@@ -43,37 +42,34 @@ pub unsafe extern "C" fn mb_aead_stream_new(
     tag_len: usize,
 ) -> c_int {
     guard(|| {
-        if out.is_null() {
-            return Err(Failure::null("out"));
-        }
-        // SAFETY: non-NULL, points at a writable pointer.
-        unsafe { out.write(ptr::null_mut()) };
-        // SAFETY (both reads): the header's contract on the arguments.
-        let aad = unsafe { args::bytes(aad, aad_len, "aad") }?;
-        let tag = unsafe { args::optional_bytes(tag, tag_len, "tag") }?;
-        let encrypt = encrypt != 0;
-        if encrypt && tag.is_some() {
-            return Err(Failure::new(MB_ERR_PARAM, "a tag is given to a decryption only"));
-        }
-        let len = (text_len != MB_TEXT_LEN_UNKNOWN).then_some(text_len);
-        // SAFETY: passed on.
-        let stream = unsafe {
-            with_request(cipher, mode, key, key_len, iv, iv_len, params, aad, |req| {
-                let s = match (encrypt, len) {
-                    (true, Some(n)) => AeadStream::encryptor_sized(req, n),
-                    (true, None) => AeadStream::encryptor(req),
-                    (false, Some(n)) => AeadStream::decryptor_sized(req, n),
-                    (false, None) => AeadStream::decryptor(req),
-                }?;
-                match tag {
-                    Some(t) => s.expect_tag(t),
-                    None => Ok(s),
-                }
-            })
-        }?;
-        // SAFETY: checked non-NULL above.
-        unsafe { out.write(Box::into_raw(Box::new(MbAeadStream { stream: Some(stream), encrypt }))) };
-        Ok(())
+        let make = || {
+            // SAFETY (both reads): the header's contract on the arguments.
+            let aad = unsafe { args::bytes(aad, aad_len, "aad") }?;
+            let tag = unsafe { args::optional_bytes(tag, tag_len, "tag") }?;
+            let encrypt = encrypt != 0;
+            if encrypt && tag.is_some() {
+                return Err(Failure::new(MB_ERR_PARAM, "a tag is given to a decryption only"));
+            }
+            let len = (text_len != MB_TEXT_LEN_UNKNOWN).then_some(text_len);
+            // SAFETY: passed on.
+            let stream = unsafe {
+                with_request(cipher, mode, key, key_len, iv, iv_len, params, aad, |req| {
+                    let s = match (encrypt, len) {
+                        (true, Some(n)) => AeadStream::encryptor_sized(req, n),
+                        (true, None) => AeadStream::encryptor(req),
+                        (false, Some(n)) => AeadStream::decryptor_sized(req, n),
+                        (false, None) => AeadStream::decryptor(req),
+                    }?;
+                    match tag {
+                        Some(t) => s.expect_tag(t),
+                        None => Ok(s),
+                    }
+                })
+            }?;
+            Ok(MbAeadStream { stream: Some(stream), encrypt })
+        };
+        // SAFETY: `out` is NULL or points at a writable pointer (the header's contract).
+        unsafe { args::new_handle(out, make) }
     })
 }
 

@@ -102,6 +102,23 @@ impl Output {
     }
 }
 
+/// Makes a handle: `*out` is NULL until `make` succeeds, then the boxed
+/// value (the C constructors' protocol; `free_handle` undoes it).
+///
+/// # Safety
+/// `out` is NULL or points at a writable pointer.
+pub unsafe fn new_handle<T>(out: *mut *mut T, make: impl FnOnce() -> Result<T, Failure>) -> Result<(), Failure> {
+    if out.is_null() {
+        return Err(Failure::null("out"));
+    }
+    // SAFETY: non-NULL, points at a writable pointer (the caller's promise).
+    unsafe { out.write(ptr::null_mut()) };
+    let value = make()?;
+    // SAFETY: as above.
+    unsafe { out.write(Box::into_raw(Box::new(value))) };
+    Ok(())
+}
+
 /// Frees a handle made by `Box::into_raw` (NULL is ignored); dropping it
 /// wipes its state. A panic in a drop never unwinds into C.
 ///

@@ -32,21 +32,18 @@ pub unsafe extern "C" fn mb_cipher_new(
     backend: *const c_char,
 ) -> c_int {
     guard(|| {
-        if out.is_null() {
-            return Err(Failure::null("out"));
-        }
-        // SAFETY: `out` is non-NULL and points at a writable pointer.
-        unsafe { out.write(ptr::null_mut()) };
-        // SAFETY (the four reads): the header's contract on these arguments.
-        let name = unsafe { args::name(cipher_name, "cipher") }?;
-        let key = unsafe { args::bytes(key, key_len, "key") }?;
-        let sbox = unsafe { args::optional_name(sbox, "sbox") }?;
-        let backend = unsafe { args::optional_name(backend, "backend") }?;
-        let cipher = Cipher::new(name, key, sbox, backend)?;
-        let backend = CString::new(cipher.backend().name).expect("backend names hold no NUL");
-        // SAFETY: checked non-NULL above.
-        unsafe { out.write(Box::into_raw(Box::new(MbCipher { cipher, backend }))) };
-        Ok(())
+        let make = || {
+            // SAFETY (the four reads): the header's contract on these arguments.
+            let name = unsafe { args::name(cipher_name, "cipher") }?;
+            let key = unsafe { args::bytes(key, key_len, "key") }?;
+            let sbox = unsafe { args::optional_name(sbox, "sbox") }?;
+            let backend = unsafe { args::optional_name(backend, "backend") }?;
+            let cipher = Cipher::new(name, key, sbox, backend)?;
+            let backend = CString::new(cipher.backend().name).expect("backend names hold no NUL");
+            Ok(MbCipher { cipher, backend })
+        };
+        // SAFETY: `out` is NULL or points at a writable pointer (the header's contract).
+        unsafe { args::new_handle(out, make) }
     })
 }
 

@@ -39,25 +39,22 @@ pub unsafe extern "C" fn mb_stream_new(
     params: *const MbParams,
 ) -> c_int {
     guard(|| {
-        if out.is_null() {
-            return Err(Failure::null("out"));
-        }
-        // SAFETY: non-NULL, points at a writable pointer.
-        unsafe { out.write(ptr::null_mut()) };
-        // SAFETY: passed on.
-        let stream = unsafe {
-            with_request(cipher, mode, key, key_len, iv, iv_len, params, &[], |req| {
-                if encrypt != 0 {
-                    CipherStream::encryptor_bytewise(req)
-                } else {
-                    // Every byte at once where the mode allows (GOST CFB).
-                    CipherStream::decryptor_bytewise(req)
-                }
-            })
-        }?;
-        // SAFETY: checked non-NULL above.
-        unsafe { out.write(Box::into_raw(Box::new(MbStream { stream: Some(stream) }))) };
-        Ok(())
+        let make = || {
+            // SAFETY: passed on.
+            let stream = unsafe {
+                with_request(cipher, mode, key, key_len, iv, iv_len, params, &[], |req| {
+                    if encrypt != 0 {
+                        CipherStream::encryptor_bytewise(req)
+                    } else {
+                        // Every byte at once where the mode allows (GOST CFB).
+                        CipherStream::decryptor_bytewise(req)
+                    }
+                })
+            }?;
+            Ok(MbStream { stream: Some(stream) })
+        };
+        // SAFETY: `out` is NULL or points at a writable pointer (the header's contract).
+        unsafe { args::new_handle(out, make) }
     })
 }
 
@@ -153,16 +150,13 @@ pub unsafe extern "C" fn mb_mac_stream_new(
     params: *const MbParams,
 ) -> c_int {
     guard(|| {
-        if out.is_null() {
-            return Err(Failure::null("out"));
-        }
-        // SAFETY: non-NULL, points at a writable pointer.
-        unsafe { out.write(ptr::null_mut()) };
-        // SAFETY: passed on.
-        let stream = unsafe { with_request(cipher, mode, key, key_len, iv, iv_len, params, &[], MacStream::new) }?;
-        // SAFETY: checked non-NULL above.
-        unsafe { out.write(Box::into_raw(Box::new(MbMacStream { stream: Some(stream) }))) };
-        Ok(())
+        let make = || {
+            // SAFETY: passed on.
+            let stream = unsafe { with_request(cipher, mode, key, key_len, iv, iv_len, params, &[], MacStream::new) }?;
+            Ok(MbMacStream { stream: Some(stream) })
+        };
+        // SAFETY: `out` is NULL or points at a writable pointer (the header's contract).
+        unsafe { args::new_handle(out, make) }
     })
 }
 
