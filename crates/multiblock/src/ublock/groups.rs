@@ -67,6 +67,11 @@ impl<const H: usize, const PACKED: bool> Batch<'_, H, PACKED> {
         if H == 1 && Self::at(first, h) + M::BYTES <= len {
             return m.load(&self.data[Self::at(first, h)..]);
         }
+        // Every lane inside: one strided load (`vinserti128` pairs) instead
+        // of a checked insert per lane (uBlock-256: 4 % of the instructions).
+        if Self::at(first + M::BYTES / 16 - 1, h) + 16 <= len {
+            return m.load_lanes(&self.data[Self::at(first, h)..], 16 * H);
+        }
         let mut v = m.zero();
         for l in 0..M::BYTES / 16 {
             if Self::at(first + l, h) < len {
@@ -81,6 +86,9 @@ impl<const H: usize, const PACKED: bool> Batch<'_, H, PACKED> {
         let len = self.data.len();
         if H == 1 && Self::at(first, h) + M::BYTES <= len {
             return m.store(v, &mut self.data[Self::at(first, h)..]);
+        }
+        if Self::at(first + M::BYTES / 16 - 1, h) + 16 <= len {
+            return m.store_lanes(v, &mut self.data[Self::at(first, h)..], 16 * H);
         }
         for l in 0..M::BYTES / 16 {
             if Self::at(first + l, h) < len {
