@@ -157,6 +157,12 @@ fn env_preference() -> Option<&'static str> {
         .as_deref()
 }
 
+/// `choice` leaves the backend to the library: `Auto` with
+/// `MULTIBLOCK_BACKEND` unset.
+pub(crate) fn is_default_choice(choice: BackendChoice<'_>) -> bool {
+    choice == BackendChoice::Auto && env_preference().is_none()
+}
+
 /// Chooses a backend from `backends` (ordered fastest first) as described in
 /// the module documentation.
 pub(crate) fn select<K>(

@@ -2,30 +2,46 @@
 //! public type shares. Families build one from their expanded key.
 
 use crate::cpu::{self, Backend, BackendChoice, BackendInfo, BlockKernel};
+use crate::dispatch::{self, Crossover, ShortTiers};
 use crate::error::{Error, Result};
 
 pub(crate) struct Engine {
     kernel: Box<dyn BlockKernel>,
     info: BackendInfo,
+    /// The narrower backends short calls go to, each with the largest call
+    /// in bytes it takes (`dispatch`), when the default was taken.
+    short: ShortTiers,
     cipher: &'static str,
     block_bytes: usize,
 }
 
 impl Engine {
-    /// Selects a backend (see [`cpu::select`]) and keys it with `keys`.
-    pub(crate) fn new<K>(
+    /// Selects a backend (see [`cpu::select`]) and keys it with `keys`. The
+    /// default (no backend named, `MULTIBLOCK_BACKEND` unset) also keys the
+    /// narrow backend `crossovers` give for it, for short calls (`dispatch`).
+    pub(crate) fn new<K: Send + Sync + 'static>(
         cipher: &'static str,
         block_bytes: usize,
         backends: &'static [Backend<K>],
-        keys: &K,
+        crossovers: &'static [Crossover],
+        keys: K,
         choice: BackendChoice<'_>,
     ) -> Result<Engine> {
         let backend = cpu::select(cipher, backends, choice)?;
-        Ok(Engine { kernel: (backend.new)(keys), info: backend.info, cipher, block_bytes })
+        let (kernel, short) =
+            dispatch::keyed(backend, backends, crossovers, cpu::is_default_choice(choice), keys);
+        Ok(Engine { kernel, info: backend.info, short, cipher, block_bytes })
     }
 
+    /// The backend of long calls.
     pub fn backend(&self) -> BackendInfo {
         self.info
+    }
+
+    /// The backends of short calls, each with the longest call in bytes it
+    /// takes (empty: every call runs on [`Engine::backend`]).
+    pub fn short_backends(&self) -> &[(BackendInfo, usize)] {
+        &self.short
     }
 
     pub fn block_bytes(&self) -> usize {

@@ -24,6 +24,7 @@
 
 mod cipher_id;
 mod cpu;
+mod dispatch;
 mod engine;
 mod gf256;
 pub(crate) mod simd;

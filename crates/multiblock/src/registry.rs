@@ -134,9 +134,17 @@ impl Cipher {
         self.engine.block_bytes()
     }
 
-    /// The backend this key runs on.
+    /// The backend this key runs on (long calls; see [`Cipher::short_backends`]).
     pub fn backend(&self) -> BackendInfo {
         self.engine.backend()
+    }
+
+    /// Under the default choice, the narrower constant-time backends that
+    /// short calls run on (faster there: less padding, less key material),
+    /// each with the longest call in bytes it takes, shortest first; empty
+    /// when every call runs on [`Cipher::backend`].
+    pub fn short_backends(&self) -> &[(BackendInfo, usize)] {
+        self.engine.short_backends()
     }
 
     /// ECB-encrypts whole blocks in place.

@@ -1,7 +1,7 @@
 //! `info`: what this CPU has and which backend each cipher uses.
 
 use crate::{out, Failure};
-use multiblock::{backends, CipherId, CpuFeatures};
+use multiblock::{backends, BackendChoice, Cipher, CipherId, CpuFeatures};
 
 /// The CPU's model name from /proc/cpuinfo (Linux), if any.
 pub fn cpu_model() -> String {
@@ -14,6 +14,15 @@ pub fn cpu_model() -> String {
                 .map(|m| m.trim().to_string())
         })
         .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
+
+/// The default's size-aware dispatch for `id`, e.g. "ssse3 ≤ 32 B, avx2 ≤
+/// 384 B" (empty: one backend for every call).
+fn short_calls(id: CipherId) -> String {
+    let key = vec![0u8; id.key_bytes()];
+    Cipher::with_id(id, &key, None, BackendChoice::Auto)
+        .map(|c| c.short_backends().iter().map(|(b, max)| format!("{} ≤ {max} B", b.name)).collect::<Vec<_>>().join(", "))
+        .unwrap_or_default()
 }
 
 pub fn run() -> Result<(), Failure> {
@@ -34,7 +43,13 @@ pub fn run() -> Result<(), Failure> {
         let listed = |name: &str| env.as_deref().is_some_and(|l| l.split(',').any(|n| n.trim() == name));
         for b in backends(id.name()).map_err(Failure::input)? {
             let status = match (b.available, b.is_default, chosen) {
-                (true, true, None) => "default".to_string(),
+                (true, true, None) => match short_calls(id) {
+                    tiers if tiers.is_empty() => "default".to_string(),
+                    tiers => format!("default (shorter calls: {tiers})"),
+                },
+                (true, false, None) if short_calls(id).contains(&format!("{} ", b.info.name)) => {
+                    "available, default for short calls".to_string()
+                }
                 (true, true, Some(name)) if name == b.info.name && !listed(name) => {
                     "default (env lists none of its backends)".to_string()
                 }

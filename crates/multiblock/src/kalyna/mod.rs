@@ -31,6 +31,7 @@ mod table;
 mod tables;
 
 use crate::cpu::{Backend, BackendChoice};
+use crate::dispatch::Crossover;
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::typed::block_cipher_type;
@@ -48,6 +49,11 @@ pub(crate) static BACKENDS: &[Backend<Keys>] =
     &[avx512_gfni::BACKEND, avx2_gfni::BACKEND, avx2::BACKEND, reference::BACKEND, table::BACKEND];
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND, table::BACKEND];
+
+/// Short calls under the default (`dispatch`): none. avx512-gfni is the
+/// fastest at every call size in the sweep (`bench --ways`, AMD Zen 4) once
+/// its key setup builds 64-bit lanes instead of whole registers.
+pub(crate) static CROSSOVERS: &[Crossover] = &[];
 
 /// The five parameter sets: block bits / key bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -152,7 +158,7 @@ impl Keys {
 
 pub(crate) fn engine(v: Variant, key: &[u8], choice: BackendChoice<'_>) -> Result<Engine> {
     let keys = Keys::new(v, key);
-    Engine::new(v.id().name(), v.block_bytes(), BACKENDS, &keys, choice)
+    Engine::new(v.id().name(), v.block_bytes(), BACKENDS, CROSSOVERS, keys, choice)
 }
 
 /// One typed cipher per variant (`block_cipher_type!` with its engine).

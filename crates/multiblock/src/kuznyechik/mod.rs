@@ -31,6 +31,7 @@ mod tables;
 mod transforms;
 
 use crate::cpu::{Backend, BackendChoice};
+use crate::dispatch::Crossover;
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::typed::block_cipher_type;
@@ -53,6 +54,10 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND];
 
+/// Short calls under the default (`dispatch`): none. avx512-gfni is the
+/// fastest at every call size in the sweep (`bench --ways`, AMD Zen 4).
+pub(crate) static CROSSOVERS: &[Crossover] = &[];
+
 /// The expanded key: round keys K1..K10, each 16 bytes in printed order.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub struct Keys {
@@ -69,7 +74,7 @@ impl Keys {
 
 pub(crate) fn engine(key: &[u8], choice: BackendChoice<'_>) -> Result<Engine> {
     let keys = Keys::new(key);
-    Engine::new(CipherId::Kuznyechik.name(), 16, BACKENDS, &keys, choice)
+    Engine::new(CipherId::Kuznyechik.name(), 16, BACKENDS, CROSSOVERS, keys, choice)
 }
 
 block_cipher_type!(

@@ -1,0 +1,183 @@
+//! Size-aware dispatch inside one keyed cipher: what [`BackendChoice::Auto`]
+//! gives when `MULTIBLOCK_BACKEND` is unset.
+//!
+//! The widest constant-time backend is the fastest on long messages but pays
+//! for its width on short ones: it pads a call to its granule and may build
+//! per-key material sized for its registers. So a family lists, per default
+//! backend, narrower constant-time backends and the largest call (in bytes)
+//! each is the fastest for, measured with `multiblock bench --ways` (the
+//! sweep) and the short-message section. A keyed cipher then holds the
+//! family's expanded key and one kernel per tier, each keyed on the first
+//! call that needs it: keying costs only what the calls made so far need.
+//!
+//! Which kernel runs depends on the call's length only, which is public, and
+//! whether a tier has been keyed depends on the lengths of earlier calls;
+//! every tier is a constant-time backend, so the whole is constant-time.
+//!
+//! [`BackendChoice::Auto`]: crate::BackendChoice::Auto
+
+use crate::cpu::{Backend, BackendInfo, BlockKernel, CpuFeatures};
+use std::sync::OnceLock;
+
+/// "Under default backend `wide`, calls of up to `max_bytes` bytes go to
+/// backend `narrow`." A family's list is in increasing `max_bytes` per
+/// `wide`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Crossover {
+    pub wide: &'static str,
+    pub narrow: &'static str,
+    pub max_bytes: usize,
+}
+
+/// One backend of a keyed cipher, keyed on first use.
+struct Tier<K: 'static> {
+    /// The largest call this tier takes (the last: `usize::MAX`).
+    max_bytes: usize,
+    backend: &'static Backend<K>,
+    kernel: OnceLock<Box<dyn BlockKernel>>,
+}
+
+/// The tiers of a keyed cipher and the key they are keyed from.
+struct BySize<K: 'static> {
+    tiers: Vec<Tier<K>>,
+    keys: K,
+}
+
+impl<K: Send + Sync> BySize<K> {
+    #[inline]
+    fn pick(&self, len: usize) -> &dyn BlockKernel {
+        let tier = self.tiers.iter().find(|t| len <= t.max_bytes).unwrap_or(&self.tiers[self.tiers.len() - 1]);
+        &**tier.kernel.get_or_init(|| (tier.backend.new)(&self.keys))
+    }
+}
+
+impl<K: Send + Sync> BlockKernel for BySize<K> {
+    fn encrypt_blocks(&self, data: &mut [u8]) {
+        self.pick(data.len()).encrypt_blocks(data)
+    }
+    fn decrypt_blocks(&self, data: &mut [u8]) {
+        self.pick(data.len()).decrypt_blocks(data)
+    }
+}
+
+/// What a keyed cipher reports of its short-call tiers: each backend and
+/// the largest call in bytes it takes.
+pub(crate) type ShortTiers = Vec<(BackendInfo, usize)>;
+
+/// The narrower tiers `crossovers` give for default backend `wide` on this
+/// CPU: constant-time, available, in increasing size.
+fn short_tiers<K>(
+    wide: &Backend<K>,
+    backends: &'static [Backend<K>],
+    crossovers: &[Crossover],
+    cpu: &CpuFeatures,
+) -> Vec<(&'static Backend<K>, usize)> {
+    crossovers
+        .iter()
+        .filter(|c| c.wide == wide.info.name && c.narrow != wide.info.name)
+        .filter_map(|c| {
+            let b = backends.iter().find(|b| b.info.name == c.narrow)?;
+            (b.info.constant_time && (b.available)(cpu)).then_some((b, c.max_bytes))
+        })
+        .collect()
+}
+
+/// Keys `wide` alone, or, when `dispatch` and the family lists narrower
+/// tiers for it, every tier on first use.
+pub(crate) fn keyed<K: Send + Sync + 'static>(
+    wide: &'static Backend<K>,
+    backends: &'static [Backend<K>],
+    crossovers: &[Crossover],
+    dispatch: bool,
+    keys: K,
+) -> (Box<dyn BlockKernel>, ShortTiers) {
+    let short = match dispatch {
+        true => short_tiers(wide, backends, crossovers, CpuFeatures::get()),
+        false => Vec::new(),
+    };
+    if short.is_empty() {
+        return ((wide.new)(&keys), Vec::new());
+    }
+    let info = short.iter().map(|(b, max)| (b.info, *max)).collect();
+    let mut tiers: Vec<Tier<K>> =
+        short.into_iter().map(|(backend, max_bytes)| Tier { max_bytes, backend, kernel: OnceLock::new() }).collect();
+    tiers.push(Tier { max_bytes: usize::MAX, backend: wide, kernel: OnceLock::new() });
+    (Box::new(BySize { tiers, keys }), info)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::always;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A kernel that adds its tag to every byte, so a test sees which ran.
+    struct Tagged(u8);
+    impl BlockKernel for Tagged {
+        fn encrypt_blocks(&self, data: &mut [u8]) {
+            data.iter_mut().for_each(|b| *b = b.wrapping_add(self.0));
+        }
+        fn decrypt_blocks(&self, data: &mut [u8]) {
+            data.iter_mut().for_each(|b| *b = b.wrapping_sub(self.0));
+        }
+    }
+
+    static KEYED: [AtomicUsize; 3] = [AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0)];
+
+    fn backend(name: &'static str, constant_time: bool, tag: u8) -> Backend<()> {
+        fn make<const T: u8>(_: &()) -> Box<dyn BlockKernel> {
+            KEYED[T as usize - 1].fetch_add(1, Ordering::SeqCst);
+            Box::new(Tagged(T))
+        }
+        let new: fn(&()) -> Box<dyn BlockKernel> = match tag {
+            1 => make::<1>,
+            2 => make::<2>,
+            _ => make::<3>,
+        };
+        Backend { info: BackendInfo { name, constant_time, ways: 1, needs: "" }, available: always, new }
+    }
+
+    #[test]
+    fn calls_go_to_the_tier_of_their_length_keyed_once_on_first_use() {
+        let backends: &'static [Backend<()>] =
+            Box::leak(vec![backend("wide", true, 1), backend("mid", true, 2), backend("small", true, 3)].into_boxed_slice());
+        let crossovers = [
+            Crossover { wide: "wide", narrow: "small", max_bytes: 16 },
+            Crossover { wide: "wide", narrow: "mid", max_bytes: 64 },
+            Crossover { wide: "other", narrow: "mid", max_bytes: 1024 },
+        ];
+        let (kernel, short) = keyed(&backends[0], backends, &crossovers, true, ());
+        assert_eq!(short.iter().map(|(b, n)| (b.name, *n)).collect::<Vec<_>>(), [("small", 16), ("mid", 64)]);
+        assert!(KEYED.iter().all(|k| k.load(Ordering::SeqCst) == 0), "no tier keyed before a call");
+        for (len, tag) in [(0, 3), (16, 3), (17, 2), (64, 2), (65, 1), (4096, 1), (8, 3)] {
+            let mut data = vec![0u8; len];
+            kernel.encrypt_blocks(&mut data);
+            assert!(data.iter().all(|&b| b == tag), "{len} bytes ran on tier {tag}");
+            kernel.decrypt_blocks(&mut data);
+            assert!(data.iter().all(|&b| b == 0));
+        }
+        assert!(KEYED.iter().all(|k| k.load(Ordering::SeqCst) == 1), "each tier keyed exactly once");
+    }
+
+    /// As [`backend`], without counting (the tests run in parallel).
+    fn uncounted(name: &'static str, constant_time: bool) -> Backend<()> {
+        fn make(_: &()) -> Box<dyn BlockKernel> {
+            Box::new(Tagged(1))
+        }
+        Backend { info: BackendInfo { name, constant_time, ways: 1, needs: "" }, available: always, new: make }
+    }
+
+    #[test]
+    fn forced_or_leaky_tiers_are_not_used() {
+        let backends: &'static [Backend<()>] =
+            Box::leak(vec![uncounted("wide", true), uncounted("leaky", false)].into_boxed_slice());
+        let crossovers = [Crossover { wide: "wide", narrow: "leaky", max_bytes: 64 }];
+        let (kernel, short) = keyed(&backends[0], backends, &crossovers, true, ());
+        assert!(short.is_empty(), "a backend that is not constant-time is never a tier");
+        let mut data = [0u8; 16];
+        kernel.encrypt_blocks(&mut data);
+        assert_eq!(data, [1; 16]);
+        let (_, short) = keyed(&backends[0], backends, &[Crossover { wide: "wide", narrow: "wide", max_bytes: 8 }], true, ());
+        assert!(short.is_empty());
+    }
+}
