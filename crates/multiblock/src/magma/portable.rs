@@ -104,12 +104,17 @@ impl<S: Circuits> Bitsliced<S> {
             x[i] = t ^ k[i];
             carry = (src[i] & carry) | (k[i] & t);
         }
-        for j in 0..8 {
-            let y = sub4(S::ANF[j], [x[4 * j], x[4 * j + 1], x[4 * j + 2], x[4 * j + 3]]);
-            for (b, y) in y.into_iter().enumerate() {
-                dst[(4 * j + b + 11) % 32] ^= y;
-            }
+        // Written out per S-box so that each ANF is a constant where
+        // `sub4` folds it (a loop over j left the term selection to run time).
+        macro_rules! s_boxes {
+            ($($j:literal)*) => {$(
+                let y = sub4(S::ANF[$j], [x[4 * $j], x[4 * $j + 1], x[4 * $j + 2], x[4 * $j + 3]]);
+                for (b, y) in y.into_iter().enumerate() {
+                    dst[(4 * $j + b + 11) % 32] ^= y;
+                }
+            )*};
         }
+        s_boxes!(0 1 2 3 4 5 6 7);
     }
 
     /// The 32 rounds on `batch` (whole blocks, at most 64), key words in
