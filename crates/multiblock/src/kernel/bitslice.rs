@@ -12,6 +12,17 @@
 //!
 //! Plain Rust on `u64`: no table, branch or address depends on the data.
 
+use crate::cpu::{always, Backend, BackendInfo, BlockKernel};
+
+/// Blocks per batch of every `portable` backend: one per bit of a `u64`.
+pub(crate) const WAYS: usize = 64;
+
+/// The registry entry of a family's `portable` backend; `new` keys the
+/// kernel its key needs (per S-box set, per block size).
+pub(crate) const fn portable_backend<K>(new: fn(&K) -> Box<dyn BlockKernel>) -> Backend<K> {
+    Backend { info: BackendInfo { name: "portable", constant_time: true, ways: WAYS, needs: "nothing" }, available: always, new }
+}
+
 /// Transposes the 64×64 bit matrix `a` in place: afterwards bit j of
 /// `a[i]` is what bit i of `a[j]` was (Hacker's Delight §7-3, recursive
 /// block swap, here with bit 0 the first column).

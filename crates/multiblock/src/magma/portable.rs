@@ -27,21 +27,14 @@
 
 use super::sbox::SboxSet;
 use super::{ByteOrder, Keys};
-use crate::cpu::{always, Backend, BackendInfo, BlockKernel};
-use crate::kernel::bitslice::{anf, spread, sub4, transpose64};
+use crate::cpu::{Backend, BlockKernel};
+use crate::kernel::bitslice::{anf, portable_backend, spread, sub4, transpose64, WAYS};
 use crate::kernel::{self, BatchCipher};
 use crate::simd::Portable;
 use core::marker::PhantomData;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-/// Blocks per batch: one per bit of a `u64`.
-const WAYS: usize = 64;
-
-pub(crate) const BACKEND: Backend<Keys> = Backend {
-    info: BackendInfo { name: "portable", constant_time: true, ways: WAYS, needs: "nothing" },
-    available: always,
-    new: keyed,
-};
+pub(crate) const BACKEND: Backend<Keys> = portable_backend(keyed);
 
 /// The kernel compiled for the key's S-box set.
 fn keyed(keys: &Keys) -> Box<dyn BlockKernel> {

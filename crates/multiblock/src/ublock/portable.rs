@@ -27,21 +27,14 @@
 use super::key_schedule::expand_with;
 use super::tables::{PL_128, PL_128_INV, PL_256, PL_256_INV, PR_128, PR_128_INV, PR_256, PR_256_INV, S, S_INV};
 use super::{Keys, Variant};
-use crate::cpu::{always, Backend, BackendInfo, BlockKernel};
-use crate::kernel::bitslice::{anf, spread, sub4, transpose64};
+use crate::cpu::{Backend, BlockKernel};
+use crate::kernel::bitslice::{anf, portable_backend, spread, sub4, transpose64, WAYS};
 use crate::kernel::{self, BatchCipher};
 use crate::simd::Portable;
 use subtle::{ConditionallySelectable, ConstantTimeEq};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-/// Blocks per batch: one per bit of a `u64`.
-const WAYS: usize = 64;
-
-pub(crate) const BACKEND: Backend<Keys> = Backend {
-    info: BackendInfo { name: "portable", constant_time: true, ways: WAYS, needs: "nothing" },
-    available: always,
-    new: keyed,
-};
+pub(crate) const BACKEND: Backend<Keys> = portable_backend(keyed);
 
 /// The kernel of the key's block size (`B` = bits per half-block).
 fn keyed(keys: &Keys) -> Box<dyn BlockKernel> {
