@@ -6,7 +6,8 @@
 # (Valgrind memcheck with secrets marked; differential machine-code traces of
 # every constant-time backend, in the emulator for those this CPU lacks), a
 # short fuzz run of every target, and the Kalyna AVX-512/GFNI backends
-# (natively, or under an emulated Tiger Lake CPU). Each scripts/ci/
+# (natively, or under an emulated Tiger Lake CPU), and the portable fallbacks
+# with every CPU feature disabled (MULTIBLOCK_DISABLE=all). Each scripts/ci/
 # step installs what it needs (apt-get, pip, cargo); .ci/run calls exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +23,7 @@ cargo run --quiet --release --locked -p multiblock-cli -- selftest --thorough
 bash scripts/ci/python.sh
 bash scripts/ci/c.sh
 bash scripts/ci/openssl-provider.sh
+bash scripts/ci/fallback.sh
 bash scripts/ci/ct-valgrind.sh
 bash scripts/ci/ct-trace.sh
 bash scripts/ci/fuzz.sh

@@ -40,10 +40,54 @@ pub struct CpuFeatures {
 }
 
 impl CpuFeatures {
-    /// Features of the running CPU (and enabled by the OS), detected once.
+    /// Features of the running CPU (and enabled by the OS), detected once,
+    /// less those `MULTIBLOCK_DISABLE` names ([`disabled_features`]).
+    ///
+    /// Every feature test in the library goes through here (backend
+    /// availability, `Machine::detect`, the key schedules' and the GF
+    /// multipliers' SIMD paths), so a disabled feature is absent
+    /// everywhere: what `info` reports is what runs.
     pub fn get() -> &'static CpuFeatures {
         static DETECTED: OnceLock<CpuFeatures> = OnceLock::new();
-        DETECTED.get_or_init(Self::detect)
+        DETECTED.get_or_init(|| Self::detect().without(disabled_features()))
+    }
+
+    /// Every feature name, in the order of the struct.
+    pub const NAMES: [&'static str; 16] = [
+        "sse2", "ssse3", "sse4.1", "avx", "avx2", "bmi2", "aes", "pclmulqdq", "avx512f", "avx512bw", "avx512vl",
+        "avx512vbmi", "avx512vbmi2", "gfni", "vaes", "vpclmulqdq",
+    ];
+
+    /// The flags in the order of [`CpuFeatures::NAMES`].
+    fn flags_mut(&mut self) -> [&mut bool; 16] {
+        [
+            &mut self.sse2,
+            &mut self.ssse3,
+            &mut self.sse41,
+            &mut self.avx,
+            &mut self.avx2,
+            &mut self.bmi2,
+            &mut self.aes,
+            &mut self.pclmulqdq,
+            &mut self.avx512f,
+            &mut self.avx512bw,
+            &mut self.avx512vl,
+            &mut self.avx512vbmi,
+            &mut self.avx512vbmi2,
+            &mut self.gfni,
+            &mut self.vaes,
+            &mut self.vpclmulqdq,
+        ]
+    }
+
+    /// These features with the `names` ([`CpuFeatures::NAMES`]) cleared.
+    pub fn without(mut self, names: &[&str]) -> CpuFeatures {
+        for (flag, name) in self.flags_mut().into_iter().zip(Self::NAMES) {
+            if names.contains(&name) {
+                *flag = false;
+            }
+        }
+        self
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -76,26 +120,53 @@ impl CpuFeatures {
 
     /// The names of the detected features, in the order of the struct.
     pub fn names(&self) -> Vec<&'static str> {
-        let all = [
-            (self.sse2, "sse2"),
-            (self.ssse3, "ssse3"),
-            (self.sse41, "sse4.1"),
-            (self.avx, "avx"),
-            (self.avx2, "avx2"),
-            (self.bmi2, "bmi2"),
-            (self.aes, "aes"),
-            (self.pclmulqdq, "pclmulqdq"),
-            (self.avx512f, "avx512f"),
-            (self.avx512bw, "avx512bw"),
-            (self.avx512vl, "avx512vl"),
-            (self.avx512vbmi, "avx512vbmi"),
-            (self.avx512vbmi2, "avx512vbmi2"),
-            (self.gfni, "gfni"),
-            (self.vaes, "vaes"),
-            (self.vpclmulqdq, "vpclmulqdq"),
-        ];
-        all.iter().filter(|(on, _)| *on).map(|(_, n)| *n).collect()
+        let mut copy = *self;
+        copy.flags_mut().into_iter().zip(Self::NAMES).filter(|(on, _)| **on).map(|(_, n)| n).collect()
     }
+}
+
+/// The environment variable whose comma-separated CPU feature names (as
+/// [`CpuFeatures::NAMES`] spells them, or `all`) detection treats as
+/// absent, like OpenSSL's `OPENSSL_ia32cap`: to test or use the fallbacks
+/// on any machine.
+pub const DISABLE_ENV: &str = "MULTIBLOCK_DISABLE";
+
+/// The features `MULTIBLOCK_DISABLE` hides, read once per process. An
+/// unknown name gets a one-line warning on stderr (naming the known ones)
+/// and is ignored: detection has no caller to return an error to.
+pub fn disabled_features() -> &'static [&'static str] {
+    static DISABLED: OnceLock<Vec<&'static str>> = OnceLock::new();
+    DISABLED.get_or_init(|| {
+        let list = std::env::var(DISABLE_ENV).unwrap_or_default();
+        let (names, unknown) = parse_disable(&list);
+        if !unknown.is_empty() {
+            eprintln!(
+                "multiblock: warning: {DISABLE_ENV}: unknown CPU feature(s) {} ignored (known: all, {})",
+                unknown.join(", "),
+                CpuFeatures::NAMES.join(", ")
+            );
+        }
+        names
+    })
+}
+
+/// The known feature names of a `MULTIBLOCK_DISABLE` list (`all`: every
+/// one), and the unknown ones. Names are trimmed and case-insensitive.
+fn parse_disable(list: &str) -> (Vec<&'static str>, Vec<String>) {
+    let mut known = Vec::new();
+    let mut unknown = Vec::new();
+    for name in list.split(',').map(|n| n.trim().to_ascii_lowercase()).filter(|n| !n.is_empty()) {
+        if name == "all" {
+            known.extend(CpuFeatures::NAMES);
+        } else if let Some(&n) = CpuFeatures::NAMES.iter().find(|&&n| n == name) {
+            known.push(n);
+        } else {
+            unknown.push(name);
+        }
+    }
+    known.sort_unstable();
+    known.dedup();
+    (known, unknown)
 }
 
 /// What a user can know about a backend without using it.
@@ -308,6 +379,28 @@ mod tests {
     }
 
     #[test]
+    fn disable_list_parses_names_and_all() {
+        assert_eq!(parse_disable(""), (vec![], vec![]));
+        let (names, unknown) = parse_disable(" AVX2 ,gfni,,avx3 ");
+        assert_eq!(names, ["avx2", "gfni"]);
+        assert_eq!(unknown, ["avx3"]);
+        let (names, unknown) = parse_disable("all,avx2");
+        assert_eq!(names.len(), CpuFeatures::NAMES.len());
+        assert!(unknown.is_empty());
+    }
+
+    #[test]
+    fn without_clears_exactly_the_named_features() {
+        let mut every = CpuFeatures::default();
+        every.flags_mut().into_iter().for_each(|f| *f = true);
+        assert_eq!(every.names(), CpuFeatures::NAMES);
+        let some = every.without(&["avx2", "gfni"]);
+        assert!(!some.avx2 && !some.gfni && some.avx && some.avx512f);
+        assert_eq!(some.names().len(), 14);
+        assert_eq!(every.without(&CpuFeatures::NAMES), CpuFeatures::default());
+    }
+
+    #[test]
     fn detection_is_consistent() {
         let f = CpuFeatures::get();
         // The implications every real CPU obeys (and the OS checks keep).
@@ -318,7 +411,7 @@ mod tests {
             assert!(f.avx512f);
         }
         #[cfg(target_arch = "x86_64")]
-        assert!(f.sse2, "every x86-64 CPU has SSE2");
+        assert!(f.sse2 || disabled_features().contains(&"sse2"), "every x86-64 CPU has SSE2");
         assert_eq!(f.names().len(), [f.sse2, f.ssse3, f.sse41, f.avx, f.avx2, f.bmi2, f.aes, f.pclmulqdq,
             f.avx512f, f.avx512bw, f.avx512vl, f.avx512vbmi, f.avx512vbmi2, f.gfni, f.vaes, f.vpclmulqdq]
             .iter().filter(|x| **x).count());

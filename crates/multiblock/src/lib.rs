@@ -44,7 +44,7 @@ mod zeroize_tests;
 mod test_rng;
 
 pub use cipher;
-pub use cpu::{BackendChoice, BackendInfo, CpuFeatures, BACKEND_ENV};
+pub use cpu::{disabled_features, BackendChoice, BackendInfo, CpuFeatures, BACKEND_ENV, DISABLE_ENV};
 pub use error::{Error, Result};
 pub use cipher_id::{CipherId, Family};
 pub use registry::{all_backend_names, backends, env_backend, BackendStatus, Cipher};

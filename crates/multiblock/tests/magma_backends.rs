@@ -69,6 +69,7 @@ cross_check_tests! {
     avx512_matches_reference => "avx512", 102;
     avx2_matches_reference => "avx2", 103;
     ssse3_matches_reference => "ssse3", 104;
+    portable_matches_reference => "portable", 107;
     table_matches_reference => "table", 105;
     table12_matches_reference => "table12", 106;
 }

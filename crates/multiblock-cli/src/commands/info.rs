@@ -28,6 +28,14 @@ fn short_calls(id: CipherId) -> String {
 pub fn run() -> Result<(), Failure> {
     out::line(format!("cpu: {}", cpu_model()))?;
     out::line(format!("features: {}", CpuFeatures::get().names().join(" ")))?;
+    let disabled = multiblock::disabled_features();
+    if !disabled.is_empty() {
+        out::line(format!(
+            "{}: treated as absent: {}",
+            multiblock::DISABLE_ENV,
+            if disabled.len() == CpuFeatures::NAMES.len() { "all".to_string() } else { disabled.join(" ") }
+        ))?;
+    }
     let env = std::env::var(multiblock::BACKEND_ENV).ok().filter(|v| !v.trim().is_empty());
     if let Some(v) = &env {
         out::line(format!(

@@ -4,6 +4,7 @@
 //! ([`batch::for_each_batch`]) inside the machine's instruction set.
 
 pub(crate) mod batch;
+pub(crate) mod bitslice;
 
 use crate::cpu::{Backend, BackendInfo, BlockKernel};
 use crate::simd::{Job, Machine};

@@ -22,6 +22,8 @@
 //! - `avx512`: AVX-512F+BW vpshufb, vpternlogd, vprold, 12 per 16 blocks;
 //! - `avx2`: byte-sliced 32-block groups plus dword lanes for the tail;
 //! - `ssse3`: pshufb on dword lanes, 16 blocks;
+//! - `portable`: plain Rust, bitsliced on u64 (64 blocks), S-boxes as
+//!   circuits per set: the constant-time default where no SIMD backend runs;
 //! - `table12`, `table` (`table.rs`, one kernel over two g's): the papers'
 //!   merged S-box tables (not constant-time, only by name);
 //! - `reference`: the oracle.
@@ -36,6 +38,7 @@ mod feistel;
 mod lanes;
 mod layout;
 mod nibble;
+mod portable;
 mod reference;
 mod sbox;
 mod schedule;
@@ -68,6 +71,7 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[
     avx2::BACKEND,
     #[cfg(target_arch = "x86_64")]
     ssse3::BACKEND,
+    portable::BACKEND,
     table::BACKEND_12,
     table::BACKEND,
     reference::BACKEND,
@@ -93,6 +97,9 @@ pub struct Keys {
     pub(crate) k: [u32; 8],
     #[zeroize(skip)]
     pub(crate) sbox: &'static Sbox,
+    /// The set `sbox` comes from (the `portable` backend's circuits are per set).
+    #[zeroize(skip)]
+    pub(crate) set: SboxSet,
     #[zeroize(skip)]
     pub(crate) order: ByteOrder,
 }
@@ -109,7 +116,7 @@ impl Keys {
                 ByteOrder::Gost89 => u32::from_le_bytes(bytes),
             };
         }
-        Keys { k, sbox: sbox.table(), order }
+        Keys { k, sbox: sbox.table(), set: sbox, order }
     }
 
     /// The key word used in round `i` (0..32) when encrypting.

@@ -42,6 +42,13 @@ fn pack(nibbles: &[u8], out: &mut [u8]) {
 
 /// Expands `key` (exactly `v.key_bytes()` bytes) into RK⁰..RK^r.
 pub(crate) fn expand(v: Variant, key: &[u8]) -> RoundKeys {
+    expand_with(v, key, |table, x| table[usize::from(x)])
+}
+
+/// [`expand`] with the nibble lookups S[x] and T[x] done by `lookup(table,
+/// x)`: the `portable` backend passes a constant-time one. Everything else
+/// here indexes by public positions only (PK, RC, the register layout).
+pub(crate) fn expand_with(v: Variant, key: &[u8], lookup: fn(&[u8; 16], u8) -> u8) -> RoundKeys {
     assert_eq!(key.len(), v.key_bytes(), "uBlock key length");
     let n_bytes = v.block_bytes();
     let kn = 2 * key.len(); // nibbles in the register
@@ -68,8 +75,8 @@ pub(crate) fn expand(v: Variant, key: &[u8]) -> RoundKeys {
         for j in 0..q {
             // RC_i covers nibbles 0..8 of K0 (its left 32 bits), big-endian.
             let rc = if j < 8 { ((RC[i - 1] >> (28 - 4 * j)) & 0xf) as u8 } else { 0 };
-            next[j] = reg[2 * q + j] ^ S[(k0[j] ^ rc) as usize]; // new K2 first
-            next[q + j] = reg[3 * q + j] ^ T[k1[j] as usize]; // then new K3
+            next[j] = reg[2 * q + j] ^ lookup(&S, k0[j] ^ rc); // new K2 first
+            next[q + j] = reg[3 * q + j] ^ lookup(&T, k1[j]); // then new K3
         }
         next[2 * q..3 * q].copy_from_slice(k1);
         next[3 * q..4 * q].copy_from_slice(k0);

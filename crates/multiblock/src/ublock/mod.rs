@@ -22,6 +22,7 @@ mod masks;
 mod multi_key;
 #[cfg(target_arch = "x86_64")]
 mod packed;
+mod portable;
 mod reference;
 mod rounds;
 #[cfg(target_arch = "x86_64")]
@@ -50,6 +51,7 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[
     avx2::BACKEND,
     #[cfg(target_arch = "x86_64")]
     ssse3::BACKEND,
+    portable::BACKEND,
     reference::BACKEND,
 ];
 
