@@ -134,11 +134,18 @@ fn cost(gates: &[(usize, usize)], terms: &[Vec<usize>]) -> usize {
     gates.len() + terms.iter().map(|t| t.len().saturating_sub(1)).sum::<usize>()
 }
 
-/// `let`s of the greedy's new variables, named `{p}{i}`.
-fn emit_gates(out: &mut String, p: &str, n_in: usize, gates: &[(usize, usize)]) {
-    for (k, &(i, j)) in gates.iter().enumerate() {
-        writeln!(out, "    let {p}{} = {p}{i} ^ {p}{j};", n_in + k).unwrap();
+/// Emits the `let` of variable `v` (named `{p}{v}`) and, first, of the
+/// variables it is made of, unless done: each gate just before its first
+/// use, which keeps fewer values live than the greedy's creation order.
+fn need(out: &mut String, p: &str, n_in: usize, gates: &[(usize, usize)], done: &mut [bool], v: usize) {
+    if v < n_in || done[v - n_in] {
+        return;
     }
+    done[v - n_in] = true;
+    let (i, j) = gates[v - n_in];
+    need(out, p, n_in, gates, done, i);
+    need(out, p, n_in, gates, done, j);
+    writeln!(out, "    let {p}{v} = {p}{i} ^ {p}{j};").unwrap();
 }
 
 fn xor_of(p: &str, terms: &[usize]) -> String {
@@ -166,13 +173,18 @@ fn linear(out: &mut String, name: &str, n: usize, f: impl Fn(&[u8]) -> Vec<u8>) 
     let xors = cost(&gates, &terms);
     writeln!(out, "/// {n} bit planes through the linear map ({xors} XORs; {naive} without sharing).").unwrap();
     writeln!(out, "#[allow(clippy::all)]\npub(crate) fn {name}<W: Word>(v: &[W; {n}], y: &mut [W; {n}]) {{").unwrap();
+    let mut body = String::new();
     for i in 0..n {
-        writeln!(out, "    let v{i} = v[{i}];").unwrap();
+        writeln!(body, "    let v{i} = v[{i}];").unwrap();
     }
-    emit_gates(out, "v", n, &gates);
-    for (r, t) in terms.iter().enumerate() {
-        writeln!(out, "    y[{r}] = {};", xor_of("v", t)).unwrap();
+    let mut done = vec![false; gates.len()];
+    for (r, terms) in terms.iter().enumerate() {
+        for &v in terms {
+            need(&mut body, "v", n, &gates, &mut done, v);
+        }
+        writeln!(body, "    y[{r}] = {};", xor_of("v", terms)).unwrap();
     }
+    pinned(out, &body);
     writeln!(out, "}}\n").unwrap();
 }
 
@@ -213,7 +225,8 @@ fn plan(s: &[u8; 256], lo: [usize; 4]) -> SboxPlan {
 /// 2 and 2 operations: a·b, a·¬b, ¬a·b, ¬(a ∨ b)), then 16 ANDs.
 const MINTERM_OPS: usize = 2 * 7 + 16;
 
-fn sbox(out: &mut String, name: &str, s: &[u8; 256]) {
+fn sbox(code: &mut String, name: &str, s: &[u8; 256]) {
+    let out = &mut *code;
     let mut best: Option<SboxPlan> = None;
     for mask in 0u32..256 {
         if mask.count_ones() != 4 || mask & 1 == 0 {
@@ -229,7 +242,11 @@ fn sbox(out: &mut String, name: &str, s: &[u8; 256]) {
     // n_h·F (128 ANDs, complements as and-not) and 15 XORs per output bit.
     let total = 2 * MINTERM_OPS + cost(&p.gates, &p.terms) + 128 + 8 * 15;
     writeln!(out, "/// The S-box on 8 bit planes: {total} operations (minterms on input bits {:?}).", p.lo).unwrap();
-    writeln!(out, "#[allow(clippy::all)]\npub(crate) fn {name}<W: Word>(x: &[W; 8]) -> [W; 8] {{").unwrap();
+    // Inlined: where the caller's loop holds the planes in an array, LLVM
+    // vectorizes the circuit's two lanes of `W2` (out of line it does not).
+    writeln!(out, "#[allow(clippy::all)]\n#[inline(always)]\npub(crate) fn {name}<W: Word>(x: &[W; 8]) -> [W; 8] {{").unwrap();
+    let mut body = String::new();
+    let out = &mut body;
     for (half, bits) in [("m", p.lo), ("n", p.hi)] {
         let [a, b, c, d] = bits;
         for (pair, u, v) in [("a", a, b), ("b", c, d)] {
@@ -242,8 +259,13 @@ fn sbox(out: &mut String, name: &str, s: &[u8; 256]) {
             writeln!(out, "    let {half}{l} = {half}a{} & {half}b{};", l & 3, l >> 2).unwrap();
         }
     }
-    emit_gates(out, "m", 16, &p.gates);
+    let mut done = vec![false; p.gates.len()];
     for j in 0..8 {
+        for h in 0..16 {
+            for &v in &p.terms[8 * h + j] {
+                need(out, "m", 16, &p.gates, &mut done, v);
+            }
+        }
         let parts: Vec<String> = (0..16)
             .map(|h| {
                 let r = 8 * h + j;
@@ -258,4 +280,39 @@ fn sbox(out: &mut String, name: &str, s: &[u8; 256]) {
         writeln!(out, "    let o{j} = {};", parts.join(" ^ ")).unwrap();
     }
     writeln!(out, "    [o0, o1, o2, o3, o4, o5, o6, o7]\n}}\n").unwrap();
+    code.push_str(&body);
+}
+
+/// Writes `body` (lines `let NAME = EXPR;` and plain statements) with every
+/// `let` variable held in one scratch array `t` that `Word::pin` may hide
+/// from the optimiser: then every gate ends in a store, which is what lets
+/// LLVM's SLP vectorizer (it follows a value's inputs only a dozen levels
+/// up) turn the two u64 lanes of `W2` into SSE2 operations in the large
+/// linear maps; for `W1` the array is promoted back to registers.
+fn pinned(out: &mut String, body: &str) {
+    let lines: Vec<&str> = body.lines().collect();
+    let mut slot = std::collections::HashMap::new();
+    for l in &lines[..lines.len() - 1] {
+        if let Some(rest) = l.trim_start().strip_prefix("let ") {
+            let name = rest.split(' ').next().unwrap();
+            let k = slot.len();
+            slot.insert(name.to_string(), k);
+        }
+    }
+    writeln!(out, "    let mut t = [W::ZERO; {}];\n    W::pin(&mut t);", slot.len()).unwrap();
+    let rename = |line: &str| {
+        let mut o = String::new();
+        for tok in line.split_inclusive(|c: char| !c.is_ascii_alphanumeric()) {
+            let word = tok.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+            match slot.get(word) {
+                Some(k) => write!(o, "t[{k}]{}", &tok[word.len()..]).unwrap(),
+                None => o.push_str(tok),
+            }
+        }
+        o
+    };
+    for (i, l) in lines.iter().enumerate() {
+        let l = if i + 1 < lines.len() { l.replacen("let ", "", 1) } else { l.to_string() };
+        writeln!(out, "{}", rename(&l)).unwrap();
+    }
 }

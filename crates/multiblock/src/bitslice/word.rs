@@ -15,6 +15,10 @@ pub(crate) trait Word:
     fn splat(q: u64) -> Self;
     fn lane(&self, k: usize) -> u64;
     fn set_lane(&mut self, k: usize, q: u64);
+    /// Called on the scratch array of a large linear circuit: `W2` hides it
+    /// from the optimiser (see `build.rs`), `W1` leaves it to the registers.
+    #[inline(always)]
+    fn pin(_: &mut [Self]) {}
 }
 
 /// One u64: 64 blocks.
@@ -79,5 +83,9 @@ impl Word for W2 {
     #[inline(always)]
     fn set_lane(&mut self, k: usize, q: u64) {
         self.0[k] = q
+    }
+    #[inline(always)]
+    fn pin(t: &mut [Self]) {
+        core::hint::black_box(t);
     }
 }

@@ -85,15 +85,15 @@ fn add_key<const SUB: bool>(data: &mut [u8], k: &[u8]) {
 fn crypt<W: Word, const DECRYPT: bool>(keys: &Keys, data: &mut [u8]) {
     let v = keys.variant;
     let (bb, t) = (v.block_bytes(), v.rounds());
-    let mut x = [W::ZERO; PLANES];
-    let x = &mut x[..8 * bb];
+    let (mut x, mut y) = ([W::ZERO; PLANES], [W::ZERO; PLANES]);
+    let (x, y) = (&mut x[..8 * bb], &mut y[..8 * bb]);
     if DECRYPT {
         add_key::<true>(data, keys.round_key(t));
         bitslice::load_planes(data, bb, x);
-        psi_inv(v, x);
+        psi_inv(v, x, y);
         for r in (1..t).rev() {
             bitslice::xor_key(x, keys.round_key(r));
-            psi_inv(v, x);
+            psi_inv(v, x, y);
         }
         bitslice::store_planes(x, bb, data);
         add_key::<true>(data, keys.round_key(0));
@@ -101,14 +101,15 @@ fn crypt<W: Word, const DECRYPT: bool>(keys: &Keys, data: &mut [u8]) {
         add_key::<false>(data, keys.round_key(0));
         bitslice::load_planes(data, bb, x);
         for r in 1..t {
-            psi(v, x);
+            psi(v, x, y);
             bitslice::xor_key(x, keys.round_key(r));
         }
-        psi(v, x);
+        psi(v, x, y);
         bitslice::store_planes(x, bb, data);
         add_key::<false>(data, keys.round_key(t));
     }
     x.zeroize();
+    y.zeroize();
 }
 
 /// The 8 planes of byte `p` (row p mod 8 of column p / 8).
@@ -116,7 +117,9 @@ fn byte<W>(x: &mut [W], p: usize) -> &mut [W; 8] {
     (&mut x[8 * p..8 * p + 8]).try_into().expect("8 planes")
 }
 
-/// π_{row mod 4} (or its inverse) on one byte's planes (§5.2, §5.4).
+/// π_{row mod 4} (or its inverse) on one byte's planes (§5.2, §5.4); the
+/// match is on the public byte position.
+#[inline(always)]
 fn sbox<W: Word, const INV: bool>(row: usize, b: &[W; 8]) -> [W; 8] {
     match (row % 4, INV) {
         (0, false) => circuits::kalyna_pi0(b),
@@ -135,56 +138,98 @@ fn shift(row: usize, nb: usize) -> usize {
     row * nb / 8
 }
 
-/// ψ = MixColumns∘ShiftRows∘SubBytes (§5.2, §5.3) in place: column c of the
-/// result mixes row i of column (c − δ_i) mod nb.
-fn psi<W: Word>(v: Variant, x: &mut [W]) {
+/// ψ = MixColumns∘ShiftRows∘SubBytes (§5.2, §5.3) in place (`y` is
+/// scratch of the same length): column c of the result mixes row i of
+/// column (c − δ_i) mod nb.
+fn psi<W: Word>(v: Variant, x: &mut [W], y: &mut [W]) {
     let nb = v.nb();
     for p in 0..8 * nb {
         let b = byte(x, p);
         *b = sbox::<W, false>(p % 8, b);
     }
-    let mut old = [W::ZERO; PLANES];
-    old[..x.len()].copy_from_slice(x);
     let mut col = [W::ZERO; 64];
     for c in 0..nb {
         for row in 0..8 {
             let src = 8 * ((c + nb - shift(row, nb)) % nb) + row;
-            col[8 * row..8 * row + 8].copy_from_slice(&old[8 * src..8 * src + 8]);
+            col[8 * row..8 * row + 8].copy_from_slice(&x[8 * src..8 * src + 8]);
         }
-        let out: &mut [W; 64] = (&mut x[64 * c..64 * c + 64]).try_into().expect("64 planes");
+        let out: &mut [W; 64] = (&mut y[64 * c..64 * c + 64]).try_into().expect("64 planes");
         circuits::kalyna_mix(&col, out);
     }
-    old.zeroize();
-    col.zeroize();
+    x.copy_from_slice(y);
 }
 
-/// ψ⁻¹ = InvSubBytes∘InvShiftRows∘InvMixColumns (§5.4) in place: row i of
-/// column j comes from column (j + δ_i) mod nb after InvMixColumns.
-fn psi_inv<W: Word>(v: Variant, x: &mut [W]) {
+/// ψ⁻¹ = InvSubBytes∘InvShiftRows∘InvMixColumns (§5.4) in place (`y` is
+/// scratch): row i of column j comes from column (j + δ_i) mod nb after
+/// InvMixColumns.
+fn psi_inv<W: Word>(v: Variant, x: &mut [W], y: &mut [W]) {
     let nb = v.nb();
-    let mut mixed = [W::ZERO; PLANES];
     for c in 0..nb {
         let col: &[W; 64] = (&x[64 * c..64 * c + 64]).try_into().expect("64 planes");
-        let out: &mut [W; 64] = (&mut mixed[64 * c..64 * c + 64]).try_into().expect("64 planes");
+        let out: &mut [W; 64] = (&mut y[64 * c..64 * c + 64]).try_into().expect("64 planes");
         circuits::kalyna_mix_inv(col, out);
     }
     for j in 0..nb {
         for row in 0..8 {
             let src = 8 * ((j + shift(row, nb)) % nb) + row;
-            *byte(x, 8 * j + row) = sbox::<W, true>(row, byte(&mut mixed, src));
+            *byte(x, 8 * j + row) = sbox::<W, true>(row, byte(y, src));
         }
     }
-    mixed.zeroize();
 }
 
 /// ψ on each whole block of `s` (at most 64 blocks), in constant time: the
 /// key schedule's round where no SIMD backend runs.
 pub(crate) fn psi_blocks(v: Variant, s: &mut [u8]) {
     let bb = v.block_bytes();
-    let mut x = [W1::ZERO; PLANES];
-    let x = &mut x[..8 * bb];
+    let (mut x, mut y) = ([W1::ZERO; PLANES], [W1::ZERO; PLANES]);
+    let (x, y) = (&mut x[..8 * bb], &mut y[..8 * bb]);
     bitslice::load_planes(s, bb, x);
-    psi(v, x);
+    psi(v, x, y);
     bitslice::store_planes(x, bb, s);
     x.zeroize();
+    y.zeroize();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kalyna::reference::psi_block;
+    use crate::kalyna::tables::{SBOX, SBOX_INV};
+
+    /// The generated circuits against π0..π3 and their inverses on all 256
+    /// inputs: byte p of a block goes through π_{p mod 4}.
+    #[test]
+    fn circuits_are_the_tables() {
+        for row in 0..4 {
+            for (table, inv) in [(&SBOX[row], false), (&SBOX_INV[row], true)] {
+                for x in 0..256usize {
+                    let mut planes = [0u64; 8];
+                    for (b, p) in planes.iter_mut().enumerate() {
+                        *p = (x as u64 >> b & 1).wrapping_neg();
+                    }
+                    let y = if inv { sbox::<u64, true>(row, &planes) } else { sbox::<u64, false>(row, &planes) };
+                    let got = (0..8).fold(0u8, |acc, b| acc | ((y[b] & 1) as u8) << b);
+                    assert_eq!(got, table[x], "row {row} inverse {inv} input {x}");
+                    assert!(y.iter().all(|&w| w == 0 || w == !0), "every lane alike");
+                }
+            }
+        }
+    }
+
+    /// The key schedule's ψ without AVX2 is the reference round, on 1 to 10
+    /// blocks at once (the schedule's largest call) of every block size.
+    #[test]
+    fn psi_blocks_is_the_reference_round() {
+        let mut rng = crate::test_rng::Rng(0x9a1e);
+        for v in Variant::ALL {
+            let bb = v.block_bytes();
+            for n in 1..=10 {
+                let mut a = rng.bytes(n * bb);
+                let mut b = a.clone();
+                psi_blocks(v, &mut a);
+                b.chunks_exact_mut(bb).for_each(psi_block);
+                assert_eq!(a, b, "{:?}, {n} blocks", v);
+            }
+        }
+    }
 }

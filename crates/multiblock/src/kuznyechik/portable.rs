@@ -105,3 +105,39 @@ fn crypt<W: Word, const DECRYPT: bool>(rk: &[Block; 10], batch: &mut [u8]) {
 pub(crate) fn sub_block(a: &mut Block) {
     bitslice::sub_bytes(a, circuits::kuznyechik_pi::<u64>);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kuznyechik::tables::{PI, PI_INV};
+    use crate::kuznyechik::transforms::s;
+
+    /// The generated circuits against the standard's π and π⁻¹ on all 256
+    /// inputs (64 bytes per call of `sub_bytes`).
+    #[test]
+    fn circuits_are_the_tables() {
+        for (table, circuit) in [
+            (&PI, circuits::kuznyechik_pi::<u64> as fn(&[u64; 8]) -> [u64; 8]),
+            (&PI_INV, circuits::kuznyechik_pi_inv::<u64>),
+        ] {
+            for q in 0..4 {
+                let mut b: Vec<u8> = (64 * q..64 * q + 64).map(|x| x as u8).collect();
+                bitslice::sub_bytes(&mut b, circuit);
+                assert!(b.iter().enumerate().all(|(i, &y)| y == table[64 * q + i]), "quarter {q}");
+            }
+        }
+    }
+
+    /// The key schedule's S without AVX2 is the table S.
+    #[test]
+    fn sub_block_is_s() {
+        let mut rng = crate::test_rng::Rng(0x5b0c);
+        for _ in 0..100 {
+            let mut a: Block = rng.bytes(16).try_into().unwrap();
+            let mut b = a;
+            sub_block(&mut a);
+            s(&mut b);
+            assert_eq!(a, b);
+        }
+    }
+}
