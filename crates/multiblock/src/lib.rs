@@ -23,6 +23,7 @@
 //! benchmark needs and users do not.
 
 mod cipher_id;
+mod bitslice;
 mod cpu;
 mod dispatch;
 mod engine;

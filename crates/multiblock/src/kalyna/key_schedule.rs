@@ -14,8 +14,8 @@
 //! 3. Odd round keys: K_{2i+1} = K_{2i} rotated left by 2·nb + 3 bytes
 //!    (l/4 + 24 bits).
 //!
-//! The key is secret, so on CPUs with AVX2 ψ is the avx2 backend's
-//! constant-time round (also ~10–40× faster than the byte-wise reference).
+//! The key is secret, so ψ is constant-time: the avx2 backend's round on
+//! CPUs with AVX2, else the portable backend's bitsliced round.
 
 use super::Variant;
 
@@ -35,19 +35,17 @@ fn xor_key(s: &mut [u8], k: &[u8]) {
     }
 }
 
-/// ψ on whole blocks: the constant-time AVX2 round (64 bytes at a time) when
-/// the CPU has AVX2 (the key is secret). Without AVX2 no Kalyna backend is
-/// constant-time yet and the reference round (table S-boxes) is used.
+/// ψ on whole blocks, in constant time (the key is secret): the AVX2 round
+/// (64 bytes at a time) when the CPU has AVX2, else the portable backend's
+/// bitsliced round on all the blocks at once.
 fn psi(v: Variant, s: &mut [u8]) {
-    for chunk in s.chunks_mut(64) {
-        #[cfg(target_arch = "x86_64")]
-        if super::avx2::psi(v, chunk) {
-            continue;
-        }
-        for block in chunk.chunks_exact_mut(v.block_bytes()) {
-            super::reference::psi_block(block);
-        }
+    // The CPU's features do not change: either every chunk runs on AVX2 or
+    // the first one already says no (and is left untouched).
+    #[cfg(target_arch = "x86_64")]
+    if s.chunks_mut(64).all(|chunk| super::avx2::psi(v, chunk)) {
+        return;
     }
+    super::portable::psi_blocks(v, s);
 }
 
 /// Largest block in bytes (Kalyna-512).

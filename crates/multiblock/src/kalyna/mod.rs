@@ -13,7 +13,8 @@
 //! 512 or 256 bytes, GFNI products in MixColumns; see `row_sliced.rs`),
 //! `avx2` (constant-time, rows a and a+4 per lane, vpshufb S-boxes, many
 //! blocks per call, generic over xmm and ymm in `half_row.rs`; the default
-//! where only AVX2 exists), `table` (8 T-tables per
+//! where only AVX2 exists), `portable` (constant-time, bitsliced plain Rust
+//! on every CPU, circuits from `build.rs`; the default without AVX2), `table` (8 T-tables per
 //! direction, not constant-time, only by name), `reference` (the oracle).
 
 /// The modules of the x86-64 backends.
@@ -26,6 +27,7 @@ macro_rules! x86_64_modules {
 
 x86_64_modules!(avx2, avx2_gfni, avx512_gfni, half_row, layers, nibble, row_sliced);
 mod key_schedule;
+mod portable;
 mod reference;
 mod table;
 mod tables;
@@ -40,15 +42,20 @@ use cipher::consts::{U16, U32, U4, U64, U8};
 use key_schedule::{MAX_BLOCK, MAX_ROUND_KEYS};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-/// Fastest first; the default is the first constant-time one the CPU runs.
-/// `table` comes after `reference` although it is faster: where no
-/// constant-time backend runs (no AVX2), `cpu::default_backend` falls back to
-/// the first available one, and the table backend must never be a default.
+/// Fastest first; the default is the first constant-time one the CPU runs:
+/// `portable` (plain Rust, bitsliced) runs on every CPU, so it is the default
+/// wherever no SIMD backend does. `table` is last: never a default.
 #[cfg(target_arch = "x86_64")]
-pub(crate) static BACKENDS: &[Backend<Keys>] =
-    &[avx512_gfni::BACKEND, avx2_gfni::BACKEND, avx2::BACKEND, reference::BACKEND, table::BACKEND];
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[
+    avx512_gfni::BACKEND,
+    avx2_gfni::BACKEND,
+    avx2::BACKEND,
+    portable::BACKEND,
+    reference::BACKEND,
+    table::BACKEND,
+];
 #[cfg(not(target_arch = "x86_64"))]
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND, table::BACKEND];
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[portable::BACKEND, reference::BACKEND, table::BACKEND];
 
 /// Short calls under the default (`dispatch`): none. avx512-gfni is the
 /// fastest at every call size in the sweep (`bench --ways`, AMD Zen 4) once

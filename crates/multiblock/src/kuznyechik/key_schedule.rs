@@ -5,7 +5,7 @@
 //! with F[k](a1, a0) = (LSX[k](a1) ⊕ a0, a1) and C_i = L(Vec128(i)).
 
 use super::linear::l_map;
-use super::transforms::{s, x, Block};
+use super::transforms::{x, Block};
 use std::sync::OnceLock;
 use zeroize::Zeroize;
 
@@ -22,15 +22,15 @@ fn round_constants() -> &'static [Block; 32] {
     C.get_or_init(|| core::array::from_fn(|i| round_constant(i as u8 + 1)))
 }
 
-/// S on key material: the avx2 backend's constant-time π where the CPU has
-/// AVX2 (the key is secret; the table π of `transforms::s` is indexed by
-/// it), else the table (no constant-time Kuznyechik backend runs there).
+/// S on key material, in constant time (the key is secret; the table π of
+/// `transforms::s` is indexed by its bytes): the avx2 backend's π where the
+/// CPU has AVX2, else the portable backend's bitsliced circuit.
 fn s_secret(a: &mut Block) {
     #[cfg(target_arch = "x86_64")]
     if super::avx2::sub_block(a) {
         return;
     }
-    s(a);
+    super::portable::sub_block(a);
 }
 
 /// F[k](a1, a0) = (LSX[k](a1) ⊕ a0, a1), in place on the pair.

@@ -13,6 +13,8 @@
 //!   over a small vector-machine trait;
 //! - `avx512_gfni.rs` (64 blocks, vpermi2b + vgf2p8affineqb) and `avx2.rs`
 //!   (32 blocks, vpshufb): constant-time backends on `sliced.rs`;
+//! - `portable.rs`: constant-time bitsliced backend in plain Rust (every
+//!   CPU; circuits from `build.rs`, see `crate::bitslice`);
 //! - `table.rs`: the fused 64 KiB LS tables of the seed papers (not
 //!   constant-time, by name only).
 
@@ -23,6 +25,7 @@ mod avx512_gfni;
 mod key_schedule;
 mod layers;
 mod linear;
+mod portable;
 mod reference;
 mod sliced;
 #[cfg(target_arch = "x86_64")]
@@ -39,20 +42,20 @@ use crate::CipherId;
 use cipher::consts::{U16, U32, U64};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-/// Fastest first; the default is the first constant-time one the CPU runs.
-/// `table` comes after `reference` although it is faster: without AVX2 no
-/// constant-time backend runs, `cpu::default_backend` then takes the first
-/// available one, and the table backend must never be a default.
+/// Fastest first; the default is the first constant-time one the CPU runs:
+/// `portable` (plain Rust, bitsliced) runs on every CPU, so it is the default
+/// wherever no SIMD backend does. `table` is last: never a default.
 #[cfg(target_arch = "x86_64")]
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[
     avx512_gfni::BACKEND,
     avx2::BACKEND_GFNI,
     avx2::BACKEND,
+    portable::BACKEND,
     reference::BACKEND,
     table::BACKEND,
 ];
 #[cfg(not(target_arch = "x86_64"))]
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND];
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[portable::BACKEND, reference::BACKEND];
 
 /// Short calls under the default (`dispatch`): none. avx512-gfni is the
 /// fastest at every call size in the sweep (`bench --ways`, AMD Zen 4).

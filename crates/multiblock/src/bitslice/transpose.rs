@@ -1,0 +1,179 @@
+//! Blocks to bit planes and back by 8×8 transposes: bytes across 8 words,
+//! then bits inside a word (delta swaps, Hacker's Delight §7-3). Each step
+//! is an involution, so `store_planes` runs them in reverse order.
+
+use super::Word;
+
+/// Swaps the blocks of `s` bits selected by `mask` between words a and b:
+/// the 8×8 byte transpose's step.
+#[inline(always)]
+fn swap(w: &mut [u64; 8], a: usize, b: usize, s: u32, mask: u64) {
+    let t = ((w[a] >> s) ^ w[b]) & mask;
+    w[b] ^= t;
+    w[a] ^= t << s;
+}
+
+/// Word r byte c ↔ word c byte r.
+#[inline(always)]
+fn transpose_bytes(w: &mut [u64; 8]) {
+    for r in 0..4 {
+        swap(w, r, r + 4, 32, 0x0000_0000_ffff_ffff);
+    }
+    for r in [0, 1, 4, 5] {
+        swap(w, r, r + 2, 16, 0x0000_ffff_0000_ffff);
+    }
+    for r in [0, 2, 4, 6] {
+        swap(w, r, r + 1, 8, 0x00ff_00ff_00ff_00ff);
+    }
+}
+
+/// Byte r bit c ↔ byte c bit r.
+#[inline(always)]
+fn transpose_bits(mut x: u64) -> u64 {
+    let t = (x ^ (x >> 7)) & 0x00aa_00aa_00aa_00aa;
+    x ^= t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_cccc_0000_cccc;
+    x ^= t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_f0f0_f0f0;
+    x ^ t ^ (t << 28)
+}
+
+/// The 8-byte chunk `c` of block `i` of `data` (blocks of `bb` bytes) as a
+/// little-endian word; zero past the end (a short batch).
+#[inline(always)]
+fn chunk(data: &[u8], bb: usize, i: usize, c: usize) -> u64 {
+    match data.get(i * bb + 8 * c..i * bb + 8 * c + 8) {
+        Some(b) => u64::from_le_bytes(b.try_into().expect("8 bytes")),
+        None => 0,
+    }
+}
+
+/// Blocks of `bb` bytes (a multiple of 8, at most 64·LANES blocks) into
+/// `planes` (8·bb words). Missing blocks are zeros.
+pub(crate) fn load_planes<W: Word>(data: &[u8], bb: usize, planes: &mut [W]) {
+    debug_assert!(data.len() <= 64 * W::LANES * bb && planes.len() == 8 * bb);
+    let mut tmp = [[0u64; 64]; 8];
+    for k in 0..W::LANES {
+        for g in 0..8 {
+            for c in 0..bb / 8 {
+                let mut w = [0u64; 8];
+                for (i, v) in w.iter_mut().enumerate() {
+                    *v = chunk(data, bb, 64 * k + 8 * g + i, c);
+                }
+                transpose_bytes(&mut w);
+                for (j, v) in w.iter().enumerate() {
+                    tmp[g][8 * c + j] = transpose_bits(*v);
+                }
+            }
+        }
+        for p in 0..bb {
+            let mut w = [0u64; 8];
+            for g in 0..8 {
+                w[g] = tmp[g][p];
+            }
+            transpose_bytes(&mut w);
+            for b in 0..8 {
+                planes[8 * p + b].set_lane(k, w[b]);
+            }
+        }
+    }
+    zeroize::Zeroize::zeroize(tmp.as_flattened_mut());
+}
+
+/// The inverse of [`load_planes`]: writes the blocks that fit in `data`.
+pub(crate) fn store_planes<W: Word>(planes: &[W], bb: usize, data: &mut [u8]) {
+    let mut tmp = [[0u64; 64]; 8];
+    let blocks = data.len() / bb;
+    for k in 0..W::LANES {
+        for p in 0..bb {
+            let mut w = [0u64; 8];
+            for b in 0..8 {
+                w[b] = planes[8 * p + b].lane(k);
+            }
+            transpose_bytes(&mut w);
+            for g in 0..8 {
+                tmp[g][p] = w[g];
+            }
+        }
+        for g in 0..8 {
+            for c in 0..bb / 8 {
+                let mut w = [0u64; 8];
+                for (j, v) in w.iter_mut().enumerate() {
+                    *v = transpose_bits(tmp[g][8 * c + j]);
+                }
+                transpose_bytes(&mut w);
+                for (i, v) in w.iter().enumerate() {
+                    let block = 64 * k + 8 * g + i;
+                    if block < blocks {
+                        data[block * bb + 8 * c..block * bb + 8 * c + 8].copy_from_slice(&v.to_le_bytes());
+                    }
+                }
+            }
+        }
+    }
+    zeroize::Zeroize::zeroize(tmp.as_flattened_mut());
+}
+
+/// An S-box circuit on each of up to 64 bytes: byte i becomes bit i of the
+/// 8 planes (the key schedules' S on one block, all bytes at once).
+pub(crate) fn sub_bytes(bytes: &mut [u8], sbox: fn(&[u64; 8]) -> [u64; 8]) {
+    debug_assert!(bytes.len() % 8 == 0 && bytes.len() <= 64);
+    let mut w = [0u64; 8];
+    for (g, c) in bytes.chunks_exact(8).enumerate() {
+        w[g] = transpose_bits(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+    }
+    transpose_bytes(&mut w);
+    let mut y = sbox(&w);
+    transpose_bytes(&mut y);
+    for (g, c) in bytes.chunks_exact_mut(8).enumerate() {
+        c.copy_from_slice(&transpose_bits(y[g]).to_le_bytes());
+    }
+    zeroize::Zeroize::zeroize(&mut w[..]);
+    zeroize::Zeroize::zeroize(&mut y[..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{W1, W2};
+    use super::*;
+
+    fn check<W: Word>(bb: usize, blocks: usize) {
+        let data: Vec<u8> = (0..blocks * bb).map(|i| (i * 37 + i / 5) as u8).collect();
+        let mut planes = vec![W::ZERO; 8 * bb];
+        load_planes(&data, bb, &mut planes);
+        for i in 0..64 * W::LANES {
+            for p in 0..bb {
+                for b in 0..8 {
+                    let want = if i < blocks { data[i * bb + p] >> b & 1 } else { 0 };
+                    assert_eq!((planes[8 * p + b].lane(i / 64) >> (i % 64) & 1) as u8, want, "block {i} byte {p} bit {b}");
+                }
+            }
+        }
+        let mut back = vec![0u8; data.len()];
+        store_planes(&planes, bb, &mut back);
+        assert_eq!(back, data);
+    }
+
+    /// Plane 8p + b, bit i of lane k is bit b of byte p of block 64k + i,
+    /// and the inverse restores the blocks, for full and short batches.
+    #[test]
+    fn planes_hold_the_bits_where_documented() {
+        for bb in [16, 32, 64] {
+            check::<W1>(bb, 64);
+            check::<W1>(bb, 5);
+            check::<W2>(bb, 128);
+            check::<W2>(bb, 77);
+        }
+    }
+
+    #[test]
+    fn sub_bytes_applies_the_circuit_per_byte() {
+        let mut b: Vec<u8> = (0..64).map(|i| (i * 73 + 11) as u8).collect();
+        let orig = b.clone();
+        // The identity circuit, and a bit rotation of each byte.
+        sub_bytes(&mut b, |x| *x);
+        assert_eq!(b, orig);
+        sub_bytes(&mut b, |x| core::array::from_fn(|j| x[(j + 7) % 8]));
+        assert!(b.iter().zip(&orig).all(|(&y, &x)| y == x.rotate_left(1)));
+    }
+}
