@@ -17,7 +17,8 @@ use std::sync::OnceLock;
 
 /// The instruction-set extensions the backends care about, each `true`
 /// when the CPU has it and the OS enabled it (fields named as in
-/// `is_x86_feature_detected!`).
+/// `is_x86_feature_detected!` and, for aarch64, `is_aarch64_feature_detected!`;
+/// `aes` is either architecture's).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[allow(missing_docs)] // one flag per extension, named by it
 pub struct CpuFeatures {
@@ -37,6 +38,9 @@ pub struct CpuFeatures {
     pub gfni: bool,
     pub vaes: bool,
     pub vpclmulqdq: bool,
+    pub neon: bool,
+    pub pmull: bool,
+    pub sha3: bool,
 }
 
 impl CpuFeatures {
@@ -69,7 +73,19 @@ impl CpuFeatures {
         }
     }
 
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    fn detect() -> CpuFeatures {
+        use std::arch::is_aarch64_feature_detected as has;
+        CpuFeatures {
+            neon: has!("neon"),
+            aes: has!("aes"),
+            pmull: has!("pmull"),
+            sha3: has!("sha3"),
+            ..CpuFeatures::default()
+        }
+    }
+
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     fn detect() -> CpuFeatures {
         CpuFeatures::default()
     }
@@ -93,6 +109,9 @@ impl CpuFeatures {
             (self.gfni, "gfni"),
             (self.vaes, "vaes"),
             (self.vpclmulqdq, "vpclmulqdq"),
+            (self.neon, "neon"),
+            (self.pmull, "pmull"),
+            (self.sha3, "sha3"),
         ];
         all.iter().filter(|(on, _)| *on).map(|(_, n)| *n).collect()
     }
@@ -313,8 +332,11 @@ mod tests {
         }
         #[cfg(target_arch = "x86_64")]
         assert!(f.sse2, "every x86-64 CPU has SSE2");
+        #[cfg(target_arch = "aarch64")]
+        assert!(f.neon, "every aarch64 Linux CPU has Advanced SIMD");
         assert_eq!(f.names().len(), [f.sse2, f.ssse3, f.sse41, f.avx, f.avx2, f.bmi2, f.aes, f.pclmulqdq,
-            f.avx512f, f.avx512bw, f.avx512vl, f.avx512vbmi, f.avx512vbmi2, f.gfni, f.vaes, f.vpclmulqdq]
+            f.avx512f, f.avx512bw, f.avx512vl, f.avx512vbmi, f.avx512vbmi2, f.gfni, f.vaes, f.vpclmulqdq, f.neon, f.pmull,
+            f.sha3]
             .iter().filter(|x| **x).count());
     }
 }

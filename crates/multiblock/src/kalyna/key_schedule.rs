@@ -35,13 +35,17 @@ fn xor_key(s: &mut [u8], k: &[u8]) {
     }
 }
 
-/// ψ on whole blocks: the constant-time AVX2 round (64 bytes at a time) when
-/// the CPU has AVX2 (the key is secret). Without AVX2 no Kalyna backend is
+/// ψ on whole blocks: the constant-time AVX2 (NEON) round (64 bytes at a
+/// time) when the CPU has AVX2 (NEON) (the key is secret). Without AVX2 no Kalyna backend is
 /// constant-time yet and the reference round (table S-boxes) is used.
 fn psi(v: Variant, s: &mut [u8]) {
     for chunk in s.chunks_mut(64) {
         #[cfg(target_arch = "x86_64")]
         if super::avx2::psi(v, chunk) {
+            continue;
+        }
+        #[cfg(target_arch = "aarch64")]
+        if super::neon::psi(v, chunk) {
             continue;
         }
         for block in chunk.chunks_exact_mut(v.block_bytes()) {

@@ -14,7 +14,8 @@
 //! `avx2` (constant-time, rows a and a+4 per lane, vpshufb S-boxes, many
 //! blocks per call, generic over xmm and ymm in `half_row.rs`; the default
 //! where only AVX2 exists), `table` (8 T-tables per
-//! direction, not constant-time, only by name), `reference` (the oracle).
+//! direction, not constant-time, only by name), `reference` (the oracle);
+//! on aarch64 `neon` (constant-time, `half_row.rs` with `TBL`/`TBX` S-boxes).
 
 /// The modules of the x86-64 backends.
 macro_rules! x86_64_modules {
@@ -24,7 +25,13 @@ macro_rules! x86_64_modules {
     )*};
 }
 
-x86_64_modules!(avx2, avx2_gfni, avx512_gfni, half_row, layers, nibble, row_sliced);
+x86_64_modules!(avx2, avx2_gfni, avx512_gfni, layers, row_sliced);
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod half_row;
+#[cfg(target_arch = "aarch64")]
+mod neon;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod nibble;
 mod key_schedule;
 mod reference;
 mod table;
@@ -46,7 +53,9 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 #[cfg(target_arch = "x86_64")]
 pub(crate) static BACKENDS: &[Backend<Keys>] =
     &[avx512_gfni::BACKEND, avx2_gfni::BACKEND, avx2::BACKEND, reference::BACKEND, table::BACKEND];
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(target_arch = "aarch64")]
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[neon::BACKEND, reference::BACKEND, table::BACKEND];
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND, table::BACKEND];
 
 /// The five parameter sets: block bits / key bits.

@@ -22,12 +22,16 @@ fn round_constants() -> &'static [Block; 32] {
     C.get_or_init(|| core::array::from_fn(|i| round_constant(i as u8 + 1)))
 }
 
-/// S on key material: the avx2 backend's constant-time π where the CPU has
-/// AVX2 (the key is secret; the table π of `transforms::s` is indexed by
-/// it), else the table (no constant-time Kuznyechik backend runs there).
+/// S on key material: the avx2 (neon) backend's constant-time π where the
+/// CPU has AVX2 (NEON) (the key is secret; the table π of `transforms::s` is
+/// indexed by it), else the table (no constant-time backend runs there).
 fn s_secret(a: &mut Block) {
     #[cfg(target_arch = "x86_64")]
     if super::avx2::sub_block(a) {
+        return;
+    }
+    #[cfg(target_arch = "aarch64")]
+    if super::neon::sub_block(a) {
         return;
     }
     s(a);

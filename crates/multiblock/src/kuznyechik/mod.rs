@@ -13,6 +13,8 @@
 //!   over a small vector-machine trait;
 //! - `avx512_gfni.rs` (64 blocks, vpermi2b + vgf2p8affineqb) and `avx2.rs`
 //!   (32 blocks, vpshufb): constant-time backends on `sliced.rs`;
+//! - `neon.rs` (16 blocks, `TBL`/`TBX` lookups): the aarch64 constant-time
+//!   backend on `sliced.rs`;
 //! - `table.rs`: the fused 64 KiB LS tables of the seed papers (not
 //!   constant-time, by name only).
 
@@ -23,6 +25,8 @@ mod avx512_gfni;
 mod key_schedule;
 mod layers;
 mod linear;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 mod reference;
 mod sliced;
 #[cfg(target_arch = "x86_64")]
@@ -50,7 +54,9 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[
     reference::BACKEND,
     table::BACKEND,
 ];
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(target_arch = "aarch64")]
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[neon::BACKEND, reference::BACKEND];
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[reference::BACKEND];
 
 /// The expanded key: round keys K1..K10, each 16 bytes in printed order.
