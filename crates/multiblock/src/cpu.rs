@@ -70,6 +70,7 @@ impl CpuFeatures {
             gfni: has!("gfni"),
             vaes: has!("vaes"),
             vpclmulqdq: has!("vpclmulqdq"),
+            ..CpuFeatures::default()
         }
     }
 

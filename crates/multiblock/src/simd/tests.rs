@@ -114,6 +114,7 @@ macro_rules! check_affine {
 }
 
 /// The 256-entry register lookups.
+#[allow(unused_macros)] // aarch64 only
 macro_rules! check_table256 {
     ($m:ident, $n:literal, $rng:ident) => {
         let table: [u8; 256] = core::array::from_fn(|_| $rng.next() as u8);
