@@ -20,7 +20,14 @@ rustup target list --installed | grep -qx "$target" || rustup target add "$targe
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu"
 
-cargo test --locked -p multiblock --target "$target" --lib --tests
+# The unit tests (the Neon machine against the emulator, the kernels on
+# emulated registers, the key schedules), the official ECB vectors on every
+# backend, and every backend against `reference` on every length (the
+# *_backends tests). The rest of the integration tests (modes, cross-checks)
+# run the same backends through the same engine; run them by hand with
+# `--tests` (slow under qemu).
+cargo test --locked -p multiblock --target "$target" --lib --test ecb_vectors \
+    --test kalyna_backends --test kuznyechik_backends --test magma_backends --test ublock_backends
 cargo build --locked --release -p multiblock-cli --target "$target"
 cli=(qemu-aarch64 -L /usr/aarch64-linux-gnu "target/$target/release/multiblock")
 "${cli[@]}" selftest --thorough

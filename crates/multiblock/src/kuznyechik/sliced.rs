@@ -462,12 +462,16 @@ pub(crate) mod tests {
     /// The whole backend (adapter, driver, tails on the half-width machine)
     /// on the emulator, every length from 0 to 2 batches + 3 blocks.
     fn adapter_matches_reference<M: Narrow, S: Layer<M> + Layer<M::Half>>() {
-        let backend = crate::kernel::backend::<M, Sliced<S>>("emulated", true, M::BYTES);
+        every_length(crate::kernel::backend::<M, Sliced<S>>("emulated", true, M::BYTES), 2 * M::BYTES + 3);
+    }
+
+    /// `backend` against the reference on 0..blocks blocks, both directions.
+    fn every_length(backend: crate::cpu::Backend<Keys>, blocks: usize) {
         let mut seed = 11;
         let key: Vec<u8> = (0..32).map(|i| rng_block(&mut seed)[i % 16]).collect();
         let keys = Keys::new(&key);
         let kernel = (backend.new)(&keys);
-        for blocks in 0..2 * M::BYTES + 3 {
+        for blocks in 0..blocks {
             let data: Vec<u8> = (0..blocks).flat_map(|_| rng_block(&mut seed)).collect();
             let mut want = data.clone();
             for b in want.chunks_exact_mut(16) {
@@ -492,23 +496,7 @@ pub(crate) mod tests {
     /// 0 to 2 batches + 3 blocks.
     #[test]
     fn whole_batches_cover_every_length() {
-        let backend = crate::kernel::backend::<Emu<16>, SlicedWhole<Registers>>("emulated", true, 16);
-        let mut seed = 5;
-        let key: Vec<u8> = (0..32).map(|i| rng_block(&mut seed)[i % 16]).collect();
-        let keys = Keys::new(&key);
-        let kernel = (backend.new)(&keys);
-        for blocks in 0..35 {
-            let data: Vec<u8> = (0..blocks).flat_map(|_| rng_block(&mut seed)).collect();
-            let mut want = data.clone();
-            for b in want.chunks_exact_mut(16) {
-                encrypt_block(&keys.rk, b.try_into().unwrap());
-            }
-            let mut got = data.clone();
-            kernel.encrypt_blocks(&mut got);
-            assert_eq!(got, want, "{blocks} blocks");
-            kernel.decrypt_blocks(&mut got);
-            assert_eq!(got, data, "{blocks} blocks");
-        }
+        every_length(crate::kernel::backend::<Emu<16>, SlicedWhole<Registers>>("emulated", true, 16), 35);
     }
 
     #[test]
