@@ -6,8 +6,9 @@
 # (Valgrind memcheck with secrets marked; differential machine-code traces of
 # every constant-time backend, in the emulator for those this CPU lacks), a
 # short fuzz run of every target, and the Kalyna AVX-512/GFNI backends
-# (natively, or under an emulated Tiger Lake CPU), and the portable fallbacks
-# with every CPU feature disabled (MULTIBLOCK_DISABLE=all). Each scripts/ci/
+# (natively, or under an emulated Tiger Lake CPU), the portable fallbacks
+# with every CPU feature disabled (MULTIBLOCK_DISABLE=all), and the aarch64
+# build with its NEON backends under qemu-user. Each scripts/ci/
 # step installs what it needs (apt-get, pip, cargo); .ci/run calls exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,3 +29,4 @@ bash scripts/ci/ct-valgrind.sh
 bash scripts/ci/ct-trace.sh
 bash scripts/ci/fuzz.sh
 bash scripts/ci/kalyna-emu.sh
+bash scripts/ci/aarch64.sh

@@ -17,7 +17,8 @@ use std::sync::OnceLock;
 
 /// The instruction-set extensions the backends care about, each `true`
 /// when the CPU has it and the OS enabled it (fields named as in
-/// `is_x86_feature_detected!`).
+/// `is_x86_feature_detected!` and, for aarch64, `is_aarch64_feature_detected!`;
+/// `aes` is either architecture's).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[allow(missing_docs)] // one flag per extension, named by it
 pub struct CpuFeatures {
@@ -37,6 +38,9 @@ pub struct CpuFeatures {
     pub gfni: bool,
     pub vaes: bool,
     pub vpclmulqdq: bool,
+    pub neon: bool,
+    pub pmull: bool,
+    pub sha3: bool,
 }
 
 impl CpuFeatures {
@@ -53,13 +57,13 @@ impl CpuFeatures {
     }
 
     /// Every feature name, in the order of the struct.
-    pub const NAMES: [&'static str; 16] = [
+    pub const NAMES: [&'static str; 19] = [
         "sse2", "ssse3", "sse4.1", "avx", "avx2", "bmi2", "aes", "pclmulqdq", "avx512f", "avx512bw", "avx512vl",
-        "avx512vbmi", "avx512vbmi2", "gfni", "vaes", "vpclmulqdq",
+        "avx512vbmi", "avx512vbmi2", "gfni", "vaes", "vpclmulqdq", "neon", "pmull", "sha3",
     ];
 
     /// The flags in the order of [`CpuFeatures::NAMES`].
-    fn flags_mut(&mut self) -> [&mut bool; 16] {
+    fn flags_mut(&mut self) -> [&mut bool; 19] {
         [
             &mut self.sse2,
             &mut self.ssse3,
@@ -77,6 +81,9 @@ impl CpuFeatures {
             &mut self.gfni,
             &mut self.vaes,
             &mut self.vpclmulqdq,
+            &mut self.neon,
+            &mut self.pmull,
+            &mut self.sha3,
         ]
     }
 
@@ -110,10 +117,23 @@ impl CpuFeatures {
             gfni: has!("gfni"),
             vaes: has!("vaes"),
             vpclmulqdq: has!("vpclmulqdq"),
+            ..CpuFeatures::default()
         }
     }
 
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    fn detect() -> CpuFeatures {
+        use std::arch::is_aarch64_feature_detected as has;
+        CpuFeatures {
+            neon: has!("neon"),
+            aes: has!("aes"),
+            pmull: has!("pmull"),
+            sha3: has!("sha3"),
+            ..CpuFeatures::default()
+        }
+    }
+
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     fn detect() -> CpuFeatures {
         CpuFeatures::default()
     }
@@ -411,9 +431,13 @@ mod tests {
             assert!(f.avx512f);
         }
         #[cfg(target_arch = "x86_64")]
+        #[cfg(target_arch = "x86_64")]
         assert!(f.sse2 || disabled_features().contains(&"sse2"), "every x86-64 CPU has SSE2");
+        #[cfg(target_arch = "aarch64")]
+        assert!(f.neon || disabled_features().contains(&"neon"), "every aarch64 Linux CPU has Advanced SIMD");
         assert_eq!(f.names().len(), [f.sse2, f.ssse3, f.sse41, f.avx, f.avx2, f.bmi2, f.aes, f.pclmulqdq,
-            f.avx512f, f.avx512bw, f.avx512vl, f.avx512vbmi, f.avx512vbmi2, f.gfni, f.vaes, f.vpclmulqdq]
+            f.avx512f, f.avx512bw, f.avx512vl, f.avx512vbmi, f.avx512vbmi2, f.gfni, f.vaes, f.vpclmulqdq, f.neon, f.pmull,
+            f.sha3]
             .iter().filter(|x| **x).count());
     }
 }

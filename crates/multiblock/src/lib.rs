@@ -22,6 +22,11 @@
 //! (the CLI, Python, C and OpenSSL crates). [`hazmat`] holds what the
 //! benchmark needs and users do not.
 
+// The x86 strategies (GFNI, VBMI, AVX-512 layers, their constant tables) are
+// generic over the SIMD traits and compiled on every architecture so that the
+// emulated machines test them anywhere; elsewhere only the tests use them.
+#![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+
 mod cipher_id;
 mod bitslice;
 mod cpu;
@@ -49,3 +54,4 @@ pub use cpu::{disabled_features, BackendChoice, BackendInfo, CpuFeatures, BACKEN
 pub use error::{Error, Result};
 pub use cipher_id::{CipherId, Family};
 pub use registry::{all_backend_names, backends, env_backend, BackendStatus, Cipher};
+

@@ -42,12 +42,11 @@
 //! rest runs as one ymm group (128 bytes) and one xmm group (64 bytes) as
 //! needed, the last chunk zero-padded.
 
-use super::half_row::{psi_chunk, HalfRow};
+use super::half_row::{self, HalfRow, NibbleRows};
 use super::{Keys, Variant};
 use crate::cpu::Backend;
 use crate::kernel::{self, BatchCipher};
-use crate::simd::{self, Job, Machine, Narrow, Xmm, Ymm};
-use zeroize::Zeroize;
+use crate::simd::{self, Machine, Narrow, Xmm, Ymm};
 
 type M = Ymm<simd::Avx2>;
 
@@ -77,25 +76,14 @@ impl BatchCipher<M> for Box<HalfRow> {
 #[inline(always)]
 fn run<const DEC: bool>(k: &HalfRow, m: M, batch: &mut [u8]) {
     match batch.len() {
-        256 => k.groups::<_, 2, DEC>(m, batch),
+        256 => k.groups::<_, NibbleRows, 2, DEC>(m, batch),
         192 => {
             let (wide, narrow) = batch.split_at_mut(128);
-            k.groups::<_, 1, DEC>(m, wide);
-            k.groups::<_, 1, DEC>(m.half(), narrow);
+            k.groups::<_, NibbleRows, 1, DEC>(m, wide);
+            k.groups::<_, NibbleRows, 1, DEC>(m.half(), narrow);
         }
-        128 => k.groups::<_, 1, DEC>(m, batch),
-        _ => k.groups::<_, 1, DEC>(m.half(), batch),
-    }
-}
-
-/// ψ on one chunk inside AVX2.
-struct Psi<'a>(Xmm<simd::Avx2>, usize, &'a mut [u8; 64]);
-
-impl Job for Psi<'_> {
-    type Output = ();
-    #[inline(always)]
-    fn run(self) {
-        psi_chunk(self.0, self.1, self.2)
+        128 => k.groups::<_, NibbleRows, 1, DEC>(m, batch),
+        _ => k.groups::<_, NibbleRows, 1, DEC>(m.half(), batch),
     }
 }
 
@@ -106,11 +94,6 @@ pub(super) fn psi(v: Variant, s: &mut [u8]) -> bool {
     let Some(m) = Xmm::<simd::Avx2>::detect() else {
         return false;
     };
-    assert!(s.len() <= 64 && s.len() % v.block_bytes() == 0);
-    let mut buf = [0u8; 64];
-    buf[..s.len()].copy_from_slice(s);
-    m.vectorize(Psi(m, v.nb(), &mut buf));
-    s.copy_from_slice(&buf[..s.len()]);
-    buf.as_mut_slice().zeroize(); // one memset, not a write per byte
+    half_row::psi::<_, NibbleRows>(m, v, s);
     true
 }

@@ -8,10 +8,37 @@
 //! registers: one chunk on xmm, two on ymm (one per 128-bit lane).
 
 use super::nibble::{dup, from_rows, sbox, to_rows, Lane, DEC_ROWS, ENC_ROWS};
+use super::tables::{SBOX, SBOX_INV};
 use super::{Keys, Variant};
 use crate::gf256::{self, KALYNA};
-use crate::simd::Simd;
+use crate::simd::{Job, Simd, Table256};
 use zeroize::Zeroize;
+
+/// How a machine applies π_a (or π_a⁻¹) to every byte of a register of rows.
+pub(crate) trait SubBytes<M: Simd>: 'static {
+    fn sub(m: M, x: M::V, a: usize, inverse: bool) -> M::V;
+}
+
+/// The nibble rows of `nibble.rs` (`pshufb` and a blend tree, 35 ops).
+pub(crate) struct NibbleRows;
+
+impl<M: Simd> SubBytes<M> for NibbleRows {
+    #[inline(always)]
+    fn sub(m: M, x: M::V, a: usize, inverse: bool) -> M::V {
+        sbox(m, x, if inverse { &DEC_ROWS.0[a] } else { &ENC_ROWS.0[a] })
+    }
+}
+
+/// The whole table in registers ([`Table256`]: NEON `TBL` and `TBX`, 7 ops).
+#[allow(dead_code)] // only the aarch64 backend uses it
+pub(crate) struct RegisterTable;
+
+impl<M: Table256> SubBytes<M> for RegisterTable {
+    #[inline(always)]
+    fn sub(m: M, x: M::V, a: usize, inverse: bool) -> M::V {
+        m.lookup256(if inverse { &SBOX_INV[a] } else { &SBOX[a] }, x)
+    }
+}
 
 #[repr(align(32))]
 struct MulTables([[Lane; 2]; 4]);
@@ -162,13 +189,32 @@ fn shift_rows_for(nb: usize) -> &'static [[Lane; 4]; 2] {
 /// ψ = MixColumns∘ShiftRows∘SubBytes on one 64-byte chunk of whole blocks
 /// (nb columns each), on an xmm machine: the key schedule's round.
 #[inline(always)]
-pub(super) fn psi_chunk<M: Simd>(m: M, nb: usize, buf: &mut [u8; 64]) {
+pub(super) fn psi_chunk<M: Simd, B: SubBytes<M>>(m: M, nb: usize, buf: &mut [u8; 64]) {
     let sr = &shift_rows_for(nb)[0];
     let mut y = to_rows(m, load4(m, buf));
     for (a, v) in y.iter_mut().enumerate() {
-        *v = m.shuffle8(sbox(m, *v, &ENC_ROWS.0[a]), m.load(&sr[a]));
+        *v = m.shuffle8(B::sub(m, *v, a, false), m.load(&sr[a]));
     }
     store4(m, from_rows(m, mix(m, consts(m), y)), buf);
+}
+
+/// ψ on whole blocks (at most 64 bytes) in place inside `m`'s instruction
+/// set, without secret-indexed memory: the key schedule's round.
+pub(super) fn psi<M: Simd, B: SubBytes<M>>(m: M, v: Variant, s: &mut [u8]) {
+    struct Psi<'a, M, B>(M, usize, &'a mut [u8; 64], core::marker::PhantomData<fn() -> B>);
+    impl<M: Simd, B: SubBytes<M>> Job for Psi<'_, M, B> {
+        type Output = ();
+        #[inline(always)]
+        fn run(self) {
+            psi_chunk::<M, B>(self.0, self.1, self.2)
+        }
+    }
+    assert!(s.len() <= 64 && s.len() % v.block_bytes() == 0);
+    let mut buf = [0u8; 64];
+    buf[..s.len()].copy_from_slice(s);
+    m.vectorize(Psi::<M, B>(m, v.nb(), &mut buf, core::marker::PhantomData));
+    s.copy_from_slice(&buf[..s.len()]);
+    buf.as_mut_slice().zeroize(); // one memset, not a write per byte
 }
 
 /// Register i of a group = piece i (16 bytes) of each of its chunks.
@@ -265,17 +311,17 @@ impl HalfRow {
 
     /// SubBytes and ShiftRows of one group.
     #[inline(always)]
-    fn sub_shift<M: Simd>(&self, m: M, y: &mut [M::V; 4]) {
+    fn sub_shift<M: Simd, B: SubBytes<M>>(&self, m: M, y: &mut [M::V; 4]) {
         for (a, v) in y.iter_mut().enumerate() {
-            *v = m.shuffle8(sbox(m, *v, &ENC_ROWS.0[a]), m.load(&self.sr[a]));
+            *v = m.shuffle8(B::sub(m, *v, a, false), m.load(&self.sr[a]));
         }
     }
 
     /// InvShiftRows and InvSubBytes of one group, ⊕ K_r when r > 0.
     #[inline(always)]
-    fn inv_shift_sub<M: Simd>(&self, m: M, y: &mut [M::V; 4], r: usize) {
+    fn inv_shift_sub<M: Simd, B: SubBytes<M>>(&self, m: M, y: &mut [M::V; 4], r: usize) {
         for (a, v) in y.iter_mut().enumerate() {
-            let sb = sbox(m, m.shuffle8(*v, m.load(&self.isr[a])), &DEC_ROWS.0[a]);
+            let sb = B::sub(m, m.shuffle8(*v, m.load(&self.isr[a])), a, true);
             *v = if r > 0 { m.xor(sb, m.load(&self.rk[r][a])) } else { sb };
         }
     }
@@ -284,7 +330,7 @@ impl HalfRow {
     /// G·4·M::BYTES bytes of `data`): ⊞K_0 (⊟K_t) in the natural layout,
     /// the rounds on rows, ⊞K_t (⊟K_0).
     #[inline(always)]
-    pub(crate) fn groups<M: Simd, const G: usize, const DEC: bool>(&self, m: M, data: &mut [u8]) {
+    pub(crate) fn groups<M: Simd, B: SubBytes<M>, const G: usize, const DEC: bool>(&self, m: M, data: &mut [u8]) {
         let gb = 4 * M::BYTES;
         let (into, out) = if DEC { (&self.last, &self.first) } else { (&self.first, &self.last) };
         let mut s = [[m.zero(); 4]; G];
@@ -292,9 +338,9 @@ impl HalfRow {
             *y = to_rows(m, add_key::<M, DEC>(m, load4(m, &data[g * gb..]), into));
         }
         if DEC {
-            self.decrypt_rounds(m, &mut s);
+            self.decrypt_rounds::<M, B, G>(m, &mut s);
         } else {
-            self.encrypt_rounds(m, &mut s);
+            self.encrypt_rounds::<M, B, G>(m, &mut s);
         }
         for (g, y) in s.iter().enumerate() {
             store4(m, add_key::<M, DEC>(m, from_rows(m, *y), out), &mut data[g * gb..]);
@@ -304,11 +350,11 @@ impl HalfRow {
     /// Rounds 1..=t on rows: SubBytes and ShiftRows of every group, then
     /// MixColumns ⊕ K_r (none after the last).
     #[inline(always)]
-    fn encrypt_rounds<M: Simd, const G: usize>(&self, m: M, s: &mut [[M::V; 4]; G]) {
+    fn encrypt_rounds<M: Simd, B: SubBytes<M>, const G: usize>(&self, m: M, s: &mut [[M::V; 4]; G]) {
         let (c, t) = (consts(m), self.variant.rounds());
         for r in 1..=t {
             for y in s.iter_mut() {
-                self.sub_shift(m, y);
+                self.sub_shift::<M, B>(m, y);
             }
             for y in s.iter_mut() {
                 *y = mix(m, c, *y);
@@ -324,14 +370,14 @@ impl HalfRow {
     /// Rounds t−1..=0 backwards: InvMixColumns, then InvShiftRows,
     /// InvSubBytes ⊕ K_r of every group.
     #[inline(always)]
-    fn decrypt_rounds<M: Simd, const G: usize>(&self, m: M, s: &mut [[M::V; 4]; G]) {
+    fn decrypt_rounds<M: Simd, B: SubBytes<M>, const G: usize>(&self, m: M, s: &mut [[M::V; 4]; G]) {
         let c = consts(m);
         for r in (0..self.variant.rounds()).rev() {
             for y in s.iter_mut() {
                 *y = inv_mix(m, c, *y);
             }
             for y in s.iter_mut() {
-                self.inv_shift_sub(m, y, r);
+                self.inv_shift_sub::<M, B>(m, y, r);
             }
         }
     }
@@ -377,17 +423,17 @@ mod tests {
     }
 
     /// G groups on machine M (4·G·M::BYTES bytes) against the reference.
-    fn check<M: Simd, const G: usize>(m: M, rng: &mut Rng) {
+    fn check<M: Simd, B: SubBytes<M>, const G: usize>(m: M, rng: &mut Rng) {
         for v in Variant::ALL {
             let key: Vec<u8> = (0..v.key_bytes()).map(|_| rng.next() as u8).collect();
             let keys = Keys::new(v, &key);
             let (k, oracle) = (HalfRow::new(&keys), (reference::BACKEND.new)(&keys));
             let data: Vec<u8> = (0..4 * G * M::BYTES).map(|_| rng.next() as u8).collect();
             let (mut got, mut want) = (data.clone(), data.clone());
-            k.groups::<M, G, false>(m, &mut got);
+            k.groups::<M, B, G, false>(m, &mut got);
             oracle.encrypt_blocks(&mut want);
             assert_eq!(got, want, "{v:?} encrypt, {} bytes per register", M::BYTES);
-            k.groups::<M, G, true>(m, &mut got);
+            k.groups::<M, B, G, true>(m, &mut got);
             assert_eq!(got, data, "{v:?} decrypt, {} bytes per register", M::BYTES);
         }
     }
@@ -395,9 +441,12 @@ mod tests {
     #[test]
     fn kernel_matches_the_reference_on_xmm_and_ymm_widths() {
         let mut rng = Rng(0x7624);
-        check::<_, 1>(Emu::<16>, &mut rng);
-        check::<_, 1>(Emu::<32>, &mut rng);
-        check::<_, 2>(Emu::<32>, &mut rng);
+        check::<_, NibbleRows, 1>(Emu::<16>, &mut rng);
+        check::<_, NibbleRows, 1>(Emu::<32>, &mut rng);
+        check::<_, NibbleRows, 2>(Emu::<32>, &mut rng);
+        // NEON's form: register-table S-boxes, one and two xmm groups.
+        check::<_, RegisterTable, 1>(Emu::<16>, &mut rng);
+        check::<_, RegisterTable, 2>(Emu::<16>, &mut rng);
     }
 
     #[test]
@@ -410,8 +459,11 @@ mod tests {
             for b in want.chunks_exact_mut(v.block_bytes()) {
                 reference::psi_block(b);
             }
-            psi_chunk(Emu::<16>, v.nb(), &mut s);
+            let mut t = s;
+            psi_chunk::<_, NibbleRows>(Emu::<16>, v.nb(), &mut s);
             assert_eq!(s, want, "{v:?}");
+            psi_chunk::<_, RegisterTable>(Emu::<16>, v.nb(), &mut t);
+            assert_eq!(t, want, "{v:?} register table");
         }
     }
 }

@@ -35,14 +35,18 @@ fn xor_key(s: &mut [u8], k: &[u8]) {
     }
 }
 
-/// ψ on whole blocks, in constant time (the key is secret): the AVX2 round
-/// (64 bytes at a time) when the CPU has AVX2, else the portable backend's
-/// bitsliced round on all the blocks at once.
+/// ψ on whole blocks, in constant time (the key is secret): the AVX2 (NEON)
+/// round (64 bytes at a time) when the CPU has AVX2 (NEON), else the
+/// portable backend's bitsliced round on all the blocks at once.
 fn psi(v: Variant, s: &mut [u8]) {
-    // The CPU's features do not change: either every chunk runs on AVX2 or
-    // the first one already says no (and is left untouched).
+    // The CPU's features do not change: either every chunk runs on the SIMD
+    // round or the first one already says no (and is left untouched).
     #[cfg(target_arch = "x86_64")]
     if s.chunks_mut(64).all(|chunk| super::avx2::psi(v, chunk)) {
+        return;
+    }
+    #[cfg(target_arch = "aarch64")]
+    if s.chunks_mut(64).all(|chunk| super::neon::psi(v, chunk)) {
         return;
     }
     super::portable::psi_blocks(v, s);

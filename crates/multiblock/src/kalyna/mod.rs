@@ -14,8 +14,10 @@
 //! `avx2` (constant-time, rows a and a+4 per lane, vpshufb S-boxes, many
 //! blocks per call, generic over xmm and ymm in `half_row.rs`; the default
 //! where only AVX2 exists), `portable` (constant-time, bitsliced plain Rust
-//! on every CPU, circuits from `build.rs`; the default without AVX2), `table` (8 T-tables per
-//! direction, not constant-time, only by name), `reference` (the oracle).
+//! on every CPU, circuits from `build.rs`; the default without AVX2 or
+//! NEON), `table` (8 T-tables per direction, not constant-time, only by
+//! name), `reference` (the oracle); on aarch64 `neon` (constant-time,
+//! `half_row.rs` with `TBL`/`TBX` S-boxes).
 
 /// The modules of the x86-64 backends.
 macro_rules! x86_64_modules {
@@ -25,7 +27,13 @@ macro_rules! x86_64_modules {
     )*};
 }
 
-x86_64_modules!(avx2, avx2_gfni, avx512_gfni, half_row, layers, nibble, row_sliced);
+x86_64_modules!(avx2, avx2_gfni, avx512_gfni, layers, row_sliced);
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod half_row;
+#[cfg(target_arch = "aarch64")]
+mod neon;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod nibble;
 mod key_schedule;
 mod portable;
 mod reference;
@@ -54,7 +62,9 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[
     reference::BACKEND,
     table::BACKEND,
 ];
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(target_arch = "aarch64")]
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[neon::BACKEND, portable::BACKEND, reference::BACKEND, table::BACKEND];
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[portable::BACKEND, reference::BACKEND, table::BACKEND];
 
 /// Short calls under the default (`dispatch`): none. avx512-gfni is the

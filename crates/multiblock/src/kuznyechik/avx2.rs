@@ -25,12 +25,12 @@
 //! With 16 ymm registers the state alone fills the register file, so the
 //! tables are reloaded from L1 each time (loads are not the limit).
 
-use super::layers::{Nibble, NibbleGfni};
-use super::sliced::{Layer, Sliced};
+use super::layers::{self, Nibble, NibbleGfni};
+use super::sliced::Sliced;
 use super::Keys;
 use crate::cpu::Backend;
 use crate::kernel;
-use crate::simd::{self, Job, Machine, Simd, Xmm, Ymm};
+use crate::simd::{self, Machine, Xmm, Ymm};
 
 pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<Ymm<simd::Avx2>, Sliced<Nibble>>("avx2", true, 32);
 pub(crate) const BACKEND_GFNI: Backend<Keys> =
@@ -39,18 +39,9 @@ pub(crate) const BACKEND_GFNI: Backend<Keys> =
 /// π on one block in constant time (the key schedule's S, on secret bytes);
 /// `false`, with `a` untouched, on a CPU without AVX2.
 pub(crate) fn sub_block(a: &mut [u8; 16]) -> bool {
-    struct Sub<'a>(Xmm<simd::Avx2>, &'a mut [u8; 16]);
-    impl Job for Sub<'_> {
-        type Output = ();
-        #[inline(always)]
-        fn run(self) {
-            let Sub(m, a) = self;
-            m.store(<Nibble as Layer<_>>::sub(m, m.load(a)), a);
-        }
-    }
     match Xmm::<simd::Avx2>::detect() {
         Some(m) => {
-            m.vectorize(Sub(m, a));
+            layers::sub_block::<_, Nibble>(m, a);
             true
         }
         None => false,

@@ -23,11 +23,16 @@ fn round_constants() -> &'static [Block; 32] {
 }
 
 /// S on key material, in constant time (the key is secret; the table π of
-/// `transforms::s` is indexed by its bytes): the avx2 backend's π where the
-/// CPU has AVX2, else the portable backend's bitsliced circuit.
+/// `transforms::s` is indexed by its bytes): the avx2 (neon) backend's π
+/// where the CPU has AVX2 (NEON), else the portable backend's bitsliced
+/// circuit.
 fn s_secret(a: &mut Block) {
     #[cfg(target_arch = "x86_64")]
     if super::avx2::sub_block(a) {
+        return;
+    }
+    #[cfg(target_arch = "aarch64")]
+    if super::neon::sub_block(a) {
         return;
     }
     super::portable::sub_block(a);

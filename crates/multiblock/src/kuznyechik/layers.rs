@@ -5,7 +5,7 @@
 use super::sliced::{Layer, MULS, MUL_MATRICES};
 use crate::gf256::{self, KUZNYECHIK};
 use super::tables::{PI, PI_INV};
-use crate::simd::{Avx512, Gfni, Simd};
+use crate::simd::{Avx512, Gfni, Job, Simd, Table256};
 use core::marker::PhantomData;
 
 /// The round's maps from a lookup strategy `L` (π and π⁻¹) and a product
@@ -18,6 +18,9 @@ pub(crate) type Vbmi = Layers<Permute, Affine>;
 pub(crate) type Nibble = Layers<Tree, NibbleTables>;
 /// AVX2 with GFNI products.
 pub(crate) type NibbleGfni = Layers<Tree, Affine>;
+/// NEON (`TBL`/`TBX` lookups over the whole table, nibble-table products).
+#[allow(dead_code)] // the aarch64 backend's (tested on the emulator everywhere)
+pub(crate) type Registers = Layers<Table, NibbleTables>;
 
 /// A 256-entry byte lookup without data-dependent addresses.
 pub(crate) trait Lookup<M: Simd>: 'static {
@@ -100,6 +103,18 @@ impl<M: Simd> Lookup<M> for Tree {
     }
 }
 
+/// The 256-byte table in registers ([`Table256`]: on NEON one `TBL`, three
+/// `TBX` and three subtractions, 7 operations, against the tree's 35).
+#[allow(dead_code)] // the aarch64 backend's
+pub(crate) struct Table;
+
+impl<M: Table256> Lookup<M> for Table {
+    #[inline(always)]
+    fn lookup(m: M, x: M::V, t: &[u8; 256]) -> M::V {
+        m.lookup256(t, x)
+    }
+}
+
 /// One `vgf2p8affineqb` with the 8×8 bit matrix of the constant.
 pub(crate) struct Affine;
 
@@ -140,4 +155,19 @@ const fn mul_tables(shift: u32) -> [[u8; 16]; 7] {
         k += 1;
     }
     t
+}
+
+/// π on one block in `m`'s instruction set with layer `S`: the key
+/// schedule's S, on secret bytes.
+pub(crate) fn sub_block<M: Simd, S: Layer<M>>(m: M, a: &mut [u8; 16]) {
+    struct Sub<'a, M, S>(M, &'a mut [u8; 16], PhantomData<fn() -> S>);
+    impl<M: Simd, S: Layer<M>> Job for Sub<'_, M, S> {
+        type Output = ();
+        #[inline(always)]
+        fn run(self) {
+            let Sub(m, a, _) = self;
+            m.store(S::sub(m, m.load(a)), a);
+        }
+    }
+    m.vectorize(Sub::<M, S>(m, a, PhantomData))
 }

@@ -15,6 +15,8 @@
 //!   (32 blocks, vpshufb): constant-time backends on `sliced.rs`;
 //! - `portable.rs`: constant-time bitsliced backend in plain Rust (every
 //!   CPU; circuits from `build.rs`, see `crate::bitslice`);
+//! - `neon.rs` (16 blocks, `TBL`/`TBX` lookups): the aarch64 constant-time
+//!   backend on `sliced.rs`;
 //! - `table.rs`: the fused 64 KiB LS tables of the seed papers (not
 //!   constant-time, by name only).
 
@@ -26,6 +28,8 @@ mod key_schedule;
 mod layers;
 mod linear;
 mod portable;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 mod reference;
 mod sliced;
 #[cfg(target_arch = "x86_64")]
@@ -54,7 +58,9 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[
     reference::BACKEND,
     table::BACKEND,
 ];
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(target_arch = "aarch64")]
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[neon::BACKEND, portable::BACKEND, reference::BACKEND];
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[portable::BACKEND, reference::BACKEND];
 
 /// Short calls under the default (`dispatch`): none. avx512-gfni is the

@@ -168,6 +168,29 @@ impl<M: Narrow, S: Layer<M> + Layer<M::Half>> BatchCipher<M> for Sliced<S> {
     }
 }
 
+/// The byte-sliced cipher for machines without a half width (NEON): every
+/// batch is 16 whole registers, a tail zero-padded to one.
+#[allow(dead_code)] // the aarch64 backend's (tested on the emulator everywhere)
+pub(crate) struct SlicedWhole<S>(Sliced<S>);
+
+impl<M: Simd, S: Layer<M>> BatchCipher<M> for SlicedWhole<S> {
+    type Keys = Keys;
+    const BATCH_BYTES: usize = 16 * M::BYTES;
+    const GRANULE_BYTES: usize = 16 * M::BYTES;
+
+    fn new(_: M, keys: &Keys) -> Self {
+        SlicedWhole(Sliced { keys: SlicedKeys::new(&keys.rk), layer: core::marker::PhantomData })
+    }
+    #[inline(always)]
+    fn encrypt(&self, m: M, batch: &mut [u8]) {
+        encrypt_batch::<M, S>(m, &self.0.keys, batch)
+    }
+    #[inline(always)]
+    fn decrypt(&self, m: M, batch: &mut [u8]) {
+        decrypt_batch::<M, S>(m, &self.0.keys, batch)
+    }
+}
+
 impl<S> Sliced<S> {
     /// A whole batch on M, a tail on the half-width machine.
     #[inline(always)]
@@ -314,7 +337,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::kuznyechik::reference::{decrypt_block, encrypt_block};
     use crate::kuznyechik::key_schedule::expand;
-    use crate::kuznyechik::layers::{Nibble, NibbleGfni, Vbmi};
+    use crate::kuznyechik::layers::{Nibble, NibbleGfni, Registers, Vbmi};
     use crate::kuznyechik::transforms::{gf_mul, l};
     use crate::simd::emu::{affine_byte, Emu};
 
@@ -439,12 +462,16 @@ pub(crate) mod tests {
     /// The whole backend (adapter, driver, tails on the half-width machine)
     /// on the emulator, every length from 0 to 2 batches + 3 blocks.
     fn adapter_matches_reference<M: Narrow, S: Layer<M> + Layer<M::Half>>() {
-        let backend = crate::kernel::backend::<M, Sliced<S>>("emulated", true, M::BYTES);
+        every_length(crate::kernel::backend::<M, Sliced<S>>("emulated", true, M::BYTES), 2 * M::BYTES + 3);
+    }
+
+    /// `backend` against the reference on 0..blocks blocks, both directions.
+    fn every_length(backend: crate::cpu::Backend<Keys>, blocks: usize) {
         let mut seed = 11;
         let key: Vec<u8> = (0..32).map(|i| rng_block(&mut seed)[i % 16]).collect();
         let keys = Keys::new(&key);
         let kernel = (backend.new)(&keys);
-        for blocks in 0..2 * M::BYTES + 3 {
+        for blocks in 0..blocks {
             let data: Vec<u8> = (0..blocks).flat_map(|_| rng_block(&mut seed)).collect();
             let mut want = data.clone();
             for b in want.chunks_exact_mut(16) {
@@ -465,6 +492,13 @@ pub(crate) mod tests {
         adapter_matches_reference::<Emu<32>, NibbleGfni>();
     }
 
+    /// The whole-register form (NEON's) on the emulator, every length from
+    /// 0 to 2 batches + 3 blocks.
+    #[test]
+    fn whole_batches_cover_every_length() {
+        every_length(crate::kernel::backend::<Emu<16>, SlicedWhole<Registers>>("emulated", true, 16), 35);
+    }
+
     #[test]
     fn emulated_batches_match_reference() {
         batch_matches_reference::<16, Vbmi>();
@@ -472,5 +506,6 @@ pub(crate) mod tests {
         batch_matches_reference::<64, Vbmi>();
         batch_matches_reference::<32, Nibble>();
         batch_matches_reference::<32, NibbleGfni>();
+        batch_matches_reference::<16, Registers>();
     }
 }

@@ -37,6 +37,8 @@ mod avx512_vbmi;
 mod feistel;
 mod lanes;
 mod layout;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 mod nibble;
 mod portable;
 mod reference;
@@ -63,6 +65,8 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 /// `table` and `table12` index memory by secret data, so they are chosen only
 /// by name; `reference` is the oracle.
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[
+    #[cfg(target_arch = "aarch64")]
+    neon::BACKEND,
     #[cfg(target_arch = "x86_64")]
     avx512_vbmi::BACKEND,
     #[cfg(target_arch = "x86_64")]

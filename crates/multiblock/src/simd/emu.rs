@@ -4,7 +4,7 @@
 //! vocabulary; `simd::tests` checks it against the real instructions where
 //! the CPU has them.
 
-use super::{Avx512, Gfni, Job, Machine, Narrow, Simd, Vbmi};
+use super::{Avx512, Gfni, Job, Machine, Narrow, Simd, Table256, Vbmi};
 use crate::cpu::CpuFeatures;
 
 /// The emulated machine; N is 16, 32 or 64.
@@ -251,6 +251,12 @@ impl<const N: usize> Vbmi for Emu<N> {
                 hi[k - N]
             }
         })
+    }
+}
+
+impl<const N: usize> Table256 for Emu<N> {
+    fn lookup256(self, table: &[u8; 256], x: R<N>) -> R<N> {
+        map(|i| table[usize::from(x[i])])
     }
 }
 

@@ -37,6 +37,8 @@
 pub(crate) mod emu;
 #[cfg(target_arch = "x86_64")]
 mod level;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 #[cfg(target_arch = "x86_64")]
 mod xmm;
 #[cfg(target_arch = "x86_64")]
@@ -51,6 +53,8 @@ mod zmm;
 pub(crate) use level::{Avx2, Avx2Gfni, Avx512Bw, Avx512Gfni, Avx512Vbmi, HasAvx2, HasAvx512, HasGfni, HasVbmi, Level, Ssse3};
 #[cfg(target_arch = "x86_64")]
 pub(crate) use {xmm::Xmm, ymm::Ymm, zmm::Zmm};
+#[cfg(target_arch = "aarch64")]
+pub(crate) use neon::Neon;
 
 use crate::cpu::CpuFeatures;
 
@@ -199,6 +203,14 @@ pub(crate) trait Vbmi: Simd {
     fn permb(self, table: Self::V, idx: Self::V) -> Self::V;
     /// `vpermi2b`: byte k ← (lo ‖ hi)[idx[k] mod 2·BYTES].
     fn permi2b(self, lo: Self::V, idx: Self::V, hi: Self::V) -> Self::V;
+}
+
+/// Byte lookups in a 256-entry table held in registers (aarch64: `TBL` and
+/// three `TBX` over its 64-byte quarters; no data-dependent address).
+#[allow(dead_code)] // only the aarch64 kernels use it
+pub(crate) trait Table256: Simd {
+    /// Byte k ← table[x[k]].
+    fn lookup256(self, table: &[u8; 256], x: Self::V) -> Self::V;
 }
 
 /// AVX-512's masks and three-input logic (F + BW, VL for ymm and xmm).

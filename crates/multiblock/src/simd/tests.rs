@@ -69,6 +69,7 @@ macro_rules! check_simd {
 }
 
 /// GFNI, VBMI and the AVX-512 mask operations.
+#[allow(unused_macros)] // x86-64 only
 macro_rules! check_extensions {
     ($m:ident, $n:literal, $rng:ident) => {
         for _ in 0..50 {
@@ -103,6 +104,7 @@ macro_rules! machines {
 }
 
 /// The GFNI of AVX2 machines without AVX-512.
+#[allow(unused_macros)] // x86-64 only
 macro_rules! check_affine {
     ($m:ident, $n:literal, $rng:ident) => {
         for _ in 0..50 {
@@ -111,6 +113,23 @@ macro_rules! check_affine {
     };
 }
 
+/// The 256-entry register lookups.
+#[allow(unused_macros)] // aarch64 only
+macro_rules! check_table256 {
+    ($m:ident, $n:literal, $rng:ident) => {
+        let table: [u8; 256] = core::array::from_fn(|_| $rng.next() as u8);
+        for _ in 0..50 {
+            same!($m, $n, $rng, |m, a, _b, _c| m.lookup256(&table, a));
+        }
+    };
+}
+
+#[cfg(target_arch = "aarch64")]
+machines! {
+    neon: Neon, 16, [check_simd, check_table256];
+}
+
+#[cfg(target_arch = "x86_64")]
 machines! {
     xmm_ssse3: Xmm<Ssse3>, 16, [check_simd];
     xmm_avx2: Xmm<Avx2>, 16, [check_simd];

@@ -20,9 +20,12 @@ mod keys;
 mod layouts;
 mod masks;
 mod multi_key;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 #[cfg(target_arch = "x86_64")]
 mod packed;
 mod portable;
+mod plain;
 mod reference;
 mod rounds;
 #[cfg(target_arch = "x86_64")]
@@ -45,6 +48,8 @@ pub use multi_key::{decrypt_multi_key, encrypt_multi_key, multi_key, Direction};
 
 /// Fastest first; the default is the first constant-time one the CPU runs.
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[
+    #[cfg(target_arch = "aarch64")]
+    neon::BACKEND,
     #[cfg(target_arch = "x86_64")]
     avx512_vbmi::BACKEND,
     #[cfg(target_arch = "x86_64")]

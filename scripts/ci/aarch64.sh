@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# CI step for aarch64 (the `neon` backends): cross-builds for
+# aarch64-unknown-linux-gnu (Debian's gcc-aarch64-linux-gnu links) and runs
+# under qemu-user: the library's unit and integration tests (every backend
+# of every family against `reference` and the official vectors), then the
+# CLI's `selftest --thorough` and `info` (every default must be `neon`).
+# The linker and runner come from .cargo/config.toml; the environment
+# variables below say the same for a checkout without it.
+# Installs what it needs: the rustup target and the Debian packages.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+target=aarch64-unknown-linux-gnu
+if ! command -v qemu-aarch64 >/dev/null || ! command -v aarch64-linux-gnu-gcc >/dev/null \
+    || [ ! -d /usr/aarch64-linux-gnu/lib ]; then
+    sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross >/dev/null
+fi
+rustup target list --installed | grep -qx "$target" || rustup target add "$target"
+export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
+export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu"
+
+# The unit tests (the Neon machine against the emulator, the kernels on
+# emulated registers, the key schedules), the official ECB vectors on every
+# backend, and every backend against `reference` on every length (the
+# *_backends tests). The rest of the integration tests (modes, cross-checks)
+# run the same backends through the same engine; run them by hand with
+# `--tests` (slow under qemu).
+cargo test --locked -p multiblock --target "$target" --lib --test ecb_vectors \
+    --test kalyna_backends --test kuznyechik_backends --test magma_backends --test ublock_backends
+cargo build --locked --release -p multiblock-cli --target "$target"
+cli=(qemu-aarch64 -L /usr/aarch64-linux-gnu "target/$target/release/multiblock")
+"${cli[@]}" selftest --thorough
+info=$("${cli[@]}" info)
+echo "$info"
+# Every cipher's default must be its NEON backend (5 Kalyna, Kuznyechik,
+# Magma, GOST 28147-89, 3 uBlock).
+neon=$(awk '$5 == "default" && $2 == "neon"' <<<"$info" | wc -l)
+defaults=$(awk '$5 == "default"' <<<"$info" | wc -l)
+if [ "$neon" != 11 ] || [ "$defaults" != 11 ]; then
+    echo "aarch64: $neon of $defaults defaults are neon, expected 11 of 11" >&2
+    exit 1
+fi
+echo "aarch64: all 11 defaults are neon"
