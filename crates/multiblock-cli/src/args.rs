@@ -16,8 +16,8 @@ pub enum Command {
     Encrypt(CryptArgs),
     /// Decrypt the input to the output.
     Decrypt(CryptArgs),
-    /// Compute a MAC (tag) of the input.
-    Mac(CryptArgs),
+    /// Compute a MAC (tag) of the input, or of every FILE at once: one `TAG  FILE` line each.
+    Mac(MacArgs),
     /// Show the CPU features found, the backends of every cipher and the default.
     Info,
     /// Run the built-in test vectors on every backend this CPU supports.
@@ -102,6 +102,17 @@ pub struct CryptArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+#[derive(Args)]
+pub struct MacArgs {
+    #[command(flatten)]
+    pub crypt: CryptArgs,
+    /// Files to MAC together (`-`: stdin), many messages in the SIMD lanes at once; prints one
+    /// `TAG  FILE` line per file in argument order, as sha256sum. A file that cannot be read gets a
+    /// one-line error on stderr, the others their lines, and the exit status is 2.
+    #[arg(value_name = "FILE", conflicts_with_all = ["input", "hex"])]
+    pub files: Vec<PathBuf>,
 }
 
 #[derive(Args)]
