@@ -131,7 +131,8 @@ pub struct BenchArgs {
     /// Only these ciphers (repeatable); default all.
     #[arg(long, num_args = 1..)]
     pub cipher: Vec<String>,
-    /// Only these backends (repeatable); default every backend this CPU runs.
+    /// Only these backends (repeatable; `auto`: the rows that force none); default every backend
+    /// this CPU runs and `auto`.
     #[arg(long, num_args = 1..)]
     pub backend: Vec<String>,
     /// Message size in bytes for the long-message runs.
@@ -162,6 +163,13 @@ pub struct BenchArgs {
     /// Also measure every mode of operation of each cipher on its default backend.
     #[arg(long)]
     pub modes: bool,
+    /// Seed 004's method instead of the report: ECB encryption speed against data size, from
+    /// --max-bytes halving down to one block, for `auto` and every backend (--plot: one panel per cipher).
+    #[arg(long, conflicts_with_all = ["threads", "modes", "ways"])]
+    pub size_sweep: bool,
+    /// The largest size of --size-sweep (default 512 MiB; at most 1 GiB).
+    #[arg(long, default_value_t = 512 << 20, allow_negative_numbers = true, value_parser = bench_bytes, requires = "size_sweep")]
+    pub max_bytes: usize,
     /// Measure CTR streaming on 1 and N threads and the scaling factor instead.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
