@@ -9,7 +9,7 @@
 //!   leading bytes of G (GOST) or its trailing bytes (DSTU 7624);
 //! - OFB: R ← E_K(R), C_i = P_i ⊕ R (a short last piece: leading bytes).
 
-use super::lanes::Lanes;
+use super::lanes::{xor_block, Lanes};
 use crate::error::Result;
 use crate::modes::gost::stream::xor_in;
 use crate::modes::{self, Mode, Request};
@@ -65,32 +65,43 @@ pub(crate) fn encrypt(req: &Request<'_>, messages: &[&[u8]]) -> Result<Vec<Vec<u
         out.push(buf);
     }
     let iv = req.params.iv.as_deref().expect("feedback() saw the IV");
-    let mut lanes = Lanes::new(n, messages.len(), iv);
+    // Lane i holds message order[i], longest first: the live lanes are
+    // always a prefix, encrypted in place with no gathering.
+    let mut order: Vec<usize> = (0..out.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(out[i].len()));
+    let mut lanes = Lanes::new(n, out.len(), iv);
+    let mut live: Vec<usize> = (0..out.len()).collect();
     let mut off = 0;
-    let mut live = Vec::with_capacity(messages.len());
     loop {
         // Every stream is at the same offset: the ones still longer are live.
-        live.clear();
-        live.extend((0..out.len()).filter(|&l| out[l].len() > off));
+        while live.last().is_some_and(|&i| out[order[i]].len() <= off) {
+            live.pop();
+        }
         if live.is_empty() {
             return Ok(out);
         }
         if let Feedback::Cbc = fb {
-            for &l in &live {
-                xor_in(lanes.reg_mut(l), &out[l][off..off + n]);
+            for &i in &live {
+                lanes.xor(i, &out[order[i]][off..off + n]);
             }
         }
         lanes.encrypt(&cipher, &live)?;
-        for &l in &live {
-            let take = n.min(out[l].len() - off);
-            let piece = &mut out[l][off..off + take];
+        for &i in &live {
+            let msg = &mut out[order[i]];
+            let take = n.min(msg.len() - off);
+            let piece = &mut msg[off..off + take];
             match fb {
-                Feedback::Cbc => piece.copy_from_slice(lanes.reg(l)),
-                Feedback::Ofb => xor_in(piece, lanes.reg(l)),
+                Feedback::Cbc => piece.copy_from_slice(lanes.reg(i)),
+                Feedback::Ofb if take == n => xor_block(piece, lanes.reg(i)),
+                Feedback::Ofb => xor_in(piece, lanes.reg(i)),
                 Feedback::Cfb { trailing } => {
-                    let g = lanes.reg(l);
-                    xor_in(piece, if trailing { &g[n - take..] } else { &g[..take] });
-                    lanes.reg_mut(l)[..take].copy_from_slice(piece);
+                    let g = lanes.reg(i);
+                    if take == n {
+                        xor_block(piece, g);
+                    } else {
+                        xor_in(piece, if trailing { &g[n - take..] } else { &g[..take] });
+                    }
+                    lanes.reg_mut(i)[..take].copy_from_slice(piece);
                 }
             }
         }

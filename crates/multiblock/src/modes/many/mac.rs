@@ -8,7 +8,7 @@
 //! E_K(01 0…). Each stream holds back its last (possibly whole) block
 //! until more data or the end shows it is the last.
 
-use super::lanes::Lanes;
+use super::lanes::{xor_block, Lanes};
 use crate::error::{Error, Result};
 use crate::modes::dstu::KalynaCmac;
 use crate::modes::gost::acpkm::{self, OmacAcpkm};
@@ -135,25 +135,39 @@ impl WideMac {
             self.pending[l].extend_from_slice(piece);
         }
         loop {
+            // Blocks a stream can absorb now: all but its last byte's block.
+            let ready = |l: usize| (self.pending[l].len() - self.off[l]).saturating_sub(1) / n;
             self.live.clear();
-            // More than a block left: the next block is not the last.
-            self.live.extend((0..pieces.len()).filter(|&l| self.pending[l].len() - self.off[l] > n));
-            if self.live.is_empty() {
-                return Ok(());
-            }
-            for &l in &self.live {
-                let block = &self.pending[l][self.off[l]..self.off[l] + n];
-                xor_in(self.lanes.reg_mut(l), block);
+            self.live.extend((0..pieces.len()).filter(|&l| ready(l) > 0));
+            // As many steps as every live stream can take without a new
+            // scan, and (OMAC-ACPKM) without crossing into a new section.
+            let Some(mut steps) = self.live.iter().map(|&l| ready(l)).min() else { return Ok(()) };
+            if let Keys::Sections { per, .. } = &self.keys {
+                steps = self.live.iter().map(|&l| per - self.blocks[l] % per).fold(steps, usize::min);
             }
             let live = std::mem::take(&mut self.live);
-            let done = self.encrypt_grouped(&live);
+            let done = self.steps(&live, steps);
             self.live = live;
             done?;
-            for &l in &self.live {
-                self.off[l] += n;
+        }
+    }
+
+    /// `steps` blocks of every stream in `live`, one wide call per step
+    /// (per key slot).
+    fn steps(&mut self, live: &[usize], steps: usize) -> Result<()> {
+        let n = self.n;
+        for _ in 0..steps {
+            for &l in live {
+                let at = self.off[l];
+                self.lanes.xor(l, &self.pending[l][at..at + n]);
+                self.off[l] = at + n;
+            }
+            self.encrypt_grouped(live)?;
+            for &l in live {
                 self.blocks[l] += 1;
             }
         }
+        Ok(())
     }
 
     /// The tags in stream order (an empty message of the DSTU MAC: its error).
@@ -177,7 +191,7 @@ impl WideMac {
             if r < n {
                 reg[r] ^= 0x80;
             }
-            xor_in(reg, mask);
+            xor_block(reg, mask);
             live.push(l);
         }
         self.encrypt_grouped(&live)?;
@@ -193,6 +207,10 @@ impl WideMac {
     fn encrypt_grouped(&mut self, live: &[usize]) -> Result<()> {
         if let Keys::One(slot) = &self.keys {
             return self.lanes.encrypt(&slot.cipher, live);
+        }
+        let j = live.first().map_or(0, |&l| self.keys.slot_of(self.blocks[l]));
+        if live.iter().all(|&l| self.keys.slot_of(self.blocks[l]) == j) {
+            return self.lanes.encrypt(&self.keys.slot(j)?.cipher, live);
         }
         let mut rest = live.to_vec();
         while let Some(&first) = rest.first() {

@@ -15,13 +15,19 @@
 //!
 //! Cost model, per step with L live streams of an n-byte block: one wide
 //! call of L blocks (the kernel's cost at L blocks per call, the `bench`
-//! sweep's column L) plus L block copies in and out (none while every
-//! stream is live: the registers are encrypted where they are) plus one
-//! n-byte XOR per block. With L at or above the kernel's width the MACs run
+//! sweep's column L) plus L block copies in and out (none while the live
+//! streams are the first lanes, encrypted where they are: always for
+//! CBC/CFB/OFB, whose lanes are ordered longest message first) plus one
+//! n-byte XOR per block; the MACs take as many steps as every live stream
+//! has whole blocks for before looking again. With L at or above the kernel's width the MACs run
 //! near ECB speed; a lone long message at the end runs at the one-block
 //! cost, so give messages of similar length together. Several keys
 //! ([`mac_many_keys`], [`encrypt_many_keys`]) are grouped by key: one wide
-//! call per key per step.
+//! call per key per step. (uBlock's multi-key kernel,
+//! `ublock::multi_key`, runs four keys in one AVX2 group; it is not used
+//! here: it serves only `avx2` and only uBlock, whose one serial mode is
+//! CBC, and grouping by key fills the lanes whenever a key has several
+//! messages. Messages under all-different keys run one block per call.)
 
 mod chain;
 mod lanes;
