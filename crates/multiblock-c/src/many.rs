@@ -50,7 +50,7 @@ unsafe fn messages<'a>(data: *const *const u8, data_len: *const usize, count: us
 unsafe fn run(
     call: Call,
     lens: Option<*mut usize>,
-    op: fn(&multiblock::modes::Request<'_>, &[&[u8]]) -> multiblock::Result<Vec<Vec<u8>>>,
+    op: many::Many,
 ) -> c_int {
     guard(|| {
         // SAFETY (every read below): the header's contract on the arguments.

@@ -520,7 +520,7 @@ fn many_streams(r: &Report) -> Vec<Table> {
     let pts: Vec<&Entry> = r.entries.iter().filter(|e| e.kind == Kind::Many).collect();
     let Some(first) = pts.iter().find(|e| e.streams > 1) else { return Vec::new() };
     let mut t = Table::new(
-        &format!("Many streams: {} messages of {} KiB under one key, auto (modes::many, `mac FILE...`)", first.streams, first.row.bytes / first.streams / 1024),
+        format!("Many streams: {} messages of {} KiB under one key, auto (modes::many, `mac FILE...`)", first.streams, first.row.bytes / first.streams / 1024),
         &["cipher", "mode", "dir", "MB/s", "cycles/B", "ECB one message cycles/B", "÷ ECB"],
     );
     for e in pts.iter().filter(|e| e.streams > 1) {

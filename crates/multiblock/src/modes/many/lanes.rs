@@ -66,7 +66,7 @@ impl Lanes {
 /// here is): 64-bit words, where a byte loop would cost a cycle per byte on
 /// these short blocks.
 pub(crate) fn xor_block(dst: &mut [u8], src: &[u8]) {
-    debug_assert!(dst.len() % 8 == 0 && src.len() >= dst.len());
+    debug_assert!(dst.len().is_multiple_of(8) && src.len() >= dst.len());
     for (d, s) in dst.chunks_exact_mut(8).zip(src.chunks_exact(8)) {
         let x = u64::from_ne_bytes(d.try_into().expect("8 bytes")) ^ u64::from_ne_bytes(s.try_into().expect("8 bytes"));
         d.copy_from_slice(&x.to_ne_bytes());

@@ -109,6 +109,10 @@ pub fn encrypt_many(req: &Request<'_>, messages: &[&[u8]]) -> Result<Vec<Vec<u8>
     chain::encrypt(req, messages)
 }
 
+/// The shape of [`mac_many`] and [`encrypt_many`]: a request and its
+/// messages in, one result per message out.
+pub type Many = fn(&Request<'_>, &[&[u8]]) -> Result<Vec<Vec<u8>>>;
+
 /// [`mac_many`] with message i under `keys[i]` (the request's key is not used).
 pub fn mac_many_keys(req: &Request<'_>, keys: &[&[u8]], messages: &[&[u8]]) -> Result<Vec<Vec<u8>>> {
     by_key(req, keys, messages, mac_many)
@@ -126,7 +130,7 @@ fn by_key(
     req: &Request<'_>,
     keys: &[&[u8]],
     messages: &[&[u8]],
-    run: fn(&Request<'_>, &[&[u8]]) -> Result<Vec<Vec<u8>>>,
+    run: Many,
 ) -> Result<Vec<Vec<u8>>> {
     if keys.len() != messages.len() {
         return Err(Error::Param(format!("{} keys for {} messages", keys.len(), messages.len())));
