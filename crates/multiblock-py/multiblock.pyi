@@ -8,7 +8,7 @@ Arguments of the wrong type and unknown keywords raise TypeError.
 """
 
 import sys
-from typing import Literal, Optional, Union
+from typing import Iterable, List, Literal, Optional, Union
 
 if sys.version_info >= (3, 12):
     from collections.abc import Buffer
@@ -98,6 +98,47 @@ def mac(
     key_section_bytes: Optional[int] = None,
 ) -> bytes:
     """The MAC of `data` (mac, omac-acpkm, cmac, gmac)."""
+
+def mac_many(
+    cipher: Union[CipherName, str],
+    mode: Union[ModeName, str],
+    key: Buffer,
+    messages: Iterable[Buffer],
+    iv: Optional[Buffer] = None,
+    aad: Optional[Buffer] = None,
+    sbox: Optional[str] = None,
+    *,
+    backend: Optional[str] = None,
+    padding: Optional[PaddingName] = None,
+    mac_bits: Optional[int] = None,
+    tag_bits: Optional[int] = None,
+    section_bytes: Optional[int] = None,
+    key_section_bytes: Optional[int] = None,
+) -> List[bytes]:
+    """The MAC of every message under one key, equal to
+    `[mac(cipher, mode, key, m, ...) for m in messages]`, computed together:
+    one wide cipher call per block step over all the messages (mac,
+    omac-acpkm, cmac; other MAC modes one message at a time)."""
+
+def encrypt_many(
+    cipher: Union[CipherName, str],
+    mode: Union[ModeName, str],
+    key: Buffer,
+    messages: Iterable[Buffer],
+    iv: Optional[Buffer] = None,
+    aad: Optional[Buffer] = None,
+    sbox: Optional[str] = None,
+    *,
+    backend: Optional[str] = None,
+    padding: Optional[PaddingName] = None,
+    s: Optional[int] = None,
+    m: Optional[int] = None,
+    section_bytes: Optional[int] = None,
+    key_meshing: Optional[bool] = None,
+) -> List[bytes]:
+    """The encryption of every message under one key and IV, equal to
+    `[encrypt(cipher, mode, key, m, iv, ...) for m in messages]`; CBC, CFB
+    and OFB with a one-block register run together in the SIMD lanes."""
 
 class StreamContext:
     """An encryption or decryption in progress (encryptor(), decryptor())."""

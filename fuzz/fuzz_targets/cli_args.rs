@@ -51,7 +51,7 @@ fuzz_target!(|data: &[u8]| {
         Ok(cli) => match &cli.command {
             Command::Encrypt(a) => crypt(a, "encrypt"),
             Command::Decrypt(a) => crypt(a, "decrypt"),
-            Command::Mac(a) => crypt(a, "mac"),
+            Command::Mac(a) => crypt(&a.crypt, "mac"),
             // info, selftest and bench take no user data worth fuzzing (and are slow).
             _ => {}
         },

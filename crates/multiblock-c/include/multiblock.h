@@ -206,6 +206,45 @@ int mb_mac(const char *cipher, const char *mode,
            const uint8_t *data, size_t data_len,
            uint8_t *out, size_t *out_len);
 
+/* ---- many messages under one key at once -------------------------------- */
+
+/* The serial modes cannot split one message's chain across SIMD lanes, but
+ * many messages can share them: each step runs one wide cipher call over the
+ * next block of every message (CBC, CFB, OFB with a one-block register; GOST
+ * mac, omac-acpkm, DSTU cmac). Other modes run one message at a time, with
+ * the same results. Messages of similar length run fastest together (a
+ * lone long message runs at the one-block speed once the others end).
+ *
+ * Both take `count` messages: data[i] points at data_len[i] bytes (data[i]
+ * may be NULL when data_len[i] is 0; data and data_len may be NULL when
+ * count is 0). The other arguments are mb_mac's / mb_encrypt's, shared by
+ * every message. An error in any message fails the whole call (e.g. an empty
+ * message of the DSTU cmac, a partial block in CBC without padding). */
+
+/* Writes the tags of the messages to `out`, back to back in order, each of
+ * the mode's tag size: *out_len = count * tag bytes (count *
+ * MB_MAX_BLOCK_BYTES always suffices). Each tag equals mb_mac's. */
+int mb_mac_many(const char *cipher, const char *mode,
+                const uint8_t *key, size_t key_len,
+                const uint8_t *iv, size_t iv_len,
+                const mb_params *params,
+                size_t count, const uint8_t *const *data, const size_t *data_len,
+                uint8_t *out, size_t *out_len);
+
+/* Encrypts the messages under one key and one IV (a cipher mode, as
+ * mb_encrypt) and writes the ciphertexts to `out`, back to back in order;
+ * on MB_OK out_lens[i] = the length of ciphertext i (out_lens: `count`
+ * sizes, NULL only when count is 0) and *out_len their sum (the sum of
+ * data_len[i] + 2 * MB_MAX_BLOCK_BYTES always suffices). Each ciphertext
+ * equals mb_encrypt's. Reusing an IV across messages is for the caller to
+ * judge (CBC and CFB leak equal prefixes, OFB reuses its keystream). */
+int mb_encrypt_many(const char *cipher, const char *mode,
+                    const uint8_t *key, size_t key_len,
+                    const uint8_t *iv, size_t iv_len,
+                    const mb_params *params,
+                    size_t count, const uint8_t *const *data, const size_t *data_len,
+                    uint8_t *out, size_t *out_len, size_t *out_lens);
+
 /* ---- streaming: init, update as often as needed, final ----------------- */
 
 /* Opaque streaming encryptor or decryptor of one message. */

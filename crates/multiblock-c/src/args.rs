@@ -23,6 +23,16 @@ pub unsafe fn bytes<'a>(ptr: *const u8, len: usize, what: &str) -> Result<&'a [u
     Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
 }
 
+/// `count` items of an array at `ptr` (`count` already checked to fit an
+/// object). NULL is accepted for an empty array only.
+pub unsafe fn items<'a, T>(ptr: *const T, count: usize, what: &str) -> Result<&'a [T], Failure> {
+    if ptr.is_null() {
+        return if count == 0 { Ok(&[]) } else { Err(Failure::null(&format!("{what} (with count {count})"))) };
+    }
+    // SAFETY: non-NULL; validity of `count` items is the caller's promise.
+    Ok(unsafe { std::slice::from_raw_parts(ptr, count) })
+}
+
 /// As [`bytes`], but NULL means "not given" (and then `len` must be 0).
 pub unsafe fn optional_bytes<'a>(ptr: *const u8, len: usize, what: &str) -> Result<Option<&'a [u8]>, Failure> {
     if ptr.is_null() && len == 0 {

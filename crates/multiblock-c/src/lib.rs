@@ -12,12 +12,15 @@ mod aead_stream;
 mod args;
 mod handle;
 mod info;
+mod many;
 mod oneshot;
 mod status;
 mod stream;
 
 #[cfg(test)]
 mod aead_stream_tests;
+#[cfg(test)]
+mod many_tests;
 #[cfg(test)]
 mod stream_tests;
 #[cfg(test)]

@@ -16,8 +16,8 @@ pub enum Command {
     Encrypt(CryptArgs),
     /// Decrypt the input to the output.
     Decrypt(CryptArgs),
-    /// Compute a MAC (tag) of the input.
-    Mac(CryptArgs),
+    /// Compute a MAC (tag) of the input, or of every FILE at once: one `TAG  FILE` line each.
+    Mac(MacArgs),
     /// Show the CPU features found, the backends of every cipher and the default.
     Info,
     /// Run the built-in test vectors on every backend this CPU supports.
@@ -105,6 +105,17 @@ pub struct CryptArgs {
 }
 
 #[derive(Args)]
+pub struct MacArgs {
+    #[command(flatten)]
+    pub crypt: CryptArgs,
+    /// Files to MAC together (`-`: stdin), many messages in the SIMD lanes at once; prints one
+    /// `TAG  FILE` line per file in argument order, as sha256sum. A file that cannot be read gets a
+    /// one-line error on stderr, the others their lines, and the exit status is 2.
+    #[arg(value_name = "FILE", conflicts_with_all = ["input", "hex"])]
+    pub files: Vec<PathBuf>,
+}
+
+#[derive(Args)]
 pub struct SelftestArgs {
     /// Also compare every backend with `reference` on pseudo-random keys and
     /// data of every length from 0 to 2*ways+3 blocks and a few longer ones.
@@ -120,7 +131,8 @@ pub struct BenchArgs {
     /// Only these ciphers (repeatable); default all.
     #[arg(long, num_args = 1..)]
     pub cipher: Vec<String>,
-    /// Only these backends (repeatable); default every backend this CPU runs.
+    /// Only these backends (repeatable; `auto`: the rows that force none); default every backend
+    /// this CPU runs and `auto`.
     #[arg(long, num_args = 1..)]
     pub backend: Vec<String>,
     /// Message size in bytes for the long-message runs.
@@ -151,6 +163,13 @@ pub struct BenchArgs {
     /// Also measure every mode of operation of each cipher on its default backend.
     #[arg(long)]
     pub modes: bool,
+    /// Seed 004's method instead of the report: ECB encryption speed against data size, from
+    /// --max-bytes halving down to one block, for `auto` and every backend (--plot: one panel per cipher).
+    #[arg(long, conflicts_with_all = ["threads", "modes", "ways"])]
+    pub size_sweep: bool,
+    /// The largest size of --size-sweep (default 512 MiB; at most 1 GiB).
+    #[arg(long, default_value_t = 512 << 20, allow_negative_numbers = true, value_parser = bench_bytes, requires = "size_sweep")]
+    pub max_bytes: usize,
     /// Measure CTR streaming on 1 and N threads and the scaling factor instead.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,

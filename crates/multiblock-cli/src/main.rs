@@ -73,7 +73,8 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Encrypt(a) => commands::crypt::run(a, Verb::Encrypt),
         Command::Decrypt(a) => commands::crypt::run(a, Verb::Decrypt),
-        Command::Mac(a) => commands::crypt::run(a, Verb::Mac),
+        Command::Mac(a) if !a.files.is_empty() => commands::mac_files::run(a),
+        Command::Mac(a) => commands::crypt::run(&a.crypt, Verb::Mac),
         Command::Info => commands::info::run(),
         Command::Selftest(a) => commands::selftest::run(a),
         Command::Bench(a) => commands::bench::run(a),

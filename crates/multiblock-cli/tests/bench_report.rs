@@ -211,3 +211,34 @@ fn kalyna_sweep_shows_every_column_of_tables_6_and_7() {
         assert!(quoted.contains(c), "no '{c}' in:\n{quoted}");
     }
 }
+
+/// Issue 18: an `auto` row (no backend forced) beside the forced ones in the
+/// short, sweep and modes sections; the many-streams section (64 messages
+/// per serial mode with a wide form, and ECB in the same run); the size
+/// sweep from --max-bytes halving to one block for `auto` and every backend.
+#[test]
+fn auto_rows_many_streams_and_the_size_sweep() {
+    let text = ok(&bench(&["--quick", "--json", "--modes", "--cipher", "magma", "--reps", "1"]));
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"))).collect();
+    let rows = |section: &str, backend: &str| lines.iter().filter(|v| v["section"] == section && v["backend"] == backend).count();
+    for section in ["short", "sweep", "modes"] {
+        assert!(rows(section, "auto") > 0, "no auto row in {section}:\n{text}");
+        assert!(rows(section, "table") > 0, "no forced table row in {section}:\n{text}");
+    }
+    let many: Vec<&Value> = lines.iter().filter(|v| v["section"] == "many-streams").collect();
+    let modes: Vec<&str> = many.iter().map(|v| v["mode"].as_str().unwrap_or("")).collect();
+    for mode in ["ecb", "mac", "omac-acpkm", "cbc", "cfb", "ofb"] {
+        assert!(modes.contains(&mode), "many-streams lacks {mode}: {modes:?}");
+    }
+    assert!(many.iter().filter(|v| v["mode"] != "ecb").all(|v| v["streams"] == 64), "{many:?}");
+
+    let text = ok(&bench(&["--size-sweep", "--max-bytes", "4096", "--json", "--cipher", "magma", "--reps", "1"]));
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let sizes = |backend: &str| -> Vec<u64> {
+        lines.iter().filter(|v| v["section"] == "size-sweep" && v["backend"] == backend).map(|v| v["bytes"].as_u64().unwrap()).collect()
+    };
+    let halving = [4096, 2048, 1024, 512, 256, 128, 64, 32, 16, 8];
+    for backend in ["auto", "table", "reference"] {
+        assert_eq!(sizes(backend), halving, "{backend}:\n{text}");
+    }
+}

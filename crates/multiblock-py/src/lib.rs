@@ -4,6 +4,7 @@
 mod buffers;
 mod cipher;
 mod errors;
+mod many;
 mod oneshot;
 mod params;
 mod request;
@@ -17,13 +18,16 @@ use pyo3::prelude::*;
 /// encrypt / decrypt / mac(cipher, mode, key, data, iv=None, aad=None,
 /// sbox=None, **params) for one-shot use; Cipher(cipher, key) for ECB over
 /// whole blocks; encryptor / decryptor / mac_stream(...) for messages in
-/// pieces (update(data), finalize()). Errors are ValueError; a wrong tag is
+/// pieces (update(data), finalize()); mac_many / encrypt_many(cipher, mode,
+/// key, messages, ...) for many messages at once in the SIMD lanes. Errors are ValueError; a wrong tag is
 /// AuthenticationError.
 #[pymodule]
 fn multiblock(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(oneshot::encrypt, m)?)?;
     m.add_function(wrap_pyfunction!(oneshot::decrypt, m)?)?;
     m.add_function(wrap_pyfunction!(oneshot::mac, m)?)?;
+    m.add_function(wrap_pyfunction!(many::mac_many, m)?)?;
+    m.add_function(wrap_pyfunction!(many::encrypt_many, m)?)?;
     m.add_function(wrap_pyfunction!(streams::encryptor, m)?)?;
     m.add_function(wrap_pyfunction!(streams::decryptor, m)?)?;
     m.add_function(wrap_pyfunction!(streams::mac_stream, m)?)?;

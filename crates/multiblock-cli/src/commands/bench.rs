@@ -12,7 +12,8 @@ mod format_csv;
 mod format_json;
 mod format_text;
 mod header;
-mod measure;
+pub mod measure;
+mod many;
 mod openssl;
 mod papers;
 #[cfg(feature = "peers")]
@@ -22,6 +23,7 @@ mod plot;
 mod row;
 mod sections;
 mod short;
+mod sizes;
 mod sweep;
 mod table;
 

@@ -1,16 +1,17 @@
-//! `bench --modes`: every mode of operation of a cipher on its default
-//! backend, at the same message size as the ECB rows, so that the report
-//! shows mode-vs-ECB ratios measured in one run.
+//! `bench --modes`: every mode of operation of a cipher on one backend
+//! (`auto`: none forced, what a user gets), at the same message size as the
+//! ECB rows, so that the report shows mode-vs-ECB ratios measured in one run.
 
 use super::bench::{measure, Row};
+use super::bench::measure::{choice, shown};
 use crate::Failure;
 use multiblock::modes::{self, Kind, Mode, Params, Request};
-use multiblock::{BackendChoice, Cipher, CipherId, Error};
+use multiblock::{Cipher, CipherId, Error};
 
 /// A request that the mode accepts: the IV length differs between modes
 /// (GOST CTR takes n/2 bytes, MGM a nonce with its top bit clear, ECB none),
 /// so try the usual lengths and keep the first one the mode takes.
-fn request<'a>(id: CipherId, mode: Mode, key: &'a [u8], probe: &[u8]) -> Option<Request<'a>> {
+pub fn request<'a>(id: CipherId, mode: Mode, key: &'a [u8], backend: &'a str, probe: &[u8]) -> Option<Request<'a>> {
     let n = id.block_bytes();
     let ivs: [Option<Vec<u8>>; 3] = [Some(vec![0x11; n]), Some(vec![0x11; n / 2]), None];
     ivs.into_iter().find_map(|iv| {
@@ -19,7 +20,7 @@ fn request<'a>(id: CipherId, mode: Mode, key: &'a [u8], probe: &[u8]) -> Option<
             mode,
             key,
             sbox: None,
-            backend: BackendChoice::Auto,
+            backend: choice(backend),
             params: Params {
                 iv,
                 aad: if mode.kind() == Kind::Aead { vec![0x22; 16] } else { Vec::new() },
@@ -34,14 +35,15 @@ fn request<'a>(id: CipherId, mode: Mode, key: &'a [u8], probe: &[u8]) -> Option<
     })
 }
 
-pub fn rows(id: CipherId, bytes: usize, reps: usize) -> Result<Vec<Row>, Failure> {
-    let key: Vec<u8> = (0..id.key_bytes()).map(|i| (i * 7 + 1) as u8).collect();
-    let info = Cipher::new(id.name(), &key, None, None).map_err(Failure::input)?.backend();
+pub fn rows(id: CipherId, backend: &'static str, bytes: usize, reps: usize) -> Result<Vec<Row>, Failure> {
+    let key = super::bench::measure::key_for(id);
+    let info = Cipher::with_id(id, &key, None, choice(backend)).map_err(Failure::input)?.backend();
+    let info = shown(backend, info);
     let len = bytes / id.block_bytes() * id.block_bytes();
     let data: Vec<u8> = (0..len).map(|i| i as u8).collect();
     let mut rows = Vec::new();
     for mode in Mode::for_cipher(id).into_iter().filter(|m| *m != Mode::Ecb) {
-        let Some(req) = request(id, mode, &key, &data[..id.block_bytes() * 2]) else { continue };
+        let Some(req) = request(id, mode, &key, backend, &data[..id.block_bytes() * 2]) else { continue };
         let mut record = |direction: &'static str, f: &mut dyn FnMut() -> Result<Vec<u8>, Error>| {
             let mut failed = None;
             let (ticks, secs) = measure(reps, || {

@@ -10,13 +10,15 @@
 //!
 //! The one-shot functions [`encrypt`], [`decrypt`] and [`mac`] take a
 //! [`Request`]; [`stream`] streams them (with threads where the mode
-//! allows); the families also export their own streaming types.
+//! allows); [`many`] runs the serial modes over many messages at once in
+//! the SIMD lanes; the families also export their own streaming types.
 
 pub mod aead;
 pub mod aead_stream;
 mod alloc;
 pub mod dstu;
 pub mod gost;
+pub mod many;
 pub mod padding;
 mod parallel;
 pub mod stream;
@@ -261,7 +263,7 @@ pub fn mac(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
     }
 }
 
-fn check_kind(req: &Request<'_>, kinds: &[Kind], verb: &str) -> Result<()> {
+pub(crate) fn check_kind(req: &Request<'_>, kinds: &[Kind], verb: &str) -> Result<()> {
     // Validates the mode for the cipher first (a clear "unknown mode").
     Mode::parse(req.cipher, req.mode.name())?;
     if kinds.contains(&req.mode.kind()) {

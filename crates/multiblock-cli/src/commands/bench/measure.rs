@@ -5,7 +5,7 @@
 use super::row::{Entry, Kind, Row};
 use crate::Failure;
 use multiblock::hazmat;
-use multiblock::{Cipher, CipherId};
+use multiblock::{BackendChoice, BackendInfo, Cipher, CipherId};
 use std::time::{Duration, Instant};
 
 /// The outcome of [`measure_stats`]: ticks and seconds of the fastest
@@ -37,6 +37,28 @@ pub fn measure_stats(reps: usize, mut f: impl FnMut()) -> Stats {
 pub fn measure(reps: usize, f: impl FnMut()) -> (u64, f64) {
     let s = measure_stats(reps, f);
     (s.best_ticks, s.best_secs)
+}
+
+/// The backend of the rows that force none: what a user gets.
+pub const AUTO: &str = "auto";
+
+/// How `backend` (a backend's name or [`AUTO`]) is asked for.
+pub fn choice(backend: &str) -> BackendChoice<'_> {
+    if backend == AUTO {
+        BackendChoice::Auto
+    } else {
+        BackendChoice::Named(backend)
+    }
+}
+
+/// The backend a key got, named [`AUTO`] where none was forced (its
+/// constant-time flag and width are those of the backend the library chose).
+pub fn shown(backend: &str, info: BackendInfo) -> BackendInfo {
+    if backend == AUTO {
+        BackendInfo { name: AUTO, ..info }
+    } else {
+        info
+    }
 }
 
 /// A benchmark key: the same for every run, so that runs compare.

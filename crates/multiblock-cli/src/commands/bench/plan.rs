@@ -2,9 +2,9 @@
 //! report), as a list of jobs run under a progress bar.
 
 use super::header::Machine;
-use super::measure::{ecb_entries, tsc_hz};
+use super::measure::{ecb_entries, tsc_hz, AUTO};
 use super::row::{Entry, Kind};
-use super::{openssl, short, sweep};
+use super::{many, openssl, short, sizes, sweep};
 use crate::args::BenchArgs;
 use crate::Failure;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -27,11 +27,17 @@ pub struct Settings {
     /// The OpenSSL peer's two file sizes and runs.
     pub openssl: (usize, usize, usize),
     pub tsc_span: Duration,
+    /// Bytes per message in the many-streams section.
+    pub many_bytes: usize,
+    /// `--size-sweep`: the largest size (0: no size sweep).
+    pub max_bytes: usize,
 }
 
 enum Job {
     Ecb(CipherId, &'static str),
-    Modes(CipherId),
+    Modes(CipherId, &'static str),
+    Many(CipherId),
+    Sizes(CipherId, Vec<&'static str>),
     #[cfg(feature = "peers")]
     Peer(CipherId),
     #[cfg(feature = "peers")]
@@ -68,6 +74,13 @@ fn available(id: CipherId, filter: &[String]) -> Result<Vec<&'static str>, Failu
         .collect())
 }
 
+/// [`available`] and, first, [`AUTO`] (no backend forced) unless `filter`
+/// names backends and not `auto`.
+fn with_auto(id: CipherId, filter: &[String]) -> Result<Vec<&'static str>, Failure> {
+    let auto = filter.is_empty() || filter.iter().any(|b| b == AUTO);
+    Ok(auto.then_some(AUTO).into_iter().chain(available(id, filter)?).collect())
+}
+
 impl Plan {
     pub fn from_args(args: &BenchArgs) -> Result<Plan, Failure> {
         let ciphers: Vec<CipherId> = if args.cipher.is_empty() {
@@ -82,7 +95,7 @@ impl Plan {
             return Err(Failure::Input("--reps must be at least 1".into()));
         }
         for b in &args.backend {
-            let known = ciphers.iter().any(|id| {
+            let known = b == AUTO || ciphers.iter().any(|id| {
                 backends(id.name()).map(|l| l.iter().any(|s| s.info.name == b)).unwrap_or(false)
             });
             if !known {
@@ -101,7 +114,13 @@ impl Plan {
             short_ops: if q { 16 } else { 64 },
             openssl: if q { (256 << 10, 2 << 20, 1) } else { (1 << 20, 8 << 20, 3) },
             tsc_span: Duration::from_millis(if q { 20 } else { 100 }),
+            many_bytes: if q { 16 << 10 } else { 256 << 10 },
+            max_bytes: if args.size_sweep { args.max_bytes } else { 0 },
         };
+        if args.size_sweep {
+            let jobs = ciphers.iter().map(|&id| Ok(Job::Sizes(id, with_auto(id, &args.backend)?))).collect::<Result<_, Failure>>()?;
+            return Ok(Plan { settings, jobs });
+        }
 
         let filter = &args.backend;
         let mut jobs = Vec::new();
@@ -110,7 +129,12 @@ impl Plan {
                 jobs.push(Job::Ecb(id, b));
             }
             if args.modes {
-                jobs.push(Job::Modes(id));
+                for b in with_auto(id, filter)?.into_iter().filter(|&b| b != "reference") {
+                    jobs.push(Job::Modes(id, b));
+                }
+            }
+            if filter.is_empty() || filter.iter().any(|b| b == AUTO) {
+                jobs.push(Job::Many(id));
             }
             #[cfg(feature = "peers")]
             if filter.is_empty() {
@@ -128,12 +152,12 @@ impl Plan {
         // The sweep: seed 000's two ciphers unless --cipher names others.
         let swept: Vec<CipherId> = if args.cipher.is_empty() { sweep::PAPER_CIPHERS.to_vec() } else { ciphers.clone() };
         for &id in &swept {
-            for b in available(id, filter)?.into_iter().filter(|&b| b != "reference") {
+            for b in with_auto(id, filter)?.into_iter().filter(|&b| b != "reference") {
                 jobs.push(Job::Sweep(id, b));
             }
         }
         for &id in &ciphers {
-            for b in available(id, filter)? {
+            for b in with_auto(id, filter)? {
                 jobs.push(Job::Short(id, b));
             }
         }
@@ -165,8 +189,19 @@ impl Plan {
                     let bytes = if *b == "reference" { s.reference_bytes } else { s.bytes };
                     entries.extend(ecb_entries(*id, b, bytes, s.reps)?);
                 }
-                Job::Modes(id) => {
-                    for row in crate::commands::bench_modes::rows(*id, s.bytes.max(id.block_bytes()), s.reps)? {
+                Job::Many(id) => entries.extend(many::rows(*id, s.many_bytes, s.reps)?),
+                Job::Sizes(id, bks) => {
+                    let mut buf = crate::io::zeroed(s.max_bytes.max(id.block_bytes()), "the size sweep")?;
+                    for (i, b) in buf.iter_mut().enumerate() {
+                        *b = i as u8;
+                    }
+                    for b in bks {
+                        bar.set_message(format!("{id} {b} sizes"));
+                        entries.extend(sizes::run(*id, b, &mut buf, s.max_bytes, s.reps)?);
+                    }
+                }
+                Job::Modes(id, b) => {
+                    for row in crate::commands::bench_modes::rows(*id, b, s.bytes.max(id.block_bytes()), s.reps)? {
                         // bench_modes keeps only the best repetition: it stands for the median too.
                         let median = row.cycles_per_byte;
                         entries.push(Entry::new(Kind::Mode, row, median));
@@ -200,7 +235,9 @@ impl Plan {
 fn describe(job: &Job) -> String {
     match job {
         Job::Ecb(id, b) => format!("{id} {b} ECB"),
-        Job::Modes(id) => format!("{id} modes"),
+        Job::Modes(id, b) => format!("{id} {b} modes"),
+        Job::Many(id) => format!("{id} many streams"),
+        Job::Sizes(id, _) => format!("{id} sizes"),
         #[cfg(feature = "peers")]
         Job::Peer(id) => format!("{id} peer"),
         #[cfg(feature = "peers")]

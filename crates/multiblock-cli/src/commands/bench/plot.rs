@@ -1,6 +1,6 @@
 //! `--plot FILE.svg`: one panel per swept cipher (cycles/byte against blocks
-//! per call, one line per backend, the paper's points dashed beside them)
-//! and a bar chart of each cipher's best constant-time speed against the
+//! per call, one line per backend, the paper's points dashed beside them;
+//! with `--size-sweep`, against the data size) and a bar chart of each cipher's best constant-time speed against the
 //! peers. Drawn with `plotters` into a string, then written to a temporary
 //! file and renamed, so that a failure leaves no partial file.
 
@@ -31,15 +31,27 @@ fn fail(e: impl std::fmt::Display) -> Failure {
     Failure::Input(format!("cannot draw the plot: {e}"))
 }
 
-/// The swept (cipher, direction) pairs, encryption only (one panel each).
-fn panels(r: &Report) -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = Vec::new();
-    for e in r.entries.iter().filter(|e| e.kind == Kind::Sweep && e.row.direction == "encrypt") {
-        if !v.contains(&e.row.cipher) {
-            v.push(e.row.cipher);
+/// The swept (kind, cipher) pairs, encryption only (one panel each): the
+/// blocks-per-call sweeps, then the size sweeps.
+fn panels(r: &Report) -> Vec<(Kind, &'static str)> {
+    let mut v: Vec<(Kind, &'static str)> = Vec::new();
+    for kind in [Kind::Sweep, Kind::Size] {
+        for e in r.entries.iter().filter(|e| e.kind == kind && e.row.direction == "encrypt") {
+            if !v.contains(&(kind, e.row.cipher)) {
+                v.push((kind, e.row.cipher));
+            }
         }
     }
     v
+}
+
+/// The x value of a panel's point: blocks per call, or bytes per call.
+fn x_of(kind: Kind, e: &Entry) -> f64 {
+    if kind == Kind::Size {
+        e.row.bytes as f64
+    } else {
+        e.row.ways as f64
+    }
 }
 
 /// One bar: label, cycles/byte, ours (constant-time) or a peer.
@@ -77,8 +89,8 @@ pub fn svg(r: &Report) -> Result<String, Failure> {
         let mut breaks: Vec<i32> = (1..=panels.len()).map(|i| (PANEL * i as u32) as i32).collect();
         breaks.pop_if(|b| *b as u32 >= height);
         let areas = root.split_by_breakpoints::<i32, i32, _, _>([], breaks);
-        for (i, cipher) in panels.iter().enumerate() {
-            sweep_panel(&areas[i], r, cipher)?;
+        for (i, (kind, cipher)) in panels.iter().enumerate() {
+            sweep_panel(&areas[i], r, *kind, cipher)?;
         }
         if !bars.is_empty() {
             bar_chart(areas.last().expect("one area at least"), &bars, &r.machine.cpu)?;
@@ -88,8 +100,9 @@ pub fn svg(r: &Report) -> Result<String, Failure> {
     Ok(out)
 }
 
-fn sweep_panel(area: &DrawingArea<SVGBackend, plotters::coord::Shift>, r: &Report, cipher: &str) -> Result<(), Failure> {
-    let pts: Vec<&Entry> = r.entries.iter().filter(|e| e.kind == Kind::Sweep && e.row.cipher == cipher && e.row.direction == "encrypt").collect();
+fn sweep_panel(area: &DrawingArea<SVGBackend, plotters::coord::Shift>, r: &Report, kind: Kind, cipher: &str) -> Result<(), Failure> {
+    let pts: Vec<&Entry> = r.entries.iter().filter(|e| e.kind == kind && e.row.cipher == cipher && e.row.direction == "encrypt").collect();
+    let sizes = kind == Kind::Size;
     let mut backends: Vec<&str> = Vec::new();
     for e in &pts {
         if !backends.contains(&e.row.backend) {
@@ -97,16 +110,25 @@ fn sweep_panel(area: &DrawingArea<SVGBackend, plotters::coord::Shift>, r: &Repor
         }
     }
     // The paper's columns that have a counterpart among the measured backends.
-    let paper: Vec<(&str, &papers::Sweep)> = backends.iter().filter_map(|b| papers::sweep_for(cipher, b, "encrypt").map(|s| (*b, s))).collect();
+    let paper: Vec<(&str, &papers::Sweep)> = match sizes {
+        true => Vec::new(),
+        false => backends.iter().filter_map(|b| papers::sweep_for(cipher, b, "encrypt").map(|s| (*b, s))).collect(),
+    };
     let paper_pts = |s: &papers::Sweep| -> Vec<(f64, f64)> {
         s.points.iter().map(|&(w, g, m)| (w as f64, g.min(m))).filter(|p| p.1.is_finite()).collect()
     };
     let ys = pts.iter().map(|e| e.row.cycles_per_byte).chain(paper.iter().flat_map(|(_, s)| paper_pts(s).into_iter().map(|p| p.1)));
     let (ymin, ymax) = ys.fold((f64::INFINITY, 0f64), |(a, b), y| (a.min(y), b.max(y)));
-    let xs = pts.iter().map(|e| e.row.ways as f64);
+    let xs = pts.iter().map(|e| x_of(kind, e));
     let (xmin, xmax) = xs.fold((f64::INFINITY, 0f64), |(a, b), x| (a.min(x), b.max(x)));
     let mut chart = ChartBuilder::on(area)
-        .caption(format!("{cipher} encryption: cycles/byte against blocks per call (lines: here; dashed: seed paper)"), ("sans-serif", 18))
+        .caption(
+            match sizes {
+                true => format!("{cipher} encryption: cycles/byte against data size (seed 004's method)"),
+                false => format!("{cipher} encryption: cycles/byte against blocks per call (lines: here; dashed: seed paper)"),
+            },
+            ("sans-serif", 18),
+        )
         .margin(12)
         .x_label_area_size(45)
         .y_label_area_size(65)
@@ -116,10 +138,16 @@ fn sweep_panel(area: &DrawingArea<SVGBackend, plotters::coord::Shift>, r: &Repor
         .map_err(fail)?;
     chart
         .configure_mesh()
-        .x_desc("blocks processed per call (N-way, log scale)")
+        .x_desc(if sizes { "bytes per call (log scale)" } else { "blocks processed per call (N-way, log scale)" })
         .y_desc("cycles per byte (TSC ticks / byte, log scale)")
         .x_labels((xmax.log2() - xmin.log2()) as usize + 2)
-        .x_label_formatter(&|x| if (x - x.round()).abs() < 1e-9 { format!("{}", 2f64.powf(x.round())) } else { String::new() })
+        .x_label_formatter(&|x| match (x - x.round()).abs() < 1e-9 {
+            // Size labels every other power of two, so that they fit.
+            true if sizes && (x.round() as i64) % 2 == 1 => String::new(),
+            true if sizes => sections::size_label(2f64.powf(x.round()) as usize),
+            true => format!("{}", 2f64.powf(x.round())),
+            false => String::new(),
+        })
         .y_labels(100)
         .y_label_formatter(&|y| nice(10f64.powf(*y)))
         .disable_y_mesh()
@@ -132,7 +160,7 @@ fn sweep_panel(area: &DrawingArea<SVGBackend, plotters::coord::Shift>, r: &Repor
     }
     for (i, b) in backends.iter().enumerate() {
         let color = PALETTE[i % PALETTE.len()];
-        let line: Vec<(f64, f64)> = pts.iter().filter(|e| e.row.backend == *b).map(|e| ((e.row.ways as f64).log2(), e.row.cycles_per_byte.log10())).collect();
+        let line: Vec<(f64, f64)> = pts.iter().filter(|e| e.row.backend == *b).map(|e| (x_of(kind, e).log2(), e.row.cycles_per_byte.log10())).collect();
         chart
             .draw_series(LineSeries::new(line.clone(), color.stroke_width(2)))
             .map_err(fail)?

@@ -54,8 +54,14 @@ pub enum Kind {
     Short,
     /// uBlock `multi_key`: four (key, message) streams in one call.
     MultiKey,
-    /// `--modes`: a mode of operation on the default backend.
+    /// `--modes`: a mode of operation on one backend (or `auto`).
     Mode,
+    /// Many messages of a serial mode under one key in the SIMD lanes
+    /// (`modes::many`), and ECB over one message of the same total.
+    Many,
+    /// `--size-sweep` (seed 004's method): ECB encryption of one buffer of
+    /// each size from `--max-bytes` halving down to one block.
+    Size,
 }
 
 impl Kind {
@@ -66,6 +72,8 @@ impl Kind {
             Kind::Short => "short",
             Kind::MultiKey => "multi-key",
             Kind::Mode => "modes",
+            Kind::Many => "many-streams",
+            Kind::Size => "size-sweep",
         }
     }
 }
@@ -77,11 +85,13 @@ pub struct Entry {
     pub median_cycles_per_byte: f64,
     /// Independent (key, message) streams: 4 in `multi-key` entries, else 1.
     pub keys: usize,
+    /// Messages processed together under one key (`many-streams`), else 1.
+    pub streams: usize,
 }
 
 impl Entry {
     pub fn new(kind: Kind, row: Row, median_cycles_per_byte: f64) -> Entry {
-        Entry { kind, row, median_cycles_per_byte, keys: 1 }
+        Entry { kind, row, median_cycles_per_byte, keys: 1, streams: 1 }
     }
 
     /// Long (bulk) or short (64 B with key setup) message.
@@ -89,6 +99,7 @@ impl Entry {
         match self.kind {
             Kind::Short => "short",
             Kind::MultiKey if self.row.bytes <= 64 * self.keys => "short",
+            Kind::Size if self.row.bytes <= 64 => "short",
             _ => "long",
         }
     }
@@ -101,6 +112,7 @@ impl Entry {
         v["section"] = self.kind.name().into();
         v["message"] = self.message().into();
         v["keys"] = self.keys.into();
+        v["streams"] = self.streams.into();
         v["median_cycles_per_byte"] = round(self.median_cycles_per_byte, 3).into();
         if let Some(f) = paper {
             if let Some(c) = f.cycles_per_byte {

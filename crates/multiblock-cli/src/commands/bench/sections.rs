@@ -6,6 +6,7 @@
 use super::papers::{self, cell, figure_for, Figure};
 use super::plan::Report;
 use super::row::{Entry, Kind};
+use super::measure::AUTO;
 use super::table::Table;
 use multiblock::{backends, CipherId};
 
@@ -73,7 +74,11 @@ pub fn all(r: &Report) -> Vec<Table> {
     v.extend(best_vs_peers(r));
     v.extend(ecb(r));
     v.extend(modes(r));
-    v.push(references(r));
+    v.extend(many_streams(r));
+    v.extend(size_sweep(r));
+    if r.settings.max_bytes == 0 {
+        v.push(references(r));
+    }
     v
 }
 
@@ -354,11 +359,12 @@ fn short_messages(r: &Report) -> Vec<Table> {
         return Vec::new();
     }
     let mut t = Table::new(
-        "Short messages: key setup + 64 bytes (cycles/byte), default backend against table and reference",
-        &["cipher", "default", "enc", "dec", "table enc", "table dec", "reference enc", "reference dec", "default not slower"],
+        "Short messages: key setup + 64 bytes (cycles/byte), auto (no backend forced) against table and reference",
+        &["cipher", "auto/default", "enc", "dec", "table enc", "table dec", "reference enc", "reference dec", "default not slower"],
     );
     for id in ids {
-        let def = default_backend(id).filter(|b| find(r, Kind::Short, id.name(), b, "encrypt").is_some());
+        // What a user gets (no backend forced) where measured, else the default backend's row.
+        let def = [Some(AUTO), default_backend(id)].into_iter().flatten().find(|b| find(r, Kind::Short, id.name(), b, "encrypt").is_some());
         let table = ["table12", "table"].into_iter().find(|b| find(r, Kind::Short, id.name(), b, "encrypt").is_some());
         let get = |b: Option<&str>, d: &str| b.and_then(|b| find(r, Kind::Short, id.name(), b, d));
         let mut verdict = None;
@@ -481,10 +487,12 @@ fn ecb(r: &Report) -> Vec<Table> {
 }
 
 fn modes(r: &Report) -> Vec<Table> {
-    let mut t = Table::new("Modes of operation on the default backend (--modes)", &["cipher", "mode", "backend", "dir", "MB/s", "cycles/B", "÷ ECB"]);
+    let mut t = Table::new("Modes of operation on auto (no backend forced) and every backend (--modes)", &["cipher", "mode", "backend", "dir", "MB/s", "cycles/B", "÷ ECB"]);
     for e in r.entries.iter().filter(|e| e.kind == Kind::Mode) {
         let x = &e.row;
-        let ecb = find(r, Kind::Ecb, x.cipher, x.backend, if x.direction == "decrypt" { "decrypt" } else { "encrypt" });
+        // auto's ECB: the default backend's long-message row.
+        let ecb_backend = if x.backend == AUTO { default_backend_of(x.cipher).unwrap_or(AUTO) } else { x.backend };
+        let ecb = find(r, Kind::Ecb, x.cipher, ecb_backend, if x.direction == "decrypt" { "decrypt" } else { "encrypt" });
         t.row(vec![
             x.cipher.into(),
             x.mode.unwrap_or("").into(),
@@ -499,6 +507,76 @@ fn modes(r: &Report) -> Vec<Table> {
         Vec::new()
     } else {
         vec![t]
+    }
+}
+
+fn default_backend_of(cipher: &str) -> Option<&'static str> {
+    default_backend(CipherId::from_name(cipher).ok()?)
+}
+
+/// Many messages of a serial mode under one key in the SIMD lanes, against
+/// ECB over one message of the same total in the same run.
+fn many_streams(r: &Report) -> Vec<Table> {
+    let pts: Vec<&Entry> = r.entries.iter().filter(|e| e.kind == Kind::Many).collect();
+    let Some(first) = pts.iter().find(|e| e.streams > 1) else { return Vec::new() };
+    let mut t = Table::new(
+        format!("Many streams: {} messages of {} KiB under one key, auto (modes::many, `mac FILE...`)", first.streams, first.row.bytes / first.streams / 1024),
+        &["cipher", "mode", "dir", "MB/s", "cycles/B", "ECB one message cycles/B", "÷ ECB"],
+    );
+    for e in pts.iter().filter(|e| e.streams > 1) {
+        let x = &e.row;
+        let ecb = pts.iter().find(|o| o.row.cipher == x.cipher && o.row.mode == Some("ecb"));
+        t.row(vec![
+            x.cipher.into(),
+            x.mode.unwrap_or("").into(),
+            x.direction.into(),
+            f1(x.mb_per_s),
+            f2(x.cycles_per_byte),
+            cpb(ecb.copied()),
+            ecb.map_or_else(dash, |b| f2(x.cycles_per_byte / b.row.cycles_per_byte)),
+        ]);
+    }
+    t.note("One wide encrypt_blocks call per step over every stream's next block; the ECB row encrypts all the streams' bytes as one message.");
+    vec![t]
+}
+
+/// `--size-sweep`: cycles/byte against the size of one call, per backend.
+fn size_sweep(r: &Report) -> Vec<Table> {
+    let mut out = Vec::new();
+    for id in ciphers_in(r, Kind::Size) {
+        let pts: Vec<&Entry> = r.entries.iter().filter(|e| e.kind == Kind::Size && e.row.cipher == id.name()).collect();
+        let mut bk: Vec<&str> = Vec::new();
+        let mut sizes: Vec<usize> = Vec::new();
+        for e in &pts {
+            if !bk.contains(&e.row.backend) {
+                bk.push(e.row.backend);
+            }
+            if !sizes.contains(&e.row.bytes) {
+                sizes.push(e.row.bytes);
+            }
+        }
+        let header: Vec<String> = std::iter::once("bytes".to_string()).chain(bk.iter().map(|b| b.to_string())).collect();
+        let mut t = Table { title: format!("{id} encryption: cycles/byte against data size (seed 004's method)"), notes: Vec::new(), header, rows: Vec::new() };
+        for size in sizes {
+            let mut row = vec![size_label(size)];
+            for b in &bk {
+                row.push(cpb(pts.iter().copied().find(|e| e.row.backend == *b && e.row.bytes == size)));
+            }
+            t.row(row);
+        }
+        t.note("One ECB call over a buffer of each size, repeated to about 4 MiB per repetition (once past it); best of the repetitions (2 from 64 MiB up). reference stops at 256 KiB.");
+        out.push(t);
+    }
+    out
+}
+
+/// 512M, 64K, 16 (bytes, powers of two in binary units).
+pub fn size_label(bytes: usize) -> String {
+    match bytes {
+        b if b >= 1 << 30 && b % (1 << 30) == 0 => format!("{}G", b >> 30),
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{}M", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{}K", b >> 10),
+        b => b.to_string(),
     }
 }
 

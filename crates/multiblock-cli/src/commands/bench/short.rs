@@ -3,7 +3,7 @@
 //! setup plus one 64-byte message per operation; and uBlock's multi-key
 //! scenario (`ublock::multi_key`: four keys, four streams, one call).
 
-use super::measure::{entry, key_for, measure_stats, Label};
+use super::measure::{choice, entry, key_for, measure_stats, shown, Label};
 use super::row::{Entry, Kind};
 use crate::Failure;
 use multiblock::ublock::{self, Direction, Variant};
@@ -24,12 +24,13 @@ fn info(id: CipherId, backend: &str) -> Result<BackendInfo, Failure> {
         .ok_or_else(|| Failure::Input(format!("{id} has no backend '{backend}'")))
 }
 
-/// Key setup and a 64-byte message, `ops` times per repetition.
+/// Key setup and a 64-byte message, `ops` times per repetition, on
+/// `backend` ([`super::measure::AUTO`]: none forced).
 pub fn single_key(id: CipherId, backend: &str, ops: usize, reps: usize) -> Result<Vec<Entry>, Failure> {
     let key = key_for(id);
-    let label = Label::of(Kind::Short, id.name(), info(id, backend)?);
-    let choice = BackendChoice::Named(backend);
-    Cipher::with_id(id, &key, None, choice).map_err(Failure::input)?;
+    let choice = choice(backend);
+    let info = Cipher::with_id(id, &key, None, choice).map_err(Failure::input)?.backend();
+    let label = Label::of(Kind::Short, id.name(), shown(backend, info));
     let mut buf = [0u8; SHORT_BYTES];
     let mut out = Vec::new();
     for direction in ["encrypt", "decrypt"] {

@@ -4,10 +4,10 @@
 //! buffer to cover `target_bytes`, so that the TSC read costs little; the
 //! figure includes the call overhead, as the paper's did.
 
-use super::measure::{entry, key_for, measure_stats, Label};
+use super::measure::{choice, entry, key_for, measure_stats, shown, Label};
 use super::row::{Entry, Kind};
 use crate::Failure;
-use multiblock::{BackendChoice, Cipher, CipherId};
+use multiblock::{Cipher, CipherId};
 
 /// The default sweep: seed 000's row labels, 1 to 64 blocks.
 pub const DEFAULT_WAYS: &[usize] = &[1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 48, 64];
@@ -26,8 +26,8 @@ pub fn directions(id: CipherId) -> &'static [&'static str] {
 }
 
 pub fn run(id: CipherId, backend: &str, ways: &[usize], target_bytes: usize, reps: usize) -> Result<Vec<Entry>, Failure> {
-    let c = Cipher::with_id(id, &key_for(id), None, BackendChoice::Named(backend)).map_err(Failure::input)?;
-    let info = c.backend();
+    let c = Cipher::with_id(id, &key_for(id), None, choice(backend)).map_err(Failure::input)?;
+    let info = shown(backend, c.backend());
     let mut out = Vec::new();
     for &n in ways {
         let bytes = n * id.block_bytes();

@@ -57,6 +57,11 @@ impl KalynaCmac {
         Ok(KalynaCmac { state: vec![0; n], buf: Vec::with_capacity(n), cipher, tag, who: who(req) })
     }
 
+    /// The tag length in bytes (the many-streams MAC keys its own cipher).
+    pub(crate) fn tag_bytes(&self) -> usize {
+        self.tag
+    }
+
     fn chain(&mut self, block: &[u8]) {
         xor_into(&mut self.state, block);
         encrypt_one(&self.cipher, &mut self.state);

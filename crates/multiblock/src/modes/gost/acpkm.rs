@@ -50,7 +50,7 @@ pub(crate) fn next_key(cipher: &Cipher, rekey: &Rekey) -> Result<Cipher> {
 }
 
 /// K^i || K1^i: the next k + n bytes of ACPKM-Master.
-fn material(master: &mut XorStream<CtrGen>, n: usize) -> Result<Zeroizing<Vec<u8>>> {
+pub(crate) fn material(master: &mut XorStream<CtrGen>, n: usize) -> Result<Zeroizing<Vec<u8>>> {
     let mut m = Zeroizing::new(vec![0u8; KEY_BYTES + n]);
     master.apply(&mut m)?;
     Ok(m)
@@ -86,6 +86,13 @@ impl OmacAcpkm {
         let state = State::new(rekey.key(&first[..KEY_BYTES])?);
         let k1 = Zeroizing::new(first[KEY_BYTES..].to_vec());
         Ok(OmacAcpkm { master, rekey, state, k1, section_blocks: section / n, mac_bytes })
+    }
+
+    /// The parts the many-streams MAC runs on: the ACPKM-Master stream and
+    /// how to key a section, section 0's cipher and K1, blocks per section
+    /// and the MAC length.
+    pub(crate) fn into_parts(self) -> (XorStream<CtrGen>, Rekey, Cipher, Zeroizing<Vec<u8>>, usize, usize) {
+        (self.master, self.rekey, self.state.into_cipher(), self.k1, self.section_blocks, self.mac_bytes)
     }
 
     /// Absorbs the next piece of the message (any length).

@@ -37,7 +37,7 @@ pub(crate) struct State {
     cipher: Cipher,
     n: usize,
     chain: Zeroizing<Vec<u8>>,
-    last: [u8; 16],
+    last: Zeroizing<[u8; 16]>,
     last_len: usize,
     blocks: usize,
 }
@@ -49,12 +49,18 @@ pub(crate) type Hook<'a> = &'a mut dyn FnMut(usize) -> Result<Option<Cipher>>;
 impl State {
     pub(crate) fn new(cipher: Cipher) -> State {
         let n = cipher.block_bytes();
-        State { cipher, n, chain: Zeroizing::new(vec![0; n]), last: [0; 16], last_len: 0, blocks: 0 }
+        State { cipher, n, chain: Zeroizing::new(vec![0; n]), last: Zeroizing::new([0; 16]), last_len: 0, blocks: 0 }
     }
 
     /// Blocks absorbed so far (the held-back block not counted).
     pub(crate) fn blocks(&self) -> usize {
         self.blocks
+    }
+
+    /// The cipher the next block would go through (the many-streams MAC
+    /// takes it over).
+    pub(crate) fn into_cipher(self) -> Cipher {
+        self.cipher
     }
 
     pub(crate) fn set_cipher(&mut self, cipher: Cipher) {
@@ -76,7 +82,7 @@ impl State {
         while !data.is_empty() {
             if self.last_len == n {
                 // More data follows, so the held-back block is not the last.
-                let block = self.last;
+                let block = *self.last;
                 self.last_len = 0;
                 self.absorb(&block[..n], hook)?;
             } else if self.last_len == 0 && data.len() > n {
@@ -113,12 +119,6 @@ impl State {
     }
 }
 
-impl Drop for State {
-    fn drop(&mut self) {
-        self.last.zeroize();
-    }
-}
-
 /// GOST R 34.13 MAC: `update` with the message in pieces, `finalize`.
 pub struct Cmac {
     state: State,
@@ -147,6 +147,11 @@ impl Cmac {
         let k1 = Zeroizing::new(mul_x(&r));
         let k2 = Zeroizing::new(mul_x(&k1));
         Ok(Cmac { state: State::new(cipher), k1, k2, mac_bytes })
+    }
+
+    /// The keyed cipher, K1, K2 and the MAC length (for the many-streams MAC).
+    pub(crate) fn into_parts(self) -> (Cipher, Zeroizing<Vec<u8>>, Zeroizing<Vec<u8>>, usize) {
+        (self.state.into_cipher(), self.k1, self.k2, self.mac_bytes)
     }
 
     /// Absorbs the next piece of the message (any length).

@@ -32,7 +32,7 @@ pub mod gost3413;
 pub mod mgm;
 pub(crate) mod params;
 pub(crate) mod rekey;
-mod stream;
+pub(crate) mod stream;
 #[cfg(test)]
 mod tests;
 
