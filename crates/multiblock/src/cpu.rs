@@ -416,7 +416,7 @@ mod tests {
         assert_eq!(every.names(), CpuFeatures::NAMES);
         let some = every.without(&["avx2", "gfni"]);
         assert!(!some.avx2 && !some.gfni && some.avx && some.avx512f);
-        assert_eq!(some.names().len(), 14);
+        assert_eq!(some.names().len(), CpuFeatures::NAMES.len() - 2);
         assert_eq!(every.without(&CpuFeatures::NAMES), CpuFeatures::default());
     }
 
