@@ -5,7 +5,7 @@
 //! single-steps it and records every instruction address and every memory
 //! address it touches. See `multiblock_ct::trace`.
 //!
-//!   ct-trace ct    [--backend A,B] [--filter TEXT] [--jobs N] [--all-modes]
+//!   ct-trace ct    [--backend A,B] [--except A,B] [--filter TEXT] [--jobs N] [--all-modes]
 //!       every backend flagged constant-time that this CPU runs: the traces
 //!       of every fill must be identical, and no gather/scatter may run
 //!       (the modes on each cipher's default backend, or with --all-modes
@@ -33,6 +33,9 @@ use std::time::Instant;
 struct Options {
     selection: Selection,
     backends: Vec<String>,
+    /// Backends left out (`portable`: its bitsliced batches are millions of
+    /// single steps; Valgrind's ct-check covers it, scripts/ci/ct-trace.sh).
+    except: Vec<String>,
     filter: String,
     jobs: usize,
     /// Modes on every backend, not only on each cipher's default.
@@ -43,7 +46,7 @@ struct Options {
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage: ct-trace ct|leaky [--backend A,B] [--filter TEXT] [--jobs N] [--all-modes|--blocks-only] | ct-trace missing"
+        "usage: ct-trace ct|leaky [--backend A,B] [--except A,B] [--filter TEXT] [--jobs N] [--all-modes|--blocks-only] | ct-trace missing"
     );
     ExitCode::from(2)
 }
@@ -65,11 +68,12 @@ fn parse_selection(s: &str) -> Option<Selection> {
 
 fn parse(args: &[String]) -> Option<Options> {
     let selection = parse_selection(args.first()?)?;
-    let mut o = Options { selection, backends: Vec::new(), filter: String::new(), jobs: 0, all_modes: false, blocks_only: false };
+    let mut o = Options { selection, backends: Vec::new(), except: Vec::new(), filter: String::new(), jobs: 0, all_modes: false, blocks_only: false };
     let mut it = args[1..].iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--backend" => o.backends = it.next()?.split(',').filter(|s| !s.is_empty()).map(String::from).collect(),
+            "--except" => o.except = it.next()?.split(',').filter(|s| !s.is_empty()).map(String::from).collect(),
             "--filter" => o.filter = it.next()?.clone(),
             "--jobs" => o.jobs = it.next()?.parse().ok()?,
             "--all-modes" => o.all_modes = true,
@@ -207,6 +211,7 @@ fn main() -> ExitCode {
         .iter()
         .enumerate()
         .filter(|(_, c)| opts.backends.is_empty() || opts.backends.iter().any(|b| b == c.backend))
+        .filter(|(_, c)| !opts.except.iter().any(|b| b == c.backend))
         .filter(|(_, c)| c.label().contains(&opts.filter))
         .filter(|(_, c)| matches!(c.work, Work::Blocks(_)) || (!opts.blocks_only && (opts.all_modes || is_default(c))))
         .collect();
