@@ -19,14 +19,20 @@ for m in crates/multiblock-py/Cargo.toml fuzz/Cargo.toml; do
   cargo metadata --locked --offline --format-version 1 --manifest-path "$m" >/dev/null 2>&1 ||
     cargo metadata --locked --format-version 1 --manifest-path "$m" >/dev/null
 done
-cargo test --workspace --locked
-cargo run --quiet --release --locked -p multiblock-cli -- selftest --thorough
-bash scripts/ci/python.sh
-bash scripts/ci/c.sh
-bash scripts/ci/openssl-provider.sh
-bash scripts/ci/fallback.sh
-bash scripts/ci/ct-valgrind.sh
-bash scripts/ci/ct-trace.sh
-bash scripts/ci/fuzz.sh
-bash scripts/ci/kalyna-emu.sh
-bash scripts/ci/aarch64.sh
+# Each step's wall time goes to stderr, to keep the whole run under CI's budget.
+step() {
+  local start=$SECONDS
+  "$@"
+  echo "test.sh: $* took $((SECONDS - start)) s" >&2
+}
+step cargo test --workspace --locked
+step cargo run --quiet --release --locked -p multiblock-cli -- selftest --thorough
+step bash scripts/ci/python.sh
+step bash scripts/ci/c.sh
+step bash scripts/ci/openssl-provider.sh
+step bash scripts/ci/fallback.sh
+step bash scripts/ci/ct-valgrind.sh
+step bash scripts/ci/ct-trace.sh
+step bash scripts/ci/fuzz.sh
+step bash scripts/ci/kalyna-emu.sh
+step bash scripts/ci/aarch64.sh

@@ -70,6 +70,7 @@ cross_check_tests! {
     avx2_matches_reference => "avx2", 103;
     ssse3_matches_reference => "ssse3", 104;
     portable_matches_reference => "portable", 107;
+    neon_matches_reference => "neon", 108;
     table_matches_reference => "table", 105;
     table12_matches_reference => "table12", 106;
 }

@@ -129,7 +129,8 @@ impl Plan {
                 jobs.push(Job::Ecb(id, b));
             }
             if args.modes {
-                for b in with_auto(id, filter)?.into_iter().filter(|&b| b != "reference") {
+                // `reference` only when named: it takes minutes per mode at full size.
+                for b in with_auto(id, filter)?.into_iter().filter(|&b| b != "reference" || !filter.is_empty()) {
                     jobs.push(Job::Modes(id, b));
                 }
             }
