@@ -1,8 +1,9 @@
 //! Splitting one buffer of independent work across threads (`rayon`).
 //!
-//! A [`Pool`] cuts a buffer into at most `threads` tasks of at least
-//! [`MIN_TASK_BYTES`], each a whole number of `unit`s (blocks or ACPKM
-//! sections), and runs a closure on each with its offset in the buffer.
+//! A [`Pool`] cuts a buffer into at most [`PIECES_PER_THREAD`] × `threads`
+//! tasks of at least [`MIN_TASK_BYTES`], each a whole number of `unit`s
+//! (blocks or ACPKM sections), and runs a closure on each with its offset in
+//! the buffer.
 //! With one thread (or a buffer too small to split) the closure runs once on
 //! the whole buffer on the calling thread, so the result never depends on
 //! the thread count: only who computes which bytes does.
@@ -13,6 +14,11 @@ use rayon::prelude::*;
 /// The least work worth a task of its own: below this the cost of waking a
 /// thread and sharing cache lines outweighs the gain.
 pub(crate) const MIN_TASK_BYTES: usize = 256 << 10;
+
+/// Tasks per thread: more than one, so that work stealing evens out a thread
+/// that loses its core for a while (the CLI's reader and writer threads share
+/// the cores with the pool); with exactly one per thread, the others wait.
+pub(crate) const PIECES_PER_THREAD: usize = 4;
 
 /// The threads a stream may use.
 pub(crate) struct Pool {
@@ -47,7 +53,7 @@ impl Pool {
     /// The piece size [`Pool::run`] uses for `len` bytes of whole `unit`s
     /// (`len` itself when it does not split).
     pub(crate) fn piece(&self, len: usize, unit: usize) -> usize {
-        let tasks = (len / self.min_task.max(1)).clamp(1, self.threads);
+        let tasks = (len / self.min_task.max(1)).clamp(1, self.threads * PIECES_PER_THREAD);
         match &self.pool {
             Some(_) if tasks > 1 => len.div_ceil(tasks).div_ceil(unit) * unit,
             _ => len.max(1),
