@@ -236,6 +236,22 @@ impl<const N: usize> Gfni for Emu<N> {
     fn affine(self, x: R<N>, matrix: u64) -> R<N> {
         map(|i| affine_byte(matrix, x[i]))
     }
+    fn affine_each(self, x: R<N>, matrices: R<N>) -> R<N> {
+        map(|i| {
+            let lane = i / 8 * 8;
+            let matrix = u64::from_le_bytes(matrices[lane..lane + 8].try_into().unwrap());
+            affine_byte(matrix, x[i])
+        })
+    }
+    fn mul(self, a: R<N>, b: R<N>) -> R<N> {
+        map(|i| aes_mul(a[i], b[i]))
+    }
+}
+
+/// The SDM's GF2P8MULB: carry-less product reduced by 0x11B, bit by bit.
+fn aes_mul(a: u8, b: u8) -> u8 {
+    let product = (0..8).filter(|i| b >> i & 1 == 1).fold(0u16, |p, i| p ^ (u16::from(a) << i));
+    (8..15).rev().fold(product, |p, bit| if p >> bit & 1 == 1 { p ^ (0x11B << (bit - 8)) } else { p }) as u8
 }
 
 impl<const N: usize> Vbmi for Emu<N> {

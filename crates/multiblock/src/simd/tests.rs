@@ -74,6 +74,7 @@ macro_rules! check_extensions {
     ($m:ident, $n:literal, $rng:ident) => {
         for _ in 0..50 {
             same!($m, $n, $rng, |m, a, _b, _c| m.affine(a, 0x0102_0408_1020_4080 ^ 0x5a5a));
+            same!($m, $n, $rng, |m, a, b, _c| m.xor(m.affine_each(a, b), m.mul(b, a)));
             same!($m, $n, $rng, |m, a, b, c| m.xor(m.permb(a, b), m.permi2b(a, c, b)));
             same!($m, $n, $rng, |m, a, b, c| m.xor(m.ternlog::<0xd8>(a, b, c), m.ternlog::<0x96>(c, b, a)));
             same!($m, $n, $rng, |m, a, b, c| m.xor(m.select_bit::<7>(a, b, c), m.select_bit::<6>(c, a, b)));
@@ -109,6 +110,7 @@ macro_rules! check_affine {
     ($m:ident, $n:literal, $rng:ident) => {
         for _ in 0..50 {
             same!($m, $n, $rng, |m, a, _b, _c| m.affine(a, 0x8040_2010_0804_0201 ^ 0x1234));
+            same!($m, $n, $rng, |m, a, b, _c| m.xor(m.affine_each(a, b), m.mul(b, a)));
         }
     };
 }
@@ -147,4 +149,19 @@ fn affine_byte_is_the_identity_for_the_identity_matrix() {
     for x in 0..=255u8 {
         assert_eq!(emu::affine_byte(0x0102_0408_1020_4080, x), x);
     }
+}
+
+/// The emulated `vgf2p8mulb` on FIPS-197's worked example ({57}·{83} = {c1},
+/// §4.2) and the identity, so a CPU without GFNI still checks the emulator.
+#[test]
+fn emulated_gf2p8mulb_matches_fips_197() {
+    let m = Emu::<16>;
+    let mut a = [0u8; 16];
+    let mut b = [0u8; 16];
+    a[0] = 0x57;
+    b[0] = 0x83;
+    a[1] = 0xd5;
+    b[1] = 1;
+    let p = m.mul(a, b);
+    assert_eq!((p[0], p[1]), (0xc1, 0xd5));
 }

@@ -139,7 +139,7 @@ macro_rules! x86_shift {
 macro_rules! x86_extensions {
     (
         $token:ident, $v:ty, $mask:ty,
-        gfni: [$($gfni_bound:tt)+] $affine:ident $set64:ident,
+        gfni: [$($gfni_bound:tt)+] $affine:ident $set64:ident $mulb:ident,
         vbmi: [$($vbmi_bound:tt)+] $permb:ident $permi2b:ident,
         avx512: [$($avx_bound:tt)+] $ternlog:ident $movepi8_mask:ident $test_mask:ident $set8:ident
             $blend:ident $mask_shuffle:ident $permi2q:ident
@@ -148,6 +148,14 @@ macro_rules! x86_extensions {
             #[inline(always)]
             fn affine(self, x: $v, matrix: u64) -> $v {
                 unsafe { $affine::<0>(x, $set64(matrix as i64)) }
+            }
+            #[inline(always)]
+            fn affine_each(self, x: $v, matrices: $v) -> $v {
+                unsafe { $affine::<0>(x, matrices) }
+            }
+            #[inline(always)]
+            fn mul(self, a: $v, b: $v) -> $v {
+                unsafe { $mulb(a, b) }
             }
         }
 
