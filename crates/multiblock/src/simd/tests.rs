@@ -72,9 +72,8 @@ macro_rules! check_simd {
 #[allow(unused_macros)] // x86-64 only
 macro_rules! check_extensions {
     ($m:ident, $n:literal, $rng:ident) => {
+        check_affine!($m, $n, $rng);
         for _ in 0..50 {
-            same!($m, $n, $rng, |m, a, _b, _c| m.affine(a, 0x0102_0408_1020_4080 ^ 0x5a5a));
-            same!($m, $n, $rng, |m, a, b, _c| m.xor(m.affine_each(a, b), m.mul(b, a)));
             same!($m, $n, $rng, |m, a, b, c| m.xor(m.permb(a, b), m.permi2b(a, c, b)));
             same!($m, $n, $rng, |m, a, b, c| m.xor(m.ternlog::<0xd8>(a, b, c), m.ternlog::<0x96>(c, b, a)));
             same!($m, $n, $rng, |m, a, b, c| m.xor(m.select_bit::<7>(a, b, c), m.select_bit::<6>(c, a, b)));

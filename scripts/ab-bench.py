@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""A/B benchmark of two `multiblock` binaries on the same machine, alternated.
+
+Runs `bench --json` of binary A and binary B in turn, ROUNDS times each, for
+the same cipher/backend selection, keeps each row's best (lowest) TSC
+cycles/byte per binary, and prints B/A per row. Alternating the two and
+taking the best of several runs lets a busy VM weigh on both alike.
+
+Usage: scripts/ab-bench.py A B ROUNDS -- BENCH-ARGS...
+  e.g. scripts/ab-bench.py ./base ./head 5 -- --cipher magma --backend avx2 --bytes 1048576
+"""
+import json
+import subprocess
+import sys
+
+
+def run(binary, args):
+    out = subprocess.run([binary, "bench", "--json", *args], check=True, capture_output=True, text=True).stdout
+    rows = {}
+    for line in out.splitlines():
+        if not line.startswith("{"):
+            continue
+        r = json.loads(line)
+        if r.get("section") is None or r.get("cycles_per_byte") is None:
+            continue
+        key = (r["section"], r["cipher"], r["backend"], r["direction"], r["bytes"], r.get("message"), r.get("ways"), r.get("keys"))
+        rows[key] = r["cycles_per_byte"]
+    return rows
+
+
+def main():
+    sep = sys.argv.index("--")
+    a, b, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    args = sys.argv[sep + 1:]
+    best = ({}, {})
+    for _ in range(rounds):
+        for i, binary in enumerate((a, b)):
+            for k, v in run(binary, args).items():
+                best[i][k] = min(v, best[i].get(k, v))
+    print(f"{'section':8} {'cipher':15} {'backend':12} {'dir':8} {'bytes':>8} {'ways':>5} {'A':>9} {'B':>9} {'B/A':>6}")
+    for k in sorted(set(best[0]) & set(best[1])):
+        va, vb = best[0][k], best[1][k]
+        flag = "  <-- slower" if vb > 1.03 * va else ""
+        print(f"{k[0]:8} {k[1]:15} {k[2]:12} {k[3]:8} {k[4]:>8} {str(k[6]):>5} {va:9.3f} {vb:9.3f} {vb / va:6.3f}{flag}")
+
+
+if __name__ == "__main__":
+    main()
