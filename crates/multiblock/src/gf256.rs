@@ -15,6 +15,9 @@
 pub(crate) const KALYNA: u8 = 0x1d;
 /// The low byte of GOST R 34.12-2015's field polynomial 0x1c3.
 pub(crate) const KUZNYECHIK: u8 = 0xc3;
+/// The low byte of the AES polynomial 0x11b (FIPS-197 §4.2), the field of
+/// `vgf2p8mulb`.
+pub(crate) const AES: u8 = 0x1b;
 
 const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 const BIT0: u64 = 0x0101_0101_0101_0101;
@@ -103,6 +106,38 @@ pub(crate) const fn mul_matrix(c: u8, poly: u8) -> u64 {
     m
 }
 
+/// The 8×8 bit matrix, in `vgf2p8affineqb`'s layout (see [`mul_matrix`]),
+/// of the GF(2)-linear map that sends 2^j to `images[j]`. Public maps only.
+pub(crate) const fn matrix_of(images: &[u8; 8]) -> u64 {
+    let mut m = 0u64;
+    let mut j = 0;
+    while j < 8 {
+        let mut i = 0;
+        while i < 8 {
+            m |= (((images[j] >> i) & 1) as u64) << (8 * (7 - i) + j);
+            i += 1;
+        }
+        j += 1;
+    }
+    m
+}
+
+/// `matrix · x` over GF(2) as `vgf2p8affineqb` computes it (constant 0), in
+/// constant time: bit i is the parity of row byte 7−i AND x.
+pub(crate) const fn affine_byte(matrix: u64, x: u8) -> u8 {
+    let mut r = 0u8;
+    let mut i = 0;
+    while i < 8 {
+        let mut v = ((matrix >> (8 * (7 - i))) as u8) & x;
+        v ^= v >> 4;
+        v ^= v >> 2;
+        v ^= v >> 1;
+        r |= (v & 1) << i;
+        i += 1;
+    }
+    r
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,6 +189,19 @@ mod tests {
             }
         }
         assert_eq!(circulant_column(u64::from_le_bytes(col), &v, KALYNA).to_le_bytes(), want);
+    }
+
+    #[test]
+    fn affine_byte_applies_matrix_of() {
+        for poly in [KALYNA, KUZNYECHIK, AES] {
+            for c in [1u8, 3, 0x95, 0xfb] {
+                let images: [u8; 8] = core::array::from_fn(|j| slow_mul(c, 1 << j, poly));
+                assert_eq!(matrix_of(&images), mul_matrix(c, poly));
+                for x in 0..=255u8 {
+                    assert_eq!(affine_byte(mul_matrix(c, poly), x), slow_mul(c, x, poly));
+                }
+            }
+        }
     }
 
     #[test]

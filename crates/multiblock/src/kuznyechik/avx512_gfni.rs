@@ -34,6 +34,7 @@
 //! 3 blends there; L is the same 288 µops on 3 ports).
 
 use super::layers::Vbmi;
+use super::narrow::{NarrowKernel, BLOCKS};
 use super::sliced::Sliced;
 use super::Keys;
 use crate::cpu::Backend;
@@ -41,3 +42,8 @@ use crate::kernel;
 use crate::simd::{Avx512Gfni, Zmm};
 
 pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<Zmm<Avx512Gfni>, Sliced<Vbmi>>("avx512-gfni", true, 64);
+
+/// Short calls (1 to 4 blocks per batch, one zmm per block, AES basis; see
+/// `narrow.rs`): the dispatch's tier under `avx512-gfni`, never a default.
+pub(crate) const BACKEND_NARROW: Backend<Keys> =
+    kernel::backend::<Zmm<Avx512Gfni>, NarrowKernel>("avx512-gfni-narrow", true, BLOCKS);

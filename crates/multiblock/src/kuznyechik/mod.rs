@@ -13,6 +13,12 @@
 //!   over a small vector-machine trait;
 //! - `avx512_gfni.rs` (64 blocks, vpermi2b + vgf2p8affineqb) and `avx2.rs`
 //!   (32 blocks, vpshufb): constant-time backends on `sliced.rs`;
+//! - `narrow.rs` (`avx512-gfni-narrow`): 1 to 4 blocks, one zmm each, L as
+//!   a 16×16 matrix product by `vgf2p8mulb` in the AES basis of
+//!   `aes_basis.rs` (the field isomorphism GF(2^8)/0x1C3 → /0x11B); the
+//!   size-aware dispatch's tier for short calls under `avx512-gfni`
+//!   ([`CROSSOVERS`]), so chained modes (CBC/CFB/OFB encryption, MACs)
+//!   stop paying a 32-block batch per block;
 //! - `portable.rs`: constant-time bitsliced backend in plain Rust (every
 //!   CPU; circuits from `build.rs`, see `crate::bitslice`);
 //! - `neon.rs` (16 blocks, `TBL`/`TBX` lookups): the aarch64 constant-time
@@ -20,6 +26,8 @@
 //! - `table.rs`: the fused 64 KiB LS tables of the seed papers (not
 //!   constant-time, by name only).
 
+#[cfg(any(target_arch = "x86_64", test))]
+mod aes_basis;
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
@@ -27,6 +35,8 @@ mod avx512_gfni;
 mod key_schedule;
 mod layers;
 mod linear;
+#[cfg(any(target_arch = "x86_64", test))]
+mod narrow;
 mod portable;
 #[cfg(target_arch = "aarch64")]
 mod neon;
@@ -52,6 +62,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 #[cfg(target_arch = "x86_64")]
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[
     avx512_gfni::BACKEND,
+    avx512_gfni::BACKEND_NARROW,
     avx2::BACKEND_GFNI,
     avx2::BACKEND,
     portable::BACKEND,
@@ -63,9 +74,10 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[neon::BACKEND, portable::BACKEN
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[portable::BACKEND, reference::BACKEND];
 
-/// Short calls under the default (`dispatch`): none. avx512-gfni is the
-/// fastest at every call size in the sweep (`bench --ways`, AMD Zen 4).
-pub(crate) static CROSSOVERS: &[Crossover] = &[];
+/// Short calls under the default (`dispatch`): up to 192 bytes (12 blocks)
+/// go to the 1-to-4-block kernel (`narrow.rs`) under `avx512-gfni`.
+pub(crate) static CROSSOVERS: &[Crossover] =
+    &[Crossover { wide: "avx512-gfni", narrow: "avx512-gfni-narrow", max_bytes: 192 }];
 
 /// The expanded key: round keys K1..K10, each 16 bytes in printed order.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]

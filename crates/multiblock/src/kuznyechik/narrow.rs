@@ -1,0 +1,345 @@
+//! Constant-time Kuznyechik for short calls: 1 to 4 blocks, each block in
+//! its own zmm, in the AES basis (`aes_basis.rs`), so that L is a matrix
+//! product by `vgf2p8mulb` and π two `vpermi2b`.
+//!
+//! State: φ(block) in 128-bit lane 0 of a zmm (after each L, the same
+//! value is in all four lanes; π works on every lane alike).
+//!
+//! L = R^16 is the 16×16 matrix M over GF(2^8) (GOST R 34.12-2015 §4.1.2):
+//! L(a)_i = Σ_j M_ij·a_j, and φ(L(a))_i = Σ_j φ(M_ij)·φ(a_j). For k = 0..3,
+//! a `vpermb` spreads byte a_{4k+l} over lane l, `vgf2p8mulb` multiplies it
+//! by lane l of column constant k (byte i = φ(M_{i,4k+l})); the four
+//! products are summed, and the four lanes folded by three lane rotations
+//! (`vpermt2q`) and two `vpternlogq`, which also add the round key.
+//!
+//! Count per round, one block (all 512-bit; Zen 4 runs each as two 256-bit
+//! halves):
+//!
+//! | step | instructions | µops | on the dependency chain |
+//! |---|---|---|---|
+//! | π | 2 `vpermi2b`, `vpmovb2m`, `vpblendmb` | 4 | `vpermi2b` → blend |
+//! | spread | 4 `vpermb` | 4 | one `vpermb` |
+//! | products | 4 `vgf2p8mulb` | 4 | one `vgf2p8mulb` |
+//! | sum | `vpternlogq`, `vpxorq` | 2 | 2 logic |
+//! | fold + key | 3 `vpermt2q`, 2 `vpternlogq` | 5 | one `vpermt2q`, 2 logic |
+//! | **round** | | **19** | 4 shuffles, 1 GF multiply, 5 logic |
+//!
+//! Against the byte-sliced kernel (`avx512_gfni.rs`) padded to 32 blocks,
+//! ~3100 µops for any short call, one block costs 9 × 19 + 6 (loads, the
+//! basis change in and out, K1) ≈ 180 µops; latency, not throughput, is
+//! the limit, ≈ 9 × (4 shuffles + 1 multiply + 5 logic). Two to four blocks
+//! of one call run as independent chains interleaved by the out-of-order
+//! core (9 of the 19 µops are shuffles, so four chains share the shuffle
+//! ports). Decryption is the same with L⁻¹'s matrix (round keys φ(L⁻¹(K_i)),
+//! since L⁻¹(a ⊕ K) = L⁻¹(a) ⊕ L⁻¹(K)) and π'⁻¹.
+//!
+//! The round keys are converted by φ on the bytes (a bit-matrix product,
+//! constant time) and L⁻¹ by `linear.rs`'s masked table; the column
+//! constants are public and built once per process.
+
+use super::aes_basis::{self, PHI, PHI_INV, PI_AES, PI_INV_AES};
+use super::layers::{Lookup, Permute};
+use super::linear::{l_inv_map, l_map, Linear};
+use super::transforms::Block;
+use super::Keys;
+use crate::kernel::BatchCipher;
+use crate::simd::{Avx512, Gfni, Vbmi};
+use std::sync::OnceLock;
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+/// Blocks per batch: the driver hands over 1 to 4 blocks.
+pub(crate) const BLOCKS: usize = 4;
+
+/// The operations of the kernel (on zmm, or `Emu<64>` in tests).
+pub(crate) trait Ops: Vbmi + Avx512 + Gfni {}
+impl<M: Vbmi + Avx512 + Gfni> Ops for M {}
+
+/// The `vpermb` indices of the spread: index k, lane l, every byte = 4k + l.
+const SPREAD: [[u8; 64]; 4] = {
+    let mut t = [[0u8; 64]; 4];
+    let mut k = 0;
+    while k < 4 {
+        let mut i = 0;
+        while i < 64 {
+            t[k][i] = (4 * k + i / 16) as u8;
+            i += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The `vpermt2q` indices rotating the four lanes by 1, 2, 3: quadword w ←
+/// quadword (w + 2r) mod 8 (little-endian, the index in each low byte).
+const ROTATE: [[u8; 64]; 3] = {
+    let mut t = [[0u8; 64]; 3];
+    let mut r = 0;
+    while r < 3 {
+        let mut w = 0;
+        while w < 8 {
+            t[r][8 * w] = ((w + 2 * (r + 1)) % 8) as u8;
+            w += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
+/// A linear map's column constants in the AES basis, laid out for
+/// [`mix`]: `cols[k]`, lane l, byte i = φ(M_{i, 4k+l}).
+pub(crate) struct Columns {
+    cols: [[u8; 64]; 4],
+}
+
+impl Columns {
+    fn new(map: &Linear) -> Columns {
+        let mut cols = [[0u8; 64]; 4];
+        for j in 0..16 {
+            let mut e: Block = [0; 16];
+            e[j] = 1;
+            let col = map.apply(&e);
+            for (i, &c) in col.iter().enumerate() {
+                cols[j / 4][16 * (j % 4) + i] = aes_basis::to_aes(c);
+            }
+        }
+        Columns { cols }
+    }
+}
+
+/// L's and L⁻¹'s columns, built once per process (public constants).
+fn columns() -> &'static [Columns; 2] {
+    static COLS: OnceLock<[Columns; 2]> = OnceLock::new();
+    COLS.get_or_init(|| [Columns::new(l_map()), Columns::new(l_inv_map())])
+}
+
+/// The round keys in the AES basis.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+struct RoundKeys {
+    /// φ(K1), …, φ(K10): K1 before the rounds, K_{r+1} after L of round r.
+    enc: [Block; 10],
+    /// φ(L⁻¹(K10)), …, φ(L⁻¹(K2)) after L⁻¹ of each round, then φ(K1).
+    dec: [Block; 10],
+}
+
+/// The narrow cipher of one key.
+pub(crate) struct NarrowKernel {
+    keys: RoundKeys,
+    l: &'static Columns,
+    l_inv: &'static Columns,
+}
+
+impl NarrowKernel {
+    pub(crate) fn new(rk: &[Block; 10]) -> NarrowKernel {
+        let mut keys = RoundKeys { enc: [[0; 16]; 10], dec: [[0; 16]; 10] };
+        for i in 0..10 {
+            keys.enc[i] = aes_basis::block_to_aes(&rk[i]);
+        }
+        let inv = l_inv_map();
+        for r in 0..9 {
+            let mut k = inv.apply(&rk[9 - r]);
+            keys.dec[r] = aes_basis::block_to_aes(&k);
+            k.zeroize();
+        }
+        keys.dec[9] = keys.enc[0];
+        let [l, l_inv] = columns();
+        NarrowKernel { keys, l, l_inv }
+    }
+}
+
+/// L (or L⁻¹, by its columns) then ⊕ key, on φ(state) in lane 0; the
+/// result is in all four lanes.
+#[inline(always)]
+fn mix<M: Ops>(m: M, s: M::V, c: &Columns, key: &Block) -> M::V {
+    let mut p = [s; 4];
+    for (k, v) in p.iter_mut().enumerate() {
+        *v = m.mul(m.permb(s, m.load(&SPREAD[k])), m.load(&c.cols[k]));
+    }
+    let q = m.xor(m.xor3(p[0], p[1], p[2]), p[3]);
+    let r1 = m.permi2q(q, m.load(&ROTATE[0]), q);
+    let r2 = m.permi2q(q, m.load(&ROTATE[1]), q);
+    let r3 = m.permi2q(q, m.load(&ROTATE[2]), q);
+    m.xor3(m.xor3(q, r1, r2), r3, m.splat128(key))
+}
+
+/// Encrypts the first N blocks of `blocks` in place.
+#[inline(always)]
+fn encrypt_n<M: Ops, const N: usize>(m: M, k: &NarrowKernel, blocks: &mut [[u8; 16]]) {
+    let keys = &k.keys.enc;
+    let mut s = [m.zero(); N];
+    for (v, b) in s.iter_mut().zip(blocks.iter()) {
+        *v = m.xor(m.affine(m.splat128(b), PHI), m.splat128(&keys[0]));
+    }
+    for key in &keys[1..] {
+        for v in s.iter_mut() {
+            *v = Permute::lookup(m, *v, &PI_AES);
+        }
+        for v in s.iter_mut() {
+            *v = mix(m, *v, k.l, key);
+        }
+    }
+    for (v, b) in s.iter().zip(blocks.iter_mut()) {
+        m.store_lane(m.affine(*v, PHI_INV), 0, b);
+    }
+}
+
+/// Decrypts the first N blocks of `blocks` in place.
+#[inline(always)]
+fn decrypt_n<M: Ops, const N: usize>(m: M, k: &NarrowKernel, blocks: &mut [[u8; 16]]) {
+    let keys = &k.keys.dec;
+    let mut s = [m.zero(); N];
+    for (v, b) in s.iter_mut().zip(blocks.iter()) {
+        *v = m.affine(m.splat128(b), PHI);
+    }
+    for key in &keys[..9] {
+        for v in s.iter_mut() {
+            *v = mix(m, *v, k.l_inv, key);
+        }
+        for v in s.iter_mut() {
+            *v = Permute::lookup(m, *v, &PI_INV_AES);
+        }
+    }
+    for (v, b) in s.iter().zip(blocks.iter_mut()) {
+        m.store_lane(m.affine(m.xor(*v, m.splat128(&keys[9])), PHI_INV), 0, b);
+    }
+}
+
+/// A batch is up to [`BLOCKS`] blocks; a call of more runs batch by batch.
+impl<M: Ops> BatchCipher<M> for NarrowKernel {
+    type Keys = Keys;
+    const BATCH_BYTES: usize = 16 * BLOCKS;
+    const GRANULE_BYTES: usize = 16;
+
+    fn new(_: M, keys: &Keys) -> Self {
+        NarrowKernel::new(&keys.rk)
+    }
+    #[inline(always)]
+    fn encrypt(&self, m: M, batch: &mut [u8]) {
+        let (blocks, _) = batch.as_chunks_mut::<16>();
+        match blocks.len() {
+            0 => {}
+            1 => encrypt_n::<M, 1>(m, self, blocks),
+            2 => encrypt_n::<M, 2>(m, self, blocks),
+            3 => encrypt_n::<M, 3>(m, self, blocks),
+            _ => encrypt_n::<M, 4>(m, self, blocks),
+        }
+    }
+    #[inline(always)]
+    fn decrypt(&self, m: M, batch: &mut [u8]) {
+        let (blocks, _) = batch.as_chunks_mut::<16>();
+        match blocks.len() {
+            0 => {}
+            1 => decrypt_n::<M, 1>(m, self, blocks),
+            2 => decrypt_n::<M, 2>(m, self, blocks),
+            3 => decrypt_n::<M, 3>(m, self, blocks),
+            _ => decrypt_n::<M, 4>(m, self, blocks),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kuznyechik::key_schedule::expand;
+    use crate::kuznyechik::reference::{decrypt_block, encrypt_block};
+    use crate::kuznyechik::transforms::{l, l_inv};
+    use crate::simd::emu::Emu;
+
+    fn rng_block(seed: &mut u64) -> Block {
+        core::array::from_fn(|_| {
+            *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (*seed >> 56) as u8
+        })
+    }
+
+    fn to_aes(b: &Block) -> Block {
+        b.map(aes_basis::to_aes)
+    }
+
+    /// `mix` on the emulator is φ(L(a) ⊕ k) (and with L⁻¹'s columns
+    /// φ(L⁻¹(a) ⊕ k)) in all four lanes, whatever lanes 1..3 held before.
+    #[test]
+    fn mix_is_l_in_the_aes_basis() {
+        let m = Emu::<64>;
+        let [lc, lic] = columns();
+        let mut seed = 3;
+        for _ in 0..200 {
+            let (a, k) = (rng_block(&mut seed), rng_block(&mut seed));
+            let mut state = [0u8; 64];
+            state[..16].copy_from_slice(&to_aes(&a));
+            for (i, b) in state[16..].iter_mut().enumerate() {
+                *b = (i as u8).wrapping_mul(37) ^ a[i % 16];
+            }
+            for (cols, f) in [(lc, l as fn(&mut Block)), (lic, l_inv)] {
+                let mut want = a;
+                f(&mut want);
+                for (w, kb) in want.iter_mut().zip(&k) {
+                    *w ^= kb;
+                }
+                let got = mix(m, state, cols, &to_aes(&k));
+                for lane in got.chunks_exact(16) {
+                    assert_eq!(lane, to_aes(&want));
+                }
+            }
+        }
+    }
+
+    /// 1 to 4 blocks (and the driver's 0..13) on the emulator equal the
+    /// reference both ways, on random keys.
+    #[test]
+    fn blocks_match_reference() {
+        let mut seed = 5;
+        for _ in 0..4 {
+            let key: Vec<u8> = (0..2).flat_map(|_| rng_block(&mut seed)).collect();
+            let rk = expand(&key);
+            let kernel = NarrowKernel::new(&rk);
+            for n in 1..=BLOCKS {
+                let data: Vec<u8> = (0..n).flat_map(|_| rng_block(&mut seed)).collect();
+                let mut want = data.clone();
+                for b in want.as_chunks_mut::<16>().0 {
+                    encrypt_block(&rk, b);
+                }
+                let mut got = data.clone();
+                BatchCipher::<Emu<64>>::encrypt(&kernel, Emu::<64>, &mut got);
+                assert_eq!(got, want, "encrypt {n} blocks");
+                BatchCipher::<Emu<64>>::decrypt(&kernel, Emu::<64>, &mut got);
+                assert_eq!(got, data, "decrypt {n} blocks");
+                let mut back = want.clone();
+                for b in back.as_chunks_mut::<16>().0 {
+                    decrypt_block(&rk, b);
+                }
+                assert_eq!(back, data);
+            }
+        }
+        let backend = crate::kernel::backend::<Emu<64>, NarrowKernel>("emulated", true, BLOCKS);
+        let key: Vec<u8> = (0..2).flat_map(|_| rng_block(&mut seed)).collect();
+        let keys = Keys::new(&key);
+        let kernel = (backend.new)(&keys);
+        for n in 0..13 {
+            let data: Vec<u8> = (0..n).flat_map(|_| rng_block(&mut seed)).collect();
+            let mut want = data.clone();
+            for b in want.as_chunks_mut::<16>().0 {
+                encrypt_block(&keys.rk, b);
+            }
+            let mut got = data.clone();
+            kernel.encrypt_blocks(&mut got);
+            assert_eq!(got, want, "{n} blocks");
+            kernel.decrypt_blocks(&mut got);
+            assert_eq!(got, data, "{n} blocks");
+        }
+    }
+
+    /// The round keys are the converted ones, not copies of the raw keys.
+    #[test]
+    fn decryption_keys_are_l_inverse_in_the_aes_basis() {
+        let mut seed = 9;
+        let key: Vec<u8> = (0..2).flat_map(|_| rng_block(&mut seed)).collect();
+        let rk = expand(&key);
+        let k = NarrowKernel::new(&rk);
+        for r in 0..9 {
+            let mut want = rk[9 - r];
+            l_inv(&mut want);
+            assert_eq!(k.keys.dec[r], to_aes(&want));
+        }
+        assert_eq!(k.keys.dec[9], to_aes(&rk[0]));
+    }
+}
