@@ -26,10 +26,10 @@ export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch
 # *_backends tests). The rest of the integration tests (modes, cross-checks)
 # run the same backends through the same engine; run them by hand with
 # `--tests` (slow under qemu).
-cargo test --locked --release -p multiblock --target "$target" --lib --test ecb_vectors \
+cargo test --locked --profile cross-test -p multiblock --target "$target" --lib --test ecb_vectors \
     --test kalyna_backends --test kuznyechik_backends --test magma_backends --test ublock_backends
-cargo build --locked --release -p multiblock-cli --target "$target"
-cli=(qemu-aarch64 -L /usr/aarch64-linux-gnu "target/$target/release/multiblock")
+cargo build --locked --profile cross-test -p multiblock-cli --target "$target"
+cli=(qemu-aarch64 -L /usr/aarch64-linux-gnu "${CARGO_TARGET_DIR:-target}/$target/cross-test/multiblock")
 "${cli[@]}" selftest --thorough
 info=$("${cli[@]}" info)
 echo "$info"
