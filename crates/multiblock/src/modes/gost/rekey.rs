@@ -1,5 +1,9 @@
 //! Keying the same cipher again under a derived key (ACPKM sections,
-//! ACPKM-Master, CryptoPro key meshing), on the backend the first key got.
+//! ACPKM-Master, CryptoPro key meshing), on the backend the first key got:
+//! a request that named a backend names it again; one that left the choice
+//! to the library leaves it again, so the new key keeps the size-aware
+//! dispatch (a short ACPKM section or a one-block MAC step goes to the
+//! narrow tier, as under the first key) and resolves to the same backends.
 
 use crate::cpu::BackendChoice;
 use crate::error::Result;
@@ -13,6 +17,8 @@ pub(crate) struct Rekey {
     id: CipherId,
     sbox: Option<&'static str>,
     backend: &'static str,
+    /// The request left the choice to the library (`BackendChoice::Auto`).
+    auto: bool,
 }
 
 impl Rekey {
@@ -23,11 +29,39 @@ impl Rekey {
             Some(name) => Some(SboxSet::from_name(name)?.name()),
             None => None,
         };
-        Ok((Rekey { id: req.cipher, sbox, backend: cipher.backend().name }, cipher))
+        let auto = req.backend == BackendChoice::Auto;
+        Ok((Rekey { id: req.cipher, sbox, backend: cipher.backend().name, auto }, cipher))
     }
 
     /// The same cipher under `key` (as many bytes as the cipher's key).
     pub(crate) fn key(&self, key: &[u8]) -> Result<Cipher> {
-        Cipher::with_id(self.id, key, self.sbox, BackendChoice::Named(self.backend))
+        let choice = if self.auto { BackendChoice::Auto } else { BackendChoice::Named(self.backend) };
+        Cipher::with_id(self.id, key, self.sbox, choice)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::modes::{Mode, Params};
+
+    fn request(backend: BackendChoice<'_>) -> Request<'_> {
+        Request { cipher: CipherId::Magma, mode: Mode::Ctr, key: &[7; 32], sbox: None, backend, params: Params::default() }
+    }
+
+    /// A new section key keeps what the first key had: the same long-call
+    /// backend and, when the library chose, the same short-call tiers.
+    #[test]
+    fn rekeying_keeps_the_backend_and_the_short_call_tiers() {
+        let names = |c: &Cipher| (c.backend().name, c.short_backends().iter().map(|(b, n)| (b.name, *n)).collect::<Vec<_>>());
+        for choice in [BackendChoice::Auto, BackendChoice::Named("reference")] {
+            let req = request(choice);
+            let (rekey, first) = Rekey::new(&req).unwrap();
+            let again = rekey.key(&[9; 32]).unwrap();
+            assert_eq!(names(&again), names(&first), "{choice:?}");
+        }
+        // A named backend never dispatches.
+        let (rekey, _) = Rekey::new(&request(BackendChoice::Named("reference"))).unwrap();
+        assert!(rekey.key(&[1; 32]).unwrap().short_backends().is_empty());
     }
 }
