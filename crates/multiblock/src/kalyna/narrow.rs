@@ -59,11 +59,19 @@
 //! pads to 512 bytes, 35.8-38.2; `table` 8.9-9.9); 4 blocks 5.0-5.3 (9.0-9.4;
 //! 5.9); CBC encryption 20.9 (36.7; 10.5), CMAC 20.5 (34.9; 9.6); ECB of
 //! long messages 4.3 / 4.5 enc / dec. So a call of 1-4 blocks costs ≈ 310
-//! ticks ≈ 440 core cycles, about 3x the chain estimate above: the compiled
-//! loop is not yet latency-bound (register pressure: 16 table registers,
-//! `vpermt2b` overwrites its table, so each lookup costs a copy, and index
-//! registers spill). At 8 blocks (128 B) avx512-gfni is as fast, so the
-//! default's tier ends at 64 bytes.
+//! ticks ≈ 440 core cycles (the core runs ≈ 1.4 TSC ticks' worth of cycles
+//! per tick here, from a chain of 1-cycle `vpternlog`), about 3x the chain
+//! estimate above. The
+//! compiled Kalyna-128 round (objdump of the release build) is the 33 µops
+//! counted, 8 register copies (`vpermt2b` overwrites its table) and the
+//! key load and loop: 44 instructions, no spills. What the chain count
+//! misses is, most likely, issue: all 16 shuffles of a round (8 `vpermi2b`, ≈ 1.3 cycles
+//! apart on Zen 4 zmm, measured, and 8 `vpshufb`) queue for the same
+//! shuffle pipes, and a round cannot start before the last one ends. Next
+//! steps: the terms of Kalyna-128 as one `vpshufb` (ShiftRows) and seven
+//! `vprorq` (the row rotations, off the shuffle pipes); the non-lookup
+//! work on xmm for one block. At 8 blocks (128 B) avx512-gfni is as fast,
+//! so the default's tier ends at 64 bytes.
 
 use super::tables::{MDS, MDS_INV, SBOX, SBOX_INV};
 use super::{Keys, Variant};
