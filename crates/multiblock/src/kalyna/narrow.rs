@@ -58,7 +58,9 @@
 //! 2-core VM): a 1-block call 19.3 (the old default `avx512-gfni`, which
 //! pads to 512 bytes, 35.8-38.2; `table` 8.9-9.9); 4 blocks 5.0-5.3 (9.0-9.4;
 //! 5.9); CBC encryption 20.9 (36.7; 10.5), CMAC 20.5 (34.9; 9.6); ECB of
-//! long messages 4.3 / 4.5 enc / dec. So a call of 1-4 blocks costs ≈ 310
+//! long messages 4.3 / 4.5 enc / dec. A 1-block call of the other
+//! variants (same order): Kalyna-128/256 26.8 (45.5; 12.2), Kalyna-256/256
+//! 14.0 (22.9; 9.2), Kalyna-512/512 9.5 (14.5; 12.6). So a call of 1-4 blocks costs ≈ 310
 //! ticks ≈ 440 core cycles (the core runs ≈ 1.4 TSC ticks' worth of cycles
 //! per tick here, from a chain of 1-cycle `vpternlog`), about 3x the chain
 //! estimate above. The
