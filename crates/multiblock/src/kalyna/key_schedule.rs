@@ -14,8 +14,10 @@
 //! 3. Odd round keys: K_{2i+1} = K_{2i} rotated left by 2·nb + 3 bytes
 //!    (l/4 + 24 bits).
 //!
-//! The key is secret, so ψ is constant-time: the avx2 backend's round on
-//! CPUs with AVX2, else the portable backend's bitsliced round.
+//! The key is secret, so ψ is constant-time: the narrow AVX-512 kernel's
+//! round (`narrow.rs`) on CPUs with AVX-512 VBMI and GFNI, else the avx2
+//! backend's round on CPUs with AVX2, else the portable backend's bitsliced
+//! round.
 
 use super::Variant;
 
@@ -35,12 +37,17 @@ fn xor_key(s: &mut [u8], k: &[u8]) {
     }
 }
 
-/// ψ on whole blocks, in constant time (the key is secret): the AVX2 (NEON)
-/// round (64 bytes at a time) when the CPU has AVX2 (NEON), else the
+/// ψ on whole blocks, in constant time (the key is secret): the narrow
+/// AVX-512 round on every block at once, or the AVX2 (NEON) round (64 bytes
+/// at a time) when the CPU has AVX2 (NEON), else the
 /// portable backend's bitsliced round on all the blocks at once.
 fn psi(v: Variant, s: &mut [u8]) {
     // The CPU's features do not change: either every chunk runs on the SIMD
     // round or the first one already says no (and is left untouched).
+    #[cfg(target_arch = "x86_64")]
+    if super::narrow::psi(v, s) {
+        return;
+    }
     #[cfg(target_arch = "x86_64")]
     if s.chunks_mut(64).all(|chunk| super::avx2::psi(v, chunk)) {
         return;

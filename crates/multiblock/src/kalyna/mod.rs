@@ -11,6 +11,10 @@
 //!
 //! Backends: `avx512-gfni` and `avx2-gfni` (constant-time, rows sliced over
 //! 512 or 256 bytes, GFNI products in MixColumns; see `row_sliced.rs`),
+//! `avx512-gfni-narrow` (constant-time, one zmm of whole blocks in their natural
+//! layout, for short calls and chained modes: the default's tier for calls
+//! of up to 64 bytes; see `narrow.rs`; its round is also the key schedule's
+//! ψ on CPUs with AVX-512 VBMI and GFNI),
 //! `avx2` (constant-time, rows a and a+4 per lane, vpshufb S-boxes, many
 //! blocks per call, generic over xmm and ymm in `half_row.rs`; the default
 //! where only AVX2 exists), `portable` (constant-time, bitsliced plain Rust
@@ -27,7 +31,7 @@ macro_rules! x86_64_modules {
     )*};
 }
 
-x86_64_modules!(avx2, avx2_gfni, avx512_gfni, layers, row_sliced);
+x86_64_modules!(avx2, avx2_gfni, avx512_gfni, layers, narrow, row_sliced);
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod half_row;
 #[cfg(target_arch = "aarch64")]
@@ -56,6 +60,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 #[cfg(target_arch = "x86_64")]
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[
     avx512_gfni::BACKEND,
+    narrow::BACKEND,
     avx2_gfni::BACKEND,
     avx2::BACKEND,
     portable::BACKEND,
@@ -67,10 +72,11 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[neon::BACKEND, portable::BACKEN
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[portable::BACKEND, reference::BACKEND, table::BACKEND];
 
-/// Short calls under the default (`dispatch`): none. avx512-gfni is the
-/// fastest at every call size in the sweep (`bench --ways`, AMD Zen 4) once
-/// its key setup builds 64-bit lanes instead of whole registers.
-pub(crate) static CROSSOVERS: &[Crossover] = &[];
+/// Short calls under the default (`dispatch`): up to 4 Kalyna-128 blocks
+/// go to the narrow one-register kernel (`narrow.rs`), which does not pad a
+/// call to avx512-gfni's 512-byte batch.
+pub(crate) static CROSSOVERS: &[Crossover] =
+    &[Crossover { wide: "avx512-gfni", narrow: "avx512-gfni-narrow", max_bytes: 64 }];
 
 /// The five parameter sets: block bits / key bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,0 +1,480 @@
+//! The narrow Kalyna kernel of the `avx512-gfni-narrow` backend: one zmm of
+//! whole blocks per batch (4 Kalyna-128, 2 Kalyna-256 or 1 Kalyna-512
+//! blocks; a shorter call loads only its own 128-bit lanes), for the short
+//! calls of chained modes (CBC/CFB/OFB encryption, CMAC, CCM, KW), which the
+//! wide row-sliced kernel would pad to 512 bytes.
+//!
+//! Layout: the natural one. Byte p of the register is byte p of the data, so
+//! column j of a block (DSTU 7624:2014 §5: bytes 8j..8j+8, a little-endian
+//! word) is one 64-bit lane and row i is byte i of it. ⊞K_0 / ⊞K_t (§5.1)
+//! are one `vpaddq` / `vpsubq`.
+//!
+//! - SubBytes (§5.2): row i uses π_{i mod 4}, and row i of every column is
+//!   a byte p with p mod 4 = i mod 4, a public class. Each π_a is two
+//!   `vpermi2b` over its 128-entry halves (the index's bit 7 is ignored):
+//!   8 lookups, then blends: by the class (bits 0 and 1 of a constant
+//!   register, `vptestmb` hoisted) 3 + 3, and by bit 7 of the input
+//!   (`vpmovb2m` + `vpblendmb`) 1. No address depends on data.
+//! - ShiftRows + MixColumns (§5.2, §5.3): MixColumns is the circulant
+//!   w_i = ⊕_d v_d · s_{(i+d) mod 8} per column, v = (01 01 05 01 08 06 07
+//!   04). For each d, every byte of the state is multiplied by the same v_d,
+//!   so term d is one byte permutation of the S-box output (ShiftRows and the
+//!   row rotation by d folded into one constant index) and, for v_d ≠ 1, one
+//!   `vgf2p8affineqb` (x ↦ v_d·x as an 8×8 bit matrix). The permutation is
+//!   `vpshufb` when a block fits a 128-bit lane (Kalyna-128), else `vpermb`.
+//!   The 8 terms and the round key are summed by 4 `vpternlog`.
+//! - Decryption (§5.4, §5.5): InvShiftRows∘InvMixColumns likewise with
+//!   v⁻¹ = (AD 95 76 A8 2F 49 D7 CA): 8 permutations and 8 products. The
+//!   round key is added before InvMixColumns in the standard; the kernel
+//!   adds InvShiftRows(InvMixColumns(K_r)) after it instead (both linear),
+//!   inside the sum.
+//!
+//! Count per round and register (µops; latencies in core cycles measured on
+//! AMD Zen 4 with dependent chains: `vpermi2b`/`vpermb` zmm 5, `vpshufb` 2,
+//! `vgf2p8affineqb` 3, `vpmovb2m` ≈ 4, `vpblendmb`/`vpternlog` 1):
+//!
+//! | step | enc µops | dec µops | on the dependency chain |
+//! |---|---|---|---|
+//! | S-box lookups (`vpermi2b`) | 8 | 8 | 5 |
+//! | blends (class 6, bit 7 1) + `vpmovb2m` | 8 | 8 | 3 |
+//! | term permutations (`vpshufb` / `vpermb`) | 8 | 8 | 2 / 5 |
+//! | products (`vgf2p8affineqb`) | 5 | 8 | 3 |
+//! | sums with the round key (`vpternlog`) | 4 | 4 | 2 |
+//! | **round** | **33** | **36** | **15 / 18** |
+//!
+//! Alternatives counted: zero-masked lookups ORed per class (2 µops fewer,
+//! needs a new masked op, the same 3 levels); one lookup per class with the
+//! input replicated over the 4 lanes and the 8 terms summed across lanes
+//! (≈ 22 µops, but two lane-crossing shuffles, 4 cycles each, on the
+//! chain); ShiftRows as its own `vpermb` then 64-bit rotations for the
+//! terms (the same count, one step longer). A chained mode waits for each
+//! block, so the chain decides: Kalyna-128 ≈ 10 × 15 + 2 cycles per block,
+//! Kalyna-256 / 512 ≈ 14 or 18 × 18. The µops (33 per round, ≈ 9 cycles on
+//! Zen 4's four vector pipes) leave room for the 4 blocks of a Kalyna-128
+//! batch at no extra cost.
+//!
+//! Measured (AMD EPYC Zen 4 VM, TSC ticks per byte, `multiblock bench
+//! --cipher kalyna-128-128 --ways …` and `--modes`, one run each, noisy
+//! 2-core VM): a 1-block call 19.3 (the old default `avx512-gfni`, which
+//! pads to 512 bytes, 35.8-38.2; `table` 8.9-9.9); 4 blocks 5.0-5.3 (9.0-9.4;
+//! 5.9); CBC encryption 20.9 (36.7; 10.5), CMAC 20.5 (34.9; 9.6); ECB of
+//! long messages 4.3 / 4.5 enc / dec. A 1-block call of the other
+//! variants (same order): Kalyna-128/256 26.8 (45.5; 12.2), Kalyna-256/256
+//! 14.0 (22.9; 9.2), Kalyna-512/512 9.5 (14.5; 12.6). So a call of 1-4 blocks costs ≈ 310
+//! ticks ≈ 440 core cycles (the core runs ≈ 1.4 TSC ticks' worth of cycles
+//! per tick here, from a chain of 1-cycle `vpternlog`), about 3x the chain
+//! estimate above. The
+//! compiled Kalyna-128 round (objdump of the release build) is the 33 µops
+//! counted, 8 register copies (`vpermt2b` overwrites its table) and the
+//! key load and loop: 44 instructions, no spills. What the chain count
+//! misses is, most likely, issue: all 16 shuffles of a round (8 `vpermi2b`, ≈ 1.3 cycles
+//! apart on Zen 4 zmm, measured, and 8 `vpshufb`) queue for the same
+//! shuffle pipes, and a round cannot start before the last one ends. Next
+//! steps: the terms of Kalyna-128 as one `vpshufb` (ShiftRows) and seven
+//! `vprorq` (the row rotations, off the shuffle pipes); the non-lookup
+//! work on xmm for one block. At 8 blocks (128 B) avx512-gfni is as fast,
+//! so the default's tier ends at 64 bytes.
+
+use super::tables::{MDS, MDS_INV, SBOX, SBOX_INV};
+use super::{Keys, Variant};
+use crate::gf256::{self, KALYNA};
+use crate::cpu::Backend;
+use crate::kernel::{self, BatchCipher};
+use crate::simd::{Avx512, Avx512Gfni, Gfni, Job, Machine, Simd, Vbmi, Zmm};
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+/// One register's worth of bytes.
+type Pattern = [u8; 64];
+
+/// ShiftRows shift δ_i = ⌊i·nb/8⌋ of row i (§5.2).
+const fn shift_of(row: usize, nb: usize) -> usize {
+    row * nb / 8
+}
+
+/// The byte permutation of MixColumns' term d after ShiftRows: byte p of the
+/// result (column c, row i of its block) is byte index[p] of the S-box
+/// output, row r = (i + d) mod 8 of column (c − δ_r) mod nb.
+const fn enc_index(nb: usize, d: usize) -> Pattern {
+    let (bb, mut idx, mut p) = (8 * nb, [0u8; 64], 0);
+    while p < 64 {
+        let (base, c, i) = (p / bb * bb, p % bb / 8, p % 8);
+        let r = (i + d) % 8;
+        idx[p] = (base + 8 * ((c + nb - shift_of(r, nb)) % nb) + r) as u8;
+        p += 1;
+    }
+    idx
+}
+
+/// InvShiftRows after InvMixColumns' term d: byte p (column c, row i) is
+/// row (i + d) mod 8 of column (c + δ_i) mod nb of the input.
+const fn dec_index(nb: usize, d: usize) -> Pattern {
+    let (bb, mut idx, mut p) = (8 * nb, [0u8; 64], 0);
+    while p < 64 {
+        let (base, c, i) = (p / bb * bb, p % bb / 8, p % 8);
+        idx[p] = (base + 8 * ((c + shift_of(i, nb)) % nb) + (i + d) % 8) as u8;
+        p += 1;
+    }
+    idx
+}
+
+/// The 8 term permutations of one direction for nb columns.
+const fn indices(nb: usize, dec: bool) -> [Pattern; 8] {
+    let mut t = [[0u8; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        t[d] = if dec { dec_index(nb, d) } else { enc_index(nb, d) };
+        d += 1;
+    }
+    t
+}
+
+/// [enc, dec] term permutations for nb = 2, 4, 8.
+static INDICES: [[[Pattern; 8]; 2]; 3] =
+    [[indices(2, false), indices(2, true)], [indices(4, false), indices(4, true)], [indices(8, false), indices(8, true)]];
+
+/// Byte p holds its S-box class p mod 4 (the row p mod 8, mod 4).
+static CLASS: Pattern = {
+    let mut c = [0u8; 64];
+    let mut p = 0;
+    while p < 64 {
+        c[p] = (p % 4) as u8;
+        p += 1;
+    }
+    c
+};
+
+/// The `vgf2p8affineqb` matrices of v's or v⁻¹'s coefficients.
+const fn matrices(v: &[u8; 8]) -> [u64; 8] {
+    let mut m = [0u64; 8];
+    let mut d = 0;
+    while d < 8 {
+        m[d] = gf256::mul_matrix(v[d], KALYNA);
+        d += 1;
+    }
+    m
+}
+
+const ENC_MATRICES: [u64; 8] = matrices(&MDS);
+const DEC_MATRICES: [u64; 8] = matrices(&MDS_INV);
+
+/// The round keys repeated over a register.
+#[derive(Zeroize, ZeroizeOnDrop)]
+pub(crate) struct NarrowKeys {
+    #[zeroize(skip)]
+    variant: Variant,
+    /// K_r, r = 0..=t.
+    enc: [Pattern; 19],
+    /// InvShiftRows(InvMixColumns(K_r)) for r = 1..t (0 and t unused).
+    dec: [Pattern; 19],
+}
+
+impl NarrowKeys {
+    fn new(keys: &Keys) -> NarrowKeys {
+        let v = keys.variant;
+        let (nb, bb) = (v.nb(), v.block_bytes());
+        let mut k = NarrowKeys { variant: v, enc: [[0; 64]; 19], dec: [[0; 64]; 19] };
+        let mut mixed = [0u8; 64];
+        let t = v.rounds();
+        for r in 0..=t {
+            let key = keys.round_key(r);
+            for q in (0..64).step_by(bb) {
+                k.enc[r][q..q + bb].copy_from_slice(key);
+            }
+            if r == 0 || r == t {
+                continue;
+            }
+            // InvMixColumns by the constant-time column product of gf256
+            // (the key is secret); the permutation's indices are public.
+            for (dst, src) in mixed.chunks_exact_mut(8).zip(key.chunks_exact(8)) {
+                let col = u64::from_le_bytes(src.try_into().expect("8-byte column"));
+                dst.copy_from_slice(&gf256::circulant_column(col, &MDS_INV, KALYNA).to_le_bytes());
+            }
+            for p in 0..bb {
+                let (c, i) = (p / 8, p % 8);
+                k.dec[r][p] = mixed[8 * ((c + shift_of(i, nb)) % nb) + i];
+            }
+            for q in (bb..64).step_by(bb) {
+                k.dec[r].copy_within(0..bb, q);
+            }
+        }
+        mixed.zeroize();
+        k
+    }
+}
+
+// No closures below: they would not inherit the target features (see `simd`).
+
+/// π_0..π_3 (or their inverses) as 16 registers: t[a][q] = entries
+/// 64q..64q+64 of π_a.
+#[inline(always)]
+fn sboxes<M: Simd>(m: M, s: &[[u8; 256]; 4]) -> [[M::V; 4]; 4] {
+    let mut t = [[m.zero(); 4]; 4];
+    for a in 0..4 {
+        for q in 0..4 {
+            t[a][q] = m.load(&s[a][64 * q..]);
+        }
+    }
+    t
+}
+
+/// Byte p through π_{p mod 4} (table set `t`).
+#[inline(always)]
+fn sub<M: Vbmi + Avx512>(m: M, t: &[[M::V; 4]; 4], class: M::V, x: M::V) -> M::V {
+    let (mut lo, mut hi) = ([x; 4], [x; 4]);
+    for a in 0..4 {
+        lo[a] = m.permi2b(t[a][0], x, t[a][1]);
+        hi[a] = m.permi2b(t[a][2], x, t[a][3]);
+    }
+    let lo = m.select_bit::<1>(class, m.select_bit::<0>(class, lo[0], lo[1]), m.select_bit::<0>(class, lo[2], lo[3]));
+    let hi = m.select_bit::<1>(class, m.select_bit::<0>(class, hi[0], hi[1]), m.select_bit::<0>(class, hi[2], hi[3]));
+    m.select_bit::<7>(x, lo, hi)
+}
+
+/// Term d of the sum: the permutation `idx`, times the coefficient whose
+/// matrix is `matrix` (skipped for the coefficient 1).
+#[inline(always)]
+fn term<M: Gfni + Vbmi, const NB: usize>(m: M, x: M::V, idx: M::V, coef: u8, matrix: u64) -> M::V {
+    // A Kalyna-128 block is one 128-bit lane: the in-lane shuffle does.
+    let y = if NB == 2 { m.shuffle8(x, idx) } else { m.permb(x, idx) };
+    if coef == 1 {
+        y
+    } else {
+        m.affine(y, matrix)
+    }
+}
+
+/// ⊕ of the 8 terms of `x` (coefficients `v`) and `key`.
+#[inline(always)]
+fn linear<M: Gfni + Vbmi + Avx512, const NB: usize>(
+    m: M,
+    x: M::V,
+    idx: &[M::V; 8],
+    v: &[u8; 8],
+    matrices: &[u64; 8],
+    key: M::V,
+) -> M::V {
+    let mut t = [x; 8];
+    for d in 0..8 {
+        t[d] = term::<M, NB>(m, x, idx[d], v[d], matrices[d]);
+    }
+    // MixColumns' unit terms (d = 0, 1, 3) are ready first: summed first.
+    let a = m.xor3(t[0], t[1], t[3]);
+    let b = m.xor3(t[2], t[4], t[5]);
+    let c = m.xor3(t[6], t[7], key);
+    m.xor3(a, b, c)
+}
+
+/// The batch's blocks as one register: a whole load, or its 128-bit lanes
+/// (the rest zero: public padding that is never stored).
+#[inline(always)]
+fn load<M: Simd>(m: M, src: &[u8]) -> M::V {
+    if src.len() == M::BYTES {
+        return m.load(src);
+    }
+    let mut v = m.zero();
+    for (lane, piece) in src.chunks_exact(16).enumerate() {
+        v = m.load_lane(v, lane, piece);
+    }
+    v
+}
+
+/// The inverse of [`load`].
+#[inline(always)]
+fn store<M: Simd>(m: M, v: M::V, dst: &mut [u8]) {
+    if dst.len() == M::BYTES {
+        return m.store(v, dst);
+    }
+    for (lane, piece) in dst.chunks_exact_mut(16).enumerate() {
+        m.store_lane(v, lane, piece);
+    }
+}
+
+/// The terms' permutations of one direction as registers.
+#[inline(always)]
+fn index_registers<M: Simd>(m: M, nb: usize, dec: bool) -> [M::V; 8] {
+    let p = &INDICES[nb.trailing_zeros() as usize - 1][usize::from(dec)];
+    let mut idx = [m.zero(); 8];
+    for d in 0..8 {
+        idx[d] = m.load(&p[d]);
+    }
+    idx
+}
+
+/// Encrypts one batch in place (NB = the variant's nb, a constant).
+#[inline(always)]
+fn encrypt_nb<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, k: &NarrowKeys, data: &mut [u8]) {
+    let t = k.variant.rounds();
+    let (sb, idx, class) = (sboxes(m, &SBOX), index_registers(m, NB, false), m.load(&CLASS));
+    let mut s = m.add64(load(m, data), m.load(&k.enc[0]));
+    for r in 1..t {
+        let y = sub(m, &sb, class, s);
+        s = linear::<M, NB>(m, y, &idx, &MDS, &ENC_MATRICES, m.load(&k.enc[r]));
+    }
+    let y = sub(m, &sb, class, s);
+    s = m.add64(linear::<M, NB>(m, y, &idx, &MDS, &ENC_MATRICES, m.zero()), m.load(&k.enc[t]));
+    store(m, s, data);
+}
+
+/// Decrypts one batch in place.
+#[inline(always)]
+fn decrypt_nb<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, k: &NarrowKeys, data: &mut [u8]) {
+    let t = k.variant.rounds();
+    let (sb, idx, class) = (sboxes(m, &SBOX_INV), index_registers(m, NB, true), m.load(&CLASS));
+    let s = m.sub64(load(m, data), m.load(&k.enc[t]));
+    let mut s = sub(m, &sb, class, linear::<M, NB>(m, s, &idx, &MDS_INV, &DEC_MATRICES, m.zero()));
+    for r in (1..t).rev() {
+        s = sub(m, &sb, class, linear::<M, NB>(m, s, &idx, &MDS_INV, &DEC_MATRICES, m.load(&k.dec[r])));
+    }
+    store(m, m.sub64(s, m.load(&k.enc[0])), data);
+}
+
+/// ψ = MixColumns∘ShiftRows∘SubBytes on whole blocks in place, in constant
+/// time: the key schedule's round (§6). Returns false, having done nothing,
+/// when the CPU lacks AVX-512 VBMI or GFNI.
+pub(super) fn psi(v: Variant, s: &mut [u8]) -> bool {
+    let Some(m) = Zmm::<Avx512Gfni>::detect() else {
+        return false;
+    };
+    m.vectorize(Psi { m, nb: v.nb(), s });
+    true
+}
+
+/// [`psi`] on every register of `s`, inside the machine's instruction set.
+struct Psi<'a, M> {
+    m: M,
+    nb: usize,
+    s: &'a mut [u8],
+}
+
+impl<M: Gfni + Vbmi + Avx512> Job for Psi<'_, M> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        match self.nb {
+            2 => psi_nb::<M, 2>(self.m, self.s),
+            4 => psi_nb::<M, 4>(self.m, self.s),
+            _ => psi_nb::<M, 8>(self.m, self.s),
+        }
+    }
+}
+
+#[inline(always)]
+fn psi_nb<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, s: &mut [u8]) {
+    let (sb, idx, class) = (sboxes(m, &SBOX), index_registers(m, NB, false), m.load(&CLASS));
+    for chunk in s.chunks_mut(M::BYTES) {
+        let y = sub(m, &sb, class, load(m, chunk));
+        store(m, linear::<M, NB>(m, y, &idx, &MDS, &ENC_MATRICES, m.zero()), chunk);
+    }
+}
+
+/// ways: Kalyna-128 blocks per batch.
+pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<Zmm<Avx512Gfni>, Narrow>("avx512-gfni-narrow", true, 4);
+
+/// The narrow kernel: one register of whole blocks per batch.
+pub(crate) struct Narrow {
+    keys: NarrowKeys,
+}
+
+impl<M: Gfni + Vbmi + Avx512> BatchCipher<M> for Narrow {
+    type Keys = Keys;
+    const BATCH_BYTES: usize = M::BYTES;
+    /// One Kalyna-128 block: a 1-block call is not padded.
+    const GRANULE_BYTES: usize = 16;
+
+    fn new(_: M, keys: &Keys) -> Self {
+        const { assert!(M::BYTES == 64) };
+        Narrow { keys: NarrowKeys::new(keys) }
+    }
+    #[inline(always)]
+    fn encrypt(&self, m: M, batch: &mut [u8]) {
+        match self.keys.variant.nb() {
+            2 => encrypt_nb::<M, 2>(m, &self.keys, batch),
+            4 => encrypt_nb::<M, 4>(m, &self.keys, batch),
+            _ => encrypt_nb::<M, 8>(m, &self.keys, batch),
+        }
+    }
+    #[inline(always)]
+    fn decrypt(&self, m: M, batch: &mut [u8]) {
+        match self.keys.variant.nb() {
+            2 => decrypt_nb::<M, 2>(m, &self.keys, batch),
+            4 => decrypt_nb::<M, 4>(m, &self.keys, batch),
+            _ => decrypt_nb::<M, 8>(m, &self.keys, batch),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::reference;
+    use super::*;
+    use crate::simd::emu::Emu;
+    use crate::test_rng::Rng;
+
+    /// Kalyna-128's permutations stay inside their 128-bit lane (`vpshufb`).
+    #[test]
+    fn kalyna_128_terms_stay_in_their_lane() {
+        for dir in &INDICES[0] {
+            for idx in dir {
+                assert!(idx.iter().enumerate().all(|(p, &i)| usize::from(i) / 16 == p / 16));
+            }
+        }
+    }
+
+    /// The kernel on machine M through the batch driver against the
+    /// reference: every variant, random keys, 1..=4 registers and partial
+    /// ones (every whole number of blocks up to 2 batches + 1 block).
+    fn check<M: Gfni + Vbmi + Avx512>(rng: &mut Rng) {
+        let backend = kernel::backend::<M, Narrow>("emulated", true, 4);
+        for v in Variant::ALL {
+            for _ in 0..2 {
+                let keys = Keys::new(v, &rng.bytes(v.key_bytes()));
+                let (kernel, oracle) = ((backend.new)(&keys), (reference::BACKEND.new)(&keys));
+                let bb = v.block_bytes();
+                for blocks in 0..=(128 / bb + 1) {
+                    let data = rng.bytes(blocks * bb);
+                    let (mut got, mut want) = (data.clone(), data.clone());
+                    kernel.encrypt_blocks(&mut got);
+                    oracle.encrypt_blocks(&mut want);
+                    assert_eq!(got, want, "{v:?} encrypt {blocks} blocks");
+                    kernel.decrypt_blocks(&mut got);
+                    assert_eq!(got, data, "{v:?} decrypt {blocks} blocks");
+                }
+            }
+        }
+    }
+
+    /// ψ on 1..=10 blocks of every variant against the reference's ψ.
+    #[test]
+    fn psi_matches_the_reference() {
+        let mut rng = Rng(0x7624_0003);
+        for v in Variant::ALL {
+            let bb = v.block_bytes();
+            for blocks in 1..=10 {
+                let data = rng.bytes(blocks * bb);
+                let mut want = data.clone();
+                want.chunks_exact_mut(bb).for_each(reference::psi_block);
+                let mut got = data.clone();
+                if psi(v, &mut got) {
+                    assert_eq!(got, want, "{v:?}, {blocks} blocks");
+                }
+                let mut got = data.clone();
+                Emu::<64>.vectorize(Psi { m: Emu::<64>, nb: v.nb(), s: &mut got });
+                assert_eq!(got, want, "{v:?}, {blocks} blocks, emulated");
+            }
+        }
+    }
+
+    #[test]
+    fn emulated_kernel_matches_the_reference() {
+        check::<Emu<64>>(&mut Rng(0x7624_0001));
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn kernel_matches_the_reference_on_this_cpu() {
+        use crate::simd::Machine;
+        if Zmm::<Avx512Gfni>::detect().is_some() {
+            check::<Zmm<Avx512Gfni>>(&mut Rng(0x7624_0002));
+        }
+    }
+}
