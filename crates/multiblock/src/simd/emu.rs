@@ -236,13 +236,6 @@ impl<const N: usize> Gfni for Emu<N> {
     fn affine(self, x: R<N>, matrix: u64) -> R<N> {
         map(|i| affine_byte(matrix, x[i]))
     }
-    fn affine_each(self, x: R<N>, matrices: R<N>) -> R<N> {
-        map(|i| {
-            let lane = i / 8 * 8;
-            let matrix = u64::from_le_bytes(matrices[lane..lane + 8].try_into().unwrap());
-            affine_byte(matrix, x[i])
-        })
-    }
     fn mul(self, a: R<N>, b: R<N>) -> R<N> {
         map(|i| aes_mul(a[i], b[i]))
     }

@@ -195,9 +195,6 @@ pub(crate) trait Narrow: Simd {
 /// of the 64-bit word; see `gf256::mul_matrix`).
 pub(crate) trait Gfni: Simd {
     fn affine(self, x: Self::V, matrix: u64) -> Self::V;
-    /// `vgf2p8affineqb` with a matrix per 64-bit lane: byte i of `x` goes
-    /// through the matrix in lane i / 8 of `matrices`.
-    fn affine_each(self, x: Self::V, matrices: Self::V) -> Self::V;
     /// `vgf2p8mulb`: byte-wise products in GF(2^8) modulo the AES
     /// polynomial x^8 + x^4 + x^3 + x + 1 (0x11B).
     fn mul(self, a: Self::V, b: Self::V) -> Self::V;
