@@ -43,20 +43,33 @@ pub(super) fn crypt<M: Simd, L: Layout<M>, const N: usize>(m: M, layout: &L, rk:
     for i in 1..N {
         (a[i], b[i]) = L::load(m, &c, &data[i * L::GROUP_BYTES..]);
     }
+    rounds::<M, L, N>(m, &c, rk, &mut a, &mut b);
+    for i in 0..N {
+        L::store(m, &c, a[i], b[i], &mut data[i * L::GROUP_BYTES..]);
+    }
+}
+
+/// The 32 rounds on `N` groups in registers: (N1, N2) in `(a, b)` in and out.
+#[inline(always)]
+pub(super) fn rounds<M: Simd, L: Layout<M>, const N: usize>(
+    m: M,
+    c: &L::Consts,
+    rk: &[L::Key; 32],
+    a: &mut [L::Half; N],
+    b: &mut [L::Half; N],
+) {
     for r in (0..32).step_by(2) {
         let k = L::key(m, &rk[r]);
         for i in 0..N {
-            L::round(m, &c, k, &a[i], &mut b[i]);
+            L::round(m, c, k, &a[i], &mut b[i]);
         }
         let k = L::key(m, &rk[r + 1]);
         for i in 0..N {
-            L::round(m, &c, k, &b[i], &mut a[i]);
+            L::round(m, c, k, &b[i], &mut a[i]);
         }
     }
     // The last round does not swap: N1 is in `b`, N2 in `a`.
-    for i in 0..N {
-        L::store(m, &c, b[i], a[i], &mut data[i * L::GROUP_BYTES..]);
-    }
+    core::mem::swap(a, b);
 }
 
 /// [`crypt`] on as many groups (1 to 4) as `data` holds: a short tail runs

@@ -21,6 +21,11 @@ pub(super) trait Sub<M: Simd>: Sized {
     fn consts(&self, m: M) -> Self::Consts;
     /// `rotl11(S(x))` on every 32-bit lane.
     fn sub_rot(m: M, c: &Self::Consts, x: M::V) -> M::V;
+    /// `y ^ rotl11(S(x))`: a strategy may merge the last steps.
+    #[inline(always)]
+    fn xor_sub_rot(m: M, c: &Self::Consts, x: M::V, y: M::V) -> M::V {
+        m.xor(y, Self::sub_rot(m, c, x))
+    }
 }
 
 /// Dword lanes with S-box strategy `S`.
@@ -55,15 +60,13 @@ impl<M: Simd, S: Sub<M>> Layout<M> for Lanes<S> {
     }
     #[inline(always)]
     fn load(m: M, c: &Self::Consts, src: &[u8]) -> (M::V, M::V) {
-        // Quadwords [N1 N2] of 2 blocks each.
-        let x = m.shuffle8(m.load(src), c.gather);
-        let y = m.shuffle8(m.load(&src[M::BYTES..]), c.gather);
-        (m.unpack_lo::<8>(x, y), m.unpack_hi::<8>(x, y))
+        Self::halves(m, c, m.load(src), m.load(&src[M::BYTES..]))
     }
     #[inline(always)]
     fn store(m: M, c: &Self::Consts, n1: M::V, n2: M::V, dst: &mut [u8]) {
-        m.store(m.shuffle8(m.unpack_lo::<8>(n1, n2), c.scatter), dst);
-        m.store(m.shuffle8(m.unpack_hi::<8>(n1, n2), c.scatter), &mut dst[M::BYTES..]);
+        let (x, y) = Self::blocks(m, c, n1, n2);
+        m.store(x, dst);
+        m.store(y, &mut dst[M::BYTES..]);
     }
     #[inline(always)]
     fn key(m: M, k: &u32) -> M::V {
@@ -71,14 +74,30 @@ impl<M: Simd, S: Sub<M>> Layout<M> for Lanes<S> {
     }
     #[inline(always)]
     fn round(m: M, c: &Self::Consts, k: M::V, x: &M::V, y: &mut M::V) {
-        *y = m.xor(*y, S::sub_rot(m, &c.sub, m.add32(*x, k)));
+        *y = S::xor_sub_rot(m, &c.sub, m.add32(*x, k), *y);
+    }
+}
+
+impl<S> Lanes<S> {
+    /// (N1, N2) of the blocks in registers `x` (the first `BYTES` bytes)
+    /// and `y`.
+    #[inline(always)]
+    pub(super) fn halves<M: Simd, C>(m: M, c: &LaneConsts<M, C>, x: M::V, y: M::V) -> (M::V, M::V) {
+        // Quadwords [N1 N2] of 2 blocks each.
+        let (x, y) = (m.shuffle8(x, c.gather), m.shuffle8(y, c.gather));
+        (m.unpack_lo::<8>(x, y), m.unpack_hi::<8>(x, y))
+    }
+    /// The inverse of [`Lanes::halves`].
+    #[inline(always)]
+    pub(super) fn blocks<M: Simd, C>(m: M, c: &LaneConsts<M, C>, n1: M::V, n2: M::V) -> (M::V, M::V) {
+        (m.shuffle8(m.unpack_lo::<8>(n1, n2), c.scatter), m.shuffle8(m.unpack_hi::<8>(n1, n2), c.scatter))
     }
 }
 
 /// Round keys and dword lanes with strategy `S`: a batch of 1 to 4 groups.
 pub(crate) struct LaneCipher<S> {
     pub(super) rk: RoundKeys,
-    lanes: Lanes<S>,
+    pub(super) lanes: Lanes<S>,
 }
 
 impl<M: Simd, S: Sub<M> + Send + Sync + 'static> BatchCipher<M> for LaneCipher<S> {

@@ -30,6 +30,7 @@ use crate::simd::{Avx512, Simd, Vbmi};
 const MUX_B_IF_C_ELSE_A: i32 = 0xD8; // (B & C) | (A & !C)
 const MUX_A_IF_C_ELSE_B: i32 = 0xE4; // (A & C) | (B & !C)
 const AND_OR: i32 = 0xEA; // (A & B) | C
+const XOR_OR: i32 = 0x1E; // A ^ (B | C)
 
 /// The low nibble of every byte, and the high one moved down.
 #[inline(always)]
@@ -165,6 +166,21 @@ impl<M: Vbmi + Avx512> Sub<M> for Permb {
         let il = m.ternlog::<AND_OR>(x, *low, *tags);
         let ih = m.ternlog::<AND_OR>(m.shr32::<4>(x), *low, *tags);
         m.rotl32::<11>(m.or(lookup64(m, lo, il), lookup64(m, hi, ih)))
+    }
+    /// Below 512 bits (the narrow backend, where one block's latency is
+    /// the cost): rotate both lookups and merge them into `y` with one
+    /// `vpternlogd`, one step shorter than or, rotate, xor. The 512-bit
+    /// kernels keep one rotation (port 0 is their bottleneck on Intel).
+    #[inline(always)]
+    fn xor_sub_rot(m: M, c: &Self::Consts, x: M::V, y: M::V) -> M::V {
+        if M::BYTES == 64 {
+            return m.xor(y, Self::sub_rot(m, c, x));
+        }
+        let (lo, hi, low, tags) = c;
+        let il = m.ternlog::<AND_OR>(x, *low, *tags);
+        let ih = m.ternlog::<AND_OR>(m.shr32::<4>(x), *low, *tags);
+        let (sl, sh) = (m.rotl32::<11>(lookup64(m, lo, il)), m.rotl32::<11>(lookup64(m, hi, ih)));
+        m.ternlog::<XOR_OR>(y, sl, sh)
     }
 }
 

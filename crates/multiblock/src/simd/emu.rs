@@ -285,6 +285,14 @@ impl<const N: usize> Avx512 for Emu<N> {
         let s = self.shuffle8(table, idx);
         map(|i| if mask >> i & 1 == 1 { s[i] } else { src[i] })
     }
+    fn load_prefix(self, src: &[u8]) -> R<N> {
+        assert!(src.len() <= N);
+        map(|i| src.get(i).copied().unwrap_or(0))
+    }
+    fn store_prefix(self, v: R<N>, dst: &mut [u8]) {
+        assert!(dst.len() <= N);
+        dst.copy_from_slice(&v[..dst.len()]);
+    }
     fn permi2q(self, a: R<N>, idx: R<N>, b: R<N>) -> R<N> {
         let q = N / 8;
         map(|i| {

@@ -228,6 +228,13 @@ pub(crate) trait Avx512: Simd {
     fn shuffle8_masked(self, src: Self::V, mask: u64, table: Self::V, idx: Self::V) -> Self::V;
     /// `vpermt2q`: 64-bit word k ← (a ‖ b)[idx[k] mod 2·BYTES/8].
     fn permi2q(self, a: Self::V, idx: Self::V, b: Self::V) -> Self::V;
+    /// The first `src.len()` (≤ BYTES) bytes, zeros above (`vmovdqu8` with a
+    /// zeroing mask: masked-off bytes are not read, so `src` may end at a
+    /// page end). Which bytes are read depends on the length only.
+    fn load_prefix(self, src: &[u8]) -> Self::V;
+    /// The first `dst.len()` (≤ BYTES) bytes of `v` into `dst` (masked
+    /// `vmovdqu8`: bytes past `dst` are not written).
+    fn store_prefix(self, v: Self::V, dst: &mut [u8]);
 }
 
 #[cfg(test)]

@@ -80,6 +80,15 @@ macro_rules! check_extensions {
             same!($m, $n, $rng, |m, a, b, c| m.shuffle8_masked(a, 0xaaaa_aaaa_aaaa_aaaa, b, c));
             same!($m, $n, $rng, |m, a, b, c| m.permi2q(a, b, c));
         }
+        // Masked moves of every length, inside a buffer whose other bytes must not change.
+        for len in 0..=$n {
+            same!($m, $n, $rng, |m, a, b, _c| {
+                let mut buf = [0xa5u8; $n + 2];
+                m.store(b, &mut buf[1..]);
+                m.store_prefix(a, &mut buf[1..1 + len]);
+                m.xor(m.load(&buf[1..]), m.load_prefix(&buf[2 + len..]))
+            });
+        }
     };
 }
 

@@ -142,7 +142,7 @@ macro_rules! x86_extensions {
         gfni: [$($gfni_bound:tt)+] $affine:ident $set64:ident $mulb:ident,
         vbmi: [$($vbmi_bound:tt)+] $permb:ident $permi2b:ident,
         avx512: [$($avx_bound:tt)+] $ternlog:ident $movepi8_mask:ident $test_mask:ident $set8:ident
-            $blend:ident $mask_shuffle:ident $permi2q:ident
+            $blend:ident $mask_shuffle:ident $permi2q:ident $maskz_load:ident $mask_store:ident
     ) => {
         impl<L: $($gfni_bound)+> crate::simd::Gfni for $token<L> {
             #[inline(always)]
@@ -186,11 +186,30 @@ macro_rules! x86_extensions {
             fn permi2q(self, a: $v, idx: $v, b: $v) -> $v {
                 unsafe { $permi2q(a, idx, b) }
             }
+            #[inline(always)]
+            fn load_prefix(self, src: &[u8]) -> $v {
+                assert!(src.len() <= <Self as crate::simd::Simd>::BYTES);
+                // SAFETY: the mask selects exactly src's bytes; masked-off
+                // bytes are neither read nor able to fault.
+                unsafe { $maskz_load(crate::simd::x86_ops::prefix_mask(src.len()) as $mask, src.as_ptr().cast()) }
+            }
+            #[inline(always)]
+            fn store_prefix(self, v: $v, dst: &mut [u8]) {
+                assert!(dst.len() <= <Self as crate::simd::Simd>::BYTES);
+                // SAFETY: as in `load_prefix`, only dst's bytes are written.
+                unsafe { $mask_store(dst.as_mut_ptr().cast(), crate::simd::x86_ops::prefix_mask(dst.len()) as $mask, v) }
+            }
         }
     };
 }
 
 pub(super) use {x86_binary, x86_extensions, x86_shift, x86_simd};
+
+/// The byte mask of the first `len` (≤ 64) bytes.
+#[inline(always)]
+pub(super) fn prefix_mask(len: usize) -> u64 {
+    u64::MAX.checked_shr(64 - len as u32).unwrap_or(0)
+}
 
 // Kalyna's operations: `vpaddb` and `vpblendvb` as inline asm (see
 // `Simd::add8_opaque`, `Simd::blendv_opaque`). The register classes of

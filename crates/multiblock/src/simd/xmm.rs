@@ -140,4 +140,5 @@ x86_extensions! {
     vbmi: [HasVbmi] _mm_permutexvar_epi8 _mm_permutex2var_epi8,
     avx512: [HasAvx512] _mm_ternarylogic_epi32 _mm_movepi8_mask _mm_test_epi8_mask _mm_set1_epi8
         _mm_mask_blend_epi8 _mm_mask_shuffle_epi8 _mm_permutex2var_epi64
+        _mm_maskz_loadu_epi8 _mm_mask_storeu_epi8
 }

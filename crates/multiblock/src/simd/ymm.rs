@@ -150,4 +150,5 @@ x86_extensions! {
     vbmi: [HasVbmi] _mm256_permutexvar_epi8 _mm256_permutex2var_epi8,
     avx512: [HasAvx512] _mm256_ternarylogic_epi32 _mm256_movepi8_mask _mm256_test_epi8_mask _mm256_set1_epi8
         _mm256_mask_blend_epi8 _mm256_mask_shuffle_epi8 _mm256_permutex2var_epi64
+        _mm256_maskz_loadu_epi8 _mm256_mask_storeu_epi8
 }
