@@ -44,7 +44,7 @@ pub fn run() -> Result<(), Failure> {
         ))?;
     }
     out::line("")?;
-    out::line(format!("{:<16} {:<14} {:<14} {:>5}  {}", "cipher", "backend", "constant-time", "ways", "status"))?;
+    out::line(format!("{:<16} {:<18} {:<14} {:>5}  {}", "cipher", "backend", "constant-time", "ways", "status"))?;
     for id in CipherId::ALL {
         // What the environment selects (`None`: unset; an error: a typo).
         let chosen = multiblock::env_backend(id.name()).map_err(Failure::input)?.map(|b| b.name);
@@ -71,7 +71,7 @@ pub fn run() -> Result<(), Failure> {
                 (false, _, _) => format!("needs {}", b.info.needs),
             };
             out::line(format!(
-                "{:<16} {:<14} {:<14} {:>5}  {}",
+                "{:<16} {:<18} {:<14} {:>5}  {}",
                 id.name(),
                 b.info.name,
                 if b.info.constant_time { "yes" } else { "no" },
