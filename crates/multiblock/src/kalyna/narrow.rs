@@ -409,6 +409,7 @@ mod tests {
     use super::*;
     use crate::simd::emu::Emu;
     use crate::test_rng::Rng;
+    use crate::test_util::check_against;
 
     /// Kalyna-128's permutations stay inside their 128-bit lane (`vpshufb`).
     #[test]
@@ -431,13 +432,8 @@ mod tests {
                 let (kernel, oracle) = ((backend.new)(&keys), (reference::BACKEND.new)(&keys));
                 let bb = v.block_bytes();
                 for blocks in 0..=(128 / bb + 1) {
-                    let data = rng.bytes(blocks * bb);
-                    let (mut got, mut want) = (data.clone(), data.clone());
-                    kernel.encrypt_blocks(&mut got);
-                    oracle.encrypt_blocks(&mut want);
-                    assert_eq!(got, want, "{v:?} encrypt {blocks} blocks");
-                    kernel.decrypt_blocks(&mut got);
-                    assert_eq!(got, data, "{v:?} decrypt {blocks} blocks");
+                    let what = format!("{v:?}, {blocks} blocks");
+                    check_against(&*kernel, &*oracle, &rng.bytes(blocks * bb), &what);
                 }
             }
         }

@@ -240,16 +240,11 @@ impl<M: Ops> BatchCipher<M> for NarrowKernel {
 mod tests {
     use super::*;
     use crate::kuznyechik::key_schedule::expand;
+    use crate::kuznyechik::reference::tests::every_length;
     use crate::kuznyechik::reference::{decrypt_block, encrypt_block};
+    use crate::kuznyechik::transforms::tests::rng_block;
     use crate::kuznyechik::transforms::{l, l_inv};
     use crate::simd::emu::Emu;
-
-    fn rng_block(seed: &mut u64) -> Block {
-        core::array::from_fn(|_| {
-            *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (*seed >> 56) as u8
-        })
-    }
 
     fn to_aes(b: &Block) -> Block {
         b.map(aes_basis::to_aes)
@@ -310,22 +305,7 @@ mod tests {
                 assert_eq!(back, data);
             }
         }
-        let backend = crate::kernel::backend::<Emu<64>, NarrowKernel>("emulated", true, BLOCKS);
-        let key: Vec<u8> = (0..2).flat_map(|_| rng_block(&mut seed)).collect();
-        let keys = Keys::new(&key);
-        let kernel = (backend.new)(&keys);
-        for n in 0..13 {
-            let data: Vec<u8> = (0..n).flat_map(|_| rng_block(&mut seed)).collect();
-            let mut want = data.clone();
-            for b in want.as_chunks_mut::<16>().0 {
-                encrypt_block(&keys.rk, b);
-            }
-            let mut got = data.clone();
-            kernel.encrypt_blocks(&mut got);
-            assert_eq!(got, want, "{n} blocks");
-            kernel.decrypt_blocks(&mut got);
-            assert_eq!(got, data, "{n} blocks");
-        }
+        every_length(crate::kernel::backend::<Emu<64>, NarrowKernel>("emulated", true, BLOCKS), 13);
     }
 
     /// The round keys are the converted ones, not copies of the raw keys.
