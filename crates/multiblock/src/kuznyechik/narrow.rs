@@ -214,25 +214,35 @@ impl<M: Ops> BatchCipher<M> for NarrowKernel {
     }
     #[inline(always)]
     fn encrypt(&self, m: M, batch: &mut [u8]) {
-        let (blocks, _) = batch.as_chunks_mut::<16>();
-        match blocks.len() {
-            0 => {}
-            1 => encrypt_n::<M, 1>(m, self, blocks),
-            2 => encrypt_n::<M, 2>(m, self, blocks),
-            3 => encrypt_n::<M, 3>(m, self, blocks),
-            _ => encrypt_n::<M, 4>(m, self, blocks),
-        }
+        crypt::<M, false>(m, self, batch)
     }
     #[inline(always)]
     fn decrypt(&self, m: M, batch: &mut [u8]) {
-        let (blocks, _) = batch.as_chunks_mut::<16>();
-        match blocks.len() {
-            0 => {}
-            1 => decrypt_n::<M, 1>(m, self, blocks),
-            2 => decrypt_n::<M, 2>(m, self, blocks),
-            3 => decrypt_n::<M, 3>(m, self, blocks),
-            _ => decrypt_n::<M, 4>(m, self, blocks),
-        }
+        crypt::<M, true>(m, self, batch)
+    }
+}
+
+/// Encrypts (`DECRYPT` false) or decrypts one batch in place, the block
+/// count picking the number of chains.
+#[inline(always)]
+fn crypt<M: Ops, const DECRYPT: bool>(m: M, k: &NarrowKernel, batch: &mut [u8]) {
+    let (blocks, _) = batch.as_chunks_mut::<16>();
+    match blocks.len() {
+        0 => {}
+        1 => crypt_n::<M, 1, DECRYPT>(m, k, blocks),
+        2 => crypt_n::<M, 2, DECRYPT>(m, k, blocks),
+        3 => crypt_n::<M, 3, DECRYPT>(m, k, blocks),
+        _ => crypt_n::<M, 4, DECRYPT>(m, k, blocks),
+    }
+}
+
+/// One direction of [`crypt`] on N blocks.
+#[inline(always)]
+fn crypt_n<M: Ops, const N: usize, const DECRYPT: bool>(m: M, k: &NarrowKernel, blocks: &mut [[u8; 16]]) {
+    if DECRYPT {
+        decrypt_n::<M, N>(m, k, blocks)
+    } else {
+        encrypt_n::<M, N>(m, k, blocks)
     }
 }
 
