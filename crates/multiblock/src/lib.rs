@@ -48,6 +48,8 @@ pub mod ublock;
 mod zeroize_tests;
 #[cfg(test)]
 mod test_rng;
+#[cfg(test)]
+mod test_util;
 
 pub use cipher;
 pub use cpu::{disabled_features, BackendChoice, BackendInfo, CpuFeatures, BACKEND_ENV, DISABLE_ENV};

@@ -42,12 +42,12 @@ fn xor_key(s: &mut [u8], k: &[u8]) {
 /// at a time) when the CPU has AVX2 (NEON), else the
 /// portable backend's bitsliced round on all the blocks at once.
 fn psi(v: Variant, s: &mut [u8]) {
-    // The CPU's features do not change: either every chunk runs on the SIMD
-    // round or the first one already says no (and is left untouched).
     #[cfg(target_arch = "x86_64")]
     if super::narrow::psi(v, s) {
         return;
     }
+    // The CPU's features do not change: either every chunk runs on the SIMD
+    // round or the first one already says no (and is left untouched).
     #[cfg(target_arch = "x86_64")]
     if s.chunks_mut(64).all(|chunk| super::avx2::psi(v, chunk)) {
         return;

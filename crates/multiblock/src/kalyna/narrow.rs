@@ -387,19 +387,32 @@ impl<M: Gfni + Vbmi + Avx512> BatchCipher<M> for Narrow {
     }
     #[inline(always)]
     fn encrypt(&self, m: M, batch: &mut [u8]) {
-        match self.keys.variant.nb() {
-            2 => encrypt_nb::<M, 2>(m, &self.keys, batch),
-            4 => encrypt_nb::<M, 4>(m, &self.keys, batch),
-            _ => encrypt_nb::<M, 8>(m, &self.keys, batch),
-        }
+        crypt::<M, false>(m, &self.keys, batch)
     }
     #[inline(always)]
     fn decrypt(&self, m: M, batch: &mut [u8]) {
-        match self.keys.variant.nb() {
-            2 => decrypt_nb::<M, 2>(m, &self.keys, batch),
-            4 => decrypt_nb::<M, 4>(m, &self.keys, batch),
-            _ => decrypt_nb::<M, 8>(m, &self.keys, batch),
-        }
+        crypt::<M, true>(m, &self.keys, batch)
+    }
+}
+
+/// Encrypts (`DECRYPT` false) or decrypts one batch in place, with the
+/// variant's nb as a constant.
+#[inline(always)]
+fn crypt<M: Gfni + Vbmi + Avx512, const DECRYPT: bool>(m: M, k: &NarrowKeys, batch: &mut [u8]) {
+    match k.variant.nb() {
+        2 => crypt_nb::<M, 2, DECRYPT>(m, k, batch),
+        4 => crypt_nb::<M, 4, DECRYPT>(m, k, batch),
+        _ => crypt_nb::<M, 8, DECRYPT>(m, k, batch),
+    }
+}
+
+/// One direction of [`crypt`] at NB columns.
+#[inline(always)]
+fn crypt_nb<M: Gfni + Vbmi + Avx512, const NB: usize, const DECRYPT: bool>(m: M, k: &NarrowKeys, data: &mut [u8]) {
+    if DECRYPT {
+        decrypt_nb::<M, NB>(m, k, data)
+    } else {
+        encrypt_nb::<M, NB>(m, k, data)
     }
 }
 
@@ -409,6 +422,7 @@ mod tests {
     use super::*;
     use crate::simd::emu::Emu;
     use crate::test_rng::Rng;
+    use crate::test_util::check_against;
 
     /// Kalyna-128's permutations stay inside their 128-bit lane (`vpshufb`).
     #[test]
@@ -431,13 +445,8 @@ mod tests {
                 let (kernel, oracle) = ((backend.new)(&keys), (reference::BACKEND.new)(&keys));
                 let bb = v.block_bytes();
                 for blocks in 0..=(128 / bb + 1) {
-                    let data = rng.bytes(blocks * bb);
-                    let (mut got, mut want) = (data.clone(), data.clone());
-                    kernel.encrypt_blocks(&mut got);
-                    oracle.encrypt_blocks(&mut want);
-                    assert_eq!(got, want, "{v:?} encrypt {blocks} blocks");
-                    kernel.decrypt_blocks(&mut got);
-                    assert_eq!(got, data, "{v:?} decrypt {blocks} blocks");
+                    let what = format!("{v:?}, {blocks} blocks");
+                    check_against(&*kernel, &*oracle, &rng.bytes(blocks * bb), &what);
                 }
             }
         }

@@ -327,6 +327,7 @@ mod tests {
     use crate::kernel;
     use crate::simd::emu::{affine_byte, Emu};
     use crate::test_rng::Rng;
+    use crate::test_util::check_against;
 
     #[test]
     fn matrices_multiply() {
@@ -347,13 +348,8 @@ mod tests {
             let (kernel, oracle) = ((backend.new)(&keys), (reference::BACKEND.new)(&keys));
             let bb = v.block_bytes();
             for len in [0, bb, batch - bb, batch, batch + 3 * bb, 2 * batch + bb] {
-                let data = rng.bytes(len);
-                let (mut got, mut want) = (data.clone(), data.clone());
-                kernel.encrypt_blocks(&mut got);
-                oracle.encrypt_blocks(&mut want);
-                assert_eq!(got, want, "{v:?} encrypt {len}, {} bytes per register", M::BYTES);
-                kernel.decrypt_blocks(&mut got);
-                assert_eq!(got, data, "{v:?} decrypt {len}, {} bytes per register", M::BYTES);
+                let what = format!("{v:?}, {len} bytes, {} bytes per register", M::BYTES);
+                check_against(&*kernel, &*oracle, &rng.bytes(len), &what);
             }
         }
     }

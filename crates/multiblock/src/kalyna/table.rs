@@ -137,23 +137,24 @@ impl Table {
         t
     }
 
-    fn encrypt<const NB: usize, const W: usize>(&self, data: &mut [u8]) {
+    /// Encrypts (`DECRYPT` false) or decrypts W blocks at a time, the rest
+    /// one by one.
+    fn crypt<const NB: usize, const W: usize, const DECRYPT: bool>(&self, data: &mut [u8]) {
         let mut chunks = data.chunks_exact_mut(8 * NB * W);
         for chunk in &mut chunks {
-            self.encrypt_n::<NB, W>(chunk);
+            self.crypt_n::<NB, W, DECRYPT>(chunk);
         }
         for block in chunks.into_remainder().chunks_exact_mut(8 * NB) {
-            self.encrypt_n::<NB, 1>(block);
+            self.crypt_n::<NB, 1, DECRYPT>(block);
         }
     }
 
-    fn decrypt<const NB: usize, const W: usize>(&self, data: &mut [u8]) {
-        let mut chunks = data.chunks_exact_mut(8 * NB * W);
-        for chunk in &mut chunks {
-            self.decrypt_n::<NB, W>(chunk);
-        }
-        for block in chunks.into_remainder().chunks_exact_mut(8 * NB) {
-            self.decrypt_n::<NB, 1>(block);
+    #[inline(always)]
+    fn crypt_n<const NB: usize, const W: usize, const DECRYPT: bool>(&self, data: &mut [u8]) {
+        if DECRYPT {
+            self.decrypt_n::<NB, W>(data)
+        } else {
+            self.encrypt_n::<NB, W>(data)
         }
     }
 
@@ -241,17 +242,17 @@ fn store<const NB: usize, const W: usize>(s: &[[u64; NB]; W], data: &mut [u8]) {
 impl BlockKernel for Table {
     fn encrypt_blocks(&self, data: &mut [u8]) {
         match self.variant.nb() {
-            2 => self.encrypt::<2, W2>(data),
-            4 => self.encrypt::<4, W4>(data),
-            _ => self.encrypt::<8, W8>(data),
+            2 => self.crypt::<2, W2, false>(data),
+            4 => self.crypt::<4, W4, false>(data),
+            _ => self.crypt::<8, W8, false>(data),
         }
     }
 
     fn decrypt_blocks(&self, data: &mut [u8]) {
         match self.variant.nb() {
-            2 => self.decrypt::<2, W2>(data),
-            4 => self.decrypt::<4, W4>(data),
-            _ => self.decrypt::<8, W8>(data),
+            2 => self.crypt::<2, W2, true>(data),
+            4 => self.crypt::<4, W4, true>(data),
+            _ => self.crypt::<8, W8, true>(data),
         }
     }
 }

@@ -214,25 +214,35 @@ impl<M: Ops> BatchCipher<M> for NarrowKernel {
     }
     #[inline(always)]
     fn encrypt(&self, m: M, batch: &mut [u8]) {
-        let (blocks, _) = batch.as_chunks_mut::<16>();
-        match blocks.len() {
-            0 => {}
-            1 => encrypt_n::<M, 1>(m, self, blocks),
-            2 => encrypt_n::<M, 2>(m, self, blocks),
-            3 => encrypt_n::<M, 3>(m, self, blocks),
-            _ => encrypt_n::<M, 4>(m, self, blocks),
-        }
+        crypt::<M, false>(m, self, batch)
     }
     #[inline(always)]
     fn decrypt(&self, m: M, batch: &mut [u8]) {
-        let (blocks, _) = batch.as_chunks_mut::<16>();
-        match blocks.len() {
-            0 => {}
-            1 => decrypt_n::<M, 1>(m, self, blocks),
-            2 => decrypt_n::<M, 2>(m, self, blocks),
-            3 => decrypt_n::<M, 3>(m, self, blocks),
-            _ => decrypt_n::<M, 4>(m, self, blocks),
-        }
+        crypt::<M, true>(m, self, batch)
+    }
+}
+
+/// Encrypts (`DECRYPT` false) or decrypts one batch in place, the block
+/// count picking the number of chains.
+#[inline(always)]
+fn crypt<M: Ops, const DECRYPT: bool>(m: M, k: &NarrowKernel, batch: &mut [u8]) {
+    let (blocks, _) = batch.as_chunks_mut::<16>();
+    match blocks.len() {
+        0 => {}
+        1 => crypt_n::<M, 1, DECRYPT>(m, k, blocks),
+        2 => crypt_n::<M, 2, DECRYPT>(m, k, blocks),
+        3 => crypt_n::<M, 3, DECRYPT>(m, k, blocks),
+        _ => crypt_n::<M, 4, DECRYPT>(m, k, blocks),
+    }
+}
+
+/// One direction of [`crypt`] on N blocks.
+#[inline(always)]
+fn crypt_n<M: Ops, const N: usize, const DECRYPT: bool>(m: M, k: &NarrowKernel, blocks: &mut [[u8; 16]]) {
+    if DECRYPT {
+        decrypt_n::<M, N>(m, k, blocks)
+    } else {
+        encrypt_n::<M, N>(m, k, blocks)
     }
 }
 
@@ -240,16 +250,11 @@ impl<M: Ops> BatchCipher<M> for NarrowKernel {
 mod tests {
     use super::*;
     use crate::kuznyechik::key_schedule::expand;
+    use crate::kuznyechik::reference::tests::every_length;
     use crate::kuznyechik::reference::{decrypt_block, encrypt_block};
+    use crate::kuznyechik::transforms::tests::rng_block;
     use crate::kuznyechik::transforms::{l, l_inv};
     use crate::simd::emu::Emu;
-
-    fn rng_block(seed: &mut u64) -> Block {
-        core::array::from_fn(|_| {
-            *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (*seed >> 56) as u8
-        })
-    }
 
     fn to_aes(b: &Block) -> Block {
         b.map(aes_basis::to_aes)
@@ -310,22 +315,7 @@ mod tests {
                 assert_eq!(back, data);
             }
         }
-        let backend = crate::kernel::backend::<Emu<64>, NarrowKernel>("emulated", true, BLOCKS);
-        let key: Vec<u8> = (0..2).flat_map(|_| rng_block(&mut seed)).collect();
-        let keys = Keys::new(&key);
-        let kernel = (backend.new)(&keys);
-        for n in 0..13 {
-            let data: Vec<u8> = (0..n).flat_map(|_| rng_block(&mut seed)).collect();
-            let mut want = data.clone();
-            for b in want.as_chunks_mut::<16>().0 {
-                encrypt_block(&keys.rk, b);
-            }
-            let mut got = data.clone();
-            kernel.encrypt_blocks(&mut got);
-            assert_eq!(got, want, "{n} blocks");
-            kernel.decrypt_blocks(&mut got);
-            assert_eq!(got, data, "{n} blocks");
-        }
+        every_length(crate::kernel::backend::<Emu<64>, NarrowKernel>("emulated", true, BLOCKS), 13);
     }
 
     /// The round keys are the converted ones, not copies of the raw keys.

@@ -54,9 +54,22 @@ impl BlockKernel for Reference {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use crate::kuznyechik::transforms::tests::block;
+    use crate::kuznyechik::transforms::tests::{block, rng_block};
+    use crate::test_util::check_against;
+
+    /// `backend` against this one on 0..blocks blocks, both directions.
+    pub(crate) fn every_length(backend: Backend<Keys>, blocks: usize) {
+        let mut seed = 11;
+        let key: Vec<u8> = (0..32).map(|i| rng_block(&mut seed)[i % 16]).collect();
+        let keys = Keys::new(&key);
+        let (kernel, oracle) = ((backend.new)(&keys), (BACKEND.new)(&keys));
+        for blocks in 0..blocks {
+            let data: Vec<u8> = (0..blocks).flat_map(|_| rng_block(&mut seed)).collect();
+            check_against(&*kernel, &*oracle, &data, &format!("{blocks} blocks"));
+        }
+    }
 
     // GOST R 34.12-2015 Appendix A.1.5–A.1.6 / RFC 7801 §5.5–5.6.
     #[test]

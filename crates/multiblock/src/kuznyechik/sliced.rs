@@ -338,6 +338,8 @@ pub(crate) mod tests {
     use crate::kuznyechik::reference::{decrypt_block, encrypt_block};
     use crate::kuznyechik::key_schedule::expand;
     use crate::kuznyechik::layers::{Nibble, NibbleGfni, Registers, Vbmi};
+    use crate::kuznyechik::reference::tests::every_length;
+    use crate::kuznyechik::transforms::tests::rng_block;
     use crate::kuznyechik::transforms::{gf_mul, l};
     use crate::simd::emu::{affine_byte, Emu};
 
@@ -367,13 +369,6 @@ pub(crate) mod tests {
         }
         assert_eq!(L_COEFFS[7], MULS[6]);
         assert_eq!((L_COEFFS[6], L_COEFFS[8], L_COEFFS[15]), (1, 1, 1));
-    }
-
-    fn rng_block(seed: &mut u64) -> Block {
-        core::array::from_fn(|_| {
-            *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (*seed >> 56) as u8
-        })
     }
 
     /// Runs L (or L⁻¹) with key folding on a single-lane emulated machine.
@@ -463,26 +458,6 @@ pub(crate) mod tests {
     /// on the emulator, every length from 0 to 2 batches + 3 blocks.
     fn adapter_matches_reference<M: Narrow, S: Layer<M> + Layer<M::Half>>() {
         every_length(crate::kernel::backend::<M, Sliced<S>>("emulated", true, M::BYTES), 2 * M::BYTES + 3);
-    }
-
-    /// `backend` against the reference on 0..blocks blocks, both directions.
-    fn every_length(backend: crate::cpu::Backend<Keys>, blocks: usize) {
-        let mut seed = 11;
-        let key: Vec<u8> = (0..32).map(|i| rng_block(&mut seed)[i % 16]).collect();
-        let keys = Keys::new(&key);
-        let kernel = (backend.new)(&keys);
-        for blocks in 0..blocks {
-            let data: Vec<u8> = (0..blocks).flat_map(|_| rng_block(&mut seed)).collect();
-            let mut want = data.clone();
-            for b in want.chunks_exact_mut(16) {
-                encrypt_block(&keys.rk, b.try_into().unwrap());
-            }
-            let mut got = data.clone();
-            kernel.encrypt_blocks(&mut got);
-            assert_eq!(got, want, "{blocks} blocks");
-            kernel.decrypt_blocks(&mut got);
-            assert_eq!(got, data, "{blocks} blocks");
-        }
     }
 
     #[test]

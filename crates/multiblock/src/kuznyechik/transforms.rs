@@ -89,6 +89,14 @@ pub(crate) mod tests {
         b
     }
 
+    /// A pseudo-random block from `seed` (a 64-bit LCG, top byte each step).
+    pub(crate) fn rng_block(seed: &mut u64) -> Block {
+        core::array::from_fn(|_| {
+            *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (*seed >> 56) as u8
+        })
+    }
+
     /// Runs `f` along a chain of the standard's examples: f(v[i]) == v[i+1].
     fn chain(f: fn(&mut Block), values: &[&str]) {
         for pair in values.windows(2) {

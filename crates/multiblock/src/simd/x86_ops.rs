@@ -78,28 +78,8 @@ macro_rules! x86_simd {
                 packus16: $packus16 }
             x86_shift! { $v; shl16: $shl16, shr16: $shr16, shl32: $shl32, shr32: $shr32, shl64: $shl64,
                 shr64: $shr64 }
-            #[inline(always)]
-            fn unpack_lo<const W: usize>(self, a: $v, b: $v) -> $v {
-                unsafe {
-                    match W {
-                        1 => $ulo8(a, b),
-                        2 => $ulo16(a, b),
-                        4 => $ulo32(a, b),
-                        _ => $ulo64(a, b),
-                    }
-                }
-            }
-            #[inline(always)]
-            fn unpack_hi<const W: usize>(self, a: $v, b: $v) -> $v {
-                unsafe {
-                    match W {
-                        1 => $uhi8(a, b),
-                        2 => $uhi16(a, b),
-                        4 => $uhi32(a, b),
-                        _ => $uhi64(a, b),
-                    }
-                }
-            }
+            x86_unpack! { $v; unpack_lo: [$ulo8, $ulo16, $ulo32, $ulo64],
+                unpack_hi: [$uhi8, $uhi16, $uhi32, $uhi64] }
 
             $($extra)*
         }
@@ -113,6 +93,26 @@ macro_rules! x86_binary {
             #[inline(always)]
             fn $name(self, a: $v, b: $v) -> $v {
                 unsafe { $f(a, b) }
+            }
+        )*
+    };
+}
+
+/// `fn name<const W: usize>(self, a, b)`: the interleave of W-byte elements
+/// (W = 1, 2, 4 or 8), one intrinsic per element size.
+macro_rules! x86_unpack {
+    ($v:ty; $($name:ident: [$f8:ident, $f16:ident, $f32:ident, $f64:ident]),* $(,)?) => {
+        $(
+            #[inline(always)]
+            fn $name<const W: usize>(self, a: $v, b: $v) -> $v {
+                unsafe {
+                    match W {
+                        1 => $f8(a, b),
+                        2 => $f16(a, b),
+                        4 => $f32(a, b),
+                        _ => $f64(a, b),
+                    }
+                }
             }
         )*
     };
@@ -203,7 +203,7 @@ macro_rules! x86_extensions {
     };
 }
 
-pub(super) use {x86_binary, x86_extensions, x86_shift, x86_simd};
+pub(super) use {x86_binary, x86_extensions, x86_shift, x86_simd, x86_unpack};
 
 /// The byte mask of the first `len` (≤ 64) bytes.
 #[inline(always)]

@@ -2,7 +2,7 @@
 //! forms of `vpternlog`, `vprold` and the masks with AVX-512VL).
 
 use super::level::{HasAvx512, HasGfni, HasVbmi, Level};
-use super::x86_ops::{x86_binary, x86_extensions, x86_shift, x86_simd};
+use super::x86_ops::{x86_binary, x86_extensions, x86_shift, x86_simd, x86_unpack};
 use core::arch::x86_64::*;
 use core::marker::PhantomData;
 

@@ -1,7 +1,7 @@
 //! 256-bit registers: AVX2 and up (EVEX forms with AVX-512VL).
 
 use super::level::{HasAvx2, HasAvx512, HasGfni, HasVbmi};
-use super::x86_ops::{x86_binary, x86_extensions, x86_shift, x86_simd};
+use super::x86_ops::{x86_binary, x86_extensions, x86_shift, x86_simd, x86_unpack};
 use super::xmm::Xmm;
 use core::arch::x86_64::*;
 use core::marker::PhantomData;

@@ -1,7 +1,7 @@
 //! 512-bit registers: AVX-512 F+BW (+VL) and up.
 
 use super::level::{HasAvx512, HasGfni, HasVbmi};
-use super::x86_ops::{x86_binary, x86_extensions, x86_shift, x86_simd};
+use super::x86_ops::{x86_binary, x86_extensions, x86_shift, x86_simd, x86_unpack};
 use super::ymm::Ymm;
 use super::Narrow;
 use core::arch::x86_64::*;

@@ -93,10 +93,7 @@ pub(crate) fn expand_with(v: Variant, key: &[u8], lookup: fn(&[u8; 16], u8) -> u
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn hex(s: &str) -> Vec<u8> {
-        (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
-    }
+    use crate::test_util::hex;
 
     /// uBlock design document §8 / seed 001 §1.10: every
     /// round key of uBlock-128/128 for K = 0123456789abcdeffedcba9876543210.

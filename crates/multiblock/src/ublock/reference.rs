@@ -167,10 +167,7 @@ fn decrypt_block<const H: usize>(rk: &RoundKeys, r: usize, p: &Perms<H>, block: 
 mod tests {
     use super::super::{Keys, Variant};
     use super::*;
-
-    fn hex(s: &str) -> Vec<u8> {
-        (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
-    }
+    use crate::test_util::hex;
 
     /// Design document §8: uBlock-128/128 with P = K = 0123…3210, the state
     /// after round 1 is X[1] = 77…77 (X ⊕ RK⁰ = 0, s(0) = 7, and the linear

@@ -66,10 +66,7 @@ impl BlockKernel for Reference {
 mod tests {
     use super::super::Variant;
     use super::*;
-
-    fn hex(s: &str) -> Vec<u8> {
-        (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
-    }
+    use crate::test_util::hex;
 
     /// DSTU 7624:2014 Annex B, the first example of each parameter set
     /// (key = 00 01 02 .., plaintext = the bytes that follow the key).

@@ -50,27 +50,25 @@ fn shift_of(row: usize, nb: usize) -> usize {
 /// ShiftRows (§5.2): row i rotates right by δ_i columns, so the byte of
 /// column j moves to column (j + δ_i) mod nb.
 pub(super) fn shift_rows(s: &mut [u8]) {
-    let nb = s.len() / ROWS;
-    let mut old = [0u8; 64];
-    old[..s.len()].copy_from_slice(s);
-    for row in 0..ROWS {
-        let d = shift_of(row, nb);
-        for col in 0..nb {
-            s[ROWS * ((col + d) % nb) + row] = old[ROWS * col + row];
-        }
-    }
-    old.fill(0);
+    rotate_rows(s, false);
 }
 
 /// InvShiftRows (§5.4): row i rotates left by δ_i columns.
 pub(super) fn inv_shift_rows(s: &mut [u8]) {
+    rotate_rows(s, true);
+}
+
+/// Rotates row i right by δ_i columns, or (`left`) left by δ_i, that is
+/// right by nb − δ_i.
+fn rotate_rows(s: &mut [u8], left: bool) {
     let nb = s.len() / ROWS;
     let mut old = [0u8; 64];
     old[..s.len()].copy_from_slice(s);
     for row in 0..ROWS {
         let d = shift_of(row, nb);
+        let right = if left { nb - d } else { d };
         for col in 0..nb {
-            s[ROWS * col + row] = old[ROWS * ((col + d) % nb) + row];
+            s[ROWS * ((col + right) % nb) + row] = old[ROWS * col + row];
         }
     }
     old.fill(0);
