@@ -80,7 +80,7 @@ use super::{Keys, Variant};
 use crate::gf256::{self, KALYNA};
 use crate::cpu::Backend;
 use crate::kernel::{self, BatchCipher};
-use crate::simd::{Avx512, Avx512Gfni, Gfni, Job, Machine, Simd, Vbmi, Zmm};
+use crate::simd::{Avx512, Avx512Gfni, Gfni, Job, Machine, Narrow as Halves, Simd, Vbmi, Zmm};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// One register's worth of bytes.
@@ -166,13 +166,15 @@ pub(crate) struct NarrowKeys {
     enc: [Pattern; 19],
     /// InvShiftRows(InvMixColumns(K_r)) for r = 1..t (0 and t unused).
     dec: [Pattern; 19],
+    /// InvMixColumns(K_r) for r = 1..t (the rotation form's).
+    dec_mixed: [Pattern; 19],
 }
 
 impl NarrowKeys {
     fn new(keys: &Keys) -> NarrowKeys {
         let v = keys.variant;
         let (nb, bb) = (v.nb(), v.block_bytes());
-        let mut k = NarrowKeys { variant: v, enc: [[0; 64]; 19], dec: [[0; 64]; 19] };
+        let mut k = NarrowKeys { variant: v, enc: [[0; 64]; 19], dec: [[0; 64]; 19], dec_mixed: [[0; 64]; 19] };
         let mut mixed = [0u8; 64];
         let t = v.rounds();
         for r in 0..=t {
@@ -193,8 +195,10 @@ impl NarrowKeys {
                 let (c, i) = (p / 8, p % 8);
                 k.dec[r][p] = mixed[8 * ((c + shift_of(i, nb)) % nb) + i];
             }
+            k.dec_mixed[r][..bb].copy_from_slice(&mixed[..bb]);
             for q in (bb..64).step_by(bb) {
                 k.dec[r].copy_within(0..bb, q);
+                k.dec_mixed[r].copy_within(0..bb, q);
             }
         }
         mixed.zeroize();
@@ -230,6 +234,29 @@ fn sub<M: Vbmi + Avx512>(m: M, t: &[[M::V; 4]; 4], class: M::V, x: M::V) -> M::V
     m.select_bit::<7>(x, lo, hi)
 }
 
+/// [`sub`] of a half register `x` (machine `M`'s half `H`): the lookups on
+/// M's whole 128-entry tables (the index widened; its high half is
+/// unspecified, and so are those lookups' high halves, never used), the
+/// blends on H.
+#[inline(always)]
+fn sub_half<M: Vbmi + Halves>(m: M, t: &[[M::V; 4]; 4], class: HalfV<M>, x: HalfV<M>) -> HalfV<M>
+where
+    M::Half: Avx512,
+{
+    let (h, wide) = (m.half(), m.widen(x));
+    let (mut lo, mut hi) = ([x; 4], [x; 4]);
+    for a in 0..4 {
+        lo[a] = m.low_half(m.permi2b(t[a][0], wide, t[a][1]));
+        hi[a] = m.low_half(m.permi2b(t[a][2], wide, t[a][3]));
+    }
+    let lo = h.select_bit::<1>(class, h.select_bit::<0>(class, lo[0], lo[1]), h.select_bit::<0>(class, lo[2], lo[3]));
+    let hi = h.select_bit::<1>(class, h.select_bit::<0>(class, hi[0], hi[1]), h.select_bit::<0>(class, hi[2], hi[3]));
+    h.select_bit::<7>(x, lo, hi)
+}
+
+/// A register of machine M's half.
+type HalfV<M> = <<M as Halves>::Half as Simd>::V;
+
 /// Term d of the sum: the permutation `idx`, times the coefficient whose
 /// matrix is `matrix` (skipped for the coefficient 1).
 #[inline(always)]
@@ -262,6 +289,65 @@ fn linear<M: Gfni + Vbmi + Avx512, const NB: usize>(
     let b = m.xor3(t[2], t[4], t[5]);
     let c = m.xor3(t[6], t[7], key);
     m.xor3(a, b, c)
+}
+
+/// ⊕ over d of v_d · z with row i of every column ← row (i + d) mod 8,
+/// and `key`. The row rotation is each little-endian 64-bit column rotated
+/// right by 8d bits (`vprorq`); the products (bytewise) come first, which
+/// measured faster than after.
+#[inline(always)]
+fn mix<M: Gfni + Vbmi + Avx512>(m: M, z: M::V, v: &[u8; 8], matrices: &[u64; 8], key: M::V) -> M::V {
+    let mut p = [z; 8];
+    for d in 0..8 {
+        if v[d] != 1 {
+            p[d] = m.affine(z, matrices[d]);
+        }
+    }
+    let t = [
+        p[0],
+        m.rotl64::<56>(p[1]),
+        m.rotl64::<48>(p[2]),
+        m.rotl64::<40>(p[3]),
+        m.rotl64::<32>(p[4]),
+        m.rotl64::<24>(p[5]),
+        m.rotl64::<16>(p[6]),
+        m.rotl64::<8>(p[7]),
+    ];
+    let a = m.xor3(t[0], t[1], t[3]);
+    let b = m.xor3(t[2], t[4], t[5]);
+    let c = m.xor3(t[6], t[7], key);
+    m.xor3(a, b, c)
+}
+
+/// The whole-block permutation `idx` (ShiftRows or InvShiftRows).
+#[inline(always)]
+fn shift_rows<M: Vbmi, const NB: usize>(m: M, x: M::V, idx: M::V) -> M::V {
+    if NB == 2 {
+        // Rows 4..7 of the two columns swap (both directions): the 32-bit
+        // words (0, 3, 2, 1), `vpshufd` (1 cycle; `vpshufb` 2 on Zen 4).
+        m.shuffle32::<0x6c>(x)
+    } else {
+        m.permb(x, idx)
+    }
+}
+
+/// [`linear`] for encryption with one permutation: MixColumns' terms as
+/// row rotations of ShiftRows(x).
+#[inline(always)]
+fn linear_enc_rot<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, x: M::V, sr: M::V, key: M::V) -> M::V {
+    mix(m, shift_rows::<M, NB>(m, x, sr), &MDS, &ENC_MATRICES, key)
+}
+
+/// [`linear`] for decryption with one permutation: InvShiftRows after the
+/// sum of InvMixColumns' rotated terms and `key` = InvMixColumns(K_r).
+#[inline(always)]
+fn linear_dec_rot<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, x: M::V, isr: M::V, key: M::V) -> M::V {
+    shift_rows::<M, NB>(m, mix(m, x, &MDS_INV, &DEC_MATRICES, key), isr)
+}
+
+/// Whether variant NB's kernel uses the rotation form ([`linear_enc_rot`]).
+const fn rotates(nb: usize) -> bool {
+    nb == 2
 }
 
 /// The batch's blocks as one register: a whole load, or its 128-bit lanes
@@ -300,12 +386,65 @@ fn index_registers<M: Simd>(m: M, nb: usize, dec: bool) -> [M::V; 8] {
     idx
 }
 
+/// Whether a call of `len` bytes runs on half registers: up to half a
+/// register of Kalyna-128 or Kalyna-256 blocks (a public length).
+fn on_half<M: Simd>(nb: usize, len: usize) -> bool {
+    nb <= 4 && len <= M::BYTES / 2
+}
+
+/// [`encrypt_nb`] on half a register (see [`on_half`]): the S-box lookups
+/// on whole registers, the rest (blends, ShiftRows, rotations, products,
+/// sums: single-pumped on Zen 4) on the half.
+#[inline(always)]
+fn encrypt_half<M: Vbmi + Halves, const NB: usize>(m: M, k: &NarrowKeys, data: &mut [u8])
+where
+    M::Half: Gfni + Vbmi + Avx512,
+{
+    let (h, t) = (m.half(), k.variant.rounds());
+    let (sb, class, sr) = (sboxes(m, &SBOX), h.load(&CLASS), h.load(&INDICES[NB.trailing_zeros() as usize - 1][0][0]));
+    let mut s = h.add64(load(h, data), h.load(&k.enc[0]));
+    for r in 1..t {
+        s = linear_enc_rot::<M::Half, NB>(h, sub_half(m, &sb, class, s), sr, h.load(&k.enc[r]));
+    }
+    s = h.add64(linear_enc_rot::<M::Half, NB>(h, sub_half(m, &sb, class, s), sr, h.zero()), h.load(&k.enc[t]));
+    store(h, s, data);
+}
+
+/// [`decrypt_nb`] on half a register.
+#[inline(always)]
+fn decrypt_half<M: Vbmi + Halves, const NB: usize>(m: M, k: &NarrowKeys, data: &mut [u8])
+where
+    M::Half: Gfni + Vbmi + Avx512,
+{
+    let (h, t) = (m.half(), k.variant.rounds());
+    let (sb, class, isr) = (sboxes(m, &SBOX_INV), h.load(&CLASS), h.load(&INDICES[NB.trailing_zeros() as usize - 1][1][0]));
+    let s = h.sub64(load(h, data), h.load(&k.enc[t]));
+    let mut s = sub_half(m, &sb, class, linear_dec_rot::<M::Half, NB>(h, s, isr, h.zero()));
+    for r in (1..t).rev() {
+        s = sub_half(m, &sb, class, linear_dec_rot::<M::Half, NB>(h, s, isr, h.load(&k.dec_mixed[r])));
+    }
+    store(h, h.sub64(s, h.load(&k.enc[0])), data);
+}
+
 /// Encrypts one batch in place (NB = the variant's nb, a constant).
 #[inline(always)]
-fn encrypt_nb<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, k: &NarrowKeys, data: &mut [u8]) {
+fn encrypt_nb<M: Gfni + Vbmi + Avx512 + Halves, const NB: usize>(m: M, k: &NarrowKeys, data: &mut [u8])
+where
+    M::Half: Gfni + Vbmi + Avx512,
+{
+    if on_half::<M>(NB, data.len()) {
+        return encrypt_half::<M, NB>(m, k, data);
+    }
     let t = k.variant.rounds();
     let (sb, idx, class) = (sboxes(m, &SBOX), index_registers(m, NB, false), m.load(&CLASS));
     let mut s = m.add64(load(m, data), m.load(&k.enc[0]));
+    if rotates(NB) {
+        for r in 1..t {
+            s = linear_enc_rot::<M, NB>(m, sub(m, &sb, class, s), idx[0], m.load(&k.enc[r]));
+        }
+        s = m.add64(linear_enc_rot::<M, NB>(m, sub(m, &sb, class, s), idx[0], m.zero()), m.load(&k.enc[t]));
+        return store(m, s, data);
+    }
     for r in 1..t {
         let y = sub(m, &sb, class, s);
         s = linear::<M, NB>(m, y, &idx, &MDS, &ENC_MATRICES, m.load(&k.enc[r]));
@@ -317,10 +456,23 @@ fn encrypt_nb<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, k: &NarrowKeys, da
 
 /// Decrypts one batch in place.
 #[inline(always)]
-fn decrypt_nb<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, k: &NarrowKeys, data: &mut [u8]) {
+fn decrypt_nb<M: Gfni + Vbmi + Avx512 + Halves, const NB: usize>(m: M, k: &NarrowKeys, data: &mut [u8])
+where
+    M::Half: Gfni + Vbmi + Avx512,
+{
+    if on_half::<M>(NB, data.len()) {
+        return decrypt_half::<M, NB>(m, k, data);
+    }
     let t = k.variant.rounds();
     let (sb, idx, class) = (sboxes(m, &SBOX_INV), index_registers(m, NB, true), m.load(&CLASS));
     let s = m.sub64(load(m, data), m.load(&k.enc[t]));
+    if rotates(NB) {
+        let mut s = sub(m, &sb, class, linear_dec_rot::<M, NB>(m, s, idx[0], m.zero()));
+        for r in (1..t).rev() {
+            s = sub(m, &sb, class, linear_dec_rot::<M, NB>(m, s, idx[0], m.load(&k.dec_mixed[r])));
+        }
+        return store(m, m.sub64(s, m.load(&k.enc[0])), data);
+    }
     let mut s = sub(m, &sb, class, linear::<M, NB>(m, s, &idx, &MDS_INV, &DEC_MATRICES, m.zero()));
     for r in (1..t).rev() {
         s = sub(m, &sb, class, linear::<M, NB>(m, s, &idx, &MDS_INV, &DEC_MATRICES, m.load(&k.dec[r])));
@@ -375,7 +527,10 @@ pub(crate) struct Narrow {
     keys: NarrowKeys,
 }
 
-impl<M: Gfni + Vbmi + Avx512> BatchCipher<M> for Narrow {
+impl<M: Gfni + Vbmi + Avx512 + Halves> BatchCipher<M> for Narrow
+where
+    M::Half: Gfni + Vbmi + Avx512,
+{
     type Keys = Keys;
     const BATCH_BYTES: usize = M::BYTES;
     /// One Kalyna-128 block: a 1-block call is not padded.
@@ -423,7 +578,10 @@ mod tests {
     /// The kernel on machine M through the batch driver against the
     /// reference: every variant, random keys, 1..=4 registers and partial
     /// ones (every whole number of blocks up to 2 batches + 1 block).
-    fn check<M: Gfni + Vbmi + Avx512>(rng: &mut Rng) {
+    fn check<M: Gfni + Vbmi + Avx512 + Halves>(rng: &mut Rng)
+    where
+        M::Half: Gfni + Vbmi + Avx512,
+    {
         let backend = kernel::backend::<M, Narrow>("emulated", true, 4);
         for v in Variant::ALL {
             for _ in 0..2 {
