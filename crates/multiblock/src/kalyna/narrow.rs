@@ -2,7 +2,10 @@
 //! whole blocks per batch (4 Kalyna-128, 2 Kalyna-256 or 1 Kalyna-512
 //! blocks; a shorter call loads only its own 128-bit lanes), for the short
 //! calls of chained modes (CBC/CFB/OFB encryption, CMAC, CCM, KW), which the
-//! wide row-sliced kernel would pad to 512 bytes.
+//! wide row-sliced kernel would pad to 512 bytes. A batch of up to 32 bytes
+//! (1-2 Kalyna-128 blocks, 1 Kalyna-256 block: every call of a chained mode
+//! of those) runs on half registers (ymm) around the zmm lookups; see
+//! "Half registers" below.
 //!
 //! Layout: the natural one. Byte p of the register is byte p of the data, so
 //! column j of a block (DSTU 7624:2014 §5: bytes 8j..8j+8, a little-endian
@@ -17,63 +20,93 @@
 //!   (`vpmovb2m` + `vpblendmb`) 1. No address depends on data.
 //! - ShiftRows + MixColumns (§5.2, §5.3): MixColumns is the circulant
 //!   w_i = ⊕_d v_d · s_{(i+d) mod 8} per column, v = (01 01 05 01 08 06 07
-//!   04). For each d, every byte of the state is multiplied by the same v_d,
-//!   so term d is one byte permutation of the S-box output (ShiftRows and the
-//!   row rotation by d folded into one constant index) and, for v_d ≠ 1, one
-//!   `vgf2p8affineqb` (x ↦ v_d·x as an 8×8 bit matrix). The permutation is
-//!   `vpshufb` when a block fits a 128-bit lane (Kalyna-128), else `vpermb`.
+//!   04). For each d, every byte of the state is multiplied by the same v_d
+//!   (for v_d ≠ 1 one `vgf2p8affineqb`, x ↦ v_d·x as an 8×8 bit matrix),
+//!   and term d is a byte permutation of the S-box output. Two forms:
+//!   - *permutation form* (Kalyna-256 and -512 on zmm): ShiftRows and the
+//!     row rotation by d folded into one constant index per term, `vpermb`.
+//!   - *rotation form* (Kalyna-128 always; Kalyna-256 on half registers):
+//!     ShiftRows once (Kalyna-128: rows 4..7 of the two columns swap, one
+//!     `vpshufd`; Kalyna-256: one `vpermb`), the 5 products of that, then
+//!     the row rotation of term d as each 64-bit column rotated right by 8d
+//!     bits (`vprorq`; a column is one little-endian u64, row i = byte i).
 //!   The 8 terms and the round key are summed by 4 `vpternlog`.
 //! - Decryption (§5.4, §5.5): InvShiftRows∘InvMixColumns likewise with
-//!   v⁻¹ = (AD 95 76 A8 2F 49 D7 CA): 8 permutations and 8 products. The
-//!   round key is added before InvMixColumns in the standard; the kernel
-//!   adds InvShiftRows(InvMixColumns(K_r)) after it instead (both linear),
-//!   inside the sum.
+//!   v⁻¹ = (AD 95 76 A8 2F 49 D7 CA): 8 permutations (or 1 InvShiftRows
+//!   after the sum and 7 rotations) and 8 products. The round key is added
+//!   before InvMixColumns in the standard; the kernel adds
+//!   InvShiftRows(InvMixColumns(K_r)) after it instead (both linear), inside
+//!   the sum (the rotation form: InvMixColumns(K_r) inside the sum, before
+//!   its InvShiftRows).
 //!
-//! Count per round and register (µops; latencies in core cycles measured on
-//! AMD Zen 4 with dependent chains: `vpermi2b`/`vpermb` zmm 5, `vpshufb` 2,
-//! `vgf2p8affineqb` 3, `vpmovb2m` ≈ 4, `vpblendmb`/`vpternlog` 1):
+//! Latencies and throughputs measured on AMD EPYC Zen 4 (this VM; C
+//! microbenchmarks of dependent chains and of 8 independent ops, core
+//! cycles = 1.43 TSC ticks here): `vpermi2b`/`vpermb` zmm 5, ymm 4;
+//! `vpshufb` 2 (ymm and zmm), `vpshufd` 1, `vprolq` 2, `vgf2p8affineqb` 3,
+//! `vpternlog`/`vpblendmb` 1, `vpmovb2m` then a blend 5. On zmm, `vpermi2b`,
+//! `vpermb`, `vpshufb`, `vprolq` and `vgf2p8affineqb` issue 1 per cycle
+//! (double-pumped), `vpternlog` and `vpblendmb` 2; on ymm 2 per cycle.
 //!
-//! | step | enc µops | dec µops | on the dependency chain |
+//! Count per round and register (µops; chain in core cycles):
+//!
+//! | step | enc µops | dec µops | on the chain |
 //! |---|---|---|---|
-//! | S-box lookups (`vpermi2b`) | 8 | 8 | 5 |
+//! | S-box lookups (`vpermi2b` zmm) | 8 | 8 | 5 + 7 (issue) |
 //! | blends (class 6, bit 7 1) + `vpmovb2m` | 8 | 8 | 3 |
-//! | term permutations (`vpshufb` / `vpermb`) | 8 | 8 | 2 / 5 |
+//! | permutation form: `vpshufb` / `vpermb` per term | 8 | 8 | 2 / 5 |
+//! | rotation form: ShiftRows + 7 `vprorq` | 8 | 8 | 1 + 2 (Kalyna-128) |
 //! | products (`vgf2p8affineqb`) | 5 | 8 | 3 |
 //! | sums with the round key (`vpternlog`) | 4 | 4 | 2 |
-//! | **round** | **33** | **36** | **15 / 18** |
+//! | **round** | **33** | **36** | **≈ 23** (Kalyna-128, rotation form) |
 //!
-//! Alternatives counted: zero-masked lookups ORed per class (2 µops fewer,
-//! needs a new masked op, the same 3 levels); one lookup per class with the
-//! input replicated over the 4 lanes and the 8 terms summed across lanes
-//! (≈ 22 µops, but two lane-crossing shuffles, 4 cycles each, on the
-//! chain); ShiftRows as its own `vpermb` then 64-bit rotations for the
-//! terms (the same count, one step longer). A chained mode waits for each
-//! block, so the chain decides: Kalyna-128 ≈ 10 × 15 + 2 cycles per block,
-//! Kalyna-256 / 512 ≈ 14 or 18 × 18. The µops (33 per round, ≈ 9 cycles on
-//! Zen 4's four vector pipes) leave room for the 4 blocks of a Kalyna-128
-//! batch at no extra cost.
+//! What limits one block is the lookups, not the shuffle pipes: the
+//! rotation form alone, on zmm, left a 1-block Kalyna-128 call where it was
+//! (19.3 vs 19.4 ticks/byte), although it takes 7 of the round's 16
+//! shuffles away. The 8 zmm lookups all wait for the state and issue one
+//! per cycle (12 cycles to the last one), and every other zmm op of the
+//! round is double-pumped too. A C model of the round (its exact
+//! instruction mix, rounds chained; TSC ticks per round): zmm permutation
+//! form 29.9, zmm rotation form 28.2, half registers 22.0, half registers
+//! with `vpshufd` for ShiftRows and the products before the rotations 20.4
+//! (the kernel's form; ≈ 29 core cycles against the chain's ≈ 23); the
+//! lookups and blends alone, half registers, 12.8. Tried there and
+//! slower: zero-masked lookups ORed per class (the S-box 15.8 vs 12.8),
+//! a chain of 7 selects by (class, bit 7) vector masks so the last lookup
+//! waits for one op instead of three (26 vs 22), per-term `vpshufb` on half
+//! registers (23.8), the S-box all on ymm with 16 64-entry lookups (37 vs
+//! 12.8, in a build of the model that may have spilled).
+//!
+//! Half registers: a batch of ≤ 32 bytes keeps its state in a ymm. Each
+//! round widens it to a zmm (a cast: the high half is unspecified, and so
+//! are those lookups' high halves, never used), does the 8 lookups on the
+//! zmm tables, takes their low halves (casts) and does the rest on ymm,
+//! where each op issues twice as fast. Kalyna-256 uses the rotation form
+//! there (its `vpermb` ShiftRows is ymm, 4 cycles); its per-term `vpermb`
+//! on ymm measured slower (1 block: enc 13.3 vs 11.6, dec 14.0 vs
+//! 11.7-11.9 ticks/byte).
 //!
 //! Measured (AMD EPYC Zen 4 VM, TSC ticks per byte, `multiblock bench
-//! --cipher kalyna-128-128 --ways …` and `--modes`, one run each, noisy
-//! 2-core VM): a 1-block call 19.3 (the old default `avx512-gfni`, which
-//! pads to 512 bytes, 35.8-38.2; `table` 8.9-9.9); 4 blocks 5.0-5.3 (9.0-9.4;
-//! 5.9); CBC encryption 20.9 (36.7; 10.5), CMAC 20.5 (34.9; 9.6); ECB of
-//! long messages 4.3 / 4.5 enc / dec. A 1-block call of the other
-//! variants (same order): Kalyna-128/256 26.8 (45.5; 12.2), Kalyna-256/256
-//! 14.0 (22.9; 9.2), Kalyna-512/512 9.5 (14.5; 12.6). So a call of 1-4 blocks costs ≈ 310
-//! ticks ≈ 440 core cycles (the core runs ≈ 1.4 TSC ticks' worth of cycles
-//! per tick here, from a chain of 1-cycle `vpternlog`), about 3x the chain
-//! estimate above. The
-//! compiled Kalyna-128 round (objdump of the release build) is the 33 µops
-//! counted, 8 register copies (`vpermt2b` overwrites its table) and the
-//! key load and loop: 44 instructions, no spills. What the chain count
-//! misses is, most likely, issue: all 16 shuffles of a round (8 `vpermi2b`, ≈ 1.3 cycles
-//! apart on Zen 4 zmm, measured, and 8 `vpshufb`) queue for the same
-//! shuffle pipes, and a round cannot start before the last one ends. Next
-//! steps: the terms of Kalyna-128 as one `vpshufb` (ShiftRows) and seven
-//! `vprorq` (the row rotations, off the shuffle pipes); the non-lookup
-//! work on xmm for one block. At 8 blocks (128 B) avx512-gfni is as fast,
-//! so the default's tier ends at 64 bytes.
+//! --ways 1 2 4 --reps 7` and `--modes --reps 21 --bytes 65536`,
+//! alternated with a build of the previous kernel in one run, 2-core VM
+//! shared with builds; `table` in brackets). Encryption of a 1-block call,
+//! before → after: Kalyna-128/128 19.4 → 14.2-14.4 (8.9-10.5), 128/256
+//! 26.9 → 19.6 (12.1-14.3), 256/256 14.3 → 10.8 (9.2), 256/512 18.2 →
+//! 13.7 (11.7), 512/512 9.1-9.9 either (12.6: no half path, unchanged).
+//! Decryption of a 1-block call: 19.9 → 14.8-15.5, 27.6 → 21.2-21.4,
+//! 14.5 → 11.4, 18.6 → 14.8. 4 Kalyna-128 blocks (zmm, rotation form):
+//! 5.4-5.5 → 4.5-5.1. Chained modes on the default (the narrow tier),
+//! before → after (`table`): CBC encryption 20.9 → 15.9 (10.5), 28.4-29.1
+//! → 21.4-21.6 (13.7), 15.0 → 11.7-11.8 (9.8), 18.8 → 14.2-14.5 (12.3),
+//! 10.3-10.4 → 10.1-10.2 (12.7-16.8, noisy); CMAC 20.4 → 15.3-15.4 (9.5),
+//! 27.9-28.7 → 20.8 (12.7), 14.4 → 11.3 (9.5), 18.3 → 13.8-14.3 (12.0),
+//! 9.5-10.1 → 10.0 (12.7). So Kalyna-128 chains still cost ≈ 1.5x `table`,
+//! Kalyna-256 1.2x; Kalyna-512 stays faster than `table`. The tier: with
+//! two batches (the second on half registers) the narrow kernel now also
+//! beats avx512-gfni at 5-6 Kalyna-128 blocks (80-96 B: enc 6.5 / 5.7 vs
+//! 7.0-7.4 / 6.3-6.4, dec 7.0-7.2 / 5.8-6.2 vs 9.5-9.7 / 8.2-8.4) and
+//! 3 Kalyna-256 blocks (enc a tie, 7.7-8.4 vs 7.7-8.7; dec 8.2-8.8 vs
+//! 11.1-11.4); at 128 B avx512-gfni wins Kalyna-256 encryption (6.1-6.6 vs
+//! 6.5-7.0). So the default's tier ends at 96 bytes.
 
 use super::tables::{MDS, MDS_INV, SBOX, SBOX_INV};
 use super::{Keys, Variant};
