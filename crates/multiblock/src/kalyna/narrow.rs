@@ -2,7 +2,10 @@
 //! whole blocks per batch (4 Kalyna-128, 2 Kalyna-256 or 1 Kalyna-512
 //! blocks; a shorter call loads only its own 128-bit lanes), for the short
 //! calls of chained modes (CBC/CFB/OFB encryption, CMAC, CCM, KW), which the
-//! wide row-sliced kernel would pad to 512 bytes.
+//! wide row-sliced kernel would pad to 512 bytes. A batch of up to 32 bytes
+//! (1-2 Kalyna-128 blocks, 1 Kalyna-256 block: every call of a chained mode
+//! of those) runs on half registers (ymm) around the zmm lookups; see
+//! "Half registers" below.
 //!
 //! Layout: the natural one. Byte p of the register is byte p of the data, so
 //! column j of a block (DSTU 7624:2014 §5: bytes 8j..8j+8, a little-endian
@@ -17,70 +20,100 @@
 //!   (`vpmovb2m` + `vpblendmb`) 1. No address depends on data.
 //! - ShiftRows + MixColumns (§5.2, §5.3): MixColumns is the circulant
 //!   w_i = ⊕_d v_d · s_{(i+d) mod 8} per column, v = (01 01 05 01 08 06 07
-//!   04). For each d, every byte of the state is multiplied by the same v_d,
-//!   so term d is one byte permutation of the S-box output (ShiftRows and the
-//!   row rotation by d folded into one constant index) and, for v_d ≠ 1, one
-//!   `vgf2p8affineqb` (x ↦ v_d·x as an 8×8 bit matrix). The permutation is
-//!   `vpshufb` when a block fits a 128-bit lane (Kalyna-128), else `vpermb`.
+//!   04). For each d, every byte of the state is multiplied by the same v_d
+//!   (for v_d ≠ 1 one `vgf2p8affineqb`, x ↦ v_d·x as an 8×8 bit matrix),
+//!   and term d is a byte permutation of the S-box output. Two forms:
+//!   - *permutation form* (Kalyna-256 and -512 on zmm): ShiftRows and the
+//!     row rotation by d folded into one constant index per term, `vpermb`.
+//!   - *rotation form* (Kalyna-128 always; Kalyna-256 on half registers):
+//!     ShiftRows once (Kalyna-128: rows 4..7 of the two columns swap, one
+//!     `vpshufd`; Kalyna-256: one `vpermb`), the 5 products of that, then
+//!     the row rotation of term d as each 64-bit column rotated right by 8d
+//!     bits (`vprorq`; a column is one little-endian u64, row i = byte i).
 //!   The 8 terms and the round key are summed by 4 `vpternlog`.
 //! - Decryption (§5.4, §5.5): InvShiftRows∘InvMixColumns likewise with
-//!   v⁻¹ = (AD 95 76 A8 2F 49 D7 CA): 8 permutations and 8 products. The
-//!   round key is added before InvMixColumns in the standard; the kernel
-//!   adds InvShiftRows(InvMixColumns(K_r)) after it instead (both linear),
-//!   inside the sum.
+//!   v⁻¹ = (AD 95 76 A8 2F 49 D7 CA): 8 permutations (or 1 InvShiftRows
+//!   after the sum and 7 rotations) and 8 products. The round key is added
+//!   before InvMixColumns in the standard; the kernel adds
+//!   InvShiftRows(InvMixColumns(K_r)) after it instead (both linear), inside
+//!   the sum (the rotation form: InvMixColumns(K_r) inside the sum, before
+//!   its InvShiftRows).
 //!
-//! Count per round and register (µops; latencies in core cycles measured on
-//! AMD Zen 4 with dependent chains: `vpermi2b`/`vpermb` zmm 5, `vpshufb` 2,
-//! `vgf2p8affineqb` 3, `vpmovb2m` ≈ 4, `vpblendmb`/`vpternlog` 1):
+//! Latencies and throughputs measured on AMD EPYC Zen 4 (this VM; C
+//! microbenchmarks of dependent chains and of 8 independent ops, core
+//! cycles = 1.43 TSC ticks here): `vpermi2b`/`vpermb` zmm 5, ymm 4;
+//! `vpshufb` 2 (ymm and zmm), `vpshufd` 1, `vprolq` 2, `vgf2p8affineqb` 3,
+//! `vpternlog`/`vpblendmb` 1, `vpmovb2m` then a blend 5. On zmm, `vpermi2b`,
+//! `vpermb`, `vpshufb`, `vprolq` and `vgf2p8affineqb` issue 1 per cycle
+//! (double-pumped), `vpternlog` and `vpblendmb` 2; on ymm 2 per cycle.
 //!
-//! | step | enc µops | dec µops | on the dependency chain |
+//! Count per round and register (µops; chain in core cycles):
+//!
+//! | step | enc µops | dec µops | on the chain |
 //! |---|---|---|---|
-//! | S-box lookups (`vpermi2b`) | 8 | 8 | 5 |
+//! | S-box lookups (`vpermi2b` zmm) | 8 | 8 | 5 + 7 (issue) |
 //! | blends (class 6, bit 7 1) + `vpmovb2m` | 8 | 8 | 3 |
-//! | term permutations (`vpshufb` / `vpermb`) | 8 | 8 | 2 / 5 |
+//! | permutation form: `vpshufb` / `vpermb` per term | 8 | 8 | 2 / 5 |
+//! | rotation form: ShiftRows + 7 `vprorq` | 8 | 8 | 1 + 2 (Kalyna-128) |
 //! | products (`vgf2p8affineqb`) | 5 | 8 | 3 |
 //! | sums with the round key (`vpternlog`) | 4 | 4 | 2 |
-//! | **round** | **33** | **36** | **15 / 18** |
+//! | **round** | **33** | **36** | **≈ 23** (Kalyna-128, rotation form) |
 //!
-//! Alternatives counted: zero-masked lookups ORed per class (2 µops fewer,
-//! needs a new masked op, the same 3 levels); one lookup per class with the
-//! input replicated over the 4 lanes and the 8 terms summed across lanes
-//! (≈ 22 µops, but two lane-crossing shuffles, 4 cycles each, on the
-//! chain); ShiftRows as its own `vpermb` then 64-bit rotations for the
-//! terms (the same count, one step longer). A chained mode waits for each
-//! block, so the chain decides: Kalyna-128 ≈ 10 × 15 + 2 cycles per block,
-//! Kalyna-256 / 512 ≈ 14 or 18 × 18. The µops (33 per round, ≈ 9 cycles on
-//! Zen 4's four vector pipes) leave room for the 4 blocks of a Kalyna-128
-//! batch at no extra cost.
+//! What limits one block is the lookups, not the shuffle pipes: the
+//! rotation form alone, on zmm, left a 1-block Kalyna-128 call where it was
+//! (19.3 vs 19.4 ticks/byte), although it takes 7 of the round's 16
+//! shuffles away. The 8 zmm lookups all wait for the state and issue one
+//! per cycle (12 cycles to the last one), and every other zmm op of the
+//! round is double-pumped too. A C model of the round (its exact
+//! instruction mix, rounds chained; TSC ticks per round): zmm permutation
+//! form 29.9, zmm rotation form 28.2, half registers 22.0, half registers
+//! with `vpshufd` for ShiftRows and the products before the rotations 20.4
+//! (the kernel's form; ≈ 29 core cycles against the chain's ≈ 23); the
+//! lookups and blends alone, half registers, 12.8. Tried there and
+//! slower: zero-masked lookups ORed per class (the S-box 15.8 vs 12.8),
+//! a chain of 7 selects by (class, bit 7) vector masks so the last lookup
+//! waits for one op instead of three (26 vs 22), per-term `vpshufb` on half
+//! registers (23.8), the S-box all on ymm with 16 64-entry lookups (37 vs
+//! 12.8, in a build of the model that may have spilled).
+//!
+//! Half registers: a batch of ≤ 32 bytes keeps its state in a ymm. Each
+//! round widens it to a zmm (a cast: the high half is unspecified, and so
+//! are those lookups' high halves, never used), does the 8 lookups on the
+//! zmm tables, takes their low halves (casts) and does the rest on ymm,
+//! where each op issues twice as fast. Kalyna-256 uses the rotation form
+//! there (its `vpermb` ShiftRows is ymm, 4 cycles); its per-term `vpermb`
+//! on ymm measured slower (1 block: enc 13.3 vs 11.6, dec 14.0 vs
+//! 11.7-11.9 ticks/byte).
 //!
 //! Measured (AMD EPYC Zen 4 VM, TSC ticks per byte, `multiblock bench
-//! --cipher kalyna-128-128 --ways …` and `--modes`, one run each, noisy
-//! 2-core VM): a 1-block call 19.3 (the old default `avx512-gfni`, which
-//! pads to 512 bytes, 35.8-38.2; `table` 8.9-9.9); 4 blocks 5.0-5.3 (9.0-9.4;
-//! 5.9); CBC encryption 20.9 (36.7; 10.5), CMAC 20.5 (34.9; 9.6); ECB of
-//! long messages 4.3 / 4.5 enc / dec. A 1-block call of the other
-//! variants (same order): Kalyna-128/256 26.8 (45.5; 12.2), Kalyna-256/256
-//! 14.0 (22.9; 9.2), Kalyna-512/512 9.5 (14.5; 12.6). So a call of 1-4 blocks costs ≈ 310
-//! ticks ≈ 440 core cycles (the core runs ≈ 1.4 TSC ticks' worth of cycles
-//! per tick here, from a chain of 1-cycle `vpternlog`), about 3x the chain
-//! estimate above. The
-//! compiled Kalyna-128 round (objdump of the release build) is the 33 µops
-//! counted, 8 register copies (`vpermt2b` overwrites its table) and the
-//! key load and loop: 44 instructions, no spills. What the chain count
-//! misses is, most likely, issue: all 16 shuffles of a round (8 `vpermi2b`, ≈ 1.3 cycles
-//! apart on Zen 4 zmm, measured, and 8 `vpshufb`) queue for the same
-//! shuffle pipes, and a round cannot start before the last one ends. Next
-//! steps: the terms of Kalyna-128 as one `vpshufb` (ShiftRows) and seven
-//! `vprorq` (the row rotations, off the shuffle pipes); the non-lookup
-//! work on xmm for one block. At 8 blocks (128 B) avx512-gfni is as fast,
-//! so the default's tier ends at 64 bytes.
+//! --ways 1 2 4 --reps 7` and `--modes --reps 21 --bytes 65536`,
+//! alternated with a build of the previous kernel in one run, 2-core VM
+//! shared with builds; `table` in brackets). Encryption of a 1-block call,
+//! before → after: Kalyna-128/128 19.4 → 14.2-14.4 (8.9-10.5), 128/256
+//! 26.9 → 19.6 (12.1-14.3), 256/256 14.3 → 10.8 (9.2), 256/512 18.2 →
+//! 13.7 (11.7), 512/512 9.1-9.9 either (12.6: no half path, unchanged).
+//! Decryption of a 1-block call: 19.9 → 14.8-15.5, 27.6 → 21.2-21.4,
+//! 14.5 → 11.4, 18.6 → 14.8. 4 Kalyna-128 blocks (zmm, rotation form):
+//! 5.4-5.5 → 4.5-5.1. Chained modes on the default (the narrow tier),
+//! before → after (`table`): CBC encryption 20.9 → 15.9 (10.5), 28.4-29.1
+//! → 21.4-21.6 (13.7), 15.0 → 11.7-11.8 (9.8), 18.8 → 14.2-14.5 (12.3),
+//! 10.3-10.4 → 10.1-10.2 (12.7-16.8, noisy); CMAC 20.4 → 15.3-15.4 (9.5),
+//! 27.9-28.7 → 20.8 (12.7), 14.4 → 11.3 (9.5), 18.3 → 13.8-14.3 (12.0),
+//! 9.5-10.1 → 10.0 (12.7). So Kalyna-128 chains still cost ≈ 1.5x `table`,
+//! Kalyna-256 1.2x; Kalyna-512 stays faster than `table`. The tier: with
+//! two batches (the second on half registers) the narrow kernel now also
+//! beats avx512-gfni at 5-6 Kalyna-128 blocks (80-96 B: enc 6.5 / 5.7 vs
+//! 7.0-7.4 / 6.3-6.4, dec 7.0-7.2 / 5.8-6.2 vs 9.5-9.7 / 8.2-8.4) and
+//! 3 Kalyna-256 blocks (enc a tie, 7.7-8.4 vs 7.7-8.7; dec 8.2-8.8 vs
+//! 11.1-11.4); at 128 B avx512-gfni wins Kalyna-256 encryption (6.1-6.6 vs
+//! 6.5-7.0). So the default's tier ends at 96 bytes.
 
 use super::tables::{MDS, MDS_INV, SBOX, SBOX_INV};
 use super::{Keys, Variant};
 use crate::gf256::{self, KALYNA};
 use crate::cpu::Backend;
 use crate::kernel::{self, BatchCipher};
-use crate::simd::{Avx512, Avx512Gfni, Gfni, Job, Machine, Simd, Vbmi, Zmm};
+use crate::simd::{Avx512, Avx512Gfni, Gfni, Job, Machine, Narrow as Halves, Simd, Vbmi, Zmm};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// One register's worth of bytes.
@@ -166,13 +199,15 @@ pub(crate) struct NarrowKeys {
     enc: [Pattern; 19],
     /// InvShiftRows(InvMixColumns(K_r)) for r = 1..t (0 and t unused).
     dec: [Pattern; 19],
+    /// InvMixColumns(K_r) for r = 1..t (the rotation form's).
+    dec_mixed: [Pattern; 19],
 }
 
 impl NarrowKeys {
     fn new(keys: &Keys) -> NarrowKeys {
         let v = keys.variant;
         let (nb, bb) = (v.nb(), v.block_bytes());
-        let mut k = NarrowKeys { variant: v, enc: [[0; 64]; 19], dec: [[0; 64]; 19] };
+        let mut k = NarrowKeys { variant: v, enc: [[0; 64]; 19], dec: [[0; 64]; 19], dec_mixed: [[0; 64]; 19] };
         let mut mixed = [0u8; 64];
         let t = v.rounds();
         for r in 0..=t {
@@ -193,8 +228,10 @@ impl NarrowKeys {
                 let (c, i) = (p / 8, p % 8);
                 k.dec[r][p] = mixed[8 * ((c + shift_of(i, nb)) % nb) + i];
             }
+            k.dec_mixed[r][..bb].copy_from_slice(&mixed[..bb]);
             for q in (bb..64).step_by(bb) {
                 k.dec[r].copy_within(0..bb, q);
+                k.dec_mixed[r].copy_within(0..bb, q);
             }
         }
         mixed.zeroize();
@@ -230,6 +267,29 @@ fn sub<M: Vbmi + Avx512>(m: M, t: &[[M::V; 4]; 4], class: M::V, x: M::V) -> M::V
     m.select_bit::<7>(x, lo, hi)
 }
 
+/// [`sub`] of a half register `x` (machine `M`'s half `H`): the lookups on
+/// M's whole 128-entry tables (the index widened; its high half is
+/// unspecified, and so are those lookups' high halves, never used), the
+/// blends on H.
+#[inline(always)]
+fn sub_half<M: Vbmi + Halves>(m: M, t: &[[M::V; 4]; 4], class: HalfV<M>, x: HalfV<M>) -> HalfV<M>
+where
+    M::Half: Avx512,
+{
+    let (h, wide) = (m.half(), m.widen(x));
+    let (mut lo, mut hi) = ([x; 4], [x; 4]);
+    for a in 0..4 {
+        lo[a] = m.low_half(m.permi2b(t[a][0], wide, t[a][1]));
+        hi[a] = m.low_half(m.permi2b(t[a][2], wide, t[a][3]));
+    }
+    let lo = h.select_bit::<1>(class, h.select_bit::<0>(class, lo[0], lo[1]), h.select_bit::<0>(class, lo[2], lo[3]));
+    let hi = h.select_bit::<1>(class, h.select_bit::<0>(class, hi[0], hi[1]), h.select_bit::<0>(class, hi[2], hi[3]));
+    h.select_bit::<7>(x, lo, hi)
+}
+
+/// A register of machine M's half.
+type HalfV<M> = <<M as Halves>::Half as Simd>::V;
+
 /// Term d of the sum: the permutation `idx`, times the coefficient whose
 /// matrix is `matrix` (skipped for the coefficient 1).
 #[inline(always)]
@@ -262,6 +322,65 @@ fn linear<M: Gfni + Vbmi + Avx512, const NB: usize>(
     let b = m.xor3(t[2], t[4], t[5]);
     let c = m.xor3(t[6], t[7], key);
     m.xor3(a, b, c)
+}
+
+/// ⊕ over d of v_d · z with row i of every column ← row (i + d) mod 8,
+/// and `key`. The row rotation is each little-endian 64-bit column rotated
+/// right by 8d bits (`vprorq`); the products (bytewise) come first, which
+/// measured faster than after.
+#[inline(always)]
+fn mix<M: Gfni + Vbmi + Avx512>(m: M, z: M::V, v: &[u8; 8], matrices: &[u64; 8], key: M::V) -> M::V {
+    let mut p = [z; 8];
+    for d in 0..8 {
+        if v[d] != 1 {
+            p[d] = m.affine(z, matrices[d]);
+        }
+    }
+    let t = [
+        p[0],
+        m.rotl64::<56>(p[1]),
+        m.rotl64::<48>(p[2]),
+        m.rotl64::<40>(p[3]),
+        m.rotl64::<32>(p[4]),
+        m.rotl64::<24>(p[5]),
+        m.rotl64::<16>(p[6]),
+        m.rotl64::<8>(p[7]),
+    ];
+    let a = m.xor3(t[0], t[1], t[3]);
+    let b = m.xor3(t[2], t[4], t[5]);
+    let c = m.xor3(t[6], t[7], key);
+    m.xor3(a, b, c)
+}
+
+/// The whole-block permutation `idx` (ShiftRows or InvShiftRows).
+#[inline(always)]
+fn shift_rows<M: Vbmi, const NB: usize>(m: M, x: M::V, idx: M::V) -> M::V {
+    if NB == 2 {
+        // Rows 4..7 of the two columns swap (both directions): the 32-bit
+        // words (0, 3, 2, 1), `vpshufd` (1 cycle; `vpshufb` 2 on Zen 4).
+        m.shuffle32::<0x6c>(x)
+    } else {
+        m.permb(x, idx)
+    }
+}
+
+/// [`linear`] for encryption with one permutation: MixColumns' terms as
+/// row rotations of ShiftRows(x).
+#[inline(always)]
+fn linear_enc_rot<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, x: M::V, sr: M::V, key: M::V) -> M::V {
+    mix(m, shift_rows::<M, NB>(m, x, sr), &MDS, &ENC_MATRICES, key)
+}
+
+/// [`linear`] for decryption with one permutation: InvShiftRows after the
+/// sum of InvMixColumns' rotated terms and `key` = InvMixColumns(K_r).
+#[inline(always)]
+fn linear_dec_rot<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, x: M::V, isr: M::V, key: M::V) -> M::V {
+    shift_rows::<M, NB>(m, mix(m, x, &MDS_INV, &DEC_MATRICES, key), isr)
+}
+
+/// Whether variant NB's kernel uses the rotation form ([`linear_enc_rot`]).
+const fn rotates(nb: usize) -> bool {
+    nb == 2
 }
 
 /// The batch's blocks as one register: a whole load, or its 128-bit lanes
@@ -300,12 +419,65 @@ fn index_registers<M: Simd>(m: M, nb: usize, dec: bool) -> [M::V; 8] {
     idx
 }
 
+/// Whether a call of `len` bytes runs on half registers: up to half a
+/// register of Kalyna-128 or Kalyna-256 blocks (a public length).
+fn on_half<M: Simd>(nb: usize, len: usize) -> bool {
+    nb <= 4 && len <= M::BYTES / 2
+}
+
+/// [`encrypt_nb`] on half a register (see [`on_half`]): the S-box lookups
+/// on whole registers, the rest (blends, ShiftRows, rotations, products,
+/// sums: single-pumped on Zen 4) on the half.
+#[inline(always)]
+fn encrypt_half<M: Vbmi + Halves, const NB: usize>(m: M, k: &NarrowKeys, data: &mut [u8])
+where
+    M::Half: Gfni + Vbmi + Avx512,
+{
+    let (h, t) = (m.half(), k.variant.rounds());
+    let (sb, class, sr) = (sboxes(m, &SBOX), h.load(&CLASS), h.load(&INDICES[NB.trailing_zeros() as usize - 1][0][0]));
+    let mut s = h.add64(load(h, data), h.load(&k.enc[0]));
+    for r in 1..t {
+        s = linear_enc_rot::<M::Half, NB>(h, sub_half(m, &sb, class, s), sr, h.load(&k.enc[r]));
+    }
+    s = h.add64(linear_enc_rot::<M::Half, NB>(h, sub_half(m, &sb, class, s), sr, h.zero()), h.load(&k.enc[t]));
+    store(h, s, data);
+}
+
+/// [`decrypt_nb`] on half a register.
+#[inline(always)]
+fn decrypt_half<M: Vbmi + Halves, const NB: usize>(m: M, k: &NarrowKeys, data: &mut [u8])
+where
+    M::Half: Gfni + Vbmi + Avx512,
+{
+    let (h, t) = (m.half(), k.variant.rounds());
+    let (sb, class, isr) = (sboxes(m, &SBOX_INV), h.load(&CLASS), h.load(&INDICES[NB.trailing_zeros() as usize - 1][1][0]));
+    let s = h.sub64(load(h, data), h.load(&k.enc[t]));
+    let mut s = sub_half(m, &sb, class, linear_dec_rot::<M::Half, NB>(h, s, isr, h.zero()));
+    for r in (1..t).rev() {
+        s = sub_half(m, &sb, class, linear_dec_rot::<M::Half, NB>(h, s, isr, h.load(&k.dec_mixed[r])));
+    }
+    store(h, h.sub64(s, h.load(&k.enc[0])), data);
+}
+
 /// Encrypts one batch in place (NB = the variant's nb, a constant).
 #[inline(always)]
-fn encrypt_nb<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, k: &NarrowKeys, data: &mut [u8]) {
+fn encrypt_nb<M: Gfni + Vbmi + Avx512 + Halves, const NB: usize>(m: M, k: &NarrowKeys, data: &mut [u8])
+where
+    M::Half: Gfni + Vbmi + Avx512,
+{
+    if on_half::<M>(NB, data.len()) {
+        return encrypt_half::<M, NB>(m, k, data);
+    }
     let t = k.variant.rounds();
     let (sb, idx, class) = (sboxes(m, &SBOX), index_registers(m, NB, false), m.load(&CLASS));
     let mut s = m.add64(load(m, data), m.load(&k.enc[0]));
+    if rotates(NB) {
+        for r in 1..t {
+            s = linear_enc_rot::<M, NB>(m, sub(m, &sb, class, s), idx[0], m.load(&k.enc[r]));
+        }
+        s = m.add64(linear_enc_rot::<M, NB>(m, sub(m, &sb, class, s), idx[0], m.zero()), m.load(&k.enc[t]));
+        return store(m, s, data);
+    }
     for r in 1..t {
         let y = sub(m, &sb, class, s);
         s = linear::<M, NB>(m, y, &idx, &MDS, &ENC_MATRICES, m.load(&k.enc[r]));
@@ -317,10 +489,23 @@ fn encrypt_nb<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, k: &NarrowKeys, da
 
 /// Decrypts one batch in place.
 #[inline(always)]
-fn decrypt_nb<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, k: &NarrowKeys, data: &mut [u8]) {
+fn decrypt_nb<M: Gfni + Vbmi + Avx512 + Halves, const NB: usize>(m: M, k: &NarrowKeys, data: &mut [u8])
+where
+    M::Half: Gfni + Vbmi + Avx512,
+{
+    if on_half::<M>(NB, data.len()) {
+        return decrypt_half::<M, NB>(m, k, data);
+    }
     let t = k.variant.rounds();
     let (sb, idx, class) = (sboxes(m, &SBOX_INV), index_registers(m, NB, true), m.load(&CLASS));
     let s = m.sub64(load(m, data), m.load(&k.enc[t]));
+    if rotates(NB) {
+        let mut s = sub(m, &sb, class, linear_dec_rot::<M, NB>(m, s, idx[0], m.zero()));
+        for r in (1..t).rev() {
+            s = sub(m, &sb, class, linear_dec_rot::<M, NB>(m, s, idx[0], m.load(&k.dec_mixed[r])));
+        }
+        return store(m, m.sub64(s, m.load(&k.enc[0])), data);
+    }
     let mut s = sub(m, &sb, class, linear::<M, NB>(m, s, &idx, &MDS_INV, &DEC_MATRICES, m.zero()));
     for r in (1..t).rev() {
         s = sub(m, &sb, class, linear::<M, NB>(m, s, &idx, &MDS_INV, &DEC_MATRICES, m.load(&k.dec[r])));
@@ -375,7 +560,10 @@ pub(crate) struct Narrow {
     keys: NarrowKeys,
 }
 
-impl<M: Gfni + Vbmi + Avx512> BatchCipher<M> for Narrow {
+impl<M: Gfni + Vbmi + Avx512 + Halves> BatchCipher<M> for Narrow
+where
+    M::Half: Gfni + Vbmi + Avx512,
+{
     type Keys = Keys;
     const BATCH_BYTES: usize = M::BYTES;
     /// One Kalyna-128 block: a 1-block call is not padded.
@@ -437,7 +625,10 @@ mod tests {
     /// The kernel on machine M through the batch driver against the
     /// reference: every variant, random keys, 1..=4 registers and partial
     /// ones (every whole number of blocks up to 2 batches + 1 block).
-    fn check<M: Gfni + Vbmi + Avx512>(rng: &mut Rng) {
+    fn check<M: Gfni + Vbmi + Avx512 + Halves>(rng: &mut Rng)
+    where
+        M::Half: Gfni + Vbmi + Avx512,
+    {
         let backend = kernel::backend::<M, Narrow>("emulated", true, 4);
         for v in Variant::ALL {
             for _ in 0..2 {

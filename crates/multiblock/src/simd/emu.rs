@@ -133,6 +133,9 @@ impl<const N: usize> Simd for Emu<N> {
     fn rotl32<const S: i32>(self, a: R<N>) -> R<N> {
         words::<N, 4>(&a, &a, |x, _| (x as u32).rotate_left(S as u32).into())
     }
+    fn rotl64<const S: i32>(self, a: R<N>) -> R<N> {
+        words::<N, 8>(&a, &a, |x, _| x.rotate_left(S as u32))
+    }
     fn shuffle8(self, table: R<N>, idx: R<N>) -> R<N> {
         map(|i| if idx[i] & 0x80 != 0 { 0 } else { table[i / 16 * 16 + usize::from(idx[i] & 15)] })
     }
@@ -223,12 +226,24 @@ impl Narrow for Emu<64> {
     fn half(self) -> Emu<32> {
         Emu
     }
+    fn low_half(self, v: R<64>) -> R<32> {
+        map(|i| v[i])
+    }
+    fn widen(self, h: R<32>) -> R<64> {
+        map(|i| if i < 32 { h[i] } else { 0 })
+    }
 }
 
 impl Narrow for Emu<32> {
     type Half = Emu<16>;
     fn half(self) -> Emu<16> {
         Emu
+    }
+    fn low_half(self, v: R<32>) -> R<16> {
+        map(|i| v[i])
+    }
+    fn widen(self, h: R<16>) -> R<32> {
+        map(|i| if i < 16 { h[i] } else { 0 })
     }
 }
 

@@ -132,6 +132,9 @@ pub(crate) trait Simd: Machine {
     /// Each 32-bit word rotated left by `N` (`vprold` on AVX-512, else two
     /// shifts and an OR; `N` in 1..32).
     fn rotl32<const N: i32>(self, a: Self::V) -> Self::V;
+    /// Each 64-bit word rotated left by `N` (`vprolq` on AVX-512, else two
+    /// shifts and an OR; `N` in 1..64).
+    fn rotl64<const N: i32>(self, a: Self::V) -> Self::V;
 
     /// `pshufb`: per 128-bit lane, byte k ← table[idx[k] & 15], or 0 where
     /// idx[k] has bit 7 set.
@@ -188,6 +191,12 @@ pub(crate) trait Narrow: Simd {
     /// The half-width machine.
     type Half: Simd;
     fn half(self) -> Self::Half;
+    /// The low half of `v` as the half machine's register (a cast: no
+    /// instruction).
+    fn low_half(self, v: Self::V) -> <Self::Half as Simd>::V;
+    /// `h` as the low half of a register whose high half is unspecified
+    /// (a cast: no instruction; the emulator zeroes it).
+    fn widen(self, h: <Self::Half as Simd>::V) -> Self::V;
 }
 
 /// `vgf2p8affineqb`: each byte x ↦ A·x over GF(2), A an 8×8 bit matrix in

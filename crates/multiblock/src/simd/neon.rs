@@ -168,6 +168,11 @@ impl Simd for Neon {
     fn rotl32<const N: i32>(self, a: V) -> V {
         self.or(self.shl32::<N>(a), self.shr32_by(a, 32 - N))
     }
+    #[inline(always)]
+    fn rotl64<const N: i32>(self, a: V) -> V {
+        let right = unsafe { vdupq_n_s64((N - 64).into()) };
+        self.or(self.shl64::<N>(a), unsafe { vreinterpretq_u8_u64(vshlq_u64(vreinterpretq_u64_u8(a), right)) })
+    }
 
     #[inline(always)]
     fn shuffle8(self, table: V, idx: V) -> V {

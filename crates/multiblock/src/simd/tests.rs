@@ -36,6 +36,7 @@ macro_rules! check_simd {
             same!($m, $n, $rng, |m, a, _b, _c| m.xor(m.shl16::<3>(a), m.shr16::<4>(m.splat32(0xdead_beef))));
             same!($m, $n, $rng, |m, a, b, _c| m.xor3(m.shl32::<5>(a), m.shr32::<7>(b), m.rotl32::<11>(a)));
             same!($m, $n, $rng, |m, a, b, _c| m.xor(m.shl64::<9>(a), m.shr64::<13>(m.add64(b, m.splat64(1)))));
+            same!($m, $n, $rng, |m, a, b, _c| m.xor(m.rotl64::<8>(a), m.rotl64::<61>(b)));
             same!($m, $n, $rng, |m, a, b, _c| m.shuffle8(a, b));
             same!($m, $n, $rng, |m, a, _b, _c| m.xor(m.shuffle32::<0x4e>(a), m.shuffle32::<0x1b>(a)));
             same!($m, $n, $rng, |m, a, b, _c| m.xor(m.unpack_lo::<1>(a, b), m.unpack_hi::<2>(a, b)));
@@ -172,4 +173,35 @@ fn emulated_gf2p8mulb_matches_fips_197() {
     b[1] = 1;
     let p = m.mul(a, b);
     assert_eq!((p[0], p[1]), (0xc1, 0xd5));
+}
+
+/// `Narrow::low_half` and `widen`: the low half kept both ways (the
+/// widened register's high half is unspecified on x86, so not compared).
+fn check_halves<M: Narrow>(m: M, rng: &mut Rng) {
+    let (n, h) = (M::BYTES, M::BYTES / 2);
+    for _ in 0..20 {
+        let raw: [u8; 64] = core::array::from_fn(|_| rng.next() as u8);
+        let mut low = [0u8; 32];
+        m.half().store(m.low_half(m.load(&raw)), &mut low);
+        assert_eq!(low[..h], raw[..h]);
+        let mut wide = [0u8; 64];
+        m.store(m.widen(m.half().load(&raw)), &mut wide);
+        assert_eq!(wide[..h], raw[..h], "{n}-byte widen");
+    }
+}
+
+#[test]
+fn halves_keep_the_low_half() {
+    let mut rng = rng();
+    check_halves(Emu::<64>, &mut rng);
+    check_halves(Emu::<32>, &mut rng);
+    #[cfg(target_arch = "x86_64")]
+    {
+        if let Some(m) = Zmm::<Avx512Gfni>::detect() {
+            check_halves(m, &mut rng);
+        }
+        if let Some(m) = Ymm::<Avx2>::detect() {
+            check_halves(m, &mut rng);
+        }
+    }
 }

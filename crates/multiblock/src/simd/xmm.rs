@@ -55,6 +55,14 @@ x86_simd! {
             }
         }
         #[inline(always)]
+        fn rotl64<const N: i32>(self, a: __m128i) -> __m128i {
+            if L::AVX512VL {
+                unsafe { _mm_rol_epi64::<N>(a) }
+            } else {
+                unsafe { _mm_or_si128(_mm_sll_epi64(a, _mm_cvtsi32_si128(N)), _mm_srl_epi64(a, _mm_cvtsi32_si128(64 - N))) }
+            }
+        }
+        #[inline(always)]
         fn shuffle32<const IMM: i32>(self, a: __m128i) -> __m128i {
             unsafe { _mm_shuffle_epi32::<IMM>(a) }
         }

@@ -17,6 +17,14 @@ impl<L: HasAvx2> super::Narrow for Ymm<L> {
         // SAFETY: the same level's features.
         unsafe { <Xmm<L> as super::Machine>::new_unchecked() }
     }
+    #[inline(always)]
+    fn low_half(self, v: __m256i) -> __m128i {
+        unsafe { _mm256_castsi256_si128(v) }
+    }
+    #[inline(always)]
+    fn widen(self, h: __m128i) -> __m256i {
+        unsafe { _mm256_castsi128_si256(h) }
+    }
 }
 
 x86_simd! {
@@ -66,6 +74,19 @@ x86_simd! {
                     _mm256_or_si256(
                         _mm256_sll_epi32(a, _mm_cvtsi32_si128(N)),
                         _mm256_srl_epi32(a, _mm_cvtsi32_si128(32 - N)),
+                    )
+                }
+            }
+        }
+        #[inline(always)]
+        fn rotl64<const N: i32>(self, a: __m256i) -> __m256i {
+            if L::AVX512VL {
+                unsafe { _mm256_rol_epi64::<N>(a) }
+            } else {
+                unsafe {
+                    _mm256_or_si256(
+                        _mm256_sll_epi64(a, _mm_cvtsi32_si128(N)),
+                        _mm256_srl_epi64(a, _mm_cvtsi32_si128(64 - N)),
                     )
                 }
             }

@@ -18,6 +18,14 @@ impl<L: HasAvx512> Narrow for Zmm<L> {
         // SAFETY: the same level's features.
         unsafe { <Ymm<L> as super::Machine>::new_unchecked() }
     }
+    #[inline(always)]
+    fn low_half(self, v: __m512i) -> __m256i {
+        unsafe { _mm512_castsi512_si256(v) }
+    }
+    #[inline(always)]
+    fn widen(self, h: __m256i) -> __m512i {
+        unsafe { _mm512_castsi256_si512(h) }
+    }
 }
 
 /// A 4-bit pattern of 32-bit words repeated over the four 128-bit lanes.
@@ -63,6 +71,10 @@ x86_simd! {
         #[inline(always)]
         fn rotl32<const N: i32>(self, a: __m512i) -> __m512i {
             unsafe { _mm512_rol_epi32::<N>(a) }
+        }
+        #[inline(always)]
+        fn rotl64<const N: i32>(self, a: __m512i) -> __m512i {
+            unsafe { _mm512_rol_epi64::<N>(a) }
         }
         #[inline(always)]
         fn shuffle32<const IMM: i32>(self, a: __m512i) -> __m512i {
