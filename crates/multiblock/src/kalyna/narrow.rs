@@ -586,7 +586,10 @@ where
 /// Encrypts (`DECRYPT` false) or decrypts one batch in place, with the
 /// variant's nb as a constant.
 #[inline(always)]
-fn crypt<M: Gfni + Vbmi + Avx512, const DECRYPT: bool>(m: M, k: &NarrowKeys, batch: &mut [u8]) {
+fn crypt<M: Gfni + Vbmi + Avx512 + Halves, const DECRYPT: bool>(m: M, k: &NarrowKeys, batch: &mut [u8])
+where
+    M::Half: Gfni + Vbmi + Avx512,
+{
     match k.variant.nb() {
         2 => crypt_nb::<M, 2, DECRYPT>(m, k, batch),
         4 => crypt_nb::<M, 4, DECRYPT>(m, k, batch),
@@ -596,7 +599,10 @@ fn crypt<M: Gfni + Vbmi + Avx512, const DECRYPT: bool>(m: M, k: &NarrowKeys, bat
 
 /// One direction of [`crypt`] at NB columns.
 #[inline(always)]
-fn crypt_nb<M: Gfni + Vbmi + Avx512, const NB: usize, const DECRYPT: bool>(m: M, k: &NarrowKeys, data: &mut [u8]) {
+fn crypt_nb<M: Gfni + Vbmi + Avx512 + Halves, const NB: usize, const DECRYPT: bool>(m: M, k: &NarrowKeys, data: &mut [u8])
+where
+    M::Half: Gfni + Vbmi + Avx512,
+{
     if DECRYPT {
         decrypt_nb::<M, NB>(m, k, data)
     } else {
