@@ -114,6 +114,7 @@ use crate::gf256::{self, KALYNA};
 use crate::cpu::Backend;
 use crate::kernel::{self, BatchCipher};
 use crate::simd::{Avx512, Avx512Gfni, Gfni, Job, Machine, Narrow as Halves, Simd, Vbmi, Zmm};
+use std::sync::OnceLock;
 use zeroize::Zeroize;
 
 /// One register's worth of bytes.
@@ -190,11 +191,20 @@ const fn matrices(v: &[u8; 8]) -> [u64; 8] {
 const ENC_MATRICES: [u64; 8] = matrices(&MDS);
 const DEC_MATRICES: [u64; 8] = matrices(&MDS_INV);
 
-/// The round keys repeated over a register.
+/// The round keys repeated over a register. The decryption keys are
+/// built on the first decryption: encryption-only uses (CBC/CFB/OFB
+/// encryption, CTR, every MAC) skip their InvMixColumns, which is most of
+/// the key setup of the 512-bit variant (measured on Zen 4: a 64-byte
+/// Kalyna-512/512 message with key setup 145 → 75 cycles/byte without it).
 pub(crate) struct NarrowKeys {
     variant: Variant,
     /// K_r, r = 0..=t.
     enc: [Pattern; 19],
+    dec: OnceLock<DecKeys>,
+}
+
+/// What decryption adds to the round keys.
+pub(crate) struct DecKeys {
     /// InvShiftRows(InvMixColumns(K_r)) for r = 1..t (0 and t unused).
     dec: [Pattern; 19],
     /// InvMixColumns(K_r) for r = 1..t (the rotation form's).
@@ -202,11 +212,16 @@ pub(crate) struct NarrowKeys {
 }
 
 /// Wiped as slices: one `memset` and a barrier each (the derived wipe of
-/// an array of arrays stores byte by byte, about 3.6k cycles for these
-/// 3.6 KiB, which a 64-byte message with key setup paid in full).
+/// an array of arrays stores byte by byte, about 3.6k cycles for the
+/// 3.6 KiB of both, which a 64-byte message with key setup paid in full).
 impl Drop for NarrowKeys {
     fn drop(&mut self) {
         self.enc.as_flattened_mut().zeroize();
+    }
+}
+
+impl Drop for DecKeys {
+    fn drop(&mut self) {
         self.dec.as_flattened_mut().zeroize();
         self.dec_mixed.as_flattened_mut().zeroize();
     }
@@ -215,35 +230,43 @@ impl Drop for NarrowKeys {
 impl NarrowKeys {
     fn new(keys: &Keys) -> NarrowKeys {
         let v = keys.variant;
-        let (nb, bb) = (v.nb(), v.block_bytes());
-        let mut k = NarrowKeys { variant: v, enc: [[0; 64]; 19], dec: [[0; 64]; 19], dec_mixed: [[0; 64]; 19] };
-        let mut mixed = [0u8; 64];
-        let t = v.rounds();
-        for r in 0..=t {
+        let bb = v.block_bytes();
+        let mut k = NarrowKeys { variant: v, enc: [[0; 64]; 19], dec: OnceLock::new() };
+        for r in 0..=v.rounds() {
             let key = keys.round_key(r);
             for q in (0..64).step_by(bb) {
                 k.enc[r][q..q + bb].copy_from_slice(key);
             }
-            if r == 0 || r == t {
-                continue;
-            }
-            // InvMixColumns by the constant-time column product of gf256
-            // (the key is secret); the permutation's indices are public.
-            for (dst, src) in mixed.chunks_exact_mut(8).zip(key.chunks_exact(8)) {
-                let col = u64::from_le_bytes(src.try_into().expect("8-byte column"));
-                dst.copy_from_slice(&gf256::circulant_column(col, &MDS_INV, KALYNA).to_le_bytes());
-            }
-            for p in 0..bb {
-                let (c, i) = (p / 8, p % 8);
-                k.dec[r][p] = mixed[8 * ((c + shift_of(i, nb)) % nb) + i];
-            }
-            k.dec_mixed[r][..bb].copy_from_slice(&mixed[..bb]);
-            for q in (bb..64).step_by(bb) {
-                k.dec[r].copy_within(0..bb, q);
-                k.dec_mixed[r].copy_within(0..bb, q);
-            }
         }
-        mixed.zeroize();
+        k
+    }
+
+    /// The decryption keys, built on first use on machine `m`. (No
+    /// `get_or_init`: kernel code takes no closures.)
+    #[inline(always)]
+    fn dec<M: Gfni + Vbmi + Avx512, const NB: usize>(&self, m: M) -> &DecKeys {
+        if self.dec.get().is_none() {
+            // A racing thread may have set it first; either value is the same.
+            let _ = self.dec.set(DecKeys::new::<M, NB>(m, self.variant, &self.enc));
+        }
+        self.dec.get().expect("set just above")
+    }
+}
+
+impl DecKeys {
+    /// From the round keys `enc` with the kernel's own linear layers (GFNI
+    /// products: constant-time, about 20 instructions per round key, where
+    /// the scalar constant-time column product took most of Kalyna-512's
+    /// key setup).
+    #[inline(always)]
+    fn new<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, v: Variant, enc: &[Pattern; 19]) -> DecKeys {
+        let idx = index_registers(m, NB, true);
+        let mut k = DecKeys { dec: [[0; 64]; 19], dec_mixed: [[0; 64]; 19] };
+        for r in 1..v.rounds() {
+            let key = m.load(&enc[r]);
+            m.store(mix(m, key, &MDS_INV, &DEC_MATRICES, m.zero()), &mut k.dec_mixed[r]);
+            m.store(linear::<M, NB>(m, key, &idx, &MDS_INV, &DEC_MATRICES, m.zero()), &mut k.dec[r]);
+        }
         k
     }
 }
@@ -454,7 +477,7 @@ where
 
 /// [`decrypt_nb`] on half a register.
 #[inline(always)]
-fn decrypt_half<M: Vbmi + Halves, const NB: usize>(m: M, k: &NarrowKeys, data: &mut [u8])
+fn decrypt_half<M: Vbmi + Halves, const NB: usize>(m: M, k: &NarrowKeys, dk: &DecKeys, data: &mut [u8])
 where
     M::Half: Gfni + Vbmi + Avx512,
 {
@@ -463,7 +486,7 @@ where
     let s = h.sub64(load(h, data), h.load(&k.enc[t]));
     let mut s = sub_half(m, &sb, class, linear_dec_rot::<M::Half, NB>(h, s, isr, h.zero()));
     for r in (1..t).rev() {
-        s = sub_half(m, &sb, class, linear_dec_rot::<M::Half, NB>(h, s, isr, h.load(&k.dec_mixed[r])));
+        s = sub_half(m, &sb, class, linear_dec_rot::<M::Half, NB>(h, s, isr, h.load(&dk.dec_mixed[r])));
     }
     store(h, h.sub64(s, h.load(&k.enc[0])), data);
 }
@@ -502,8 +525,9 @@ fn decrypt_nb<M: Gfni + Vbmi + Avx512 + Halves, const NB: usize>(m: M, k: &Narro
 where
     M::Half: Gfni + Vbmi + Avx512,
 {
+    let dk = k.dec::<M, NB>(m);
     if on_half::<M>(NB, data.len()) {
-        return decrypt_half::<M, NB>(m, k, data);
+        return decrypt_half::<M, NB>(m, k, dk, data);
     }
     let t = k.variant.rounds();
     let (sb, idx, class) = (sboxes(m, &SBOX_INV), index_registers(m, NB, true), m.load(&CLASS));
@@ -511,13 +535,13 @@ where
     if rotates(NB) {
         let mut s = sub(m, &sb, class, linear_dec_rot::<M, NB>(m, s, idx[0], m.zero()));
         for r in (1..t).rev() {
-            s = sub(m, &sb, class, linear_dec_rot::<M, NB>(m, s, idx[0], m.load(&k.dec_mixed[r])));
+            s = sub(m, &sb, class, linear_dec_rot::<M, NB>(m, s, idx[0], m.load(&dk.dec_mixed[r])));
         }
         return store(m, m.sub64(s, m.load(&k.enc[0])), data);
     }
     let mut s = sub(m, &sb, class, linear::<M, NB>(m, s, &idx, &MDS_INV, &DEC_MATRICES, m.zero()));
     for r in (1..t).rev() {
-        s = sub(m, &sb, class, linear::<M, NB>(m, s, &idx, &MDS_INV, &DEC_MATRICES, m.load(&k.dec[r])));
+        s = sub(m, &sb, class, linear::<M, NB>(m, s, &idx, &MDS_INV, &DEC_MATRICES, m.load(&dk.dec[r])));
     }
     store(m, m.sub64(s, m.load(&k.enc[0])), data);
 }
