@@ -66,6 +66,7 @@ macro_rules! cross_check_tests {
 
 cross_check_tests! {
     avx512_vbmi_matches_reference => "avx512-vbmi", 101;
+    avx512_vbmi_narrow_matches_reference => "avx512-vbmi-narrow", 109;
     avx512_matches_reference => "avx512", 102;
     avx2_matches_reference => "avx2", 103;
     ssse3_matches_reference => "ssse3", 104;

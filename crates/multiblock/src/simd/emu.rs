@@ -221,31 +221,27 @@ fn unpack<const N: usize, const W: usize>(a: R<N>, b: R<N>, half: usize) -> R<N>
     })
 }
 
-impl Narrow for Emu<64> {
-    type Half = Emu<32>;
-    fn half(self) -> Emu<32> {
-        Emu
-    }
-    fn low_half(self, v: R<64>) -> R<32> {
-        map(|i| v[i])
-    }
-    fn widen(self, h: R<32>) -> R<64> {
-        map(|i| if i < 32 { h[i] } else { 0 })
-    }
+/// `Narrow` for an emulated width and its half.
+macro_rules! emu_narrow {
+    ($($n:literal => $h:literal),*) => {
+        $(
+            impl Narrow for Emu<$n> {
+                type Half = Emu<$h>;
+                fn half(self) -> Emu<$h> {
+                    Emu
+                }
+                fn low_half(self, v: R<$n>) -> R<$h> {
+                    map(|i| v[i])
+                }
+                fn widen(self, h: R<$h>) -> R<$n> {
+                    map(|i| if i < $h { h[i] } else { 0 })
+                }
+            }
+        )*
+    };
 }
 
-impl Narrow for Emu<32> {
-    type Half = Emu<16>;
-    fn half(self) -> Emu<16> {
-        Emu
-    }
-    fn low_half(self, v: R<32>) -> R<16> {
-        map(|i| v[i])
-    }
-    fn widen(self, h: R<16>) -> R<32> {
-        map(|i| if i < 16 { h[i] } else { 0 })
-    }
-}
+emu_narrow!(64 => 32, 32 => 16);
 
 impl<const N: usize> Gfni for Emu<N> {
     fn affine(self, x: R<N>, matrix: u64) -> R<N> {

@@ -131,6 +131,23 @@ macro_rules! x86_shift {
     };
 }
 
+/// Lane rotations below 512 bits: `vprol` with AVX-512VL, else two shifts
+/// and an OR (constant counts: LLVM emits immediate shifts).
+macro_rules! x86_rotl {
+    ($v:ty, $or:ident; $($name:ident: $bits:literal $rol:ident $shl:ident $shr:ident),* $(,)?) => {
+        $(
+            #[inline(always)]
+            fn $name<const N: i32>(self, a: $v) -> $v {
+                if L::AVX512VL {
+                    unsafe { $rol::<N>(a) }
+                } else {
+                    unsafe { $or($shl(a, _mm_cvtsi32_si128(N)), $shr(a, _mm_cvtsi32_si128($bits - N))) }
+                }
+            }
+        )*
+    };
+}
+
 /// The extension traits (`Gfni`, `Vbmi`, `Avx512`) for `$token<L>`, given
 /// each width's intrinsics and the level bounds that provide them.
 ///
@@ -203,7 +220,7 @@ macro_rules! x86_extensions {
     };
 }
 
-pub(super) use {x86_binary, x86_extensions, x86_shift, x86_simd, x86_unpack};
+pub(super) use {x86_binary, x86_extensions, x86_rotl, x86_shift, x86_simd, x86_unpack};
 
 /// The byte mask of the first `len` (≤ 64) bytes.
 #[inline(always)]

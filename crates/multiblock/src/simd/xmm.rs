@@ -2,7 +2,7 @@
 //! forms of `vpternlog`, `vprold` and the masks with AVX-512VL).
 
 use super::level::{HasAvx512, HasGfni, HasVbmi, Level};
-use super::x86_ops::{x86_binary, x86_extensions, x86_shift, x86_simd, x86_unpack};
+use super::x86_ops::{x86_binary, x86_extensions, x86_rotl, x86_shift, x86_simd, x86_unpack};
 use core::arch::x86_64::*;
 use core::marker::PhantomData;
 
@@ -46,22 +46,9 @@ x86_simd! {
         fn gt8(self, a: __m128i, b: __m128i) -> __m128i {
             unsafe { _mm_cmpgt_epi8(a, b) }
         }
-        #[inline(always)]
-        fn rotl32<const N: i32>(self, a: __m128i) -> __m128i {
-            if L::AVX512VL {
-                unsafe { _mm_rol_epi32::<N>(a) }
-            } else {
-                unsafe { _mm_or_si128(_mm_sll_epi32(a, _mm_cvtsi32_si128(N)), _mm_srl_epi32(a, _mm_cvtsi32_si128(32 - N))) }
-            }
-        }
-        #[inline(always)]
-        fn rotl64<const N: i32>(self, a: __m128i) -> __m128i {
-            if L::AVX512VL {
-                unsafe { _mm_rol_epi64::<N>(a) }
-            } else {
-                unsafe { _mm_or_si128(_mm_sll_epi64(a, _mm_cvtsi32_si128(N)), _mm_srl_epi64(a, _mm_cvtsi32_si128(64 - N))) }
-            }
-        }
+        x86_rotl!(__m128i, _mm_or_si128;
+            rotl32: 32 _mm_rol_epi32 _mm_sll_epi32 _mm_srl_epi32,
+            rotl64: 64 _mm_rol_epi64 _mm_sll_epi64 _mm_srl_epi64);
         #[inline(always)]
         fn shuffle32<const IMM: i32>(self, a: __m128i) -> __m128i {
             unsafe { _mm_shuffle_epi32::<IMM>(a) }

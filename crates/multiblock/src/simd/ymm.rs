@@ -1,7 +1,7 @@
 //! 256-bit registers: AVX2 and up (EVEX forms with AVX-512VL).
 
 use super::level::{HasAvx2, HasAvx512, HasGfni, HasVbmi};
-use super::x86_ops::{x86_binary, x86_extensions, x86_shift, x86_simd, x86_unpack};
+use super::x86_ops::{x86_binary, x86_extensions, x86_rotl, x86_shift, x86_simd, x86_unpack};
 use super::xmm::Xmm;
 use core::arch::x86_64::*;
 use core::marker::PhantomData;
@@ -64,33 +64,9 @@ x86_simd! {
         fn gt8(self, a: __m256i, b: __m256i) -> __m256i {
             unsafe { _mm256_cmpgt_epi8(a, b) }
         }
-        #[inline(always)]
-        fn rotl32<const N: i32>(self, a: __m256i) -> __m256i {
-            if L::AVX512VL {
-                unsafe { _mm256_rol_epi32::<N>(a) }
-            } else {
-                // Constant counts: LLVM emits immediate shifts.
-                unsafe {
-                    _mm256_or_si256(
-                        _mm256_sll_epi32(a, _mm_cvtsi32_si128(N)),
-                        _mm256_srl_epi32(a, _mm_cvtsi32_si128(32 - N)),
-                    )
-                }
-            }
-        }
-        #[inline(always)]
-        fn rotl64<const N: i32>(self, a: __m256i) -> __m256i {
-            if L::AVX512VL {
-                unsafe { _mm256_rol_epi64::<N>(a) }
-            } else {
-                unsafe {
-                    _mm256_or_si256(
-                        _mm256_sll_epi64(a, _mm_cvtsi32_si128(N)),
-                        _mm256_srl_epi64(a, _mm_cvtsi32_si128(64 - N)),
-                    )
-                }
-            }
-        }
+        x86_rotl!(__m256i, _mm256_or_si256;
+            rotl32: 32 _mm256_rol_epi32 _mm256_sll_epi32 _mm256_srl_epi32,
+            rotl64: 64 _mm256_rol_epi64 _mm256_sll_epi64 _mm256_srl_epi64);
         #[inline(always)]
         fn shuffle32<const IMM: i32>(self, a: __m256i) -> __m256i {
             unsafe { _mm256_shuffle_epi32::<IMM>(a) }
