@@ -162,10 +162,9 @@ impl<M: Vbmi + Avx512> Sub<M> for Permb {
         (pieces(m, &self.lo), pieces(m, &self.hi), m.splat32(0x0F0F_0F0F), m.splat32(POSITION_TAGS))
     }
     #[inline(always)]
-    fn sub_rot(m: M, (lo, hi, low, tags): &Self::Consts, x: M::V) -> M::V {
-        let il = m.ternlog::<AND_OR>(x, *low, *tags);
-        let ih = m.ternlog::<AND_OR>(m.shr32::<4>(x), *low, *tags);
-        m.rotl32::<11>(m.or(lookup64(m, lo, il), lookup64(m, hi, ih)))
+    fn sub_rot(m: M, c: &Self::Consts, x: M::V) -> M::V {
+        let (sl, sh) = substitute(m, c, x);
+        m.rotl32::<11>(m.or(sl, sh))
     }
     /// Below 512 bits (the narrow backend, where one block's latency is
     /// the cost): rotate both lookups and merge them into `y` with one
@@ -176,12 +175,18 @@ impl<M: Vbmi + Avx512> Sub<M> for Permb {
         if M::BYTES == 64 {
             return m.xor(y, Self::sub_rot(m, c, x));
         }
-        let (lo, hi, low, tags) = c;
-        let il = m.ternlog::<AND_OR>(x, *low, *tags);
-        let ih = m.ternlog::<AND_OR>(m.shr32::<4>(x), *low, *tags);
-        let (sl, sh) = (m.rotl32::<11>(lookup64(m, lo, il)), m.rotl32::<11>(lookup64(m, hi, ih)));
-        m.ternlog::<XOR_OR>(y, sl, sh)
+        let (sl, sh) = substitute(m, c, x);
+        m.ternlog::<XOR_OR>(y, m.rotl32::<11>(sl), m.rotl32::<11>(sh))
     }
+}
+
+/// `Permb`'s two lookups: the S-boxes of the low and of the high nibble of
+/// every byte, each in its own nibble (OR gives S(x)).
+#[inline(always)]
+fn substitute<M: Vbmi + Avx512>(m: M, (lo, hi, low, tags): &<Permb as Sub<M>>::Consts, x: M::V) -> (M::V, M::V) {
+    let il = m.ternlog::<AND_OR>(x, *low, *tags);
+    let ih = m.ternlog::<AND_OR>(m.shr32::<4>(x), *low, *tags);
+    (lookup64(m, lo, il), lookup64(m, hi, ih))
 }
 
 #[cfg(test)]
