@@ -28,6 +28,39 @@ fn xor(dst: &mut [u8], src: &[u8]) {
     }
 }
 
+/// `dst = src ^ ks`, the out-of-place form of [`xor`].
+fn xor_into(dst: &mut [u8], src: &[u8], ks: &[u8]) {
+    for ((d, s), k) in dst.iter_mut().zip(src).zip(ks) {
+        *d = *s ^ *k;
+    }
+}
+
+/// The input of a keystream XOR: `dst` itself, or a separate `src` of the
+/// same length (so a mapped input file is read once, not copied first).
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    InPlace,
+    From(&'a [u8]),
+}
+
+impl<'a> Source<'a> {
+    /// The part of the input that lines up with `dst[at..at + len]`.
+    fn part(self, at: usize, len: usize) -> Source<'a> {
+        match self {
+            Source::InPlace => Source::InPlace,
+            Source::From(src) => Source::From(&src[at..at + len]),
+        }
+    }
+
+    /// `dst ^= ks` or `dst = src ^ ks` (`ks` may be longer than `dst`).
+    fn xor(self, dst: &mut [u8], ks: &[u8]) {
+        match self {
+            Source::InPlace => xor(dst, ks),
+            Source::From(src) => xor_into(dst, src, ks),
+        }
+    }
+}
+
 fn length_error(c: &Cipher, total: u64) -> Error {
     Error::DataLength { cipher: c.id().name(), block_bytes: c.block_bytes(), got: total as usize }
 }
@@ -192,22 +225,32 @@ impl Counter {
 
 impl Ctr {
 
-    /// XORs the keystream from block index `first` into `data`.
-    fn apply(&self, first: u128, data: &mut [u8]) -> Result<()> {
-        keystream_xor(&self.cipher, self.counter, first, data)
+    /// XORs the keystream from block index `first` into `data` (or `src`
+    /// and the keystream into `data`).
+    fn apply(&self, first: u128, src: Source<'_>, data: &mut [u8]) -> Result<()> {
+        keystream_xor(&self.cipher, self.counter, first, src, data)
+    }
+
+    /// Both update forms: whole blocks split across the pool.
+    fn run(&mut self, src: Source<'_>, data: &mut [u8], pool: &Pool) -> Result<()> {
+        let (n, done) = (self.unit(), self.done);
+        pool.run(data, n, |off, piece| self.apply(done + (off / n) as u128, src.part(off, piece.len()), piece))?;
+        self.done += (data.len() / n) as u128;
+        Ok(())
     }
 }
 
-/// XORs E_K(counter blocks from index `first`) into `data`.
-fn keystream_xor(cipher: &Cipher, counter: Counter, first: u128, data: &mut [u8]) -> Result<()> {
+/// XORs E_K(counter blocks from index `first`) into `data` (`src` into `data`).
+fn keystream_xor(cipher: &Cipher, counter: Counter, first: u128, src: Source<'_>, data: &mut [u8]) -> Result<()> {
     let n = cipher.block_bytes();
     let mut ks = Zeroizing::new(vec![0u8; CHUNK.min(data.len().div_ceil(n) * n)]);
-    for (i, piece) in data.chunks_mut(ks.len()).enumerate() {
+    let step = ks.len();
+    for (i, piece) in data.chunks_mut(step).enumerate() {
         let blocks = piece.len().div_ceil(n) * n;
         let ks = &mut ks[..blocks];
         counter.fill(cipher.block_bytes(), first + (i * CHUNK / n) as u128, ks);
         cipher.encrypt_blocks(ks)?;
-        xor(piece, ks);
+        src.part(i * step, piece.len()).xor(piece, ks);
     }
     Ok(())
 }
@@ -231,15 +274,20 @@ impl StreamCore for Ctr {
     }
 
     fn update(&mut self, data: &mut [u8], pool: &Pool) -> Result<()> {
-        let (n, done) = (self.unit(), self.done);
-        pool.run(data, n, |off, piece| self.apply(done + (off / n) as u128, piece))?;
-        self.done += (data.len() / n) as u128;
-        Ok(())
+        self.run(Source::InPlace, data, pool)
+    }
+
+    fn update_from(&mut self, src: &[u8], dst: &mut [u8], pool: &Pool) -> Result<()> {
+        self.run(Source::From(src), dst, pool)
+    }
+
+    fn reads_in_pass(&self) -> bool {
+        true
     }
 
     fn finish(self: Box<Self>, mut tail: Vec<u8>, _: u64, _: &Pool) -> Result<Vec<u8>> {
         if !tail.is_empty() {
-            self.apply(self.done, &mut tail)?;
+            self.apply(self.done, Source::InPlace, &mut tail)?;
         }
         Ok(tail)
     }
@@ -293,13 +341,14 @@ impl CtrAcpkm {
 
     /// XORs sections (the last may be short) from block `first`, the first
     /// under `key`.
-    fn sections(&self, key: &[u8], first: u128, data: &mut [u8]) -> Result<()> {
+    fn sections(&self, key: &[u8], first: u128, src: Source<'_>, data: &mut [u8]) -> Result<()> {
         let blocks = (self.section / self.n) as u128;
         let mut key = Zeroizing::new(key.to_vec());
         let count = data.len().div_ceil(self.section);
         for (i, sec) in data.chunks_mut(self.section).enumerate() {
             let cipher = self.rekey.key(&key)?;
-            keystream_xor(&cipher, self.counter, first + i as u128 * blocks, sec)?;
+            let part = src.part(i * self.section, sec.len());
+            keystream_xor(&cipher, self.counter, first + i as u128 * blocks, part, sec)?;
             if i + 1 < count {
                 key = acpkm_step(&cipher)?;
             }
@@ -314,6 +363,26 @@ impl StreamCore for CtrAcpkm {
     }
 
     fn update(&mut self, data: &mut [u8], pool: &Pool) -> Result<()> {
+        self.run(Source::InPlace, data, pool)
+    }
+
+    fn update_from(&mut self, src: &[u8], dst: &mut [u8], pool: &Pool) -> Result<()> {
+        self.run(Source::From(src), dst, pool)
+    }
+
+    fn reads_in_pass(&self) -> bool {
+        true
+    }
+
+    fn finish(self: Box<Self>, mut tail: Vec<u8>, _: u64, _: &Pool) -> Result<Vec<u8>> {
+        self.sections(&self.key, self.done, Source::InPlace, &mut tail)?;
+        Ok(tail)
+    }
+}
+
+impl CtrAcpkm {
+    /// Both update forms: whole sections split across the pool.
+    fn run(&mut self, src: Source<'_>, data: &mut [u8], pool: &Pool) -> Result<()> {
         let per = pool.piece(data.len(), self.section);
         let mut starts = Vec::new();
         let mut key = self.key.clone();
@@ -324,15 +393,12 @@ impl StreamCore for CtrAcpkm {
             key = acpkm_step(&self.rekey.key(&key)?)?;
         }
         let (done, n) = (self.done, self.n);
-        pool.run(data, self.section, |off, piece| self.sections(&starts[off / per], done + (off / n) as u128, piece))?;
+        pool.run(data, self.section, |off, piece| {
+            self.sections(&starts[off / per], done + (off / n) as u128, src.part(off, piece.len()), piece)
+        })?;
         self.key = key;
         self.done += (data.len() / n) as u128;
         Ok(())
-    }
-
-    fn finish(self: Box<Self>, mut tail: Vec<u8>, _: u64, _: &Pool) -> Result<Vec<u8>> {
-        self.sections(&self.key, self.done, &mut tail)?;
-        Ok(tail)
     }
 }
 

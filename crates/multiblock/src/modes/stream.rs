@@ -51,6 +51,18 @@ pub(crate) trait StreamCore: Send {
     }
     /// Transforms `data` in place.
     fn update(&mut self, data: &mut [u8], pool: &Pool) -> Result<()>;
+    /// Transforms `src` into `dst` (the same length): a copy, then
+    /// [`update`](StreamCore::update), unless the mode reads its input in
+    /// the same pass (CTR).
+    fn update_from(&mut self, src: &[u8], dst: &mut [u8], pool: &Pool) -> Result<()> {
+        dst.copy_from_slice(src);
+        self.update(dst, pool)
+    }
+    /// Whether [`update_from`](StreamCore::update_from) reads `src` in the
+    /// pass that writes `dst` (no copy first).
+    fn reads_in_pass(&self) -> bool {
+        false
+    }
     /// The output for the last bytes (fewer than `unit() + hold()`), with
     /// `total` the length of the whole input, for error messages.
     fn finish(self: Box<Self>, tail: Vec<u8>, total: u64, pool: &Pool) -> Result<Vec<u8>>;
@@ -212,9 +224,8 @@ impl CipherStream {
     /// (every byte at once in the keystream modes CTR, CTR-ACPKM, OFB, CNT).
     pub fn update(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<()> {
         let start = out.len();
-        out.extend_from_slice(input);
         out.resize(start + self.output_len(input.len()).max(input.len()), 0);
-        match self.update_in_place(&mut out[start..], input.len()) {
+        match self.update_into(input, &mut out[start..]) {
             Ok(n) => {
                 out.truncate(start + n);
                 Ok(())
@@ -224,6 +235,39 @@ impl CipherStream {
                 Err(e)
             }
         }
+    }
+
+    /// Whether [`update_into`](CipherStream::update_into) reads its input in
+    /// the same pass as it writes its output (CTR and CTR-ACPKM), rather
+    /// than copying it first: then an input mapped from a file is read
+    /// once, and feeding the stream from a mapping saves a copy.
+    pub fn zero_copy(&self) -> bool {
+        self.keystream_mode && self.engine.reads_in_pass()
+    }
+
+    /// As [`update`](CipherStream::update), into the front of `out` (which
+    /// must hold [`output_len`] bytes, and at least `input.len()`); returns
+    /// the output length. The keystream modes read `input` in the same pass
+    /// as they write `out` (no copy first), so an input mapped from a file
+    /// is read once.
+    ///
+    /// [`output_len`]: CipherStream::output_len
+    pub fn update_into(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize> {
+        let len = input.len();
+        if !self.keystream_mode || out.len() < len {
+            let need = self.output_len(len).max(len);
+            if out.len() < need {
+                return Err(Error::Param(format!(
+                    "stream output buffer of {} bytes is too small for {len} input bytes ({need} needed)",
+                    out.len()
+                )));
+            }
+            out[..len].copy_from_slice(input);
+            return self.update_in_place(out, len);
+        }
+        self.total += len as u64;
+        self.keystream_update(Some(input), &mut out[..len])?;
+        Ok(len)
     }
 
     /// How many bytes [`update`](CipherStream::update) (or
@@ -255,7 +299,7 @@ impl CipherStream {
         }
         self.total += input_len as u64;
         if self.keystream_mode {
-            self.keystream_update(&mut buf[..input_len])?;
+            self.keystream_update(None, &mut buf[..input_len])?;
             return Ok(input_len);
         }
         if ready == 0 {
@@ -278,22 +322,32 @@ impl CipherStream {
 
     /// A keystream mode's update: the saved keystream first, whole units
     /// through the engine, a partial unit from a fresh unit of keystream.
-    fn keystream_update(&mut self, data: &mut [u8]) -> Result<()> {
+    /// `src` is the input when it is not `data` itself.
+    fn keystream_update(&mut self, src: Option<&[u8]>, data: &mut [u8]) -> Result<()> {
+        // The input byte that lines up with data[i].
+        let input = |data: &[u8], i: usize| src.map_or(data[i], |s| s[i]);
         let saved = self.keystream.len().min(data.len());
-        data[..saved].iter_mut().zip(self.keystream.iter()).for_each(|(d, k)| *d ^= k);
-        self.keystream.drain(..saved);
-        let data = &mut data[saved..];
-        let unit = self.engine.unit();
-        let whole = data.len() / unit * unit;
-        if whole > 0 {
-            self.engine.update(&mut data[..whole], &self.pool)?;
+        for i in 0..saved {
+            data[i] = input(data, i) ^ self.keystream[i];
         }
-        let tail = &mut data[whole..];
-        if !tail.is_empty() {
+        self.keystream.drain(..saved);
+        let unit = self.engine.unit();
+        let whole = (data.len() - saved) / unit * unit;
+        if whole > 0 {
+            let body = &mut data[saved..saved + whole];
+            match src {
+                Some(s) => self.engine.update_from(&s[saved..saved + whole], body, &self.pool)?,
+                None => self.engine.update(body, &self.pool)?,
+            }
+        }
+        let at = saved + whole;
+        if at < data.len() {
             let mut ks = Zeroizing::new(vec![0u8; unit]);
             self.engine.update(&mut ks, &self.pool)?;
-            tail.iter_mut().zip(ks.iter()).for_each(|(d, k)| *d ^= k);
-            self.keystream = Zeroizing::new(ks[tail.len()..].to_vec());
+            for i in at..data.len() {
+                data[i] = input(data, i) ^ ks[i - at];
+            }
+            self.keystream = Zeroizing::new(ks[data.len() - at..].to_vec());
         }
         Ok(())
     }

@@ -54,8 +54,15 @@ fn stream(req: &Request<'_>, encrypt: bool, threads: usize, data: &[u8], rng: &m
     s.pool.min_task = req.cipher.block_bytes();
     let mut out = Vec::new();
     for piece in split(rng, data) {
-        if rng.below(2) == 0 {
+        let form = rng.below(3);
+        if form == 0 {
             s.update(piece, &mut out)?;
+        } else if form == 1 {
+            // The out-of-place form into a buffer of stale bytes, just
+            // large enough (a mapped file's pieces go this way).
+            let mut buf = vec![0x5a; s.output_len(piece.len()).max(piece.len())];
+            let n = s.update_into(piece, &mut buf)?;
+            out.extend_from_slice(&buf[..n]);
         } else {
             // The in-place form on a buffer just large enough.
             let mut buf = piece.to_vec();
@@ -164,6 +171,26 @@ fn large_updates_split_at_the_real_task_size_give_the_same_bytes() {
             d.finalize(&mut back).unwrap();
             assert!(back == data, "{id} {mode} threads {threads}: round trip");
         }
+    }
+}
+
+#[test]
+fn zero_copy_is_claimed_by_the_split_keystream_modes_only() {
+    let key = [7u8; 32];
+    for (id, mode, iv, zero_copy) in [
+        (CipherId::Kuznyechik, Mode::Ctr, 8, true),
+        (CipherId::Magma, Mode::CtrAcpkm, 4, true),
+        (CipherId::Kalyna128_128, Mode::Ctr, 16, true),
+        (CipherId::Kuznyechik, Mode::Ofb, 16, false),
+        (CipherId::Kuznyechik, Mode::Cbc, 16, false),
+        (CipherId::Magma, Mode::Ecb, 0, false),
+    ] {
+        let r = req(id, mode, &key[..id.key_bytes()], params((iv > 0).then(|| vec![1; iv])));
+        let s = CipherStream::encryptor(&r).unwrap();
+        assert_eq!(s.zero_copy(), zero_copy, "{id} {mode}");
+        // Too small an output buffer is an error, not a panic.
+        let mut small = [0u8; 7];
+        assert!(CipherStream::encryptor(&r).unwrap().update_into(&[0; 64], &mut small).is_err(), "{id} {mode}");
     }
 }
 
