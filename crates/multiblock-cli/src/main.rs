@@ -4,6 +4,7 @@
 
 mod commands;
 mod io;
+mod mapped;
 mod out;
 mod pipeline;
 mod progress;

@@ -5,6 +5,10 @@
 //! being read, one waiting, one computed, one waiting, one being written)
 //! and memory stays bounded whatever the input's size; written buffers go
 //! back to the reader instead of being freed.
+//!
+//! [`run_mapped`] is the same without the reader, for an input mapped into
+//! memory: the transform reads each piece of the mapping and writes a
+//! buffer of its own.
 
 use crate::sink::Sink;
 use crate::Failure;
@@ -44,6 +48,39 @@ pub fn run(
     let written = writer.join().map_err(|_| Failure::Input("the writer thread failed".into()))?;
     // A write error is the cause when both failed (the compute loop only
     // saw the writer go away).
+    let sink = written.map_err(Failure::Input)?;
+    computed?;
+    Ok(sink)
+}
+
+/// As [`run`], over an input already in memory (a mapped file): `transform`
+/// gets each `chunk`-byte piece of `input` and an output buffer (of any
+/// length, its bytes stale) to leave the bytes to write in.
+pub fn run_mapped(
+    input: &[u8],
+    sink: Sink,
+    chunk: usize,
+    mut transform: impl FnMut(&[u8], &mut Vec<u8>) -> Result<(), Failure>,
+) -> Result<Sink, Failure> {
+    let (free_tx, free) = sync_channel::<Vec<u8>>(8);
+    let (out_tx, out_rx) = sync_channel::<Vec<u8>>(1);
+    let writer = thread::Builder::new()
+        .name("multiblock-write".into())
+        .spawn(move || write_loop(sink, out_rx, free_tx))
+        .map_err(|e| format!("cannot start the writer thread: {e}"))?;
+    let mut computed = Ok(());
+    for piece in input.chunks(chunk.max(1)) {
+        let mut buf = free.try_recv().unwrap_or_default();
+        if let Err(e) = transform(piece, &mut buf) {
+            computed = Err(e);
+            break;
+        }
+        if out_tx.send(buf).is_err() {
+            break; // the writer stopped: its error is reported
+        }
+    }
+    drop(out_tx);
+    let written = writer.join().map_err(|_| Failure::Input("the writer thread failed".into()))?;
     let sink = written.map_err(Failure::Input)?;
     computed?;
     Ok(sink)

@@ -20,6 +20,21 @@ pub fn pending() -> MutexGuard<'static, Option<PathBuf>> {
     PENDING.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Removes the temporary file from inside a synchronous signal handler
+/// (SIGBUS, see [`crate::mapped`]): no allocation and no waiting. The lock
+/// is only tried (it is held only around creating and renaming the file),
+/// and kept: the process exits next.
+pub fn remove_pending_in_handler() {
+    if let Ok(guard) = PENDING.try_lock() {
+        let mut buf = [0u8; 4096];
+        if let Some(c) = guard.as_deref().and_then(|p| crate::mapped::c_path(p, &mut buf)) {
+            // SAFETY: unlink(2) of a NUL-terminated path; async-signal-safe.
+            unsafe { libc::unlink(c.as_ptr().cast()) };
+        }
+        std::mem::forget(guard);
+    }
+}
+
 /// Starts the signal thread (once); call before the temporary file exists.
 pub fn install() -> Result<(), String> {
     static ONCE: Once = Once::new();

@@ -230,3 +230,74 @@ fn key_wrap_works_in_the_output_file() {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2, "{id}: an output or temporary file was left");
     }
 }
+
+/// CTR and CTR-ACPKM read a regular `--in` file through a memory mapping
+/// (the keystream XOR reads it in place, no copy) and stdin through
+/// read(2): both must give the library's one-shot bytes, at lengths around
+/// the buffer size, with one and two threads.
+#[test]
+fn mapped_and_read_inputs_give_the_same_keystream_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain.bin");
+    let iv = |len: usize| Params { iv: Some(bytes(len as u64 + 7, len)), ..Params::default() };
+    for (id, mode, params) in [
+        (CipherId::Kuznyechik, Mode::Ctr, iv(8)),
+        (CipherId::Magma, Mode::CtrAcpkm, iv(4)),
+        (CipherId::Kalyna256_512, Mode::Ctr, iv(32)),
+    ] {
+        let key = bytes(id as u64 + 11, id.key_bytes());
+        let req = Request { cipher: id, mode, key: &key, sbox: None, backend: BackendChoice::Auto, params };
+        for len in [1, 15, BUF - 1, BUF + 1, 3 * BUF + 17] {
+            let data = bytes(len as u64, len);
+            std::fs::write(&plain, &data).unwrap();
+            let one = modes::encrypt(&req, &data).unwrap();
+            for threads in ["1", "2"] {
+                let run = |from_stdin: bool| {
+                    let mut c = bin();
+                    c.args(["encrypt", "--cipher", id.name(), "--mode", mode.name(), "--key", &hex(&key), "--quiet"])
+                        .args(flags(&req.params))
+                        .args(["--threads", threads]);
+                    if from_stdin {
+                        c.stdin(std::fs::File::open(&plain).unwrap());
+                    } else {
+                        c.args(["--in", plain.to_str().unwrap()]);
+                    }
+                    let o = c.output().unwrap();
+                    assert!(o.status.success(), "{id} {mode}: {}", String::from_utf8_lossy(&o.stderr));
+                    o.stdout
+                };
+                assert!(run(false) == one, "{id} {mode} len {len} threads {threads}: mapped --in");
+                assert!(run(true) == one, "{id} {mode} len {len} threads {threads}: stdin");
+            }
+        }
+    }
+}
+
+/// A mapped input truncated by another program while it is read raises
+/// SIGBUS on the next page: the CLI must turn it into its one-line error and
+/// exit status 1, and remove the temporary `--out` file (no partial output).
+/// The reference backend on one thread takes seconds over 48 MiB, so the
+/// truncation lands mid-run.
+#[test]
+fn an_input_truncated_while_mapped_is_a_clean_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain.bin");
+    std::fs::write(&plain, bytes(48, 48 << 20)).unwrap();
+    let out = dir.path().join("ct.bin");
+    let child = bin()
+        .args(["encrypt", "--cipher", "kuznyechik", "--mode", "ctr", "--backend", "reference", "--threads", "1"])
+        .args(["--key", &hex(&[9; 32]), "--iv", "0011223344556677", "--quiet"])
+        .args(["--in", plain.to_str().unwrap(), "--out", out.to_str().unwrap()])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    std::fs::OpenOptions::new().write(true).open(&plain).unwrap().set_len(4096).unwrap();
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.starts_with("multiblock: error: --in ") && err.contains("shrank while it was read"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!out.exists(), "partial output left");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "a temporary file was left");
+}

@@ -41,7 +41,7 @@ pub fn streams(mode: Mode, verb: Verb) -> bool {
 
 pub fn run(req: &Request<'_>, args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
     let threads = args.threads.map_or(0, usize::from);
-    let Input { reader: input, size, what } = open_input(args)?;
+    let Input { reader: input, size, what, file } = open_input(args)?;
     let aead = req.mode.kind() == Kind::Aead;
     let mut work = match verb {
         Verb::Encrypt if aead => Work::Aead(Box::new(aead_stream(req, size, true)?.threads(threads).map_err(failure)?), true),
@@ -56,28 +56,47 @@ pub fn run(req: &Request<'_>, args: &CryptArgs, verb: Verb) -> Result<(), Failur
     };
     let progress = Progress::new(size, args.quiet);
     let chunk = buffer_bytes()?;
-    let mut scratch = Vec::new();
-    let sink = crate::pipeline::run(input, &what, sink, chunk, |buf| {
-        progress.advance(buf.len());
-        match &mut work {
-            Work::Cipher(s) => {
-                let len = buf.len();
-                buf.resize(s.output_len(len).max(len), 0);
-                let n = s.update_in_place(buf, len).map_err(failure)?;
-                buf.truncate(n);
+    let mapping = match (&work, &file) {
+        (Work::Cipher(s), Some(f)) if s.zero_copy() => crate::mapped::map(f, size.unwrap_or(0), &what),
+        _ => None,
+    };
+    let sink = match (&mut work, mapping) {
+        (Work::Cipher(s), Some(map)) => crate::pipeline::run_mapped(&map, sink, chunk, |piece, out| {
+            progress.advance(piece.len());
+            if out.len() < piece.len() {
+                out.clear();
+                crate::io::reserve(out, piece.len(), "the output buffer")?;
+                out.resize(piece.len(), 0);
             }
-            Work::Mac(m) => {
-                m.update(buf).map_err(failure)?;
-                buf.clear();
-            }
-            Work::Aead(s, _) => {
-                scratch.clear();
-                s.update(buf, &mut scratch).map_err(failure)?;
-                std::mem::swap(buf, &mut scratch);
-            }
+            let n = s.update_into(piece, out).map_err(failure)?;
+            out.truncate(n);
+            Ok(())
+        })?,
+        _ => {
+            let mut scratch = Vec::new();
+            crate::pipeline::run(input, &what, sink, chunk, |buf| {
+                progress.advance(buf.len());
+                match &mut work {
+                    Work::Cipher(s) => {
+                        let len = buf.len();
+                        buf.resize(s.output_len(len).max(len), 0);
+                        let n = s.update_in_place(buf, len).map_err(failure)?;
+                        buf.truncate(n);
+                    }
+                    Work::Mac(m) => {
+                        m.update(buf).map_err(failure)?;
+                        buf.clear();
+                    }
+                    Work::Aead(s, _) => {
+                        scratch.clear();
+                        s.update(buf, &mut scratch).map_err(failure)?;
+                        std::mem::swap(buf, &mut scratch);
+                    }
+                }
+                Ok(())
+            })?
         }
-        Ok(())
-    })?;
+    };
     let mut sink = sink;
     let mut out = Vec::new();
     match work {
@@ -99,23 +118,26 @@ pub struct Input {
     pub reader: Box<dyn Read + Send>,
     pub size: Option<u64>,
     pub what: String,
+    /// The same regular `--in` file, to map instead of reading it.
+    pub file: Option<File>,
 }
 
 pub fn open_input(args: &CryptArgs) -> Result<Input, Failure> {
-    let (reader, size, what): (Box<dyn Read + Send>, _, _) = match &args.input {
+    let (reader, size, what, file): (Box<dyn Read + Send>, _, _, _) = match &args.input {
         Some(p) => {
             let what = format!("--in {}", p.display());
             let f = File::open(p).map_err(|e| format!("cannot read {what}: {}", plain(&e)))?;
             let size = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
-            (Box::new(f), size, what)
+            let file = size.and_then(|_| f.try_clone().ok());
+            (Box::new(f), size, what, file)
         }
         None => {
             crate::std_fds::stdin_open()?;
             let fd = io::stdin().as_fd().try_clone_to_owned().map_err(|e| format!("cannot read stdin: {}", plain(&e)))?;
-            (Box::new(File::from(fd)), None, "stdin".to_string())
+            (Box::new(File::from(fd)), None, "stdin".to_string(), None)
         }
     };
-    Ok(Input { reader, size, what })
+    Ok(Input { reader, size, what, file })
 }
 
 /// An AEAD stream for an input of `size` bytes (CCM needs the length first).
