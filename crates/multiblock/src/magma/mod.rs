@@ -37,6 +37,7 @@ mod avx512;
 #[cfg(target_arch = "x86_64")]
 mod avx512_vbmi;
 mod feistel;
+mod imit;
 mod lanes;
 mod layout;
 #[cfg(target_arch = "x86_64")]
