@@ -18,8 +18,23 @@ use multiblock::{BackendChoice, Cipher, CipherId, Error, Family};
 pub struct Case {
     pub cipher: CipherId,
     pub sbox: Option<&'static str>,
+    /// A backend's name, or [`AUTO`].
     pub backend: &'static str,
     pub work: Work,
+}
+
+/// The backend name of cases that force none ([`BackendChoice::Auto`], with
+/// `MULTIBLOCK_BACKEND` unset): what a user gets, the size-aware dispatch
+/// included (the gost89 MAC's one-block steps go to the narrow tier).
+pub const AUTO: &str = "auto";
+
+impl Case {
+    fn choice(&self) -> BackendChoice<'static> {
+        match self.backend {
+            AUTO => BackendChoice::Auto,
+            name => BackendChoice::Named(name),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -94,6 +109,7 @@ impl Case {
         let sbox = self.sbox.map(|s| format!("[{s}]")).unwrap_or_default();
         let what = match &self.work {
             Work::Blocks(counts) => format!("key setup + ecb {counts:?} blocks"),
+            Work::Mode(m, p) if p.key_meshing => format!("{m} --key-meshing"),
             Work::Mode(m, _) => format!("{m}"),
         };
         format!("{}{sbox} on {}: {what}", self.cipher, self.backend)
@@ -117,7 +133,7 @@ impl Case {
         let bb = self.cipher.block_bytes();
         let key = fill.bytes(1, self.cipher.key_bytes());
         classify(&key);
-        let c = probed(probe, || Cipher::with_id(self.cipher, &key, self.sbox, BackendChoice::Named(self.backend)))
+        let c = probed(probe, || Cipher::with_id(self.cipher, &key, self.sbox, self.choice()))
             .map_err(|e| e.to_string())?;
         for &n in counts {
             let plain = fill.bytes(2 + n as u64, n * bb);
@@ -161,7 +177,7 @@ impl Case {
             mode,
             key: &key,
             sbox: self.sbox,
-            backend: BackendChoice::Named(self.backend),
+            backend: self.choice(),
             params: params.clone(),
         };
         let result = match mode.kind() {
@@ -340,6 +356,13 @@ pub fn cases(selection: Selection) -> (Vec<Case>, Vec<Skipped>) {
                     cases.extend(mode_work(id).into_iter().map(case));
                 }
             }
+        }
+        // The gost89 MAC runs its steps on the key's backend, by default on
+        // the one-block tier of the dispatch: checked as a user gets it.
+        if selection == Selection::ConstantTime && id == CipherId::Gost89 {
+            let mac = |params| Case { cipher: id, sbox: sboxes(id)[0], backend: AUTO, work: Work::Mode(Mode::Mac, params) };
+            cases.push(mac(Params::default()));
+            cases.push(mac(Params { key_meshing: true, mac_bits: Some(64), ..Params::default() }));
         }
     }
     (cases, skipped)

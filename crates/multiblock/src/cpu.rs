@@ -209,6 +209,14 @@ pub struct BackendInfo {
 pub(crate) trait BlockKernel: Send + Sync {
     fn encrypt_blocks(&self, data: &mut [u8]);
     fn decrypt_blocks(&self, data: &mut [u8]);
+    /// The GOST 28147-89 MAC steps (RFC 5830 §8), for the 64-bit Feistel
+    /// family only: for each 8-byte block M of `data` (whole blocks),
+    /// `state = E16(state ⊕ M)`, 16 rounds with K0..K7 twice and no final
+    /// swap, words read and written in the key's byte order. `false` (and
+    /// `state` untouched): this kernel has no such step (other families).
+    fn imit_steps(&self, _state: &mut [u8; 8], _data: &[u8]) -> bool {
+        false
+    }
 }
 
 /// A backend of one cipher family whose expanded key type is `K`.

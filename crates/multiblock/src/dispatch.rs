@@ -66,6 +66,10 @@ impl<K: Send + Sync> BlockKernel for BySize<K> {
     fn decrypt_blocks(&self, data: &mut [u8]) {
         self.pick(data.len()).decrypt_blocks(data)
     }
+    /// Every MAC step is a one-block call in a chain: the tier of one block.
+    fn imit_steps(&self, state: &mut [u8; 8], data: &[u8]) -> bool {
+        self.pick(state.len()).imit_steps(state, data)
+    }
 }
 
 /// What a keyed cipher reports of its short-call tiers: each backend and

@@ -70,6 +70,18 @@ impl Engine {
         Ok(())
     }
 
+    /// The GOST 28147-89 MAC steps on this key's backend
+    /// ([`BlockKernel::imit_steps`]): for each block M of `data`,
+    /// `state = E16(state ⊕ M)`. Every Magma / GOST 28147-89 backend has
+    /// them; other families get an error.
+    pub(crate) fn imit_steps(&self, state: &mut [u8; 8], data: &[u8]) -> Result<()> {
+        self.check(data)?;
+        match self.block_bytes == 8 && self.kernel.imit_steps(state, data) {
+            true => Ok(()),
+            false => Err(Error::Param(format!("{} has no GOST 28147-89 MAC step", self.cipher))),
+        }
+    }
+
     /// For callers that already hold whole blocks (the `cipher` trait glue).
     pub(crate) fn kernel(&self) -> &dyn BlockKernel {
         &*self.kernel

@@ -156,4 +156,11 @@ impl Cipher {
     pub fn decrypt_blocks(&self, data: &mut [u8]) -> Result<()> {
         self.engine.decrypt_blocks(data)
     }
+
+    /// The GOST 28147-89 MAC steps (RFC 5830 §8) on this key's backend, for
+    /// magma and gost89: for each 8-byte block M of `data` (whole blocks),
+    /// `state = E16(state ⊕ M)`, words in the cipher's byte order.
+    pub(crate) fn imit_steps(&self, state: &mut [u8; 8], data: &[u8]) -> Result<()> {
+        self.engine.imit_steps(state, data)
+    }
 }

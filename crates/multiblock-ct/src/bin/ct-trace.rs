@@ -21,7 +21,7 @@
 //! With CT_TRACE_PROFILE set, each case also prints the functions that took
 //! the most steps (to keep the cases small: a step costs ~30 µs in a VM).
 
-use multiblock_ct::cases::{cases, Case, Fill, NoProbe, Selection, Work};
+use multiblock_ct::cases::{cases, Case, Fill, NoProbe, Selection, Work, AUTO};
 use multiblock_ct::trace::{child::SignalProbe, record, report};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -176,6 +176,9 @@ fn check(exe: &Path, selection: Selection, index: usize, case: &Case) -> Result<
 /// 512/512): the mode code depends on the block size only, and every key
 /// size's key schedule is traced by the ECB cases.
 fn is_default(c: &Case) -> bool {
+    if c.backend == AUTO {
+        return true;
+    }
     if c.cipher.family() == multiblock::Family::Kalyna && c.cipher.key_bytes() != c.cipher.block_bytes() {
         return false;
     }

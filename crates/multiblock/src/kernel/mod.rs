@@ -28,6 +28,12 @@ pub(crate) trait BatchCipher<M: Machine>: Send + Sync + Sized + 'static {
     fn encrypt(&self, m: M, batch: &mut [u8]);
     /// Decrypts likewise.
     fn decrypt(&self, m: M, batch: &mut [u8]);
+    /// [`BlockKernel::imit_steps`] (Magma / GOST 28147-89 only); `false`:
+    /// none.
+    #[inline(always)]
+    fn imit_steps(&self, _m: M, _state: &mut [u8; 8], _data: &[u8]) -> bool {
+        false
+    }
 }
 
 /// A keyed kernel: a machine token and the family's batch cipher.
@@ -47,6 +53,22 @@ impl<M: Machine, C: BatchCipher<M>, const DECRYPT: bool> Job for Run<'_, M, C, D
     #[inline(always)]
     fn run(self) {
         batch::for_each_batch(self.data, C::BATCH_BYTES, C::GRANULE_BYTES, &Direction::<_, DECRYPT>(self.kernel));
+    }
+}
+
+/// One call of `imit_steps`.
+struct Imit<'a, M, C> {
+    kernel: &'a Kernel<M, C>,
+    state: &'a mut [u8; 8],
+    data: &'a [u8],
+}
+
+impl<M: Machine, C: BatchCipher<M>> Job for Imit<'_, M, C> {
+    type Output = bool;
+    #[inline(always)]
+    fn run(self) -> bool {
+        let Kernel { machine, cipher } = self.kernel;
+        cipher.imit_steps(*machine, self.state, self.data)
     }
 }
 
@@ -71,6 +93,9 @@ impl<M: Machine, C: BatchCipher<M>> BlockKernel for Kernel<M, C> {
     }
     fn decrypt_blocks(&self, data: &mut [u8]) {
         self.machine.vectorize(Run::<M, C, true> { kernel: self, data })
+    }
+    fn imit_steps(&self, state: &mut [u8; 8], data: &[u8]) -> bool {
+        self.machine.vectorize(Imit { kernel: self, state, data })
     }
 }
 

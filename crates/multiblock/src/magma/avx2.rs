@@ -88,4 +88,9 @@ impl BatchCipher<Ymm<Level>> for Avx2 {
     fn decrypt(&self, m: Ymm<Level>, batch: &mut [u8]) {
         self.run(m, batch, true)
     }
+    /// One block at a time: the dword lanes (the sliced layout is for 32).
+    #[inline(always)]
+    fn imit_steps(&self, m: Ymm<Level>, state: &mut [u8; 8], data: &[u8]) -> bool {
+        self.lanes.imit_steps(m, state, data)
+    }
 }

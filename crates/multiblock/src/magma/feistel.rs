@@ -58,7 +58,23 @@ pub(super) fn rounds<M: Simd, L: Layout<M>, const N: usize>(
     a: &mut [L::Half; N],
     b: &mut [L::Half; N],
 ) {
-    for r in (0..32).step_by(2) {
+    swapping::<M, L, N, 32>(m, c, rk, a, b);
+    // The last round does not swap: N1 is in `b`, N2 in `a`.
+    core::mem::swap(a, b);
+}
+
+/// `R` (even) rounds that each swap the halves, the last one too, on `N`
+/// groups: (N1, N2) in `(a, b)` in and out. With `R = 16` and K0..K7 twice
+/// this is the MAC step E16 of GOST 28147-89 (RFC 5830 §8).
+#[inline(always)]
+pub(super) fn swapping<M: Simd, L: Layout<M>, const N: usize, const R: usize>(
+    m: M,
+    c: &L::Consts,
+    rk: &[L::Key; R],
+    a: &mut [L::Half; N],
+    b: &mut [L::Half; N],
+) {
+    for r in (0..R).step_by(2) {
         let k = L::key(m, &rk[r]);
         for i in 0..N {
             L::round(m, c, k, &a[i], &mut b[i]);
@@ -68,8 +84,6 @@ pub(super) fn rounds<M: Simd, L: Layout<M>, const N: usize>(
             L::round(m, c, k, &b[i], &mut a[i]);
         }
     }
-    // The last round does not swap: N1 is in `b`, N2 in `a`.
-    core::mem::swap(a, b);
 }
 
 /// [`crypt`] on as many groups (1 to 4) as `data` holds: a short tail runs

@@ -6,7 +6,7 @@
 //! strategy ([`Sub`], in `subs.rs`). [`LaneCipher`] is the batch cipher of
 //! every backend on this layout alone: 1 to 4 interleaved groups.
 
-use super::feistel::{groups, Layout};
+use super::feistel::{groups, swapping, Layout};
 use super::schedule::RoundKeys;
 use super::{layout, Keys, Sbox};
 use crate::kernel::BatchCipher;
@@ -94,6 +94,34 @@ impl<S> Lanes<S> {
     }
 }
 
+impl<S> Lanes<S> {
+    /// The GOST 28147-89 MAC steps ([`crate::cpu::BlockKernel::imit_steps`])
+    /// with round keys `rk` (K0..K7 twice), one group in registers: every
+    /// lane holds the same block (`splat64`), so the chain is one round's
+    /// latency per round; loading and splitting the next message block is
+    /// off the chain, and the state meets memory only at the ends.
+    #[inline(always)]
+    pub(super) fn imit_steps<M: Simd>(&self, m: M, rk: &[u32; 16], state: &mut [u8; 8], data: &[u8])
+    where
+        S: Sub<M>,
+    {
+        let c = <Self as Layout<M>>::consts(self, m);
+        let split = |block: &[u8]| {
+            let v = m.splat64(u64::from_le_bytes(block.try_into().expect("8 bytes")));
+            Self::halves(m, &c, v, v)
+        };
+        let (a, b) = split(&state[..]);
+        let (mut a, mut b) = ([a], [b]);
+        for block in data.chunks_exact(8) {
+            let (n1, n2) = split(block);
+            (a[0], b[0]) = (m.xor(a[0], n1), m.xor(b[0], n2));
+            swapping::<M, Self, 1, 16>(m, &c, rk, &mut a, &mut b);
+        }
+        let (x, _) = Self::blocks(m, &c, a[0], b[0]);
+        *state = m.low64(x).to_le_bytes();
+    }
+}
+
 /// Round keys and dword lanes with strategy `S`: a batch of 1 to 4 groups.
 pub(crate) struct LaneCipher<S> {
     pub(super) rk: RoundKeys,
@@ -115,5 +143,10 @@ impl<M: Simd, S: Sub<M> + Send + Sync + 'static> BatchCipher<M> for LaneCipher<S
     #[inline(always)]
     fn decrypt(&self, m: M, batch: &mut [u8]) {
         groups(m, &self.lanes, &self.rk.dec, batch)
+    }
+    #[inline(always)]
+    fn imit_steps(&self, m: M, state: &mut [u8; 8], data: &[u8]) -> bool {
+        self.lanes.imit_steps(m, self.rk.imit(), state, data);
+        true
     }
 }

@@ -29,6 +29,12 @@
 //! - `table12`, `table` (`table.rs`, one kernel over two g's): the papers'
 //!   merged S-box tables (not constant-time, only by name);
 //! - `reference`: the oracle.
+//!
+//! The GOST 28147-89 MAC step E16 (16 rounds, RFC 5830 §8) runs on the same
+//! backends (`BlockKernel::imit_steps`): the dword-lane backends keep one
+//! block in every lane of one group (`lanes`), the scalar ones share
+//! `imit::steps` (`portable` with a constant-time SWAR g, one block at a
+//! time rather than 64 bitsliced).
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -37,6 +43,7 @@ mod avx512;
 #[cfg(target_arch = "x86_64")]
 mod avx512_vbmi;
 mod feistel;
+mod imit;
 mod lanes;
 mod layout;
 #[cfg(target_arch = "x86_64")]

@@ -25,6 +25,7 @@
 //! a short batch is zero-filled up to 64 blocks in the kernel's own state
 //! (its length is public).
 
+use super::imit::Anf;
 use super::sbox::SboxSet;
 use super::{ByteOrder, Keys};
 use crate::cpu::{Backend, BlockKernel};
@@ -49,9 +50,11 @@ fn keyed(keys: &Keys) -> Box<dyn BlockKernel> {
     per_set!(0, 1, 2, 3, 4, 5)
 }
 
-/// The ANFs of the eight S-boxes of a set (`bitslice::anf`).
+/// The ANFs of the eight S-boxes of a set (`bitslice::anf`), and the same
+/// as the scalar MAC step's g reads them (`imit::Anf`).
 trait Circuits: Send + Sync + 'static {
     const ANF: [u64; 8];
+    const IMIT: Anf;
 }
 
 /// S-box set `SboxSet::ALL[I]`.
@@ -62,6 +65,7 @@ impl<const I: usize> Circuits for Set<I> {
         let s = SboxSet::ALL[I].table();
         [anf(&s[0]), anf(&s[1]), anf(&s[2]), anf(&s[3]), anf(&s[4]), anf(&s[5]), anf(&s[6]), anf(&s[7])]
     };
+    const IMIT: Anf = Anf::new(SboxSet::ALL[I].table());
 }
 
 /// Which key word each round uses (RFC 5830 §6.1): K0..K7 three times,
@@ -80,8 +84,13 @@ const ENC_ORDER: [usize; 32] = {
 #[derive(Zeroize, ZeroizeOnDrop)]
 struct KeyBits([[u64; 32]; 8]);
 
+/// The MAC step's round keys (K0..K7 twice); wiped on drop.
+#[derive(Zeroize, ZeroizeOnDrop)]
+struct ImitKeys([u32; 16]);
+
 struct Bitsliced<S> {
     k: KeyBits,
+    imit: ImitKeys,
     order: ByteOrder,
     set: PhantomData<S>,
 }
@@ -154,7 +163,8 @@ impl<S: Circuits> BatchCipher<Portable> for Bitsliced<S> {
                 *b = spread(u64::from(word >> i));
             }
         }
-        Bitsliced { k, order: keys.order, set: PhantomData }
+        let imit = ImitKeys(core::array::from_fn(|i| keys.k[i % 8]));
+        Bitsliced { k, imit, order: keys.order, set: PhantomData }
     }
     #[inline(always)]
     fn encrypt(&self, _: Portable, batch: &mut [u8]) {
@@ -163,5 +173,13 @@ impl<S: Circuits> BatchCipher<Portable> for Bitsliced<S> {
     #[inline(always)]
     fn decrypt(&self, _: Portable, batch: &mut [u8]) {
         self.crypt(batch, true)
+    }
+    /// One block at a time on general registers (a 64-block bitsliced
+    /// step would cost 64 blocks' work per message block): the
+    /// constant-time SWAR g of `imit::Anf`.
+    #[inline(always)]
+    fn imit_steps(&self, _: Portable, state: &mut [u8; 8], data: &[u8]) -> bool {
+        super::imit::steps(self.order, &self.imit.0, |x| S::IMIT.g(x), state, data);
+        true
     }
 }

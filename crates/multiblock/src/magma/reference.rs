@@ -3,6 +3,7 @@
 
 use super::Keys;
 use crate::cpu::{always, Backend, BackendInfo, BlockKernel};
+use zeroize::Zeroize;
 
 pub(crate) const BACKEND: Backend<Keys> = Backend {
     info: BackendInfo { name: "reference", constant_time: false, ways: 1, needs: "nothing" },
@@ -45,5 +46,15 @@ impl BlockKernel for Reference {
         for block in data.chunks_exact_mut(8) {
             crypt(&self.0, block, |i| self.0.enc_round_key(31 - i));
         }
+    }
+
+    fn imit_steps(&self, state: &mut [u8; 8], data: &[u8]) -> bool {
+        let mut rk = [0u32; 16];
+        for (i, k) in rk.iter_mut().enumerate() {
+            *k = self.0.enc_round_key(i);
+        }
+        super::imit::steps(self.0.order, &rk, |x| g(&self.0, x, 0), state, data);
+        rk.zeroize();
+        true
     }
 }

@@ -24,6 +24,13 @@ impl RoundKeys {
         }
         RoundKeys { enc, dec }
     }
+
+    /// The MAC step's 16 round keys (RFC 5830 §8): K0..K7 twice, the start
+    /// of the encryption order.
+    #[inline(always)]
+    pub(super) fn imit(&self) -> &[u32; 16] {
+        self.enc[..16].try_into().expect("32 round keys")
+    }
 }
 
 #[cfg(test)]

@@ -155,6 +155,11 @@ impl<T: Merged> BatchCipher<Portable> for Table<T> {
     fn decrypt(&self, _: Portable, batch: &mut [u8]) {
         self.run(batch, &self.rk.dec)
     }
+    #[inline(always)]
+    fn imit_steps(&self, _: Portable, state: &mut [u8; 8], data: &[u8]) -> bool {
+        super::imit::steps(self.order, self.rk.imit(), |x| self.t.g(x), state, data);
+        true
+    }
 }
 
 #[cfg(test)]
