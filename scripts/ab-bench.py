@@ -23,7 +23,8 @@ def run(binary, args):
         r = json.loads(line)
         if r.get("section") is None or r.get("cycles_per_byte") is None:
             continue
-        key = (r["section"], r["cipher"], r["backend"], r["direction"], r["bytes"], r.get("message"), r.get("ways"), r.get("keys"))
+        cipher = r["cipher"] + (" " + r["mode"] if r.get("mode") else "")
+        key = (r["section"], cipher, r["backend"], r["direction"], r["bytes"], r.get("message"), r.get("ways"), r.get("keys"))
         rows[key] = r["cycles_per_byte"]
     return rows
 
@@ -37,11 +38,11 @@ def main():
         for i, binary in enumerate((a, b)):
             for k, v in run(binary, args).items():
                 best[i][k] = min(v, best[i].get(k, v))
-    print(f"{'section':8} {'cipher':15} {'backend':12} {'dir':8} {'bytes':>8} {'ways':>5} {'A':>9} {'B':>9} {'B/A':>6}")
+    print(f"{'section':8} {'cipher':22} {'backend':12} {'dir':8} {'bytes':>8} {'ways':>5} {'A':>9} {'B':>9} {'B/A':>6}")
     for k in sorted(set(best[0]) & set(best[1])):
         va, vb = best[0][k], best[1][k]
         flag = "  <-- slower" if vb > 1.03 * va else ""
-        print(f"{k[0]:8} {k[1]:15} {k[2]:12} {k[3]:8} {k[4]:>8} {str(k[6]):>5} {va:9.3f} {vb:9.3f} {vb / va:6.3f}{flag}")
+        print(f"{k[0]:8} {k[1]:22} {k[2]:12} {k[3]:8} {k[4]:>8} {str(k[6]):>5} {va:9.3f} {vb:9.3f} {vb / va:6.3f}{flag}")
 
 
 if __name__ == "__main__":
