@@ -39,15 +39,27 @@ pub fn run(
         .name("multiblock-read".into())
         .spawn(move || read_loop(input, chunk, free, filled_tx))
         .map_err(|e| format!("cannot start the reader thread: {e}"))?;
-    let writer = thread::Builder::new()
-        .name("multiblock-write".into())
-        .spawn(move || write_loop(sink, out_rx, free_tx))
-        .map_err(|e| format!("cannot start the writer thread: {e}"))?;
+    let writer = spawn_writer(sink, out_rx, free_tx)?;
     let computed = compute_loop(&filled, &out_tx, what, &mut transform);
     drop(out_tx);
+    finish(writer, computed)
+}
+
+fn spawn_writer(sink: Sink, out: Receiver<Vec<u8>>, free: SyncSender<Vec<u8>>) -> Result<Writer, Failure> {
+    let writer = thread::Builder::new()
+        .name("multiblock-write".into())
+        .spawn(move || write_loop(sink, out, free))
+        .map_err(|e| format!("cannot start the writer thread: {e}"))?;
+    Ok(writer)
+}
+
+type Writer = thread::JoinHandle<Result<Sink, String>>;
+
+/// Waits for the writer (its channel already closed) and reports: a write
+/// error is the cause when both failed (the compute side only saw the
+/// writer go away).
+fn finish(writer: Writer, computed: Result<(), Failure>) -> Result<Sink, Failure> {
     let written = writer.join().map_err(|_| Failure::Input("the writer thread failed".into()))?;
-    // A write error is the cause when both failed (the compute loop only
-    // saw the writer go away).
     let sink = written.map_err(Failure::Input)?;
     computed?;
     Ok(sink)
@@ -64,10 +76,7 @@ pub fn run_mapped(
 ) -> Result<Sink, Failure> {
     let (free_tx, free) = sync_channel::<Vec<u8>>(8);
     let (out_tx, out_rx) = sync_channel::<Vec<u8>>(1);
-    let writer = thread::Builder::new()
-        .name("multiblock-write".into())
-        .spawn(move || write_loop(sink, out_rx, free_tx))
-        .map_err(|e| format!("cannot start the writer thread: {e}"))?;
+    let writer = spawn_writer(sink, out_rx, free_tx)?;
     let mut computed = Ok(());
     for piece in input.chunks(chunk.max(1)) {
         let mut buf = free.try_recv().unwrap_or_default();
@@ -80,10 +89,7 @@ pub fn run_mapped(
         }
     }
     drop(out_tx);
-    let written = writer.join().map_err(|_| Failure::Input("the writer thread failed".into()))?;
-    let sink = written.map_err(Failure::Input)?;
-    computed?;
-    Ok(sink)
+    finish(writer, computed)
 }
 
 fn compute_loop(

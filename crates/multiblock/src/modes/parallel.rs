@@ -11,7 +11,7 @@
 
 use super::dstu::{Cbc as DstuCbc, KalynaCfb, KalynaCtr as DstuCtr, KalynaXts};
 use super::gost::rekey::Rekey;
-use super::gost::stream::put_counters;
+use super::gost::stream::{put_counters, xor_in as xor};
 use super::gost::{acpkm, Cbc as GostCbc, Cfb as GostCfb, Ctr as GostCtrType, Direction};
 use super::stream::StreamCore;
 use super::threads::Pool;
@@ -22,12 +22,6 @@ use zeroize::{Zeroize, Zeroizing};
 
 /// Bytes of keystream or scratch a task makes per cipher call (fits L1/L2).
 const CHUNK: usize = 8192;
-
-fn xor(dst: &mut [u8], src: &[u8]) {
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d ^= *s;
-    }
-}
 
 /// `dst = src ^ ks`, the out-of-place form of [`xor`].
 fn xor_into(dst: &mut [u8], src: &[u8], ks: &[u8]) {
@@ -225,13 +219,6 @@ impl Ctr {
         keystream_xor(&self.cipher, self.counter, first, src, data)
     }
 
-    /// Both update forms: whole blocks split across the pool.
-    fn run(&mut self, src: Source<'_>, data: &mut [u8], pool: &Pool) -> Result<()> {
-        let (n, done) = (self.unit(), self.done);
-        pool.run(data, n, |off, piece| self.apply(done + (off / n) as u128, src.part(off, piece.len()), piece))?;
-        self.done += (data.len() / n) as u128;
-        Ok(())
-    }
 }
 
 /// XORs E_K(counter blocks from index `first`) into `data` (`src` into `data`).
@@ -285,9 +272,19 @@ fn add_le(limbs: &mut [u64], k: u128) {
     }
 }
 
-impl StreamCore for Ctr {
+/// A keystream mode split across the pool (CTR, CTR-ACPKM): one `run`
+/// serves the in-place and the out-of-place update.
+trait SplitKeystream: Send {
+    fn unit(&self) -> usize;
+    /// XORs the keystream into `data` (in place, or `src` into `data`).
+    fn run(&mut self, src: Source<'_>, data: &mut [u8], pool: &Pool) -> Result<()>;
+    /// XORs the keystream into the last partial unit.
+    fn tail(&self, tail: &mut [u8]) -> Result<()>;
+}
+
+impl<T: SplitKeystream> StreamCore for T {
     fn unit(&self) -> usize {
-        self.cipher.block_bytes()
+        SplitKeystream::unit(self)
     }
 
     fn update(&mut self, data: &mut [u8], pool: &Pool) -> Result<()> {
@@ -303,10 +300,28 @@ impl StreamCore for Ctr {
     }
 
     fn finish(self: Box<Self>, mut tail: Vec<u8>, _: u64, _: &Pool) -> Result<Vec<u8>> {
-        if !tail.is_empty() {
-            self.apply(self.done, Source::InPlace, &mut tail)?;
-        }
+        self.tail(&mut tail)?;
         Ok(tail)
+    }
+}
+
+impl SplitKeystream for Ctr {
+    fn unit(&self) -> usize {
+        self.cipher.block_bytes()
+    }
+
+    fn run(&mut self, src: Source<'_>, data: &mut [u8], pool: &Pool) -> Result<()> {
+        let (n, done) = (self.cipher.block_bytes(), self.done);
+        pool.run(data, n, |off, piece| self.apply(done + (off / n) as u128, src.part(off, piece.len()), piece))?;
+        self.done += (data.len() / n) as u128;
+        Ok(())
+    }
+
+    fn tail(&self, tail: &mut [u8]) -> Result<()> {
+        if tail.is_empty() {
+            return Ok(());
+        }
+        self.apply(self.done, Source::InPlace, tail)
     }
 }
 
@@ -374,31 +389,16 @@ impl CtrAcpkm {
     }
 }
 
-impl StreamCore for CtrAcpkm {
+impl SplitKeystream for CtrAcpkm {
     fn unit(&self) -> usize {
         self.section
     }
 
-    fn update(&mut self, data: &mut [u8], pool: &Pool) -> Result<()> {
-        self.run(Source::InPlace, data, pool)
+    fn tail(&self, tail: &mut [u8]) -> Result<()> {
+        self.sections(&self.key, self.done, Source::InPlace, tail)
     }
 
-    fn update_from(&mut self, src: &[u8], dst: &mut [u8], pool: &Pool) -> Result<()> {
-        self.run(Source::From(src), dst, pool)
-    }
-
-    fn reads_in_pass(&self) -> bool {
-        true
-    }
-
-    fn finish(self: Box<Self>, mut tail: Vec<u8>, _: u64, _: &Pool) -> Result<Vec<u8>> {
-        self.sections(&self.key, self.done, Source::InPlace, &mut tail)?;
-        Ok(tail)
-    }
-}
-
-impl CtrAcpkm {
-    /// Both update forms: whole sections split across the pool.
+    /// Whole sections split across the pool.
     fn run(&mut self, src: Source<'_>, data: &mut [u8], pool: &Pool) -> Result<()> {
         let per = pool.piece(data.len(), self.section);
         let mut starts = Vec::new();

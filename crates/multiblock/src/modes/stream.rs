@@ -254,14 +254,14 @@ impl CipherStream {
     /// [`output_len`]: CipherStream::output_len
     pub fn update_into(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize> {
         let len = input.len();
-        if !self.keystream_mode || out.len() < len {
-            let need = self.output_len(len).max(len);
-            if out.len() < need {
-                return Err(Error::Param(format!(
-                    "stream output buffer of {} bytes is too small for {len} input bytes ({need} needed)",
-                    out.len()
-                )));
-            }
+        let need = self.output_len(len).max(len);
+        if out.len() < need {
+            return Err(Error::Param(format!(
+                "stream output buffer of {} bytes is too small for {len} input bytes ({need} needed)",
+                out.len()
+            )));
+        }
+        if !self.keystream_mode {
             out[..len].copy_from_slice(input);
             return self.update_in_place(out, len);
         }
