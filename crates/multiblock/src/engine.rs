@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 
 pub(crate) struct Engine {
     kernel: Box<dyn BlockKernel>,
-    info: BackendInfo,
+    info: &'static BackendInfo,
     /// The narrower backends short calls go to, each with the largest call
     /// in bytes it takes (`dispatch`), when the default was taken.
     short: ShortTiers,
@@ -30,17 +30,17 @@ impl Engine {
         let backend = cpu::select(cipher, backends, choice)?;
         let (kernel, short) =
             dispatch::keyed(backend, backends, crossovers, cpu::is_default_choice(choice), keys);
-        Ok(Engine { kernel, info: backend.info, short, cipher, block_bytes })
+        Ok(Engine { kernel, info: &backend.info, short, cipher, block_bytes })
     }
 
     /// The backend of long calls.
     pub fn backend(&self) -> BackendInfo {
-        self.info
+        *self.info
     }
 
     /// The backends of short calls, each with the longest call in bytes it
     /// takes (empty: every call runs on [`Engine::backend`]).
-    pub fn short_backends(&self) -> &[(BackendInfo, usize)] {
+    pub fn short_backends(&self) -> &[(&'static BackendInfo, usize)] {
         &self.short
     }
 

@@ -143,7 +143,7 @@ impl Cipher {
     /// short calls run on (faster there: less padding, less key material),
     /// each with the longest call in bytes it takes, shortest first; empty
     /// when every call runs on [`Cipher::backend`].
-    pub fn short_backends(&self) -> &[(BackendInfo, usize)] {
+    pub fn short_backends(&self) -> &[(&'static BackendInfo, usize)] {
         self.engine.short_backends()
     }
 

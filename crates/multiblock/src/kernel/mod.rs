@@ -101,7 +101,13 @@ impl<M: Machine, C: BatchCipher<M>> BlockKernel for Kernel<M, C> {
 
 fn keyed<M: Machine, C: BatchCipher<M>>(keys: &C::Keys) -> Box<dyn BlockKernel> {
     let machine = M::detect().expect("a backend is keyed only after `available` said yes");
-    Box::new(Kernel { machine, cipher: C::new(machine, keys) })
+    // Allocated first and written in place: `Box::new(Kernel { .. })` built
+    // the kernel (up to a few KiB of round keys and tables) on the stack and
+    // then copied it with a `memcpy` call, a few percent of a short message
+    // with key setup.
+    let slot = Box::<Kernel<M, C>>::new_uninit();
+    let kernel: Box<Kernel<M, C>> = Box::write(slot, Kernel { machine, cipher: C::new(machine, keys) });
+    kernel
 }
 
 /// The registry entry of batch cipher `C` on machine `M`: `ways` blocks per
