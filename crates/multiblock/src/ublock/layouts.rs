@@ -181,6 +181,7 @@ impl<M: Simd> Tracked<'_, M> {
 
 impl<M: Simd> Layout<M> for Tracked<'_, M> {
     const H: usize = 1;
+    const RELOAD_PER_GROUP: bool = true;
     #[inline(always)]
     fn sbox(&self, m: M, x: M::V) -> M::V {
         self.s.apply(m, x)
@@ -238,6 +239,7 @@ impl<M: Simd> Shuffled<'_, M> {
 
 impl<M: Simd> Layout<M> for Shuffled<'_, M> {
     const H: usize = 2;
+    const RELOAD_PER_GROUP: bool = true;
     #[inline(always)]
     fn sbox(&self, m: M, x: M::V) -> M::V {
         self.s.apply(m, x)
