@@ -12,8 +12,9 @@
 //!   (one `vpshufb`), PL₂₅₆/PR₂₅₆ are one `vpermb` each ([`Permuted`]): 26
 //!   instructions per round and group (ymm: 60 for the same 4 blocks).
 //!
-//! Keys: the register key schedule (keys.rs) on zmm with the key in all
-//! eight slots; its registers serve the ymm and xmm groups too. A batch is
+//! Keys: the packed ones of packed.rs (one 16-byte lane per register,
+//! broadcast by the loads), for zmm, ymm and xmm groups alike; n = 256 also
+//! keeps them in the [`Wide`] layout. A batch is
 //! 4 zmm groups; a rest of at most one zmm group's blocks runs on the ymm
 //! and xmm groups of packed.rs (so short messages do not pay for 16
 //! blocks), a longer one zero-padded to a whole batch. Constant time as
@@ -42,7 +43,7 @@ pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<M, Ecb<Zmm512>>("avx
 
 pub(crate) struct Zmm512 {
     /// Packed round keys (all lanes): n = 128 on zmm, and the ymm/xmm tails.
-    packed: Packed<64>,
+    packed: Packed,
     /// n = 256: [X0, X1] per round in the [`Wide`] layout.
     wide: Option<DirKeys<64>>,
 }
@@ -51,7 +52,7 @@ impl Crypt<M> for Zmm512 {
     const BATCH_BYTES: usize = BATCH;
 
     fn new(m: M, keys: &Keys) -> Self {
-        let packed = Packed::new(m, keys);
+        let packed = Packed::new(m.half().half(), keys);
         let wide = if packed.wide { Some(wide_keys(&packed.rk)) } else { None };
         Zmm512 { packed, wide }
     }
@@ -85,7 +86,7 @@ impl Zmm512 {
             None => {
                 let layout = Tracked::new(m, ENC);
                 let rk = &self.packed.rk.get(ENC);
-                run::<M, _, _, ENC, GROUPS, 64>(m, &layout, &mut Batch::<1, true> { data: batch }, rk)
+                run::<M, _, _, ENC, GROUPS, 16>(m, &layout, &mut Batch::<1, true> { data: batch }, rk)
             }
         }
     }
@@ -93,7 +94,7 @@ impl Zmm512 {
 
 /// The [`Wide`] round keys from packed ones ([X0a, X0b, X1a, X1b], the same
 /// in every lane): per half a ‖ b ‖ a ‖ b. Fixed positions only.
-fn wide_keys(packed: &DirKeys<64>) -> DirKeys<64> {
+fn wide_keys(packed: &DirKeys<16>) -> DirKeys<64> {
     let mut out = DirKeys::zeroed(packed.rounds(), 2);
     for enc in [true, false] {
         let y = packed.get(enc);
@@ -175,7 +176,7 @@ mod tests {
         let mut rng = Rng(0x0b1c_0256);
         for _ in 0..3 {
             let keys = Keys::new(Variant::U256_256, &rng.bytes(32));
-            let wide = wide_keys(&keys::schedule::<Emu<64>, true, 64>(Emu, &keys));
+            let wide = wide_keys(&keys::schedule::<Emu<16>, true, 16>(Emu, &keys));
             let plain = rng.bytes(BATCH);
             let mut want = plain.clone();
             (reference::BACKEND.new)(&keys).encrypt_blocks(&mut want);
