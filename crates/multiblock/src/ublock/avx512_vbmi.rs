@@ -30,6 +30,7 @@ use crate::cpu::Backend;
 use crate::kernel;
 use crate::simd::Narrow;
 use crate::simd::{Avx512, Avx512Vbmi, Zmm};
+use std::sync::OnceLock;
 
 type M = Zmm<Avx512Vbmi>;
 
@@ -45,19 +46,19 @@ pub(crate) struct Zmm512 {
     /// Packed round keys, one lane per register: the ymm/xmm tails.
     packed: Packed,
     /// The zmm groups' [X0, X1] per round at full width: n = 128 each
-    /// register in all four lanes, n = 256 in the [`Wide`] layout. (Read
-    /// with 128-bit broadcasts, the zmm rounds of n = 128 ran 3.5% slower on
-    /// Zen 4; the ymm ones did not.)
-    zmm: DirKeys<64>,
+    /// register in all four lanes, n = 256 in the [`Wide`] layout; made on
+    /// the first call long enough for zmm groups (whose length is public),
+    /// so that short messages do not pay for them. (Read with 128-bit
+    /// broadcasts, the zmm rounds of n = 128 ran 3.5% slower on Zen 4; the
+    /// ymm ones did not.)
+    zmm: OnceLock<DirKeys<64>>,
 }
 
 impl Crypt<M> for Zmm512 {
     const BATCH_BYTES: usize = BATCH;
 
     fn new(m: M, keys: &Keys) -> Self {
-        let packed = Packed::new(m.half().half(), keys);
-        let zmm = zmm_keys(&packed.rk, packed.wide);
-        Zmm512 { packed, zmm }
+        Zmm512 { packed: Packed::new(m.half().half(), keys), zmm: OnceLock::new() }
     }
     #[inline(always)]
     fn crypt<const ENC: bool>(&self, m: M, batch: &mut [u8]) {
@@ -81,7 +82,12 @@ impl Zmm512 {
     /// One whole batch on zmm groups.
     #[inline(always)]
     fn zmm<const ENC: bool>(&self, m: M, batch: &mut [u8]) {
-        let rk = &self.zmm.get(ENC);
+        if self.zmm.get().is_none() {
+            // No `get_or_init`: kernel code takes no closures. A racing
+            // thread may have set it first; either value is the same.
+            let _ = self.zmm.set(zmm_keys(&self.packed.rk, self.packed.wide));
+        }
+        let rk = &self.zmm.get().expect("set just above").get(ENC);
         if self.packed.wide {
             run::<M, _, _, ENC, GROUPS, 64>(m, &Permuted::new(m, ENC), &mut Wide { data: batch }, rk)
         } else {
@@ -94,6 +100,7 @@ impl Zmm512 {
 /// ([X0, X1]) each register in every lane; n = 256 (`wide`: [X0a, X0b,
 /// X1a, X1b]) the [`Wide`] form, per half a ‖ b ‖ a ‖ b. Fixed positions
 /// only.
+#[inline(never)]
 fn zmm_keys(packed: &DirKeys<16>, wide: bool) -> DirKeys<64> {
     let mut out = DirKeys::zeroed(packed.rounds(), 2);
     for enc in [true, false] {
