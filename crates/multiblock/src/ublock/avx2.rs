@@ -1,23 +1,23 @@
 //! The `avx2` backend: the packed kernel (packed.rs) on ymm groups, xmm for
 //! the last one or two blocks. Key setup: the register key schedule
-//! (keys.rs) on ymm with the key in all four slots, both directions in one
-//! pass.
+//! (keys.rs) in plain form on xmm, both directions in one pass, packed into
+//! one 16-byte lane per register (the rounds broadcast it as they load).
 
 use super::packed::{Packed, STEP_BYTES};
 use super::Keys;
 use crate::cpu::Backend;
 use super::rounds::{Crypt, Ecb};
 use crate::kernel;
-use crate::simd::{self, HasAvx2, Ymm};
+use crate::simd::{self, HasAvx2, Narrow, Ymm};
 
-pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<Ymm<simd::Avx2>, Ecb<Packed<32>>>("avx2", true, 16);
+pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<Ymm<simd::Avx2>, Ecb<Packed>>("avx2", true, 16);
 
 /// Three main-loop steps of n = 128, two of n = 256.
-impl<L: HasAvx2> Crypt<Ymm<L>> for Packed<32> {
+impl<L: HasAvx2> Crypt<Ymm<L>> for Packed {
     const BATCH_BYTES: usize = 3 * STEP_BYTES[0];
 
     fn new(m: Ymm<L>, keys: &Keys) -> Self {
-        Packed::new(m, keys)
+        Packed::new(m.half(), keys)
     }
     #[inline(always)]
     fn crypt<const ENC: bool>(&self, m: Ymm<L>, batch: &mut [u8]) {

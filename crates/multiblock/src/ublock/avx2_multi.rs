@@ -108,7 +108,7 @@ fn one_set<X: Simd, const ENC: bool, const H: usize, const S: usize>(
             key_buf[s * kb..(s + 1) * kb].copy_from_slice(streams[i].0);
         }
         let (enc, dec) = if ENC { (Some(&mut keys.0[..n]), None) } else { (None, Some(&mut keys.0[..n])) };
-        let mut sink = Schedule::<S> { enc, dec, regs, rounds: r, tracked: H == 1 };
+        let mut sink = Schedule::<S> { enc, dec, regs, rounds: r, tracked: H == 1, pack: false };
         expand::<X, true>(x, v, &mut key_buf[..2 * X::BYTES / 16 * kb], &mut sink);
         key_buf.zeroize();
         let mut lock = Lockstep::<H> { slots: [None, None, None, None], first: 0 };
@@ -134,7 +134,7 @@ fn one_set<X: Simd, const ENC: bool, const H: usize, const S: usize>(
         let (key, data) = (&streams[i].0, &mut streams[i].1);
         let rest = &mut data[common * bb..];
         if !rest.is_empty() {
-            Packed::<32>::new(y, &Keys::new(v, key)).ecb::<Avx2, ENC>(y, rest);
+            Packed::new(y.half(), &Keys::new(v, key)).ecb::<Avx2, ENC>(y, rest);
         }
     }
 }

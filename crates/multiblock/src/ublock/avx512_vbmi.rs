@@ -12,8 +12,9 @@
 //!   (one `vpshufb`), PL₂₅₆/PR₂₅₆ are one `vpermb` each ([`Permuted`]): 26
 //!   instructions per round and group (ymm: 60 for the same 4 blocks).
 //!
-//! Keys: the register key schedule (keys.rs) on zmm with the key in all
-//! eight slots; its registers serve the ymm and xmm groups too. A batch is
+//! Keys: the packed ones of packed.rs (one 16-byte lane per register,
+//! broadcast by the loads), for zmm, ymm and xmm groups alike; n = 256 also
+//! keeps them in the [`Wide`] layout. A batch is
 //! 4 zmm groups; a rest of at most one zmm group's blocks runs on the ymm
 //! and xmm groups of packed.rs (so short messages do not pay for 16
 //! blocks), a longer one zero-padded to a whole batch. Constant time as
@@ -29,6 +30,7 @@ use crate::cpu::Backend;
 use crate::kernel;
 use crate::simd::Narrow;
 use crate::simd::{Avx512, Avx512Vbmi, Zmm};
+use std::sync::OnceLock;
 
 type M = Zmm<Avx512Vbmi>;
 
@@ -41,19 +43,22 @@ const BATCH: usize = GROUPS * GROUP_BYTES;
 pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<M, Ecb<Zmm512>>("avx512-vbmi", true, 8 * GROUPS);
 
 pub(crate) struct Zmm512 {
-    /// Packed round keys (all lanes): n = 128 on zmm, and the ymm/xmm tails.
-    packed: Packed<64>,
-    /// n = 256: [X0, X1] per round in the [`Wide`] layout.
-    wide: Option<DirKeys<64>>,
+    /// Packed round keys, one lane per register: the ymm/xmm tails.
+    packed: Packed,
+    /// The zmm groups' [X0, X1] per round at full width: n = 128 each
+    /// register in all four lanes, n = 256 in the [`Wide`] layout; made on
+    /// the first call long enough for zmm groups (whose length is public),
+    /// so that short messages do not pay for them. (Read with 128-bit
+    /// broadcasts, the zmm rounds of n = 128 ran 3.5% slower on Zen 4; the
+    /// ymm ones did not.)
+    zmm: OnceLock<DirKeys<64>>,
 }
 
 impl Crypt<M> for Zmm512 {
     const BATCH_BYTES: usize = BATCH;
 
     fn new(m: M, keys: &Keys) -> Self {
-        let packed = Packed::new(m, keys);
-        let wide = if packed.wide { Some(wide_keys(&packed.rk)) } else { None };
-        Zmm512 { packed, wide }
+        Zmm512 { packed: Packed::new(m.half().half(), keys), zmm: OnceLock::new() }
     }
     #[inline(always)]
     fn crypt<const ENC: bool>(&self, m: M, batch: &mut [u8]) {
@@ -77,32 +82,35 @@ impl Zmm512 {
     /// One whole batch on zmm groups.
     #[inline(always)]
     fn zmm<const ENC: bool>(&self, m: M, batch: &mut [u8]) {
-        match &self.wide {
-            Some(wide) => {
-                let layout = Permuted::new(m, ENC);
-                run::<M, _, _, ENC, GROUPS, 64>(m, &layout, &mut Wide { data: batch }, &wide.get(ENC))
-            }
-            None => {
-                let layout = Tracked::new(m, ENC);
-                let rk = &self.packed.rk.get(ENC);
-                run::<M, _, _, ENC, GROUPS, 64>(m, &layout, &mut Batch::<1, true> { data: batch }, rk)
-            }
+        if self.zmm.get().is_none() {
+            // No `get_or_init`: kernel code takes no closures. A racing
+            // thread may have set it first; either value is the same.
+            let _ = self.zmm.set(zmm_keys(&self.packed.rk, self.packed.wide));
+        }
+        let rk = &self.zmm.get().expect("set just above").get(ENC);
+        if self.packed.wide {
+            run::<M, _, _, ENC, GROUPS, 64>(m, &Permuted::new(m, ENC), &mut Wide { data: batch }, rk)
+        } else {
+            run::<M, _, _, ENC, GROUPS, 64>(m, &Tracked::new(m, ENC), &mut Batch::<1, true> { data: batch }, rk)
         }
     }
 }
 
-/// The [`Wide`] round keys from packed ones ([X0a, X0b, X1a, X1b], the same
-/// in every lane): per half a ‖ b ‖ a ‖ b. Fixed positions only.
-fn wide_keys(packed: &DirKeys<64>) -> DirKeys<64> {
+/// The zmm round keys from packed ones (one lane per register): n = 128
+/// ([X0, X1]) each register in every lane; n = 256 (`wide`: [X0a, X0b,
+/// X1a, X1b]) the [`Wide`] form, per half a ‖ b ‖ a ‖ b. Fixed positions
+/// only.
+#[inline(never)]
+fn zmm_keys(packed: &DirKeys<16>, wide: bool) -> DirKeys<64> {
     let mut out = DirKeys::zeroed(packed.rounds(), 2);
     for enc in [true, false] {
         let y = packed.get(enc);
         for t in 0..y.count {
             for h in 0..2 {
                 let z = out.reg_mut(enc, t, h);
-                for q in 0..2 {
-                    z[32 * q..32 * q + 16].copy_from_slice(&y.reg(t, 2 * h)[..16]);
-                    z[32 * q + 16..32 * q + 32].copy_from_slice(&y.reg(t, 2 * h + 1)[..16]);
+                for (q, lane) in z.chunks_exact_mut(16).enumerate() {
+                    let reg = if wide { 2 * h + q % 2 } else { h };
+                    lane.copy_from_slice(&y.reg(t, reg)[..16]);
                 }
             }
         }
@@ -168,14 +176,14 @@ mod tests {
     use crate::simd::emu::Emu;
     use crate::test_rng::Rng;
 
-    /// [`Permuted`] on [`Wide`] groups with [`wide_keys`], on the emulator:
+    /// [`Permuted`] on [`Wide`] groups with [`zmm_keys`], on the emulator:
     /// a whole batch both ways against the reference backend.
     #[test]
     fn permuted_n256_on_the_emulator() {
         let mut rng = Rng(0x0b1c_0256);
         for _ in 0..3 {
             let keys = Keys::new(Variant::U256_256, &rng.bytes(32));
-            let wide = wide_keys(&keys::schedule::<Emu<64>, true, 64>(Emu, &keys));
+            let wide = zmm_keys(&keys::schedule::<Emu<16>, true, 16>(Emu, &keys), true);
             let plain = rng.bytes(BATCH);
             let mut want = plain.clone();
             (reference::BACKEND.new)(&keys).encrypt_blocks(&mut want);

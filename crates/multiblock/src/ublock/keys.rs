@@ -5,8 +5,9 @@
 //!
 //! The k-bit register is nibble-spread like a block (groups.rs), one key
 //! per slot, so RK^t comes out in the blocks' register form: the multi-key
-//! path (avx2_multi.rs) puts one key per slot, a single-key kernel the same
-//! key in every slot (plain form: one slot). PK is one `pshufb`; S and T
+//! path (avx2_multi.rs) puts one key per slot; a single key runs in plain
+//! form in one slot of an xmm ([`schedule`]), packed afterwards for the
+//! packed kernels. PK is one `pshufb`; S and T
 //! (×2 in GF(2⁴)) are [`NibbleMap`]s; RC_i is pre-spread. Constant time:
 //! no table in memory is indexed by key bits.
 
@@ -110,11 +111,11 @@ impl<const S: usize> DirKeys<S> {
     }
 
     /// A [`Schedule`] that fills both directions.
-    pub(crate) fn schedule(&mut self, tracked: bool) -> Schedule<'_, S> {
+    pub(crate) fn schedule(&mut self, tracked: bool, pack: bool) -> Schedule<'_, S> {
         let (regs, rounds) = (self.regs, self.rounds);
         let both = &mut self.store[self.base..self.base + 2 * self.per_dir];
         let (enc, dec) = both.split_at_mut(self.per_dir);
-        Schedule { enc: Some(enc), dec: Some(dec), regs, rounds, tracked }
+        Schedule { enc: Some(enc), dec: Some(dec), regs, rounds, tracked, pack }
     }
 
     pub(crate) fn rounds(&self) -> usize {
@@ -135,7 +136,9 @@ impl<const S: usize> Drop for DirKeys<S> {
 /// Writes the registers of RK^i into [`DirKeys`] in execution order for
 /// encryption and/or decryption, as the rounds read them: for packed
 /// n = 128 gathered into the tracked coordinates of the round that uses
-/// them (masks.rs `tracked_masks`).
+/// them (masks.rs `tracked_masks`). A register narrower than S bytes is
+/// stored in every M::BYTES of the S (a single key's plain schedule on
+/// xmm serving ymm and zmm).
 pub(crate) struct Schedule<'a, const S: usize> {
     /// [`KeyRegs`] bytes of each direction.
     pub(crate) enc: Option<&'a mut [u8]>,
@@ -143,55 +146,71 @@ pub(crate) struct Schedule<'a, const S: usize> {
     pub(crate) regs: usize,
     pub(crate) rounds: usize,
     pub(crate) tracked: bool,
+    /// The registers come in plain form and are stored packed: x | x << 4
+    /// (a plain register's high nibbles are zero, so nothing crosses bytes).
+    pub(crate) pack: bool,
+}
+
+impl<'a, const S: usize> Schedule<'a, S> {
+    /// Register `x` at byte `at` of each copy.
+    #[inline(always)]
+    fn store<M: Simd>(m: M, x: M::V, out: &mut [u8], at: usize) {
+        for q in (0..S).step_by(M::BYTES) {
+            m.store(x, &mut out[at + q..]);
+        }
+    }
 }
 
 impl<M: Simd, const S: usize> KeySink<M> for Schedule<'_, S> {
     #[inline(always)]
     fn put(&mut self, m: M, i: usize, reg: usize, x: M::V) {
         let (r, regs) = (self.rounds, self.regs);
+        let x = if self.pack { m.or(x, m.shl16::<4>(x)) } else { x };
         if let Some(enc) = self.enc.as_deref_mut() {
             let y = if self.tracked { m.shuffle8(x, m.load(&TRACKED[0].pinv[i].0)) } else { x };
-            m.store(y, &mut enc[(i * regs + reg) * S..]);
+            Self::store(m, y, enc, (i * regs + reg) * S);
         }
         if let Some(dec) = self.dec.as_deref_mut() {
             let y = if self.tracked { m.shuffle8(x, m.load(&TRACKED[1].pinv[r - i].0)) } else { x };
-            m.store(y, &mut dec[((r - i) * regs + reg) * S..]);
+            Self::store(m, y, dec, ((r - i) * regs + reg) * S);
         }
     }
 }
 
-/// The key schedule of one key (in every slot of group 0) for both
-/// directions, run inside machine `m`'s instruction set.
-struct KeyJob<'a, M, const PACKED: bool, const S: usize> {
-    m: M,
+/// The key schedule of one key for both directions in plain form on a
+/// 16-byte machine, run inside its instruction set.
+struct KeyJob<'a, X, const PACKED: bool, const S: usize> {
+    x: X,
     v: Variant,
     key_buf: &'a mut [u8],
     out: &'a mut DirKeys<S>,
 }
 
-impl<M: Simd, const PACKED: bool, const S: usize> Job for KeyJob<'_, M, PACKED, S> {
+impl<X: Simd, const PACKED: bool, const S: usize> Job for KeyJob<'_, X, PACKED, S> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
-        let KeyJob { m, v, key_buf, out } = self;
+        let KeyJob { x, v, key_buf, out } = self;
         let tracked = PACKED && v.block_bytes() == 16;
-        expand::<M, PACKED>(m, v, key_buf, &mut out.schedule(tracked));
+        expand::<X, false>(x, v, key_buf, &mut out.schedule(tracked, PACKED));
     }
 }
 
-/// Both directions' round keys of `keys` on machine `m`, packed (the key in
-/// all 2·LANES slots; tracked coordinates for n = 128) or plain.
-pub(crate) fn schedule<M: Simd, const PACKED: bool, const S: usize>(m: M, keys: &Keys) -> DirKeys<S> {
-    assert!(M::BYTES <= S);
+/// Both directions' round keys of `keys`, packed (the key in both nibbles
+/// of every lane of S bytes; tracked coordinates for n = 128) or plain
+/// (S = 16). The schedule runs once in plain form on 16-byte machine `x`
+/// (the same level's xmm for the wide backends): one slot is all a single
+/// key needs, and the plain S-box is one `pshufb` where the packed one is
+/// five, on a chain of dependent rounds (measured on Zen 4, a 64-byte
+/// uBlock-128/128 message with key setup on avx2: 767 → ~680 cycles).
+pub(crate) fn schedule<X: Simd, const PACKED: bool, const S: usize>(x: X, keys: &Keys) -> DirKeys<S> {
+    assert!(X::BYTES == 16 && S % 16 == 0);
     let v = keys.variant;
     let mut out = DirKeys::zeroed(v.rounds(), v.block_bytes() / 8);
-    let slots = if PACKED { 2 * M::BYTES / 16 } else { M::BYTES / 16 };
-    let mut key_buf = [0u8; 8 * 32];
-    let key_buf = &mut key_buf[..slots * v.key_bytes()];
-    for k in key_buf.chunks_exact_mut(v.key_bytes()) {
-        k.copy_from_slice(keys.key());
-    }
-    m.vectorize(KeyJob::<M, PACKED, S> { m, v, key_buf: &mut *key_buf, out: &mut out });
+    let mut key_buf = [0u8; 32];
+    let key_buf = &mut key_buf[..v.key_bytes()];
+    key_buf.copy_from_slice(keys.key());
+    x.vectorize(KeyJob::<X, PACKED, S> { x, v, key_buf: &mut *key_buf, out: &mut out });
     key_buf.zeroize();
     out
 }
@@ -229,7 +248,7 @@ mod tests {
                 keys.iter_mut().for_each(|b| *b = rng.next() as u8);
                 let mut buf = keys.clone();
                 let mut out = DirKeys::<N>::zeroed(v.rounds(), v.block_bytes() / 8);
-                let mut sink = out.schedule(false);
+                let mut sink = out.schedule(false, false);
                 expand::<Emu<N>, PACKED>(Emu, v, &mut buf[..slots * kb], &mut sink);
                 let out = out.get(true);
                 for slot in 0..slots {
@@ -255,5 +274,30 @@ mod tests {
         check::<32, true>();
         check::<64, true>();
         check::<16, false>();
+    }
+
+    /// One key's schedule in plain form on 16 bytes, packed and repeated
+    /// per lane ([`schedule`]), equals the register schedule run in packed
+    /// form with the key in every slot of the full width, both directions,
+    /// tracked as the kernels read them.
+    fn single_key_equals_all_slots<const N: usize>() {
+        let mut rng = Rng(0x0b1c_5e70 + N as u64);
+        for v in [Variant::U128_128, Variant::U128_256, Variant::U256_256] {
+            let keys = Keys::new(v, &rng.bytes(v.key_bytes()));
+            let mut want = DirKeys::<N>::zeroed(v.rounds(), v.block_bytes() / 8);
+            let mut buf: Vec<u8> = (0..2 * N / 16).flat_map(|_| keys.key().to_vec()).collect();
+            expand::<Emu<N>, true>(Emu, v, &mut buf, &mut want.schedule(v.block_bytes() == 16, false));
+            let got = schedule::<Emu<16>, true, N>(Emu, &keys);
+            for enc in [true, false] {
+                assert_eq!(got.get(enc).bytes, want.get(enc).bytes, "{v:?} N {N} enc {enc}");
+            }
+        }
+    }
+
+    #[test]
+    fn single_key_schedule_equals_all_slots() {
+        single_key_equals_all_slots::<16>();
+        single_key_equals_all_slots::<32>();
+        single_key_equals_all_slots::<64>();
     }
 }

@@ -42,18 +42,18 @@ use super::Keys;
 use crate::simd::Narrow;
 use crate::simd::{HasAvx2, Simd, Ymm};
 
-/// Round keys in packed form (the same key in every slot), S bytes per
-/// register.
-pub(crate) struct Packed<const S: usize> {
-    pub(crate) rk: DirKeys<S>,
+/// Round keys in packed form (the same key in both nibbles), one 16-byte
+/// lane per register: the rounds broadcast it to every lane as they load.
+pub(crate) struct Packed {
+    pub(crate) rk: DirKeys<16>,
     pub(crate) wide: bool,
 }
 
-impl<const S: usize> Packed<S> {
-    /// Keys `keys` with the SIMD key schedule on machine `m` (at least as
-    /// wide as the widest group the keys will serve).
-    pub(crate) fn new<M: Simd>(m: M, keys: &Keys) -> Self {
-        Packed { rk: keys::schedule::<M, true, S>(m, keys), wide: keys.variant.block_bytes() == 32 }
+impl Packed {
+    /// Keys `keys` with the SIMD key schedule on `x`, the 16-byte machine
+    /// of the kernel's level.
+    pub(crate) fn new<X: Simd>(x: X, keys: &Keys) -> Self {
+        Packed { rk: keys::schedule::<X, true, 16>(x, keys), wide: keys.variant.block_bytes() == 32 }
     }
 
     /// ECB on `data` (whole blocks) in place.
@@ -61,9 +61,9 @@ impl<const S: usize> Packed<S> {
     pub(crate) fn ecb<L: HasAvx2, const ENC: bool>(&self, m: Ymm<L>, data: &mut [u8]) {
         let rk = &self.rk.get(ENC);
         if self.wide {
-            crypt::<L, ENC, 2, S>(m, rk, data)
+            crypt::<L, ENC, 2, 16>(m, rk, data)
         } else {
-            crypt::<L, ENC, 1, S>(m, rk, data)
+            crypt::<L, ENC, 1, 16>(m, rk, data)
         }
     }
 }

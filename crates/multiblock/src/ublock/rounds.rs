@@ -160,11 +160,25 @@ fn permute<M: Simd, L: Layout<M>>(m: M, l: &L, t: usize, s: &mut [M::V; 4]) {
     l.pr(m, t, &mut x1[..L::H]);
 }
 
+/// Register i of round-key registers `k` (S bytes each): loaded, or, when
+/// stored as one 16-byte lane (S = 16 on a wider machine), broadcast to
+/// every lane by the load (`vbroadcasti128`: a load-port operation, as
+/// cheap as a plain load, and a quarter of the key memory to write, zero
+/// and wipe per key on zmm).
+#[inline(always)]
+fn key<M: Simd, const S: usize>(m: M, k: &[u8], i: usize) -> M::V {
+    if S < M::BYTES {
+        m.splat128(k[i * S..i * S + 16].try_into().expect("16 bytes"))
+    } else {
+        m.load(&k[i * S..])
+    }
+}
+
 /// Algorithm 1 steps 3–13: key, S, the XOR-rotation network, PL and PR.
 #[inline(always)]
 pub(crate) fn enc_round<M: Simd, L: Layout<M>, const S: usize>(m: M, l: &L, t: usize, s: &mut [M::V; 4], k: &[u8]) {
     for i in 0..2 * L::H {
-        s[i] = l.sbox(m, m.xor(s[i], m.load(&k[i * S..])));
+        s[i] = l.sbox(m, m.xor(s[i], key::<M, S>(m, k, i)));
     }
     network(m, l, t, s, false);
     permute(m, l, t, s);
@@ -174,7 +188,7 @@ pub(crate) fn enc_round<M: Simd, L: Layout<M>, const S: usize>(m: M, l: &L, t: u
 #[inline(always)]
 pub(crate) fn dec_round<M: Simd, L: Layout<M>, const S: usize>(m: M, l: &L, t: usize, s: &mut [M::V; 4], k: &[u8]) {
     for i in 0..2 * L::H {
-        s[i] = m.xor(s[i], m.load(&k[i * S..]));
+        s[i] = m.xor(s[i], key::<M, S>(m, k, i));
     }
     permute(m, l, t, s);
     network(m, l, t, s, true);
@@ -221,7 +235,7 @@ pub(crate) fn run<M: Simd, L: Layout<M>, B: Groups<M>, const ENC: bool, const G:
     }
     for (g, s) in st.iter_mut().enumerate() {
         for i in 0..2 * L::H {
-            s[i] = m.xor(s[i], m.load(&whitening[i * S..]));
+            s[i] = m.xor(s[i], key::<M, S>(m, whitening, i));
         }
         blocks.store(m, g, s, low);
     }
