@@ -19,6 +19,12 @@ for m in crates/multiblock-py/Cargo.toml fuzz/Cargo.toml; do
   cargo metadata --locked --offline --format-version 1 --manifest-path "$m" >/dev/null 2>&1 ||
     cargo metadata --locked --format-version 1 --manifest-path "$m" >/dev/null
 done
+# A fresh build gains nothing from incremental compilation's caches; and
+# every release build of CI carries line tables, which the constant-time
+# checks need for their reports, so one build of the library serves the
+# selftest, the C library, the provider and both checks.
+export CARGO_INCREMENTAL=0
+export CARGO_PROFILE_RELEASE_DEBUG=line-tables-only
 # Each step's wall time goes to stderr, to keep the whole run under CI's budget.
 step() {
   local start=$SECONDS

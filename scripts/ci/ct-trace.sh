@@ -19,8 +19,12 @@ if ! command -v addr2line >/dev/null && [ "$(id -u)" = 0 ]; then
     { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq binutils >/dev/null; } || true
 fi
 
-cargo build --quiet --locked --profile ct -p multiblock-ct --bin ct-trace
-bin="${CARGO_TARGET_DIR:-target}/ct/ct-trace"
+# The release build, with line tables so that the reports name the (inlined)
+# functions; test.sh sets the same for every release build of CI, so the
+# library compiled for the selftest is reused here.
+export CARGO_PROFILE_RELEASE_DEBUG=${CARGO_PROFILE_RELEASE_DEBUG:-line-tables-only}
+cargo build --quiet --locked --release -p multiblock-ct --bin ct-trace
+bin="${CARGO_TARGET_DIR:-target}/release/ct-trace"
 
 echo "ct-trace: constant-time backends on this CPU (every fill must give the same trace)"
 # `portable` (the bitsliced plain-Rust backends) is left to Valgrind's
@@ -35,7 +39,7 @@ missing=$("$bin" missing)
 if [ -n "$missing" ]; then
     echo "ct-trace: not on this CPU, traced in the emulator: $missing"
     RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+crt-static" \
-        cargo build --quiet --locked --profile ct --target x86_64-unknown-linux-gnu -p multiblock-ct --bin ct-trace
+        cargo build --quiet --locked --release --target x86_64-unknown-linux-gnu -p multiblock-ct --bin ct-trace
     EMU_TIMEOUT=${EMU_TIMEOUT:-2400} scripts/emu-avx512.sh \
-        -- "${CARGO_TARGET_DIR:-target}/x86_64-unknown-linux-gnu/ct/ct-trace" ct --backend "$missing" --blocks-only --jobs 1
+        -- "${CARGO_TARGET_DIR:-target}/x86_64-unknown-linux-gnu/release/ct-trace" ct --backend "$missing" --blocks-only --jobs 1
 fi

@@ -16,8 +16,12 @@ if ! command -v valgrind >/dev/null || [ ! -f /usr/include/valgrind/memcheck.h ]
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null
 fi
 
-cargo build --quiet --locked --profile ct -p multiblock-ct --bin ct-check
-bin="${CARGO_TARGET_DIR:-target}/ct/ct-check"
+# The release build, with line tables so that the reports name the (inlined)
+# functions; test.sh sets the same for every release build of CI, so the
+# library compiled for the selftest is reused here.
+export CARGO_PROFILE_RELEASE_DEBUG=${CARGO_PROFILE_RELEASE_DEBUG:-line-tables-only}
+cargo build --quiet --locked --release -p multiblock-ct --bin ct-check
+bin="${CARGO_TARGET_DIR:-target}/release/ct-check"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 vg=(valgrind --quiet --tool=memcheck --num-callers=16 --suppressions=scripts/ci/ct-valgrind.supp)

@@ -21,6 +21,8 @@ pub struct Recording {
     pub exe_base: u64,
     /// Gathers/scatters met, by instruction address (a failure by itself).
     pub vsib: Vec<(u64, String)>,
+    /// The child was stopped at the step limit, before its end.
+    pub truncated: bool,
 }
 
 fn os_err(what: &str) -> String {
@@ -149,15 +151,19 @@ enum Region {
     Closed,
     /// At the first event that differs from the trace it is compared with.
     Differs,
+    /// At the step limit.
+    Limit,
 }
 
 /// Single-steps the child from a SIGUSR1 stop to its SIGUSR2 stop, or,
-/// with `against`, to the first event that differs from it.
+/// with `against`, to the first event that differs from it, or to
+/// `max_steps` steps in all.
 fn record_region(
     pid: libc::pid_t,
     cache: &mut Cache,
     rec: &mut Recording,
     against: Option<&[Event]>,
+    max_steps: u64,
 ) -> Result<Region, String> {
     loop {
         let from = rec.events.len();
@@ -184,6 +190,9 @@ fn record_region(
                 return Ok(Region::Differs);
             }
         }
+        if rec.steps >= max_steps {
+            return Ok(Region::Limit);
+        }
         if insn.rep_string {
             continue;
         }
@@ -200,8 +209,14 @@ fn record_region(
 /// Runs `exe args` under ptrace with address-space randomisation off and
 /// records every probe region. With `against` (an earlier recording's
 /// events) it stops, and kills the child, at the first event that differs:
-/// the rest would not be looked at.
-pub fn record(exe: &std::path::Path, args: &[OsString], against: Option<&[Event]>) -> Result<Recording, String> {
+/// the rest would not be looked at. It also stops after `max_steps`
+/// single steps (`u64::MAX`: never), marking the recording truncated.
+pub fn record(
+    exe: &std::path::Path,
+    args: &[OsString],
+    against: Option<&[Event]>,
+    max_steps: u64,
+) -> Result<Recording, String> {
     let mut cmd = Command::new(exe);
     cmd.args(args).env_clear().env("MULTIBLOCK_CT_TRACED", "1");
     // SAFETY: only async-signal-safe calls between fork and exec.
@@ -223,7 +238,7 @@ pub fn record(exe: &std::path::Path, args: &[OsString], against: Option<&[Event]
         return Err("the child did not stop at exec".into());
     }
     ptrace(libc::PTRACE_SETOPTIONS, pid, libc::PTRACE_O_EXITKILL as usize)?;
-    let mut rec = Recording { events: Vec::new(), steps: 0, regions: 0, exe_base: exe_base(pid), vsib: Vec::new() };
+    let mut rec = Recording { events: Vec::new(), steps: 0, regions: 0, exe_base: exe_base(pid), vsib: Vec::new(), truncated: false };
     let mut cache = Cache::default();
     let mut pass = 0;
     loop {
@@ -233,7 +248,9 @@ pub fn record(exe: &std::path::Path, args: &[OsString], against: Option<&[Event]
             None => return Ok(rec),
             Some(libc::SIGUSR1) => {
                 rec.regions += 1;
-                if let Region::Differs = record_region(pid, &mut cache, &mut rec, against)? {
+                let region = record_region(pid, &mut cache, &mut rec, against, max_steps)?;
+                if let Region::Differs | Region::Limit = region {
+                    rec.truncated = matches!(region, Region::Limit);
                     // SAFETY: kills our own traced child; waitpid reaps it.
                     unsafe {
                         libc::kill(pid, libc::SIGKILL);
