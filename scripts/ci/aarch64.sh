@@ -25,9 +25,14 @@ export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch
 # backend, and every backend against `reference` on every length (the
 # *_backends tests). The rest of the integration tests (modes, cross-checks)
 # run the same backends through the same engine; run them by hand with
-# `--tests` (slow under qemu).
+# `--tests` (slow under qemu). Two unit tests of the modes' own buffering
+# are skipped here, 90 s each under qemu and nothing NEON-specific in them
+# (the key-wrap temporary store and random splits of every streaming mode
+# across threads); the modes' PMULL products keep their tests.
 cargo test --locked --profile cross-test -p multiblock --target "$target" --lib --test ecb_vectors \
-    --test kalyna_backends --test kuznyechik_backends --test magma_backends --test ublock_backends
+    --test kalyna_backends --test kuznyechik_backends --test magma_backends --test ublock_backends \
+    -- --skip modes::dstu::kw::tests::store_passes_equal_the_in_memory_wrap \
+    --skip modes::stream::tests::every_streaming_mode_equals_one_shot_on_random_splits_and_threads
 cargo build --locked --profile cross-test -p multiblock-cli --target "$target"
 cli=(qemu-aarch64 -L /usr/aarch64-linux-gnu "${CARGO_TARGET_DIR:-target}/$target/cross-test/multiblock")
 "${cli[@]}" selftest --thorough

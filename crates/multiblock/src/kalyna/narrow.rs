@@ -241,15 +241,10 @@ impl NarrowKeys {
         k
     }
 
-    /// The decryption keys, built on first use on machine `m`. (No
-    /// `get_or_init`: kernel code takes no closures.)
+    /// The decryption keys, built on first use on machine `m`.
     #[inline(always)]
     fn dec<M: Gfni + Vbmi + Avx512, const NB: usize>(&self, m: M) -> &DecKeys {
-        if self.dec.get().is_none() {
-            // A racing thread may have set it first; either value is the same.
-            let _ = self.dec.set(DecKeys::new::<M, NB>(m, self.variant, &self.enc));
-        }
-        self.dec.get().expect("set just above")
+        kernel::once!(self.dec, DecKeys::new::<M, NB>(m, self.variant, &self.enc))
     }
 }
 

@@ -9,6 +9,24 @@ pub(crate) mod bitslice;
 use crate::cpu::{Backend, BackendInfo, BlockKernel};
 use crate::simd::{Job, Machine};
 
+/// The value of the `OnceLock` `cell`, made by `make` on first use: key
+/// material a kernel needs only for some calls (the wide registers of
+/// uBlock's `avx512-vbmi`, Kalyna's narrow decryption keys, Magma's sliced
+/// layout), so that a key used for short messages never pays for it. A
+/// macro rather than `get_or_init`, because a closure is compiled outside
+/// the kernel's `#[target_feature]` function. A racing thread may set the
+/// cell first; every `make` of one key gives the same value.
+macro_rules! once {
+    ($cell:expr, $make:expr) => {{
+        let cell = &$cell;
+        if cell.get().is_none() {
+            let _ = cell.set($make);
+        }
+        cell.get().expect("set just above")
+    }};
+}
+pub(crate) use once;
+
 /// One backend's work on whole batches, keyed.
 ///
 /// Implementations hold their key material in zeroizing types, and write

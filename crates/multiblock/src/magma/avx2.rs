@@ -39,16 +39,10 @@ struct Bulk {
 }
 
 impl Avx2 {
-    /// The sliced layout, built on first use. (No `get_or_init`: kernel
-    /// code takes no closures.)
+    /// The sliced layout, built on first use.
     #[inline(always)]
     fn bulk(&self) -> &Bulk {
-        if self.bulk.get().is_none() {
-            // A racing thread may have set it first; either value is the same.
-            let bulk = Bulk { sliced: Sliced::new(self.sbox, self.order), keys: KeyVecs::new(&self.lanes.rk) };
-            let _ = self.bulk.set(bulk);
-        }
-        self.bulk.get().expect("set just above")
+        kernel::once!(self.bulk, Bulk { sliced: Sliced::new(self.sbox, self.order), keys: KeyVecs::new(&self.lanes.rk) })
     }
 
     /// One batch: a whole sliced group, or dword lanes for a shorter tail.

@@ -82,12 +82,7 @@ impl Zmm512 {
     /// One whole batch on zmm groups.
     #[inline(always)]
     fn zmm<const ENC: bool>(&self, m: M, batch: &mut [u8]) {
-        if self.zmm.get().is_none() {
-            // No `get_or_init`: kernel code takes no closures. A racing
-            // thread may have set it first; either value is the same.
-            let _ = self.zmm.set(zmm_keys(&self.packed.rk, self.packed.wide));
-        }
-        let rk = &self.zmm.get().expect("set just above").get(ENC);
+        let rk = &kernel::once!(self.zmm, zmm_keys(&self.packed.rk, self.packed.wide)).get(ENC);
         if self.packed.wide {
             run::<M, _, _, ENC, GROUPS, 64>(m, &Permuted::new(m, ENC), &mut Wide { data: batch }, rk)
         } else {
