@@ -22,7 +22,7 @@
 //! the most steps (to keep the cases small: a step costs ~30 µs in a VM).
 
 use multiblock_ct::cases::{cases, Case, Fill, NoProbe, Selection, Work, AUTO};
-use multiblock_ct::trace::{child::SignalProbe, record, report};
+use multiblock_ct::trace::{child::SignalProbe, record, report, Recording};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -132,12 +132,9 @@ fn check(exe: &Path, selection: Selection, index: usize, case: &Case) -> Result<
             ["--child", selection_name(selection), &index.to_string(), &fill.to_string()].map(OsString::from).into();
         record(exe, &args, against, max_steps)
     };
-    let limits: &[u64] = match selection {
-        Selection::Leaky => &[LEAKY_PREFIX_STEPS, u64::MAX],
-        Selection::ConstantTime => &[u64::MAX],
-    };
-    let mut traced = None;
-    for &max_steps in limits {
+    // Every fill up to `max_steps` steps: the first recording and how each
+    // other fill departs from it (a leaky case stops at the first).
+    let trace_fills = |max_steps: u64| -> Result<(Recording, Vec<String>), String> {
         let first = run(0, None, max_steps).map_err(|e| format!("FAIL (trace error: {e}): {}", case.label()))?;
         if std::env::var_os("CT_TRACE_PROFILE").is_some() {
             eprint!("{}: where the steps go\n{}", case.label(), report::profile(&first, exe, 25));
@@ -156,13 +153,15 @@ fn check(exe: &Path, selection: Selection, index: usize, case: &Case) -> Result<
                 }
             }
         }
-        let done = !differences.is_empty() || !first.truncated;
-        traced = Some((first, differences));
-        if done {
-            break;
-        }
-    }
-    let (first, differences) = traced.expect("at least one step limit");
+        Ok((first, differences))
+    };
+    let (first, differences) = match selection {
+        Selection::ConstantTime => trace_fills(u64::MAX)?,
+        Selection::Leaky => match trace_fills(LEAKY_PREFIX_STEPS)? {
+            (first, differences) if first.truncated && differences.is_empty() => trace_fills(u64::MAX)?,
+            traced => traced,
+        },
+    };
     let took = start.elapsed().as_secs_f64();
     let upto = if first.truncated { "the first " } else { "" };
     let stats = format!("{upto}{} instructions, {:.1} s", first.steps, took);
