@@ -35,27 +35,23 @@ pub(crate) struct Crossover {
 /// with key setup about 200 cycles, a quarter of Magma's).
 const MAX_TIERS: usize = 4;
 
-/// One backend of a keyed cipher, keyed on first use.
-struct Tier<K: 'static> {
-    /// The largest call this tier takes (the last: `usize::MAX`).
-    max_bytes: usize,
-    backend: &'static Backend<K>,
-    kernel: OnceLock<Box<dyn BlockKernel>>,
-}
-
-/// The tiers of a keyed cipher and the key they are keyed from.
+/// The tiers of a keyed cipher: the family's plan, one kernel cell per
+/// tier (keyed on the first call that needs it), and the key they are keyed
+/// from. Built in place in its box: moving it would copy the key (1.2 KiB
+/// for Kalyna) and the cells.
 struct BySize<K: 'static> {
-    /// `tiers[..count]` in increasing `max_bytes`, the wide one last.
-    tiers: [Option<Tier<K>>; MAX_TIERS],
+    plan: &'static Plan<K>,
+    kernels: [OnceLock<Box<dyn BlockKernel>>; MAX_TIERS],
     keys: K,
 }
 
 impl<K: Send + Sync> BySize<K> {
     #[inline]
     fn pick(&self, len: usize) -> &dyn BlockKernel {
-        // The last tier takes every length, so the search always ends on one.
-        let tier = self.tiers.iter().flatten().find(|t| len <= t.max_bytes).expect("the wide tier takes any length");
-        &**tier.kernel.get_or_init(|| (tier.backend.new)(&self.keys))
+        // The wide tier's bound is usize::MAX, so the search ends on a tier.
+        let tier = self.plan.tiers.iter().position(|&(_, max_bytes)| len <= max_bytes).unwrap_or(MAX_TIERS - 1);
+        let backend = self.plan.tiers[tier].0;
+        &**self.kernels[tier].get_or_init(|| (backend.new)(&self.keys))
     }
 }
 
@@ -91,53 +87,90 @@ impl core::ops::Deref for ShortTiers {
     }
 }
 
+/// A family's backends and crossovers, with what the default gives for them
+/// on this CPU worked out once: the CPU's features (after
+/// `MULTIBLOCK_DISABLE`) are fixed for the process. Looking the tiers up by
+/// name on every key setup, and building them on the stack before boxing,
+/// cost 550 instructions per key (callgrind, uBlock-128/128 with one short
+/// tier), now 300; a 64-byte uBlock message with key setup is 9% faster.
+pub(crate) struct Family<K: 'static> {
+    pub backends: &'static [Backend<K>],
+    pub crossovers: &'static [Crossover],
+    plan: OnceLock<Plan<K>>,
+}
+
+/// The default's wide backend and its short tiers on this CPU.
+struct Plan<K: 'static> {
+    wide: &'static Backend<K>,
+    /// Each tier's backend and largest call in bytes, increasing: the short
+    /// tiers, then the wide one (`usize::MAX`), which fills the unused rest.
+    tiers: [(&'static Backend<K>, usize); MAX_TIERS],
+    /// The short tiers, as a keyed cipher reports them.
+    short: ShortTiers,
+}
+
+impl<K: Send + Sync + 'static> Family<K> {
+    pub(crate) const fn new(backends: &'static [Backend<K>], crossovers: &'static [Crossover]) -> Family<K> {
+        Family { backends, crossovers, plan: OnceLock::new() }
+    }
+
+    fn plan(&'static self) -> &'static Plan<K> {
+        self.plan.get_or_init(|| {
+            let cpu = CpuFeatures::get();
+            let wide = crate::cpu::default_backend(self.backends, cpu);
+            let (found, count) = short_tiers(wide, self.backends, self.crossovers, cpu);
+            let mut tiers = [(wide, usize::MAX); MAX_TIERS];
+            let mut short = ShortTiers::none(&wide.info);
+            for (i, &(backend, max_bytes)) in found[..count].iter().enumerate() {
+                tiers[i] = (backend, max_bytes);
+                short.tiers[i] = (&backend.info, max_bytes);
+            }
+            short.count = count;
+            Plan { wide, tiers, short }
+        })
+    }
+
+    /// The default (no backend named, `MULTIBLOCK_BACKEND` unset): the
+    /// wide backend, keyed with `keys`, and its short tiers, each keyed on
+    /// the first call that needs it.
+    pub(crate) fn keyed_default(&'static self, keys: K) -> (&'static Backend<K>, Box<dyn BlockKernel>, ShortTiers) {
+        let plan = self.plan();
+        if plan.short.count == 0 {
+            return (plan.wide, (plan.wide.new)(&keys), plan.short);
+        }
+        let slot = Box::<BySize<K>>::new_uninit();
+        let by_size = Box::write(slot, BySize { plan, kernels: [const { OnceLock::new() }; MAX_TIERS], keys });
+        (plan.wide, by_size, plan.short)
+    }
+}
+
+impl ShortTiers {
+    /// No short tiers: every call runs on the one backend.
+    pub(crate) fn none(only: &'static BackendInfo) -> ShortTiers {
+        ShortTiers { tiers: [(only, 0); MAX_TIERS - 1], count: 0 }
+    }
+}
+
 /// The narrower tiers `crossovers` give for default backend `wide` on this
 /// CPU: constant-time, available, in increasing size (at most
-/// `MAX_TIERS - 1`; a family lists fewer).
+/// `MAX_TIERS - 1`; a family lists fewer). Unused entries hold `wide`.
 fn short_tiers<K>(
-    wide: &Backend<K>,
+    wide: &'static Backend<K>,
     backends: &'static [Backend<K>],
     crossovers: &[Crossover],
     cpu: &CpuFeatures,
-) -> ([Option<(&'static Backend<K>, usize)>; MAX_TIERS - 1], usize) {
-    let mut found = [None; MAX_TIERS - 1];
+) -> ([(&'static Backend<K>, usize); MAX_TIERS - 1], usize) {
+    let mut found = [(wide, 0); MAX_TIERS - 1];
     let mut count = 0;
     for c in crossovers.iter().filter(|c| c.wide == wide.info.name && c.narrow != wide.info.name) {
         let Some(b) = backends.iter().find(|b| b.info.name == c.narrow) else { continue };
         if b.info.constant_time && (b.available)(cpu) {
             assert!(count < found.len(), "a family lists at most {} short tiers", MAX_TIERS - 1);
-            found[count] = Some((b, c.max_bytes));
+            found[count] = (b, c.max_bytes);
             count += 1;
         }
     }
     (found, count)
-}
-
-/// Keys `wide` alone, or, when `dispatch` and the family lists narrower
-/// tiers for it, every tier on first use.
-pub(crate) fn keyed<K: Send + Sync + 'static>(
-    wide: &'static Backend<K>,
-    backends: &'static [Backend<K>],
-    crossovers: &[Crossover],
-    dispatch: bool,
-    keys: K,
-) -> (Box<dyn BlockKernel>, ShortTiers) {
-    let mut info = ShortTiers { tiers: [(&wide.info, 0); MAX_TIERS - 1], count: 0 };
-    let (short, count) = match dispatch {
-        true => short_tiers(wide, backends, crossovers, CpuFeatures::get()),
-        false => ([None; MAX_TIERS - 1], 0),
-    };
-    if count == 0 {
-        return ((wide.new)(&keys), info);
-    }
-    let mut tiers: [Option<Tier<K>>; MAX_TIERS] = [const { None }; MAX_TIERS];
-    for (i, (backend, max_bytes)) in short.into_iter().flatten().enumerate() {
-        info.tiers[i] = (&backend.info, max_bytes);
-        tiers[i] = Some(Tier { max_bytes, backend, kernel: OnceLock::new() });
-    }
-    info.count = count;
-    tiers[count] = Some(Tier { max_bytes: usize::MAX, backend: wide, kernel: OnceLock::new() });
-    (Box::new(BySize { tiers, keys }), info)
 }
 
 #[cfg(test)]
@@ -145,6 +178,12 @@ mod tests {
     use super::*;
     use crate::cpu::always;
     use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A family of `backends` and `crossovers` for one test.
+    fn family(backends: &'static [Backend<()>], crossovers: &[Crossover]) -> &'static Family<()> {
+        let crossovers: &'static [Crossover] = Box::leak(crossovers.to_vec().into_boxed_slice());
+        Box::leak(Box::new(Family::new(backends, crossovers)))
+    }
 
     /// A kernel that adds its tag to every byte, so a test sees which ran.
     struct Tagged(u8);
@@ -181,7 +220,8 @@ mod tests {
             Crossover { wide: "wide", narrow: "mid", max_bytes: 64 },
             Crossover { wide: "other", narrow: "mid", max_bytes: 1024 },
         ];
-        let (kernel, short) = keyed(&backends[0], backends, &crossovers, true, ());
+        let (wide, kernel, short) = family(backends, &crossovers).keyed_default(());
+        assert_eq!(wide.info.name, "wide");
         assert_eq!(short.iter().map(|(b, n)| (b.name, *n)).collect::<Vec<_>>(), [("small", 16), ("mid", 64)]);
         assert!(KEYED.iter().all(|k| k.load(Ordering::SeqCst) == 0), "no tier keyed before a call");
         for (len, tag) in [(0, 3), (16, 3), (17, 2), (64, 2), (65, 1), (4096, 1), (8, 3)] {
@@ -207,12 +247,13 @@ mod tests {
         let backends: &'static [Backend<()>] =
             Box::leak(vec![uncounted("wide", true), uncounted("leaky", false)].into_boxed_slice());
         let crossovers = [Crossover { wide: "wide", narrow: "leaky", max_bytes: 64 }];
-        let (kernel, short) = keyed(&backends[0], backends, &crossovers, true, ());
+        let (_, kernel, short) = family(backends, &crossovers).keyed_default(());
         assert!(short.is_empty(), "a backend that is not constant-time is never a tier");
         let mut data = [0u8; 16];
         kernel.encrypt_blocks(&mut data);
         assert_eq!(data, [1; 16]);
-        let (_, short) = keyed(&backends[0], backends, &[Crossover { wide: "wide", narrow: "wide", max_bytes: 8 }], true, ());
+        let (_, _, short) =
+            family(backends, &[Crossover { wide: "wide", narrow: "wide", max_bytes: 8 }]).keyed_default(());
         assert!(short.is_empty());
     }
 }

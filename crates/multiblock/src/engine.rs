@@ -1,8 +1,8 @@
 //! A keyed cipher on a chosen backend, with the block-size checks every
 //! public type shares. Families build one from their expanded key.
 
-use crate::cpu::{self, Backend, BackendChoice, BackendInfo, BlockKernel};
-use crate::dispatch::{self, Crossover, ShortTiers};
+use crate::cpu::{self, BackendChoice, BackendInfo, BlockKernel};
+use crate::dispatch::{Family, ShortTiers};
 use crate::error::{Error, Result};
 
 pub(crate) struct Engine {
@@ -18,18 +18,22 @@ pub(crate) struct Engine {
 impl Engine {
     /// Selects a backend (see [`cpu::select`]) and keys it with `keys`. The
     /// default (no backend named, `MULTIBLOCK_BACKEND` unset) also keys the
-    /// narrow backend `crossovers` give for it, for short calls (`dispatch`).
+    /// narrow backends the family's crossovers give for it, for short calls
+    /// (`dispatch`).
     pub(crate) fn new<K: Send + Sync + 'static>(
         cipher: &'static str,
         block_bytes: usize,
-        backends: &'static [Backend<K>],
-        crossovers: &'static [Crossover],
+        family: &'static Family<K>,
         keys: K,
         choice: BackendChoice<'_>,
     ) -> Result<Engine> {
-        let backend = cpu::select(cipher, backends, choice)?;
-        let (kernel, short) =
-            dispatch::keyed(backend, backends, crossovers, cpu::is_default_choice(choice), keys);
+        let (backend, kernel, short) = match cpu::is_default_choice(choice) {
+            true => family.keyed_default(keys),
+            false => {
+                let backend = cpu::select(cipher, family.backends, choice)?;
+                (backend, (backend.new)(&keys), ShortTiers::none(&backend.info))
+            }
+        };
         Ok(Engine { kernel, info: &backend.info, short, cipher, block_bytes })
     }
 

@@ -45,7 +45,7 @@ mod table;
 mod tables;
 
 use crate::cpu::{Backend, BackendChoice};
-use crate::dispatch::Crossover;
+use crate::dispatch::{Crossover, Family};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::typed::block_cipher_type;
@@ -78,6 +78,9 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[portable::BACKEND, reference::B
 /// avx512-gfni's 512-byte batch (measured on AMD EPYC Zen 4: see there).
 pub(crate) static CROSSOVERS: &[Crossover] =
     &[Crossover { wide: "avx512-gfni", narrow: "avx512-gfni-narrow", max_bytes: 96 }];
+
+/// The backends and crossovers, with the default's plan on this CPU.
+static FAMILY: Family<Keys> = Family::new(BACKENDS, CROSSOVERS);
 
 /// The five parameter sets: block bits / key bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -182,7 +185,7 @@ impl Keys {
 
 pub(crate) fn engine(v: Variant, key: &[u8], choice: BackendChoice<'_>) -> Result<Engine> {
     let keys = Keys::new(v, key);
-    Engine::new(v.id().name(), v.block_bytes(), BACKENDS, CROSSOVERS, keys, choice)
+    Engine::new(v.id().name(), v.block_bytes(), &FAMILY, keys, choice)
 }
 
 /// One typed cipher per variant (`block_cipher_type!` with its engine).

@@ -48,7 +48,7 @@ mod tables;
 mod transforms;
 
 use crate::cpu::{Backend, BackendChoice};
-use crate::dispatch::Crossover;
+use crate::dispatch::{Crossover, Family};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::typed::block_cipher_type;
@@ -79,6 +79,9 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[portable::BACKEND, reference::B
 pub(crate) static CROSSOVERS: &[Crossover] =
     &[Crossover { wide: "avx512-gfni", narrow: "avx512-gfni-narrow", max_bytes: 192 }];
 
+/// The backends and crossovers, with the default's plan on this CPU.
+static FAMILY: Family<Keys> = Family::new(BACKENDS, CROSSOVERS);
+
 /// The expanded key: round keys K1..K10, each 16 bytes in printed order.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub struct Keys {
@@ -95,7 +98,7 @@ impl Keys {
 
 pub(crate) fn engine(key: &[u8], choice: BackendChoice<'_>) -> Result<Engine> {
     let keys = Keys::new(key);
-    Engine::new(CipherId::Kuznyechik.name(), 16, BACKENDS, CROSSOVERS, keys, choice)
+    Engine::new(CipherId::Kuznyechik.name(), 16, &FAMILY, keys, choice)
 }
 
 block_cipher_type!(

@@ -64,7 +64,7 @@ mod table;
 pub use sbox::{Sbox, SboxSet};
 
 use crate::cpu::{Backend, BackendChoice};
-use crate::dispatch::Crossover;
+use crate::dispatch::{Crossover, Family};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::typed::block_cipher_type;
@@ -100,6 +100,9 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[
 /// it is never the default itself) is the fastest up to 8 blocks.
 pub(crate) static CROSSOVERS: &[Crossover] =
     &[Crossover { wide: "avx512-vbmi", narrow: "avx512-vbmi-narrow", max_bytes: 256 }];
+
+/// The backends and crossovers, with the default's plan on this CPU.
+static FAMILY: Family<Keys> = Family::new(BACKENDS, CROSSOVERS);
 
 /// How block and key bytes map onto the core's 32-bit words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -191,12 +194,12 @@ impl ByteOrder {
 
 pub(crate) fn engine_magma(key: &[u8], choice: BackendChoice<'_>) -> Result<Engine> {
     let keys = Keys::new(key, SboxSet::Tc26Z, ByteOrder::Magma);
-    Engine::new(CipherId::Magma.name(), 8, BACKENDS, CROSSOVERS, keys, choice)
+    Engine::new(CipherId::Magma.name(), 8, &FAMILY, keys, choice)
 }
 
 pub(crate) fn engine_gost89(key: &[u8], sbox: SboxSet, choice: BackendChoice<'_>) -> Result<Engine> {
     let keys = Keys::new(key, sbox, ByteOrder::Gost89);
-    Engine::new(CipherId::Gost89.name(), 8, BACKENDS, CROSSOVERS, keys, choice)
+    Engine::new(CipherId::Gost89.name(), 8, &FAMILY, keys, choice)
 }
 
 block_cipher_type!(

@@ -35,7 +35,7 @@ mod tables;
 mod tests;
 
 use crate::cpu::{Backend, BackendChoice};
-use crate::dispatch::Crossover;
+use crate::dispatch::{Crossover, Family};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::typed::block_cipher_type;
@@ -68,6 +68,9 @@ pub(crate) static CROSSOVERS: &[Crossover] = &[
     Crossover { wide: "avx512-vbmi", narrow: "ssse3", max_bytes: 32 },
     Crossover { wide: "avx512-vbmi", narrow: "avx2", max_bytes: 384 },
 ];
+
+/// The backends and crossovers, with the default's plan on this CPU.
+static FAMILY: Family<Keys> = Family::new(BACKENDS, CROSSOVERS);
 
 /// The three uBlock variants (block bits / key bits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -143,7 +146,7 @@ impl Keys {
 
 pub(crate) fn engine(v: Variant, key: &[u8], choice: BackendChoice<'_>) -> Result<Engine> {
     let keys = Keys::new(v, key);
-    Engine::new(v.id().name(), v.block_bytes(), BACKENDS, CROSSOVERS, keys, choice)
+    Engine::new(v.id().name(), v.block_bytes(), &FAMILY, keys, choice)
 }
 
 block_cipher_type!(
