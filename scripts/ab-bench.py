@@ -6,6 +6,13 @@ the same cipher/backend selection, keeps each row's best (lowest) TSC
 cycles/byte per binary, and prints B/A per row. Alternating the two and
 taking the best of several runs lets a busy VM weigh on both alike.
 
+Each run is a new process, and some rows are bimodal across processes
+(placement in memory differs from run to run): the same binary against a
+copy of itself showed up to 25% on Magma/Kuznyechik CTR-ACPKM and MGM
+with 5 rounds on the Zen 4 VM. So the order alternates every round, and a
+difference in such a row means something only when it holds over many
+rounds and is absent from an A-against-A control run.
+
 Usage: scripts/ab-bench.py A B ROUNDS -- BENCH-ARGS...
   e.g. scripts/ab-bench.py ./base ./head 5 -- --cipher magma --backend avx2 --bytes 1048576
 """
@@ -34,8 +41,9 @@ def main():
     a, b, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
     args = sys.argv[sep + 1:]
     best = ({}, {})
-    for _ in range(rounds):
-        for i, binary in enumerate((a, b)):
+    for r in range(rounds):
+        order = [(0, a), (1, b)] if r % 2 == 0 else [(1, b), (0, a)]
+        for i, binary in order:
             for k, v in run(binary, args).items():
                 best[i][k] = min(v, best[i].get(k, v))
     print(f"{'section':8} {'cipher':22} {'backend':12} {'dir':8} {'bytes':>8} {'ways':>5} {'A':>9} {'B':>9} {'B/A':>6}")
