@@ -19,14 +19,17 @@
 use crate::cpu::{Backend, BackendInfo, BlockKernel, CpuFeatures};
 use std::sync::OnceLock;
 
-/// "Under default backend `wide`, calls of up to `max_bytes` bytes go to
-/// backend `narrow`." A family's list is in increasing `max_bytes` per
-/// `wide`.
+/// "Under default backend `wide`, encryptions (and MAC steps) of up to
+/// `max_bytes` bytes and decryptions of up to `max_bytes_decrypt` go to
+/// backend `narrow`." A family's list is in increasing sizes per `wide`.
+/// The two differ where a wide kernel's decryption costs more than its
+/// encryption (Kalyna's inverse MixColumns), which moves the crossover.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Crossover {
     pub wide: &'static str,
     pub narrow: &'static str,
     pub max_bytes: usize,
+    pub max_bytes_decrypt: usize,
 }
 
 /// The most tiers a keyed cipher has (short ones and the wide one); the
@@ -46,10 +49,12 @@ struct BySize<K: 'static> {
 }
 
 impl<K: Send + Sync> BySize<K> {
+    /// The tier of a call of `len` bytes (`DEC`: a decryption).
     #[inline]
-    fn pick(&self, len: usize) -> &dyn BlockKernel {
-        // The wide tier's bound is usize::MAX, so the search ends on a tier.
-        let tier = self.plan.tiers.iter().position(|&(_, max_bytes)| len <= max_bytes).unwrap_or(MAX_TIERS - 1);
+    fn pick<const DEC: bool>(&self, len: usize) -> &dyn BlockKernel {
+        // The wide tier's bounds are usize::MAX, so the search ends on a tier.
+        let bound = |&(_, enc, dec): &(&Backend<K>, usize, usize)| if DEC { dec } else { enc };
+        let tier = self.plan.tiers.iter().position(|t| len <= bound(t)).unwrap_or(MAX_TIERS - 1);
         let backend = self.plan.tiers[tier].0;
         &**self.kernels[tier].get_or_init(|| (backend.new)(&self.keys))
     }
@@ -57,35 +62,41 @@ impl<K: Send + Sync> BySize<K> {
 
 impl<K: Send + Sync> BlockKernel for BySize<K> {
     fn encrypt_blocks(&self, data: &mut [u8]) {
-        self.pick(data.len()).encrypt_blocks(data)
+        self.pick::<false>(data.len()).encrypt_blocks(data)
     }
     fn decrypt_blocks(&self, data: &mut [u8]) {
-        self.pick(data.len()).decrypt_blocks(data)
+        self.pick::<true>(data.len()).decrypt_blocks(data)
     }
     /// Every MAC step is a one-block call in a chain: the tier of one block.
     fn imit_steps(&self, state: &mut [u8; 8], data: &[u8]) -> bool {
-        self.pick(state.len()).imit_steps(state, data)
+        self.pick::<false>(state.len()).imit_steps(state, data)
     }
 }
 
 /// What a keyed cipher reports of its short-call tiers: each backend and
-/// the largest call in bytes it takes (a slice through `Deref`). References
-/// to the registry's static entries keep it small: a keyed cipher is moved
-/// by value a few times while it is built, and a copy over 128 bytes is a
-/// `memcpy` call (measured: 264-byte engines cost Magma's 64-byte message
-/// with key setup about 4%).
-#[derive(Clone, Copy)]
+/// the largest call in bytes it takes, for encryption and for decryption.
+/// A keyed cipher holds a reference to its family's (static) report: it is
+/// moved by value a few times while it is built, and a copy over 128 bytes
+/// is a `memcpy` call (measured: 264-byte engines cost Magma's 64-byte
+/// message with key setup about 4%).
 pub(crate) struct ShortTiers {
-    tiers: [(&'static BackendInfo, usize); MAX_TIERS - 1],
+    encrypt: [(&'static BackendInfo, usize); MAX_TIERS - 1],
+    decrypt: [(&'static BackendInfo, usize); MAX_TIERS - 1],
     count: usize,
 }
 
-impl core::ops::Deref for ShortTiers {
-    type Target = [(&'static BackendInfo, usize)];
-    fn deref(&self) -> &Self::Target {
-        &self.tiers[..self.count]
+impl ShortTiers {
+    /// No short tiers: every call runs on the one backend.
+    pub(crate) const NONE: ShortTiers = ShortTiers { encrypt: [(&NO_BACKEND, 0); MAX_TIERS - 1], decrypt: [(&NO_BACKEND, 0); MAX_TIERS - 1], count: 0 };
+
+    /// Encryption's tiers (`decrypt`: decryption's), shortest first.
+    pub(crate) fn get(&self, decrypt: bool) -> &[(&'static BackendInfo, usize)] {
+        if decrypt { &self.decrypt[..self.count] } else { &self.encrypt[..self.count] }
     }
 }
+
+/// What fills the unused entries of a [`ShortTiers`].
+static NO_BACKEND: BackendInfo = BackendInfo { name: "", constant_time: true, ways: 0, needs: "" };
 
 /// A family's backends and crossovers, with what the default gives for them
 /// on this CPU worked out once: the CPU's features (after
@@ -102,9 +113,10 @@ pub(crate) struct Family<K: 'static> {
 /// The default's wide backend and its short tiers on this CPU.
 struct Plan<K: 'static> {
     wide: &'static Backend<K>,
-    /// Each tier's backend and largest call in bytes, increasing: the short
-    /// tiers, then the wide one (`usize::MAX`), which fills the unused rest.
-    tiers: [(&'static Backend<K>, usize); MAX_TIERS],
+    /// Each tier's backend and largest encryption and decryption in bytes,
+    /// increasing: the short tiers, then the wide one (`usize::MAX`), which
+    /// fills the unused rest.
+    tiers: [(&'static Backend<K>, usize, usize); MAX_TIERS],
     /// The short tiers, as a keyed cipher reports them.
     short: ShortTiers,
 }
@@ -118,14 +130,15 @@ impl<K: Send + Sync + 'static> Family<K> {
         self.plan.get_or_init(|| {
             let cpu = CpuFeatures::get();
             let wide = crate::cpu::default_backend(self.backends, cpu);
-            let (found, count) = short_tiers(wide, self.backends, self.crossovers, cpu);
-            let mut tiers = [(wide, usize::MAX); MAX_TIERS];
-            let mut short = ShortTiers::none(&wide.info);
-            for (i, &(backend, max_bytes)) in found[..count].iter().enumerate() {
-                tiers[i] = (backend, max_bytes);
-                short.tiers[i] = (&backend.info, max_bytes);
+            let found = short_tiers(wide, self.backends, self.crossovers, cpu);
+            let mut tiers = [(wide, usize::MAX, usize::MAX); MAX_TIERS];
+            let mut short = ShortTiers::NONE;
+            for (i, &(backend, c)) in found.iter().enumerate() {
+                tiers[i] = (backend, c.max_bytes, c.max_bytes_decrypt);
+                short.encrypt[i] = (&backend.info, c.max_bytes);
+                short.decrypt[i] = (&backend.info, c.max_bytes_decrypt);
             }
-            short.count = count;
+            short.count = found.len();
             Plan { wide, tiers, short }
         })
     }
@@ -133,44 +146,37 @@ impl<K: Send + Sync + 'static> Family<K> {
     /// The default (no backend named, `MULTIBLOCK_BACKEND` unset): the
     /// wide backend, keyed with `keys`, and its short tiers, each keyed on
     /// the first call that needs it.
-    pub(crate) fn keyed_default(&'static self, keys: K) -> (&'static Backend<K>, Box<dyn BlockKernel>, ShortTiers) {
+    pub(crate) fn keyed_default(
+        &'static self,
+        keys: K,
+    ) -> (&'static Backend<K>, Box<dyn BlockKernel>, &'static ShortTiers) {
         let plan = self.plan();
         if plan.short.count == 0 {
-            return (plan.wide, (plan.wide.new)(&keys), plan.short);
+            return (plan.wide, (plan.wide.new)(&keys), &plan.short);
         }
         let slot = Box::<BySize<K>>::new_uninit();
         let by_size = Box::write(slot, BySize { plan, kernels: [const { OnceLock::new() }; MAX_TIERS], keys });
-        (plan.wide, by_size, plan.short)
-    }
-}
-
-impl ShortTiers {
-    /// No short tiers: every call runs on the one backend.
-    pub(crate) fn none(only: &'static BackendInfo) -> ShortTiers {
-        ShortTiers { tiers: [(only, 0); MAX_TIERS - 1], count: 0 }
+        (plan.wide, by_size, &plan.short)
     }
 }
 
 /// The narrower tiers `crossovers` give for default backend `wide` on this
 /// CPU: constant-time, available, in increasing size (at most
-/// `MAX_TIERS - 1`; a family lists fewer). Unused entries hold `wide`.
+/// `MAX_TIERS - 1`; a family lists fewer).
 fn short_tiers<K>(
-    wide: &'static Backend<K>,
+    wide: &Backend<K>,
     backends: &'static [Backend<K>],
-    crossovers: &[Crossover],
+    crossovers: &'static [Crossover],
     cpu: &CpuFeatures,
-) -> ([(&'static Backend<K>, usize); MAX_TIERS - 1], usize) {
-    let mut found = [(wide, 0); MAX_TIERS - 1];
-    let mut count = 0;
-    for c in crossovers.iter().filter(|c| c.wide == wide.info.name && c.narrow != wide.info.name) {
-        let Some(b) = backends.iter().find(|b| b.info.name == c.narrow) else { continue };
-        if b.info.constant_time && (b.available)(cpu) {
-            assert!(count < found.len(), "a family lists at most {} short tiers", MAX_TIERS - 1);
-            found[count] = (b, c.max_bytes);
-            count += 1;
-        }
-    }
-    (found, count)
+) -> Vec<(&'static Backend<K>, &'static Crossover)> {
+    let found: Vec<_> = crossovers
+        .iter()
+        .filter(|c| c.wide == wide.info.name && c.narrow != wide.info.name)
+        .filter_map(|c| Some((backends.iter().find(|b| b.info.name == c.narrow)?, c)))
+        .filter(|(b, _)| b.info.constant_time && (b.available)(cpu))
+        .collect();
+    assert!(found.len() < MAX_TIERS, "a family lists at most {} short tiers", MAX_TIERS - 1);
+    found
 }
 
 #[cfg(test)]
@@ -216,20 +222,23 @@ mod tests {
         let backends: &'static [Backend<()>] =
             Box::leak(vec![backend("wide", true, 1), backend("mid", true, 2), backend("small", true, 3)].into_boxed_slice());
         let crossovers = [
-            Crossover { wide: "wide", narrow: "small", max_bytes: 16 },
-            Crossover { wide: "wide", narrow: "mid", max_bytes: 64 },
-            Crossover { wide: "other", narrow: "mid", max_bytes: 1024 },
+            Crossover { wide: "wide", narrow: "small", max_bytes: 16, max_bytes_decrypt: 24 },
+            Crossover { wide: "wide", narrow: "mid", max_bytes: 64, max_bytes_decrypt: 96 },
+            Crossover { wide: "other", narrow: "mid", max_bytes: 1024, max_bytes_decrypt: 1024 },
         ];
         let (wide, kernel, short) = family(backends, &crossovers).keyed_default(());
         assert_eq!(wide.info.name, "wide");
-        assert_eq!(short.iter().map(|(b, n)| (b.name, *n)).collect::<Vec<_>>(), [("small", 16), ("mid", 64)]);
+        let names = |decrypt| short.get(decrypt).iter().map(|(b, n)| (b.name, *n)).collect::<Vec<_>>();
+        assert_eq!(names(false), [("small", 16), ("mid", 64)]);
+        assert_eq!(names(true), [("small", 24), ("mid", 96)]);
         assert!(KEYED.iter().all(|k| k.load(Ordering::SeqCst) == 0), "no tier keyed before a call");
-        for (len, tag) in [(0, 3), (16, 3), (17, 2), (64, 2), (65, 1), (4096, 1), (8, 3)] {
+        // (length, tier of its encryption, tier of its decryption)
+        for (len, enc, dec) in [(0, 3, 3), (16, 3, 3), (24, 2, 3), (17, 2, 3), (64, 2, 2), (80, 1, 2), (96, 1, 2), (97, 1, 1), (4096, 1, 1), (8, 3, 3)] {
             let mut data = vec![0u8; len];
             kernel.encrypt_blocks(&mut data);
-            assert!(data.iter().all(|&b| b == tag), "{len} bytes ran on tier {tag}");
+            assert!(data.iter().all(|&b| b == enc), "{len} bytes encrypted on tier {enc}");
             kernel.decrypt_blocks(&mut data);
-            assert!(data.iter().all(|&b| b == 0));
+            assert!(data.iter().all(|&b| b == enc.wrapping_sub(dec)), "{len} bytes decrypted on tier {dec}");
         }
         assert!(KEYED.iter().all(|k| k.load(Ordering::SeqCst) == 1), "each tier keyed exactly once");
     }
@@ -246,14 +255,14 @@ mod tests {
     fn forced_or_leaky_tiers_are_not_used() {
         let backends: &'static [Backend<()>] =
             Box::leak(vec![uncounted("wide", true), uncounted("leaky", false)].into_boxed_slice());
-        let crossovers = [Crossover { wide: "wide", narrow: "leaky", max_bytes: 64 }];
+        let crossovers = [Crossover { wide: "wide", narrow: "leaky", max_bytes: 64, max_bytes_decrypt: 64 }];
         let (_, kernel, short) = family(backends, &crossovers).keyed_default(());
-        assert!(short.is_empty(), "a backend that is not constant-time is never a tier");
+        assert!(short.get(false).is_empty(), "a backend that is not constant-time is never a tier");
         let mut data = [0u8; 16];
         kernel.encrypt_blocks(&mut data);
         assert_eq!(data, [1; 16]);
-        let (_, _, short) =
-            family(backends, &[Crossover { wide: "wide", narrow: "wide", max_bytes: 8 }]).keyed_default(());
-        assert!(short.is_empty());
+        let (_, _, short) = family(backends, &[Crossover { wide: "wide", narrow: "wide", max_bytes: 8, max_bytes_decrypt: 8 }])
+            .keyed_default(());
+        assert!(short.get(true).is_empty());
     }
 }

@@ -10,7 +10,7 @@ pub(crate) struct Engine {
     info: &'static BackendInfo,
     /// The narrower backends short calls go to, each with the largest call
     /// in bytes it takes (`dispatch`), when the default was taken.
-    short: ShortTiers,
+    short: &'static ShortTiers,
     cipher: &'static str,
     block_bytes: usize,
 }
@@ -31,7 +31,7 @@ impl Engine {
             true => family.keyed_default(keys),
             false => {
                 let backend = cpu::select(cipher, family.backends, choice)?;
-                (backend, (backend.new)(&keys), ShortTiers::none(&backend.info))
+                (backend, (backend.new)(&keys), &ShortTiers::NONE)
             }
         };
         Ok(Engine { kernel, info: &backend.info, short, cipher, block_bytes })
@@ -43,9 +43,10 @@ impl Engine {
     }
 
     /// The backends of short calls, each with the longest call in bytes it
-    /// takes (empty: every call runs on [`Engine::backend`]).
-    pub fn short_backends(&self) -> &[(&'static BackendInfo, usize)] {
-        &self.short
+    /// takes, for encryption or (`decrypt`) decryption (empty: every call
+    /// runs on [`Engine::backend`]).
+    pub fn short_backends(&self, decrypt: bool) -> &[(&'static BackendInfo, usize)] {
+        self.short.get(decrypt)
     }
 
     pub fn block_bytes(&self) -> usize {

@@ -140,11 +140,19 @@ impl Cipher {
     }
 
     /// Under the default choice, the narrower constant-time backends that
-    /// short calls run on (faster there: less padding, less key material),
-    /// each with the longest call in bytes it takes, shortest first; empty
-    /// when every call runs on [`Cipher::backend`].
+    /// short encryptions (and MAC steps) run on (faster there: less
+    /// padding, less key material), each with the longest call in bytes it
+    /// takes, shortest first; empty when every call runs on
+    /// [`Cipher::backend`].
     pub fn short_backends(&self) -> &[(&'static BackendInfo, usize)] {
-        self.engine.short_backends()
+        self.engine.short_backends(false)
+    }
+
+    /// As [`Cipher::short_backends`], for decryption: the same backends,
+    /// whose bounds can be larger where a wide kernel's decryption costs
+    /// more than its encryption (Kalyna).
+    pub fn short_backends_decrypt(&self) -> &[(&'static BackendInfo, usize)] {
+        self.engine.short_backends(true)
     }
 
     /// ECB-encrypts whole blocks in place.

@@ -62,12 +62,15 @@ fn short_tiers_are_constant_time_and_increasing() {
     let mut rng = Rng::new(7);
     for id in CipherId::ALL {
         let c = Cipher::with_id(id, &rng.bytes(id.key_bytes()), None, multiblock::BackendChoice::Auto).unwrap();
-        let t = c.short_backends();
-        assert!(t.iter().all(|(b, _)| b.constant_time), "{id}: {:?}", tiers(&c));
-        assert!(t.windows(2).all(|w| w[0].1 < w[1].1), "{id}: {:?}", tiers(&c));
+        for t in [c.short_backends(), c.short_backends_decrypt()] {
+            assert!(t.iter().all(|(b, _)| b.constant_time), "{id}: {:?}", tiers(&c));
+            assert!(t.windows(2).all(|w| w[0].1 < w[1].1), "{id}: {:?}", tiers(&c));
+        }
+        let names = |t: &[(&multiblock::BackendInfo, usize)]| t.iter().map(|(b, _)| b.name).collect::<Vec<_>>();
+        assert_eq!(names(c.short_backends()), names(c.short_backends_decrypt()), "{id}: one set of tiers");
         assert!(c.backend().constant_time || !default_is_unforced(), "{id}");
         // A forced backend never dispatches.
         let forced = Cipher::new(id.name(), &rng.bytes(id.key_bytes()), None, Some(c.backend().name)).unwrap();
-        assert!(forced.short_backends().is_empty(), "{id}");
+        assert!(forced.short_backends().is_empty() && forced.short_backends_decrypt().is_empty(), "{id}");
     }
 }

@@ -17,12 +17,20 @@ pub fn cpu_model() -> String {
 }
 
 /// The default's size-aware dispatch for `id`, e.g. "ssse3 ≤ 32 B, avx2 ≤
-/// 384 B" (empty: one backend for every call).
+/// 384 B", or "avx512-gfni-narrow ≤ 96 B (decryption ≤ 128 B)" where the
+/// directions differ (empty: one backend for every call).
 fn short_calls(id: CipherId) -> String {
     let key = vec![0u8; id.key_bytes()];
-    Cipher::with_id(id, &key, None, BackendChoice::Auto)
-        .map(|c| c.short_backends().iter().map(|(b, max)| format!("{} ≤ {max} B", b.name)).collect::<Vec<_>>().join(", "))
-        .unwrap_or_default()
+    let Ok(c) = Cipher::with_id(id, &key, None, BackendChoice::Auto) else { return String::new() };
+    c.short_backends()
+        .iter()
+        .zip(c.short_backends_decrypt())
+        .map(|((b, enc), (_, dec))| match enc == dec {
+            true => format!("{} ≤ {enc} B", b.name),
+            false => format!("{} ≤ {enc} B (decryption ≤ {dec} B)", b.name),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 pub fn run() -> Result<(), Failure> {

@@ -77,7 +77,7 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[portable::BACKEND, reference::B
 /// Short calls under the default (`dispatch`): up to 192 bytes (12 blocks)
 /// go to the 1-to-4-block kernel (`narrow.rs`) under `avx512-gfni`.
 pub(crate) static CROSSOVERS: &[Crossover] =
-    &[Crossover { wide: "avx512-gfni", narrow: "avx512-gfni-narrow", max_bytes: 192 }];
+    &[Crossover { wide: "avx512-gfni", narrow: "avx512-gfni-narrow", max_bytes: 192, max_bytes_decrypt: 192 }];
 
 /// The backends and crossovers, with the default's plan on this CPU.
 static FAMILY: Family<Keys> = Family::new(BACKENDS, CROSSOVERS);

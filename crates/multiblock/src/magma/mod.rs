@@ -99,7 +99,7 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[
 /// avx512-vbmi-narrow (the same round on ymm, listed after avx512-vbmi so
 /// it is never the default itself) is the fastest up to 8 blocks.
 pub(crate) static CROSSOVERS: &[Crossover] =
-    &[Crossover { wide: "avx512-vbmi", narrow: "avx512-vbmi-narrow", max_bytes: 256 }];
+    &[Crossover { wide: "avx512-vbmi", narrow: "avx512-vbmi-narrow", max_bytes: 256, max_bytes_decrypt: 256 }];
 
 /// The backends and crossovers, with the default's plan on this CPU.
 static FAMILY: Family<Keys> = Family::new(BACKENDS, CROSSOVERS);

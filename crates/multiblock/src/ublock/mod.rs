@@ -65,8 +65,8 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[
 /// one or two blocks (14.3 vs 16.6 for avx512-vbmi at 16 bytes), avx2 from
 /// 12 to 24 blocks (2.0 vs 4.0 at 128-128, 192 bytes).
 pub(crate) static CROSSOVERS: &[Crossover] = &[
-    Crossover { wide: "avx512-vbmi", narrow: "ssse3", max_bytes: 32 },
-    Crossover { wide: "avx512-vbmi", narrow: "avx2", max_bytes: 384 },
+    Crossover { wide: "avx512-vbmi", narrow: "ssse3", max_bytes: 32, max_bytes_decrypt: 32 },
+    Crossover { wide: "avx512-vbmi", narrow: "avx2", max_bytes: 384, max_bytes_decrypt: 384 },
 ];
 
 /// The backends and crossovers, with the default's plan on this CPU.
