@@ -5,6 +5,9 @@
 
 pub(crate) mod batch;
 pub(crate) mod bitslice;
+mod paired;
+
+pub(crate) use paired::paired_backend;
 
 use crate::cpu::{Backend, BackendInfo, BlockKernel};
 use crate::simd::{Job, Machine};
@@ -60,9 +63,11 @@ struct Kernel<M, C> {
     cipher: C,
 }
 
-/// One call of `encrypt_blocks` (`DECRYPT` false) or `decrypt_blocks`.
+/// One call of `encrypt_blocks` (`DECRYPT` false) or `decrypt_blocks` on
+/// machine `M` with batch cipher `C`.
 struct Run<'a, M, C, const DECRYPT: bool> {
-    kernel: &'a Kernel<M, C>,
+    machine: M,
+    cipher: &'a C,
     data: &'a mut [u8],
 }
 
@@ -70,13 +75,22 @@ impl<M: Machine, C: BatchCipher<M>, const DECRYPT: bool> Job for Run<'_, M, C, D
     type Output = ();
     #[inline(always)]
     fn run(self) {
-        batch::for_each_batch(self.data, C::BATCH_BYTES, C::GRANULE_BYTES, &Direction::<_, DECRYPT>(self.kernel));
+        let one = Direction::<M, C, DECRYPT> { machine: self.machine, cipher: self.cipher };
+        batch::for_each_batch(self.data, C::BATCH_BYTES, C::GRANULE_BYTES, &one);
     }
+}
+
+/// Runs one direction of `cipher` over `data` on `machine`, inside its
+/// instruction sets.
+#[inline(always)]
+fn run<M: Machine, C: BatchCipher<M>, const DECRYPT: bool>(machine: M, cipher: &C, data: &mut [u8]) {
+    machine.vectorize(Run::<M, C, DECRYPT> { machine, cipher, data })
 }
 
 /// One call of `imit_steps`.
 struct Imit<'a, M, C> {
-    kernel: &'a Kernel<M, C>,
+    machine: M,
+    cipher: &'a C,
     state: &'a mut [u8; 8],
     data: &'a [u8],
 }
@@ -85,35 +99,42 @@ impl<M: Machine, C: BatchCipher<M>> Job for Imit<'_, M, C> {
     type Output = bool;
     #[inline(always)]
     fn run(self) -> bool {
-        let Kernel { machine, cipher } = self.kernel;
-        cipher.imit_steps(*machine, self.state, self.data)
+        self.cipher.imit_steps(self.machine, self.state, self.data)
     }
 }
 
-/// A keyed kernel seen as one direction's batch function.
-struct Direction<'a, K, const DECRYPT: bool>(&'a K);
+/// Runs `cipher`'s MAC steps on `machine`, inside its instruction sets.
+#[inline(always)]
+fn imit<M: Machine, C: BatchCipher<M>>(machine: M, cipher: &C, state: &mut [u8; 8], data: &[u8]) -> bool {
+    machine.vectorize(Imit { machine, cipher, state, data })
+}
 
-impl<M: Machine, C: BatchCipher<M>, const DECRYPT: bool> batch::BatchFn for Direction<'_, Kernel<M, C>, DECRYPT> {
+/// A keyed batch cipher seen as one direction's batch function.
+struct Direction<'a, M, C, const DECRYPT: bool> {
+    machine: M,
+    cipher: &'a C,
+}
+
+impl<M: Machine, C: BatchCipher<M>, const DECRYPT: bool> batch::BatchFn for Direction<'_, M, C, DECRYPT> {
     #[inline(always)]
     fn call(&self, b: &mut [u8]) {
-        let Kernel { machine, cipher } = self.0;
         if DECRYPT {
-            cipher.decrypt(*machine, b)
+            self.cipher.decrypt(self.machine, b)
         } else {
-            cipher.encrypt(*machine, b)
+            self.cipher.encrypt(self.machine, b)
         }
     }
 }
 
 impl<M: Machine, C: BatchCipher<M>> BlockKernel for Kernel<M, C> {
     fn encrypt_blocks(&self, data: &mut [u8]) {
-        self.machine.vectorize(Run::<M, C, false> { kernel: self, data })
+        run::<M, C, false>(self.machine, &self.cipher, data)
     }
     fn decrypt_blocks(&self, data: &mut [u8]) {
-        self.machine.vectorize(Run::<M, C, true> { kernel: self, data })
+        run::<M, C, true>(self.machine, &self.cipher, data)
     }
     fn imit_steps(&self, state: &mut [u8; 8], data: &[u8]) -> bool {
-        self.machine.vectorize(Imit { kernel: self, state, data })
+        imit(self.machine, &self.cipher, state, data)
     }
 }
 

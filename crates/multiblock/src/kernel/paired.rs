@@ -1,0 +1,84 @@
+//! One key material on two machines. Where a family's narrow kernel (one
+//! block's latency: short calls, chained modes) and its wide kernel
+//! (throughput) are one batch cipher with the same keys on registers of two
+//! widths, a paired backend keys that cipher once and sends calls of up to
+//! `NARROW_MAX` bytes to the narrow machine, longer ones to the wide one.
+//! The default's size-aware dispatch (`dispatch.rs`) does the same for
+//! tiers with different key material, at the price of keeping the key,
+//! keying each tier on first use behind a lazy cell, and a boxed
+//! dispatcher: about 100 TSC ticks of a 64-byte Magma message with key
+//! setup on Zen 4 (700 against 600), which a paired backend does not pay.
+//!
+//! Which machine runs depends on the call's length only, which is public.
+
+use super::{imit, run, BatchCipher, Kernel};
+use crate::cpu::{Backend, BackendInfo, BlockKernel};
+use crate::simd::Machine;
+
+/// A keyed cipher on a narrow machine `N` and a wide machine `W`.
+struct Paired<N, W, C, const NARROW_MAX: usize> {
+    narrow: N,
+    wide: Kernel<W, C>,
+}
+
+impl<N: Machine, W: Machine, C: BatchCipher<N> + BatchCipher<W>, const NARROW_MAX: usize> BlockKernel
+    for Paired<N, W, C, NARROW_MAX>
+{
+    fn encrypt_blocks(&self, data: &mut [u8]) {
+        match data.len() <= NARROW_MAX {
+            true => run::<N, C, false>(self.narrow, &self.wide.cipher, data),
+            false => run::<W, C, false>(self.wide.machine, &self.wide.cipher, data),
+        }
+    }
+    fn decrypt_blocks(&self, data: &mut [u8]) {
+        match data.len() <= NARROW_MAX {
+            true => run::<N, C, true>(self.narrow, &self.wide.cipher, data),
+            false => run::<W, C, true>(self.wide.machine, &self.wide.cipher, data),
+        }
+    }
+    /// A MAC step is a one-block chain: the narrow machine's latency.
+    fn imit_steps(&self, state: &mut [u8; 8], data: &[u8]) -> bool {
+        imit::<N, C>(self.narrow, &self.wide.cipher, state, data)
+    }
+}
+
+fn keyed<N, W, C, const NARROW_MAX: usize>(keys: &<C as BatchCipher<W>>::Keys) -> Box<dyn BlockKernel>
+where
+    N: Machine,
+    W: Machine,
+    C: BatchCipher<N> + BatchCipher<W>,
+{
+    let (narrow, wide) = (N::detect(), W::detect());
+    let (narrow, wide) = narrow.zip(wide).expect("a backend is keyed only after `available` said yes");
+    // Written in place, as `super::keyed` does.
+    let slot = Box::<Paired<N, W, C, NARROW_MAX>>::new_uninit();
+    let cipher = <C as BatchCipher<W>>::new(wide, keys);
+    let kernel: Box<Paired<N, W, C, NARROW_MAX>> = Box::write(slot, Paired { narrow, wide: Kernel { machine: wide, cipher } });
+    kernel
+}
+
+/// Whether this CPU runs both machines.
+fn both<N: Machine, W: Machine>(features: &crate::cpu::CpuFeatures) -> bool {
+    N::available(features) && W::available(features)
+}
+
+/// The registry entry of batch cipher `C` on narrow machine `N` (calls of
+/// up to `NARROW_MAX` bytes) and wide machine `W` (the rest): `ways` blocks
+/// per wide batch. `C`'s keys must not depend on the machine it is keyed
+/// on (it is keyed once, on `W`, and runs on both).
+pub(crate) const fn paired_backend<N, W, C, const NARROW_MAX: usize>(
+    name: &'static str,
+    constant_time: bool,
+    ways: usize,
+) -> Backend<<C as BatchCipher<W>>::Keys>
+where
+    N: Machine,
+    W: Machine,
+    C: BatchCipher<N, Keys = <C as BatchCipher<W>>::Keys> + BatchCipher<W>,
+{
+    Backend {
+        info: BackendInfo { name, constant_time, ways, needs: W::NEEDS },
+        available: both::<N, W>,
+        new: keyed::<N, W, C, NARROW_MAX>,
+    }
+}
