@@ -14,22 +14,26 @@
 //!
 //! Keys: the packed ones of packed.rs (one 16-byte lane per register,
 //! broadcast by the loads), for zmm, ymm and xmm groups alike; n = 256 also
-//! keeps them in the [`Wide`] layout. A batch is
-//! 4 zmm groups; a rest of at most one zmm group's blocks runs on the ymm
-//! and xmm groups of packed.rs (so short messages do not pay for 16
-//! blocks), a longer one zero-padded to a whole batch. Constant time as
-//! packed.rs: shuffles on secret data in registers only.
+//! keeps them in the [`Wide`] layout. A batch is 4 zmm groups. A call or
+//! rest of one or two blocks runs on the plain kernel of `ssse3`
+//! (plain.rs, keys made from the packed ones on first use), one of up to
+//! 384 bytes on the ymm and xmm groups of packed.rs (the `avx2` kernel),
+//! a longer one zero-padded to a whole batch: so a short message pays for
+//! neither 32 blocks nor a second key setup, and the default needs no
+//! dispatch tiers. Which path runs depends on the length only. Constant
+//! time as packed.rs: shuffles on secret data in registers only.
 
 use super::groups::{pack, spread, Batch};
 use super::keys::DirKeys;
 use super::layouts::{Permuted, Tracked};
+use super::masks::TRACKED_BACK;
 use super::packed::Packed;
+use super::plain::Spread;
 use super::rounds::{run, Crypt, Ecb, Groups, K64};
 use super::Keys;
 use crate::cpu::Backend;
 use crate::kernel;
-use crate::simd::Narrow;
-use crate::simd::{Avx512, Avx512Vbmi, Zmm};
+use crate::simd::{Avx512, Avx512Vbmi, Narrow, Simd, Zmm};
 use std::sync::OnceLock;
 
 type M = Zmm<Avx512Vbmi>;
@@ -39,12 +43,25 @@ const GROUPS: usize = 4;
 /// Bytes per zmm group (8 blocks of n = 128, 4 of n = 256) and per batch.
 const GROUP_BYTES: usize = 128;
 const BATCH: usize = GROUPS * GROUP_BYTES;
+/// The longest call on the plain kernel, and on the packed ymm/xmm groups
+/// (longer ones, and whole batches, on zmm). From the sweep (`bench
+/// --ways`) on AMD Zen 4, ticks/byte of a call: the plain kernel is the
+/// fastest for one or two blocks (14.3 against 16.6 for packed xmm at 16
+/// bytes), the packed ymm groups up to 24 blocks (2.0 against 4.0 for a
+/// padded zmm batch at 192 bytes).
+const PLAIN_MAX: usize = 32;
+const PACKED_MAX: usize = 384;
 
 pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<M, Ecb<Zmm512>>("avx512-vbmi", true, 8 * GROUPS);
 
 pub(crate) struct Zmm512 {
-    /// Packed round keys, one lane per register: the ymm/xmm tails.
+    /// Packed round keys, one lane per register: calls of up to
+    /// [`PACKED_MAX`] bytes and the rest of a longer one.
     packed: Packed,
+    /// The plain-form kernel of `ssse3` (plain.rs) for calls of up to
+    /// [`PLAIN_MAX`] bytes, its keys made from the packed ones on the
+    /// first such call.
+    plain: OnceLock<Spread>,
     /// The zmm groups' [X0, X1] per round at full width: n = 128 each
     /// register in all four lanes, n = 256 in the [`Wide`] layout; made on
     /// the first call long enough for zmm groups (whose length is public),
@@ -58,13 +75,18 @@ impl Crypt<M> for Zmm512 {
     const BATCH_BYTES: usize = BATCH;
 
     fn new(m: M, keys: &Keys) -> Self {
-        Zmm512 { packed: Packed::new(m.half().half(), keys), zmm: OnceLock::new() }
+        Zmm512 { packed: Packed::new(m.half().half(), keys), plain: OnceLock::new(), zmm: OnceLock::new() }
     }
     #[inline(always)]
     fn crypt<const ENC: bool>(&self, m: M, batch: &mut [u8]) {
         match batch.len() {
             BATCH => self.zmm::<ENC>(m, batch),
-            n if n > GROUP_BYTES => {
+            n if n <= PLAIN_MAX => {
+                let x = m.half().half();
+                let plain = kernel::once!(self.plain, plain_keys(x, &self.packed));
+                <Spread as Crypt<_>>::crypt::<ENC>(plain, x, batch)
+            }
+            n if n > PACKED_MAX => {
                 let mut buf = [0u8; BATCH];
                 buf[..n].copy_from_slice(batch);
                 self.zmm::<ENC>(m, &mut buf);
@@ -89,6 +111,28 @@ impl Zmm512 {
             run::<M, _, _, ENC, GROUPS, 64>(m, &Tracked::new(m, ENC), &mut Batch::<1, true> { data: batch }, rk)
         }
     }
+}
+
+/// The plain round keys (plain.rs [`Spread`]) from the packed ones of the
+/// same key: each register's low nibbles, for n = 128 first gathered back
+/// from the tracked coordinates of its round (masks.rs [`TRACKED_BACK`]).
+/// One shuffle and one `and` per register on `x` instead of a second key
+/// schedule. Fixed positions only.
+#[inline(always)]
+fn plain_keys<X: Simd>(x: X, packed: &Packed) -> Spread {
+    let low = x.splat8(0x0f);
+    let from = [packed.rk.get(true), packed.rk.get(false)];
+    let mut rk = DirKeys::<16>::zeroed(from[0].count - 1, from[0].regs);
+    for (dir, src) in from.iter().enumerate() {
+        for t in 0..src.count {
+            for i in 0..src.regs {
+                let y = x.load(src.reg(t, i));
+                let y = if packed.wide { y } else { x.shuffle8(y, x.load(&TRACKED_BACK[dir][t])) };
+                x.store(x.and(y, low), rk.reg_mut(dir == 0, t, i));
+            }
+        }
+    }
+    Spread { rk, wide: packed.wide }
 }
 
 /// The zmm round keys from packed ones (one lane per register): n = 128

@@ -146,6 +146,21 @@ pub(crate) const fn tracked_masks(enc: bool) -> [[[u8; 16]; 5]; MAX_ROUNDS_128 +
 pub(crate) const TRACKED_ENC: [[[u8; 16]; 5]; MAX_ROUNDS_128 + 1] = tracked_masks(true);
 pub(crate) const TRACKED_DEC: [[[u8; 16]; 5]; MAX_ROUNDS_128 + 1] = tracked_masks(false);
 
+/// P_t per round (the inverse of the `pinv` above), encryption then
+/// decryption: a round key gathered by P_t⁻¹ for the tracked rounds comes
+/// back to plain coordinates gathered by P_t.
+pub(crate) static TRACKED_BACK: [[[u8; 16]; MAX_ROUNDS_128 + 1]; 2] = [untracked(&TRACKED_ENC), untracked(&TRACKED_DEC)];
+
+const fn untracked(masks: &[[[u8; 16]; 5]; MAX_ROUNDS_128 + 1]) -> [[u8; 16]; MAX_ROUNDS_128 + 1] {
+    let mut out = [[0u8; 16]; MAX_ROUNDS_128 + 1];
+    let mut t = 0;
+    while t <= MAX_ROUNDS_128 {
+        out[t] = inverse(&masks[t][4]);
+        t += 1;
+    }
+    out
+}
+
 /// P_16 = P_24 = id in both directions: after the last round the registers
 /// are in plain coordinates again (the output whitening key needs no
 /// gather and the state no final shuffle).

@@ -60,14 +60,12 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[
     reference::BACKEND,
 ];
 
-/// Short calls under the default (`dispatch`), from the sweep (`bench
-/// --ways`) on AMD Zen 4, cycles/byte of a call: ssse3 is the fastest for
-/// one or two blocks (14.3 vs 16.6 for avx512-vbmi at 16 bytes), avx2 from
-/// 12 to 24 blocks (2.0 vs 4.0 at 128-128, 192 bytes).
-pub(crate) static CROSSOVERS: &[Crossover] = &[
-    Crossover { wide: "avx512-vbmi", narrow: "ssse3", max_bytes: 32, max_bytes_decrypt: 32 },
-    Crossover { wide: "avx512-vbmi", narrow: "avx2", max_bytes: 384, max_bytes_decrypt: 384 },
-];
+/// Short calls under the default (`dispatch`): none. `avx512-vbmi` runs
+/// one or two blocks on the plain kernel of `ssse3` and calls of up to 384
+/// bytes on the packed groups of `avx2` itself, all from one key schedule
+/// (avx512_vbmi.rs), which a 64-byte message with key setup found cheaper
+/// than dispatch tiers keyed apart.
+pub(crate) static CROSSOVERS: &[Crossover] = &[];
 
 /// The backends and crossovers, with the default's plan on this CPU.
 static FAMILY: Family<Keys> = Family::new(BACKENDS, CROSSOVERS);

@@ -14,8 +14,8 @@ pub(crate) const WAYS: usize = 4;
 
 /// Round keys in plain form.
 pub(crate) struct Spread {
-    rk: DirKeys<16>,
-    wide: bool,
+    pub(super) rk: DirKeys<16>,
+    pub(super) wide: bool,
 }
 
 /// WAYS blocks of n = 256 (two steps of n = 128), on a 16-byte machine.
