@@ -215,6 +215,24 @@ mod tests {
     use crate::simd::emu::Emu;
     use crate::test_rng::Rng;
 
+    /// The plain keys gathered back from the packed ones are the plain key
+    /// schedule's (`ssse3`'s), every variant, both directions.
+    #[test]
+    fn plain_keys_from_packed_are_the_plain_schedule() {
+        let mut rng = Rng(0x0b1c_0016);
+        for v in [Variant::U128_128, Variant::U128_256, Variant::U256_256] {
+            for _ in 0..4 {
+                let keys = Keys::new(v, &rng.bytes(v.key_bytes()));
+                let got = plain_keys(Emu::<16>, &Packed::new(Emu::<16>, &keys));
+                let want = keys::schedule::<Emu<16>, false, 16>(Emu, &keys);
+                assert_eq!(got.wide, v.block_bytes() == 32);
+                for enc in [true, false] {
+                    assert_eq!(got.rk.get(enc).bytes, want.get(enc).bytes, "{v:?} enc {enc}");
+                }
+            }
+        }
+    }
+
     /// [`Permuted`] on [`Wide`] groups with [`zmm_keys`], on the emulator:
     /// a whole batch both ways against the reference backend.
     #[test]
