@@ -112,7 +112,6 @@ pub(crate) struct Family<K: 'static> {
 
 /// The default's wide backend and its short tiers on this CPU.
 struct Plan<K: 'static> {
-    wide: &'static Backend<K>,
     /// Each tier's backend and largest encryption and decryption in bytes,
     /// increasing: the short tiers, then the wide one (`usize::MAX`), which
     /// fills the unused rest.
@@ -139,7 +138,7 @@ impl<K: Send + Sync + 'static> Family<K> {
                 short.decrypt[i] = (&backend.info, c.max_bytes_decrypt);
             }
             short.count = found.len();
-            Plan { wide, tiers, short }
+            Plan { tiers, short }
         })
     }
 
@@ -151,12 +150,14 @@ impl<K: Send + Sync + 'static> Family<K> {
         keys: K,
     ) -> (&'static Backend<K>, Box<dyn BlockKernel>, &'static ShortTiers) {
         let plan = self.plan();
+        // The wide tier follows the short ones.
+        let wide = plan.tiers[plan.short.count].0;
         if plan.short.count == 0 {
-            return (plan.wide, (plan.wide.new)(&keys), &plan.short);
+            return (wide, (wide.new)(&keys), &plan.short);
         }
         let slot = Box::<BySize<K>>::new_uninit();
         let by_size = Box::write(slot, BySize { plan, kernels: [const { OnceLock::new() }; MAX_TIERS], keys });
-        (plan.wide, by_size, &plan.short)
+        (wide, by_size, &plan.short)
     }
 }
 

@@ -37,6 +37,7 @@ mod tests {
     use super::*;
     use crate::simd::emu::Emu;
     use crate::test_rng::Rng;
+    use crate::test_util::check_against;
 
     /// The paired kernel on the emulated 256- and 512-bit machines against
     /// the reference: lengths on both sides of `NARROW_MAX`, a whole and a
@@ -51,12 +52,7 @@ mod tests {
             let (kernel, oracle) = ((backend.new)(&keys), (reference::BACKEND.new)(&keys));
             for blocks in (0..=40).chain([63, 64, 65, 127, 129]) {
                 let data = rng.bytes(8 * blocks);
-                let (mut got, mut want) = (data.clone(), data.clone());
-                kernel.encrypt_blocks(&mut got);
-                oracle.encrypt_blocks(&mut want);
-                assert_eq!(got, want, "{order:?} encrypt {blocks} blocks");
-                kernel.decrypt_blocks(&mut got);
-                assert_eq!(got, data, "{order:?} decrypt {blocks} blocks");
+                check_against(&*kernel, &*oracle, &data, &format!("{order:?} {blocks} blocks"));
                 let (mut got, mut want) = ([3u8; 8], [3u8; 8]);
                 assert!(kernel.imit_steps(&mut got, &data) && oracle.imit_steps(&mut want, &data));
                 assert_eq!(got, want, "{order:?} imit {blocks} blocks");
