@@ -178,7 +178,7 @@ fn linear(out: &mut String, name: &str, n: usize, f: impl Fn(&[u8]) -> Vec<u8>) 
         }
         writeln!(body, "    y[{r}] = {};", xor_of("v", terms)).unwrap();
     }
-    pinned(out, &body);
+    out.push_str(&body);
     writeln!(out, "}}\n").unwrap();
 }
 
@@ -236,8 +236,6 @@ fn sbox(code: &mut String, name: &str, s: &[u8; 256]) {
     // n_h·F (128 ANDs, complements as and-not) and 15 XORs per output bit.
     let total = 2 * MINTERM_OPS + cost(&p.gates, &p.terms) + 128 + 8 * 15;
     writeln!(out, "/// The S-box on 8 bit planes: {total} operations (minterms on input bits {:?}).", p.lo).unwrap();
-    // Inlined: where the caller's loop holds the planes in an array, LLVM
-    // vectorizes the circuit's two lanes of `W2` (out of line it does not).
     writeln!(out, "#[allow(clippy::all)]\n#[inline(always)]\npub(crate) fn {name}<W: Word>(x: &[W; 8]) -> [W; 8] {{").unwrap();
     let mut body = String::new();
     let out = &mut body;
@@ -277,36 +275,3 @@ fn sbox(code: &mut String, name: &str, s: &[u8; 256]) {
     code.push_str(&body);
 }
 
-/// Writes `body` (lines `let NAME = EXPR;` and plain statements) with every
-/// `let` variable held in one scratch array `t` that `Word::pin` may hide
-/// from the optimiser: then every gate ends in a store, which is what lets
-/// LLVM's SLP vectorizer (it follows a value's inputs only a dozen levels
-/// up) turn the two u64 lanes of `W2` into SSE2 operations in the large
-/// linear maps; for `W1` the array is promoted back to registers.
-fn pinned(out: &mut String, body: &str) {
-    let lines: Vec<&str> = body.lines().collect();
-    let mut slot = std::collections::HashMap::new();
-    for l in &lines[..lines.len() - 1] {
-        if let Some(rest) = l.trim_start().strip_prefix("let ") {
-            let name = rest.split(' ').next().unwrap();
-            let k = slot.len();
-            slot.insert(name.to_string(), k);
-        }
-    }
-    writeln!(out, "    let mut t = [W::ZERO; {}];\n    W::pin(&mut t);", slot.len()).unwrap();
-    let rename = |line: &str| {
-        let mut o = String::new();
-        for tok in line.split_inclusive(|c: char| !c.is_ascii_alphanumeric()) {
-            let word = tok.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
-            match slot.get(word) {
-                Some(k) => write!(o, "t[{k}]{}", &tok[word.len()..]).unwrap(),
-                None => o.push_str(tok),
-            }
-        }
-        o
-    };
-    for (i, l) in lines.iter().enumerate() {
-        let l = if i + 1 < lines.len() { l.replacen("let ", "", 1) } else { l.to_string() };
-        writeln!(out, "{}", rename(&l)).unwrap();
-    }
-}

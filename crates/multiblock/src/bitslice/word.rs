@@ -1,5 +1,5 @@
 //! The words the circuits run on: [`W1`] (64 blocks) and [`W2`] (128
-//! blocks, two u64 lanes that LLVM keeps in one SSE2 register).
+//! blocks, two u64 lanes in one SSE2 register on x86-64).
 
 use core::ops::{BitAnd, BitOr, BitXor, Not};
 use zeroize::DefaultIsZeroes;
@@ -15,10 +15,6 @@ pub(crate) trait Word:
     fn splat(q: u64) -> Self;
     fn lane(&self, k: usize) -> u64;
     fn set_lane(&mut self, k: usize, q: u64);
-    /// Called on the scratch array of a large linear circuit: `W2` hides it
-    /// from the optimiser (see `build.rs`), `W1` leaves it to the registers.
-    #[inline(always)]
-    fn pin(_: &mut [Self]) {}
 }
 
 /// One u64: 64 blocks.
@@ -41,51 +37,27 @@ impl Word for u64 {
     }
 }
 
-/// Two u64 lanes: 128 blocks.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
-#[repr(align(16))]
-pub(crate) struct W2(pub(crate) [u64; 2]);
+/// Two u64 lanes: 128 blocks, one register of the target's baseline vector
+/// unit (SSE2 on x86-64; see [`crate::simd::U64x2`]).
+pub(crate) type W2 = crate::simd::U64x2;
 
 impl DefaultIsZeroes for W2 {}
 
-macro_rules! lanewise {
-    ($($tr:ident $f:ident $op:tt),*) => {$(
-        impl $tr for W2 {
-            type Output = W2;
-            #[inline(always)]
-            fn $f(self, o: W2) -> W2 {
-                W2([self.0[0] $op o.0[0], self.0[1] $op o.0[1]])
-            }
-        }
-    )*};
-}
-lanewise!(BitXor bitxor ^, BitAnd bitand &, BitOr bitor |);
-
-impl Not for W2 {
-    type Output = W2;
-    #[inline(always)]
-    fn not(self) -> W2 {
-        W2([!self.0[0], !self.0[1]])
-    }
-}
-
 impl Word for W2 {
     const LANES: usize = 2;
-    const ZERO: Self = W2([0; 2]);
+    const ZERO: Self = W2::ZERO_LANES;
     #[inline(always)]
     fn splat(q: u64) -> Self {
-        W2([q; 2])
+        W2::from_lanes([q; 2])
     }
     #[inline(always)]
     fn lane(&self, k: usize) -> u64 {
-        self.0[k]
+        self.lanes()[k]
     }
     #[inline(always)]
     fn set_lane(&mut self, k: usize, q: u64) {
-        self.0[k] = q
-    }
-    #[inline(always)]
-    fn pin(t: &mut [Self]) {
-        core::hint::black_box(t);
+        let mut l = self.lanes();
+        l[k] = q;
+        *self = W2::from_lanes(l)
     }
 }

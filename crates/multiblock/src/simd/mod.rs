@@ -33,6 +33,7 @@
 //! on x86-64, `[u8; N]` for the emulator), so a NEON machine can later use
 //! `uint8x16_t` or a group of them behind the same trait.
 
+mod baseline;
 #[cfg(test)]
 pub(crate) mod emu;
 #[cfg(target_arch = "x86_64")]
@@ -55,6 +56,7 @@ pub(crate) use level::{Avx2, Avx2Gfni, Avx512Bw, Avx512Gfni, Avx512Vbmi, HasAvx2
 pub(crate) use {xmm::Xmm, ymm::Ymm, zmm::Zmm};
 #[cfg(target_arch = "aarch64")]
 pub(crate) use neon::Neon;
+pub(crate) use baseline::U64x2;
 
 use crate::cpu::CpuFeatures;
 
