@@ -166,7 +166,8 @@ fn linear(out: &mut String, name: &str, n: usize, f: impl Fn(&[u8]) -> Vec<u8>) 
     let (gates, terms) = paar(cols, n);
     let xors = cost(&gates, &terms);
     writeln!(out, "/// {n} bit planes through the linear map ({xors} XORs; {naive} without sharing).").unwrap();
-    writeln!(out, "#[allow(clippy::all)]\npub(crate) fn {name}<W: Word>(v: &[W; {n}], y: &mut [W; {n}]) {{").unwrap();
+    // Inlined, so the kernel's machine (`simd::Portable`) compiles it.
+    writeln!(out, "#[allow(clippy::all)]\n#[inline(always)]\npub(crate) fn {name}<W: Word>(v: &[W; {n}], y: &mut [W; {n}]) {{").unwrap();
     let mut body = String::new();
     for i in 0..n {
         writeln!(body, "    let v{i} = v[{i}];").unwrap();

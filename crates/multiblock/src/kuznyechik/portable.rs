@@ -49,6 +49,7 @@ impl BatchCipher<Portable> for Bitsliced {
     fn new(_: Portable, keys: &Keys) -> Self {
         Bitsliced { rk: keys.rk }
     }
+    #[inline(always)]
     fn encrypt(&self, _: Portable, batch: &mut [u8]) {
         if batch.len() <= 16 * 64 {
             crypt::<W1, false>(&self.rk, batch)
@@ -56,6 +57,7 @@ impl BatchCipher<Portable> for Bitsliced {
             crypt::<W2, false>(&self.rk, batch)
         }
     }
+    #[inline(always)]
     fn decrypt(&self, _: Portable, batch: &mut [u8]) {
         if batch.len() <= 16 * 64 {
             crypt::<W1, true>(&self.rk, batch)
@@ -66,6 +68,7 @@ impl BatchCipher<Portable> for Bitsliced {
 }
 
 /// S (or S⁻¹) on every byte's 8 planes.
+#[inline(always)]
 fn sub<W: Word, const INV: bool>(x: &mut [W; 128]) {
     for group in x.as_chunks_mut::<8>().0 {
         *group = if INV { circuits::kuznyechik_pi_inv(group) } else { circuits::kuznyechik_pi(group) };
@@ -74,6 +77,7 @@ fn sub<W: Word, const INV: bool>(x: &mut [W; 128]) {
 
 /// E = X[K10]·(L·S·X[K_i], i = 1..9) (§4.4.1), or D = X[K1]·(S⁻¹·L⁻¹·X[K_i],
 /// i = 10..2) (§4.4.2), on up to 64·LANES blocks.
+#[inline(always)]
 fn crypt<W: Word, const DECRYPT: bool>(rk: &[Block; 10], batch: &mut [u8]) {
     let mut x = [W::ZERO; 128];
     let mut y = [W::ZERO; 128];

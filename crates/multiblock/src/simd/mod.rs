@@ -252,7 +252,8 @@ pub(crate) trait Avx512: Simd {
 mod tests;
 
 /// The machine of plain Rust code (table and portable backends): every CPU
-/// runs it, and `vectorize` just runs the job.
+/// runs it, and `vectorize` runs the job as compiled for the target, or in
+/// AVX's encoding where the CPU has AVX ([`baseline::run_baseline`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Portable;
 
@@ -266,6 +267,6 @@ impl Machine for Portable {
     }
     #[inline(always)]
     fn vectorize<J: Job>(self, job: J) -> J::Output {
-        job.run()
+        baseline::run_baseline(job)
     }
 }
