@@ -31,7 +31,7 @@ use super::{ByteOrder, Keys};
 use crate::cpu::{Backend, BlockKernel};
 use crate::kernel::bitslice::{anf, portable_backend, spread, sub4, transpose64, WAYS};
 use crate::kernel::{self, BatchCipher};
-use crate::simd::Portable;
+use crate::simd::Scalar;
 use core::marker::PhantomData;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -42,7 +42,7 @@ fn keyed(keys: &Keys) -> Box<dyn BlockKernel> {
     macro_rules! per_set {
         ($($i:literal),*) => {
             match SboxSet::ALL.iter().position(|&s| s == keys.set) {
-                $(Some($i) => (kernel::backend::<Portable, Bitsliced<Set<$i>>>("portable", true, WAYS).new)(keys),)*
+                $(Some($i) => (kernel::backend::<Scalar, Bitsliced<Set<$i>>>("portable", true, WAYS).new)(keys),)*
                 _ => unreachable!("SboxSet::ALL lists every set"),
             }
         };
@@ -151,12 +151,12 @@ impl<S: Circuits> Bitsliced<S> {
     }
 }
 
-impl<S: Circuits> BatchCipher<Portable> for Bitsliced<S> {
+impl<S: Circuits> BatchCipher<Scalar> for Bitsliced<S> {
     type Keys = Keys;
     const BATCH_BYTES: usize = 8 * WAYS;
     const GRANULE_BYTES: usize = 8;
 
-    fn new(_: Portable, keys: &Keys) -> Self {
+    fn new(_: Scalar, keys: &Keys) -> Self {
         let mut k = KeyBits([[0; 32]; 8]);
         for (bits, &word) in k.0.iter_mut().zip(&keys.k) {
             for (i, b) in bits.iter_mut().enumerate() {
@@ -167,18 +167,18 @@ impl<S: Circuits> BatchCipher<Portable> for Bitsliced<S> {
         Bitsliced { k, imit, order: keys.order, set: PhantomData }
     }
     #[inline(always)]
-    fn encrypt(&self, _: Portable, batch: &mut [u8]) {
+    fn encrypt(&self, _: Scalar, batch: &mut [u8]) {
         self.crypt(batch, false)
     }
     #[inline(always)]
-    fn decrypt(&self, _: Portable, batch: &mut [u8]) {
+    fn decrypt(&self, _: Scalar, batch: &mut [u8]) {
         self.crypt(batch, true)
     }
     /// One block at a time on general registers (a 64-block bitsliced
     /// step would cost 64 blocks' work per message block): the
     /// constant-time SWAR g of `imit::Anf`.
     #[inline(always)]
-    fn imit_steps(&self, _: Portable, state: &mut [u8; 8], data: &[u8]) -> bool {
+    fn imit_steps(&self, _: Scalar, state: &mut [u8; 8], data: &[u8]) -> bool {
         super::imit::steps(self.order, &self.imit.0, |x| S::IMIT.g(x), state, data);
         true
     }

@@ -20,14 +20,14 @@ use super::schedule::RoundKeys;
 use super::{ByteOrder, Keys, Sbox};
 use crate::cpu::Backend;
 use crate::kernel::{self, BatchCipher};
-use crate::simd::Portable;
+use crate::simd::Scalar;
 use std::sync::OnceLock;
 
 /// Blocks processed together.
 const WAYS: usize = 6;
 
-pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<Portable, Table<Merged8>>("table", false, WAYS);
-pub(crate) const BACKEND_12: Backend<Keys> = kernel::backend::<Portable, Table<Merged12>>("table12", false, WAYS);
+pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<Scalar, Table<Merged8>>("table", false, WAYS);
+pub(crate) const BACKEND_12: Backend<Keys> = kernel::backend::<Scalar, Table<Merged12>>("table12", false, WAYS);
 
 /// A g of merged tables, built once per S-box set.
 pub(crate) trait Merged: Send + Sync + Sized + 'static {
@@ -139,24 +139,24 @@ impl<T: Merged> Table<T> {
 }
 
 /// `WAYS` blocks interleaved; a tail block by block.
-impl<T: Merged> BatchCipher<Portable> for Table<T> {
+impl<T: Merged> BatchCipher<Scalar> for Table<T> {
     type Keys = Keys;
     const BATCH_BYTES: usize = 8 * WAYS;
     const GRANULE_BYTES: usize = 8;
 
-    fn new(_: Portable, keys: &Keys) -> Self {
+    fn new(_: Scalar, keys: &Keys) -> Self {
         Table { rk: RoundKeys::new(keys), t: T::get(keys.sbox), order: keys.order }
     }
     #[inline(always)]
-    fn encrypt(&self, _: Portable, batch: &mut [u8]) {
+    fn encrypt(&self, _: Scalar, batch: &mut [u8]) {
         self.run(batch, &self.rk.enc)
     }
     #[inline(always)]
-    fn decrypt(&self, _: Portable, batch: &mut [u8]) {
+    fn decrypt(&self, _: Scalar, batch: &mut [u8]) {
         self.run(batch, &self.rk.dec)
     }
     #[inline(always)]
-    fn imit_steps(&self, _: Portable, state: &mut [u8; 8], data: &[u8]) -> bool {
+    fn imit_steps(&self, _: Scalar, state: &mut [u8; 8], data: &[u8]) -> bool {
         super::imit::steps(self.order, self.rk.imit(), |x| self.t.g(x), state, data);
         true
     }
