@@ -24,6 +24,10 @@
 //! Byte-sliced S-boxes without `pshufb` (SSE2 baseline) would scan 256
 //! entries with masks, ≈ 48 operations per byte per S: far more.
 //! (The generated circuits' exact counts are in their doc comments.)
+//! Measured on Zen 4 (Kalyna-128/128 ECB): 22.5 cycles/byte in AVX's
+//! encoding, 31 in SSE2's, against 5.7 for `table`: with 16 xmm registers
+//! about a third of the instructions are spills and copies, and a circuit
+//! with 7% fewer gates ran no faster.
 
 use super::key_schedule::MAX_BLOCK;
 use super::{Keys, Variant};
