@@ -5,8 +5,10 @@
 
 pub(crate) mod batch;
 pub(crate) mod bitslice;
+#[cfg(target_arch = "x86_64")]
 mod paired;
 
+#[cfg(target_arch = "x86_64")]
 pub(crate) use paired::paired_backend;
 
 use crate::cpu::{Backend, BackendInfo, BlockKernel};
@@ -19,6 +21,7 @@ use crate::simd::{Job, Machine};
 /// macro rather than `get_or_init`, because a closure is compiled outside
 /// the kernel's `#[target_feature]` function. A racing thread may set the
 /// cell first; every `make` of one key gives the same value.
+#[cfg(target_arch = "x86_64")]
 macro_rules! once {
     ($cell:expr, $make:expr) => {{
         let cell = &$cell;
@@ -28,6 +31,7 @@ macro_rules! once {
         cell.get().expect("set just above")
     }};
 }
+#[cfg(target_arch = "x86_64")]
 pub(crate) use once;
 
 /// One backend's work on whole batches, keyed.
