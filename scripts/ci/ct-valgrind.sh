@@ -5,6 +5,8 @@
 #  1. every backend flagged constant_time that this CPU runs, every cipher
 #     (every gost89 S-box set), key setup + encrypt + decrypt, and the modes
 #     that handle secrets: memcheck must report nothing (--error-exitcode);
+#     `portable` also once more in SSE2's encoding (it runs in AVX's where
+#     the CPU has AVX, simd/baseline.rs);
 #  2. every backend not flagged constant_time (table, table12, reference):
 #     memcheck must report each one, which shows the check can fail.
 # Needs valgrind (and its header valgrind/memcheck.h, same Debian package).
@@ -28,6 +30,9 @@ vg=(valgrind --quiet --tool=memcheck --num-callers=16 --suppressions=scripts/ci/
 
 echo "ct-valgrind: constant-time backends and modes (memcheck must report nothing)"
 "${vg[@]}" --error-exitcode=1 "$bin" ct
+
+echo "ct-valgrind: portable in SSE2's encoding (MULTIBLOCK_DISABLE=avx: what CPUs without AVX run)"
+MULTIBLOCK_DISABLE=avx "${vg[@]}" --error-exitcode=1 "$bin" ct "on portable"
 
 echo "ct-valgrind: table/table12/reference backends (memcheck must flag each one)"
 if ! "${vg[@]}" --log-file="$log" "$bin" leaky; then

@@ -12,8 +12,9 @@
 //! Backends: `avx512-gfni` and `avx2-gfni` (constant-time, rows sliced over
 //! 512 or 256 bytes, GFNI products in MixColumns; see `row_sliced.rs`),
 //! `avx512-gfni-narrow` (constant-time, one zmm of whole blocks in their natural
-//! layout, for short calls and chained modes: the default's tier for calls
-//! of up to 96 bytes; see `narrow.rs`; its round is also the key schedule's
+//! layout, for short calls and chained modes: what `avx512-gfni` runs
+//! calls of up to 96 bytes (decryption 128) on; see `narrow.rs`; its round
+//! is also the key schedule's
 //! ψ on CPUs with AVX-512 VBMI and GFNI),
 //! `avx2` (constant-time, rows a and a+4 per lane, vpshufb S-boxes, many
 //! blocks per call, generic over xmm and ymm in `half_row.rs`; the default
@@ -72,16 +73,9 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[neon::BACKEND, portable::BACKEN
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[portable::BACKEND, reference::BACKEND, table::BACKEND];
 
-/// Short calls under the default (`dispatch`): encryptions of up to 96 bytes
-/// (6 Kalyna-128 or 3 Kalyna-256 blocks, 1 Kalyna-512 block) and
-/// decryptions of up to 128 go to the narrow one-register kernel
-/// (`narrow.rs`), which does not pad a call to avx512-gfni's 512-byte batch
-/// (measured on AMD EPYC Zen 4: see there). At 112–128 bytes the wide
-/// kernel's decryption was 5–17% slower than the narrow one for all three
-/// block sizes, its encryption as fast or faster (`bench --ways`, best of
-/// three runs).
-pub(crate) static CROSSOVERS: &[Crossover] =
-    &[Crossover { wide: "avx512-gfni", narrow: "avx512-gfni-narrow", max_bytes: 96, max_bytes_decrypt: 128 }];
+/// No dispatch tiers: `avx512-gfni` sends short calls to its narrow kernel
+/// itself (`avx512_gfni.rs`).
+pub(crate) static CROSSOVERS: &[Crossover] = &[];
 
 /// The backends and crossovers, with the default's plan on this CPU.
 static FAMILY: Family<Keys> = Family::new(BACKENDS, CROSSOVERS);

@@ -109,6 +109,7 @@
 //! 6.5-7.0). So the default's tier ends at 96 bytes.
 
 use super::tables::{MDS, MDS_INV, SBOX, SBOX_INV};
+use super::key_schedule::{MAX_BLOCK, MAX_ROUND_KEYS};
 use super::{Keys, Variant};
 use crate::gf256::{self, KALYNA};
 use crate::cpu::Backend;
@@ -245,6 +246,21 @@ impl NarrowKeys {
     #[inline(always)]
     fn dec<M: Gfni + Vbmi + Avx512, const NB: usize>(&self, m: M) -> &DecKeys {
         kernel::once!(self.dec, DecKeys::new::<M, NB>(m, self.variant, &self.enc))
+    }
+}
+
+/// The key schedule back from the patterns (each round key is the first
+/// `block_bytes` of its pattern): `avx512-gfni` keys its wide kernel from
+/// it on its first long call (`kernel::tiered_backend`).
+impl kernel::KeySchedule<Keys> for Narrow {
+    fn key_schedule(&self) -> Keys {
+        let k = &self.keys;
+        let bb = k.variant.block_bytes();
+        let mut keys = Keys { variant: k.variant, rk: [[0; MAX_BLOCK]; MAX_ROUND_KEYS] };
+        for r in 0..=k.variant.rounds() {
+            keys.rk[r][..bb].copy_from_slice(&k.enc[r][..bb]);
+        }
+        keys
     }
 }
 
@@ -645,6 +661,20 @@ mod tests {
     use crate::simd::emu::Emu;
     use crate::test_rng::Rng;
     use crate::test_util::check_against;
+
+    /// The key schedule given back for the wide kernel is the one keyed,
+    /// for every variant (a wrong one fails every long call).
+    #[test]
+    fn key_schedule_comes_back() {
+        use crate::kernel::KeySchedule;
+        let mut rng = Rng(0x5c4e);
+        for v in Variant::ALL {
+            let keys = Keys::new(v, &rng.bytes(v.key_bytes()));
+            let back = Narrow { keys: NarrowKeys::new(&keys) }.key_schedule();
+            assert_eq!(back.variant, v);
+            assert_eq!(back.rk, keys.rk, "{v:?}");
+        }
+    }
 
     /// Kalyna-128's permutations stay inside their 128-bit lane (`vpshufb`).
     #[test]

@@ -7,9 +7,13 @@ pub(crate) mod batch;
 pub(crate) mod bitslice;
 #[cfg(target_arch = "x86_64")]
 mod paired;
+#[cfg(target_arch = "x86_64")]
+mod tiered;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) use paired::paired_backend;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use tiered::{tiered_backend, KeySchedule};
 
 use crate::cpu::{Backend, BackendInfo, BlockKernel};
 use crate::simd::{Job, Machine};
@@ -151,6 +155,12 @@ fn keyed<M: Machine, C: BatchCipher<M>>(keys: &C::Keys) -> Box<dyn BlockKernel> 
     let slot = Box::<Kernel<M, C>>::new_uninit();
     let kernel: Box<Kernel<M, C>> = Box::write(slot, Kernel { machine, cipher: C::new(machine, keys) });
     kernel
+}
+
+/// Whether this CPU runs both machines (of a paired or tiered backend).
+#[cfg(target_arch = "x86_64")]
+fn both<N: Machine, W: Machine>(features: &crate::cpu::CpuFeatures) -> bool {
+    N::available(features) && W::available(features)
 }
 
 /// The registry entry of batch cipher `C` on machine `M`: `ways` blocks per

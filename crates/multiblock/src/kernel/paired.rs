@@ -11,7 +11,7 @@
 //!
 //! Which machine runs depends on the call's length only, which is public.
 
-use super::{imit, run, BatchCipher, Kernel};
+use super::{both, imit, run, BatchCipher, Kernel};
 use crate::cpu::{Backend, BackendInfo, BlockKernel};
 use crate::simd::Machine;
 
@@ -55,11 +55,6 @@ where
     let cipher = <C as BatchCipher<W>>::new(wide, keys);
     let kernel: Box<Paired<N, W, C, NARROW_MAX>> = Box::write(slot, Paired { narrow, wide: Kernel { machine: wide, cipher } });
     kernel
-}
-
-/// Whether this CPU runs both machines.
-fn both<N: Machine, W: Machine>(features: &crate::cpu::CpuFeatures) -> bool {
-    N::available(features) && W::available(features)
 }
 
 /// The registry entry of batch cipher `C` on narrow machine `N` (calls of

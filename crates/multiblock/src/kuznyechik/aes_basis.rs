@@ -89,6 +89,15 @@ pub(crate) fn block_to_aes(b: &Block) -> Block {
     out
 }
 
+/// φ⁻¹ on each byte of a block, in constant time.
+pub(crate) fn block_from_aes(b: &Block) -> Block {
+    let mut out = [0u8; 16];
+    for (o, &y) in out.iter_mut().zip(b) {
+        *o = from_aes(y);
+    }
+    out
+}
+
 /// π' = φ∘π∘φ⁻¹: π on states held in the AES basis.
 pub(crate) const PI_AES: [u8; 256] = conjugate(&PI);
 /// π'⁻¹ = φ∘π⁻¹∘φ⁻¹.

@@ -41,9 +41,19 @@ use crate::cpu::Backend;
 use crate::kernel;
 use crate::simd::{Avx512Gfni, Zmm};
 
-pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<Zmm<Avx512Gfni>, Sliced<Vbmi>>("avx512-gfni", true, 64);
+/// Calls of up to 192 bytes (12 blocks) run on the 1-to-4-block kernel
+/// (`narrow.rs`); the byte-sliced keys are made on the first longer call
+/// (`kernel::tiered_backend`).
+const NARROW_MAX: usize = 192;
 
-/// Short calls (1 to 4 blocks per batch, one zmm per block, AES basis; see
-/// `narrow.rs`): the dispatch's tier under `avx512-gfni`, never a default.
+pub(crate) const BACKEND: Backend<Keys> =
+    kernel::tiered_backend::<Zmm<Avx512Gfni>, NarrowKernel, Zmm<Avx512Gfni>, Sliced<Vbmi>, NARROW_MAX, NARROW_MAX>(
+        "avx512-gfni",
+        true,
+        64,
+    );
+
+/// Short calls alone (1 to 4 blocks per batch, one zmm per block, AES basis;
+/// see `narrow.rs`): `avx512-gfni`'s narrow half, forced only.
 pub(crate) const BACKEND_NARROW: Backend<Keys> =
     kernel::backend::<Zmm<Avx512Gfni>, NarrowKernel>("avx512-gfni-narrow", true, BLOCKS);

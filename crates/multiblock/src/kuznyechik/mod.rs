@@ -15,10 +15,10 @@
 //!   (32 blocks, vpshufb): constant-time backends on `sliced.rs`;
 //! - `narrow.rs` (`avx512-gfni-narrow`): 1 to 4 blocks, one zmm each, L as
 //!   a 16×16 matrix product by `vgf2p8mulb` in the AES basis of
-//!   `aes_basis.rs` (the field isomorphism GF(2^8)/0x1C3 → /0x11B); the
-//!   size-aware dispatch's tier for short calls under `avx512-gfni`
-//!   ([`CROSSOVERS`]), so chained modes (CBC/CFB/OFB encryption, MACs)
-//!   stop paying a 32-block batch per block;
+//!   `aes_basis.rs` (the field isomorphism GF(2^8)/0x1C3 → /0x11B); what
+//!   `avx512-gfni` runs calls of up to 12 blocks on (`kernel::tiered_backend`),
+//!   so chained modes (CBC/CFB/OFB encryption, MACs) stop paying a 64-block
+//!   batch per block;
 //! - `portable.rs`: constant-time bitsliced backend in plain Rust (every
 //!   CPU; circuits from `build.rs`, see `crate::bitslice`);
 //! - `neon.rs` (16 blocks, `TBL`/`TBX` lookups): the aarch64 constant-time
@@ -74,10 +74,9 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[neon::BACKEND, portable::BACKEN
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[portable::BACKEND, reference::BACKEND];
 
-/// Short calls under the default (`dispatch`): up to 192 bytes (12 blocks)
-/// go to the 1-to-4-block kernel (`narrow.rs`) under `avx512-gfni`.
-pub(crate) static CROSSOVERS: &[Crossover] =
-    &[Crossover { wide: "avx512-gfni", narrow: "avx512-gfni-narrow", max_bytes: 192, max_bytes_decrypt: 192 }];
+/// No dispatch tiers: `avx512-gfni` sends short calls to its narrow kernel
+/// itself (`avx512_gfni.rs`).
+pub(crate) static CROSSOVERS: &[Crossover] = &[];
 
 /// The backends and crossovers, with the default's plan on this CPU.
 static FAMILY: Family<Keys> = Family::new(BACKENDS, CROSSOVERS);

@@ -42,7 +42,7 @@ use super::layers::{Lookup, Permute};
 use super::linear::{l_inv_map, l_map, Linear};
 use super::transforms::Block;
 use super::Keys;
-use crate::kernel::BatchCipher;
+use crate::kernel::{self, BatchCipher};
 use crate::simd::{Avx512, Gfni, Vbmi};
 use std::sync::OnceLock;
 use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -143,6 +143,18 @@ impl NarrowKernel {
         keys.dec[9] = keys.enc[0];
         let [l, l_inv] = columns();
         NarrowKernel { keys, l, l_inv }
+    }
+}
+
+/// The round keys back in the standard's basis: `avx512-gfni` keys its
+/// wide kernel from them on its first long call (`kernel::tiered_backend`).
+impl kernel::KeySchedule<Keys> for NarrowKernel {
+    fn key_schedule(&self) -> Keys {
+        let mut keys = Keys { rk: [[0; 16]; 10] };
+        for (k, phi_k) in keys.rk.iter_mut().zip(&self.keys.enc) {
+            *k = aes_basis::block_from_aes(phi_k);
+        }
+        keys
     }
 }
 
@@ -258,6 +270,17 @@ mod tests {
 
     fn to_aes(b: &Block) -> Block {
         b.map(aes_basis::to_aes)
+    }
+
+    /// The round keys given back for the wide kernel are the ones keyed.
+    #[test]
+    fn key_schedule_comes_back() {
+        use crate::kernel::KeySchedule;
+        let mut seed = 0x6b5c;
+        for _ in 0..20 {
+            let rk: [Block; 10] = core::array::from_fn(|_| rng_block(&mut seed));
+            assert_eq!(NarrowKernel::new(&rk).key_schedule().rk, rk);
+        }
     }
 
     /// `mix` on the emulator is φ(L(a) ⊕ k) (and with L⁻¹'s columns

@@ -1,0 +1,127 @@
+//! A narrow and a wide batch cipher with different key material behind one
+//! backend. Calls of up to `MAX_ENC` bytes (encryption) or `MAX_DEC`
+//! (decryption) run on the narrow cipher, keyed with the backend: short
+//! messages, chained modes and key setup pay only its key setup. The wide
+//! cipher is keyed on the first longer call, from the key schedule the
+//! narrow one gives back ([`KeySchedule`]).
+//!
+//! This is the default's size-aware dispatch (`dispatch.rs`) for one pair,
+//! without its costs: a boxed dispatcher in front of the kernels, a tier
+//! search and a lazy cell on every call, a dynamic call into the tier's own
+//! box. Which cipher runs depends on the call's length only, which is
+//! public; the wide keys are made the same way whenever they are made.
+
+use super::{both, imit, run, BatchCipher, Kernel};
+use crate::cpu::{Backend, BackendInfo, BlockKernel};
+use crate::simd::Machine;
+use std::sync::OnceLock;
+
+/// The wide cipher's key material starts on a cache line, so that its
+/// 64-byte round keys do not straddle two.
+#[repr(align(64))]
+struct Line<T>(T);
+
+/// A keyed pair: narrow cipher `CN` on machine `N`, wide `CW` on `W`.
+struct Tiered<N, CN, W: Machine, CW: BatchCipher<W>, const MAX_ENC: usize, const MAX_DEC: usize> {
+    narrow: Kernel<N, CN>,
+    wide_machine: W,
+    /// Keyed from `narrow`'s key schedule on the first longer call.
+    /// Boxed on its own: a 64-byte-aligned field would make the whole pair
+    /// an aligned allocation, which cost a 64-byte Kalyna message with key
+    /// setup about 5% (Zen 4); unaligned, the wide kernel's round keys
+    /// straddled cache lines and its 8-to-16-block calls ran 3–10% slower.
+    wide: OnceLock<Box<Line<CW>>>,
+}
+
+/// A narrow cipher that gives back the key schedule it was keyed with, so
+/// that a pair keeps no copy of it for its wide cipher (a copy and its wipe
+/// cost a 64-byte Kalyna message with key setup about 3%, Zen 4).
+pub(crate) trait KeySchedule<K> {
+    fn key_schedule(&self) -> K;
+}
+
+impl<N, CN, W, CW, const MAX_ENC: usize, const MAX_DEC: usize> Tiered<N, CN, W, CW, MAX_ENC, MAX_DEC>
+where
+    N: Machine,
+    CN: BatchCipher<N> + KeySchedule<CW::Keys>,
+    W: Machine,
+    CW: BatchCipher<W>,
+{
+    /// The wide cipher, keyed on first use (outside the machine's
+    /// instruction set, as every `BatchCipher::new` is called).
+    fn wide(&self) -> &CW {
+        let make = || {
+            // The family's `Keys` wipes itself when dropped here.
+            let keys = self.narrow.cipher.key_schedule();
+            Box::new(Line(CW::new(self.wide_machine, &keys)))
+        };
+        &self.wide.get_or_init(make).0
+    }
+}
+
+impl<N, CN, W, CW, const MAX_ENC: usize, const MAX_DEC: usize> BlockKernel for Tiered<N, CN, W, CW, MAX_ENC, MAX_DEC>
+where
+    N: Machine,
+    CN: BatchCipher<N> + KeySchedule<CW::Keys>,
+    W: Machine,
+    CW: BatchCipher<W>,
+{
+    fn encrypt_blocks(&self, data: &mut [u8]) {
+        match data.len() <= MAX_ENC {
+            true => run::<N, CN, false>(self.narrow.machine, &self.narrow.cipher, data),
+            false => run::<W, CW, false>(self.wide_machine, self.wide(), data),
+        }
+    }
+    fn decrypt_blocks(&self, data: &mut [u8]) {
+        match data.len() <= MAX_DEC {
+            true => run::<N, CN, true>(self.narrow.machine, &self.narrow.cipher, data),
+            false => run::<W, CW, true>(self.wide_machine, self.wide(), data),
+        }
+    }
+    /// A MAC step is a one-block chain: the narrow cipher's.
+    fn imit_steps(&self, state: &mut [u8; 8], data: &[u8]) -> bool {
+        imit::<N, CN>(self.narrow.machine, &self.narrow.cipher, state, data)
+    }
+}
+
+fn keyed<N, CN, W, CW, const MAX_ENC: usize, const MAX_DEC: usize>(keys: &CW::Keys) -> Box<dyn BlockKernel>
+where
+    N: Machine,
+    CN: BatchCipher<N, Keys = CW::Keys> + KeySchedule<CW::Keys>,
+    W: Machine,
+    CW: BatchCipher<W>,
+{
+    let (narrow, wide) = N::detect().zip(W::detect()).expect("a backend is keyed only after `available` said yes");
+    // Written in place, as `super::keyed` does.
+    let slot = Box::<Tiered<N, CN, W, CW, MAX_ENC, MAX_DEC>>::new_uninit();
+    let kernel: Box<Tiered<N, CN, W, CW, MAX_ENC, MAX_DEC>> = Box::write(
+        slot,
+        Tiered {
+            narrow: Kernel { machine: narrow, cipher: CN::new(narrow, keys) },
+            wide_machine: wide,
+            wide: OnceLock::new(),
+        },
+    );
+    kernel
+}
+
+/// The registry entry of narrow cipher `CN` on `N` (encryptions of up to
+/// `MAX_ENC` bytes, decryptions of up to `MAX_DEC`) and wide cipher `CW` on
+/// `W` (longer calls): `ways` blocks per wide batch.
+pub(crate) const fn tiered_backend<N, CN, W, CW, const MAX_ENC: usize, const MAX_DEC: usize>(
+    name: &'static str,
+    constant_time: bool,
+    ways: usize,
+) -> Backend<CW::Keys>
+where
+    N: Machine,
+    CN: BatchCipher<N, Keys = CW::Keys> + KeySchedule<CW::Keys>,
+    W: Machine,
+    CW: BatchCipher<W>,
+{
+    Backend {
+        info: BackendInfo { name, constant_time, ways, needs: W::NEEDS },
+        available: both::<N, W>,
+        new: keyed::<N, CN, W, CW, MAX_ENC, MAX_DEC>,
+    }
+}
