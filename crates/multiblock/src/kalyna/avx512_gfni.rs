@@ -72,8 +72,6 @@ const NARROW_MAX_DEC: usize = 128;
 /// kernel; the row-sliced keys are made on the first longer call
 /// (`kernel::tiered_backend`).
 pub(crate) const BACKEND: Backend<Keys> =
-    kernel::tiered_backend::<Zmm<Avx512Gfni>, Narrow, Zmm<Avx512Gfni>, RowSliced<Vbmi>, NARROW_MAX_ENC, NARROW_MAX_DEC>(
-        "avx512-gfni",
-        true,
-        32,
-    );
+    kernel::tiered_backend::<Z, Narrow, Z, RowSliced<Vbmi>, NARROW_MAX_ENC, NARROW_MAX_DEC>("avx512-gfni", true, 32);
+
+type Z = Zmm<Avx512Gfni>;

@@ -47,11 +47,9 @@ use crate::simd::{Avx512Gfni, Zmm};
 const NARROW_MAX: usize = 192;
 
 pub(crate) const BACKEND: Backend<Keys> =
-    kernel::tiered_backend::<Zmm<Avx512Gfni>, NarrowKernel, Zmm<Avx512Gfni>, Sliced<Vbmi>, NARROW_MAX, NARROW_MAX>(
-        "avx512-gfni",
-        true,
-        64,
-    );
+    kernel::tiered_backend::<Z, NarrowKernel, Z, Sliced<Vbmi>, NARROW_MAX, NARROW_MAX>("avx512-gfni", true, 64);
+
+type Z = Zmm<Avx512Gfni>;
 
 /// Short calls alone (1 to 4 blocks per batch, one zmm per block, AES basis;
 /// see `narrow.rs`): `avx512-gfni`'s narrow half, forced only.

@@ -138,29 +138,19 @@ impl core::fmt::Debug for U64x2 {
     }
 }
 
-impl BitXor for U64x2 {
-    type Output = Self;
-    #[inline(always)]
-    fn bitxor(self, o: Self) -> Self {
-        self.xor(o)
-    }
+/// The operators the circuits are written with, by the methods above.
+macro_rules! operators {
+    ($($trait:ident $f:ident $method:ident),*) => {$(
+        impl $trait for U64x2 {
+            type Output = Self;
+            #[inline(always)]
+            fn $f(self, o: Self) -> Self {
+                self.$method(o)
+            }
+        }
+    )*};
 }
-
-impl BitAnd for U64x2 {
-    type Output = Self;
-    #[inline(always)]
-    fn bitand(self, o: Self) -> Self {
-        self.and(o)
-    }
-}
-
-impl BitOr for U64x2 {
-    type Output = Self;
-    #[inline(always)]
-    fn bitor(self, o: Self) -> Self {
-        self.or(o)
-    }
-}
+operators!(BitXor bitxor xor, BitAnd bitand and, BitOr bitor or);
 
 impl Not for U64x2 {
     type Output = Self;

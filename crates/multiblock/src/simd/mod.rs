@@ -251,43 +251,50 @@ pub(crate) trait Avx512: Simd {
 #[cfg(test)]
 mod tests;
 
-/// The machine of plain Rust code (table and portable backends): every CPU
-/// runs it, and `vectorize` runs the job as compiled for the target, or in
-/// AVX's encoding where the CPU has AVX ([`baseline::run_baseline`]).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Portable;
+/// A machine every CPU runs, whose `vectorize` is `$run`.
+macro_rules! plain_machine {
+    ($(#[$doc:meta])* $name:ident, $run:path) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default)]
+        pub(crate) struct $name;
 
-impl Machine for Portable {
-    const NEEDS: &'static str = "nothing";
-    fn available(_: &CpuFeatures) -> bool {
-        true
-    }
-    unsafe fn new_unchecked() -> Self {
-        Portable
-    }
-    #[inline(always)]
-    fn vectorize<J: Job>(self, job: J) -> J::Output {
-        baseline::run_baseline(job)
-    }
+        impl Machine for $name {
+            const NEEDS: &'static str = "nothing";
+            fn available(_: &CpuFeatures) -> bool {
+                true
+            }
+            unsafe fn new_unchecked() -> Self {
+                $name
+            }
+            #[inline(always)]
+            fn vectorize<J: Job>(self, job: J) -> J::Output {
+                $run(job)
+            }
+        }
+    };
 }
 
-/// The machine of plain scalar Rust code (Magma's table and u64-bitsliced
-/// backends): every CPU runs it, and `vectorize` runs the job as compiled
-/// for the target. (In AVX's encoding Magma's `portable` ran 1.25× slower
-/// on Zen 4: LLVM vectorizes some of its u64 work there, badly.)
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Scalar;
+plain_machine!(
+    /// The machine of the portable bitsliced backends of Kuznyechik, Kalyna
+    /// (words of [`U64x2`]) and uBlock: every CPU runs it, and `vectorize`
+    /// runs the job as compiled for the target, or in AVX's encoding where
+    /// the CPU has AVX ([`baseline::run_baseline`]).
+    Portable,
+    baseline::run_baseline
+);
 
-impl Machine for Scalar {
-    const NEEDS: &'static str = "nothing";
-    fn available(_: &CpuFeatures) -> bool {
-        true
-    }
-    unsafe fn new_unchecked() -> Self {
-        Scalar
-    }
-    #[inline(always)]
-    fn vectorize<J: Job>(self, job: J) -> J::Output {
-        job.run()
-    }
+plain_machine!(
+    /// The machine of plain scalar Rust code (Magma's `table`, `table12`
+    /// and u64-bitsliced `portable`): every CPU runs it, and `vectorize`
+    /// runs the job as compiled for the target. (In AVX's encoding Magma's
+    /// `portable` ran 1.25× slower on Zen 4: LLVM vectorizes some of its
+    /// u64 work there, badly.)
+    Scalar,
+    run_as_compiled
+);
+
+/// Runs `job` as compiled for the target.
+#[inline(always)]
+fn run_as_compiled<J: Job>(job: J) -> J::Output {
+    job.run()
 }
