@@ -42,7 +42,7 @@ use super::layers::{Lookup, Permute};
 use super::linear::{l_inv_map, l_map, Linear};
 use super::transforms::Block;
 use super::Keys;
-use crate::kernel::{self, BatchCipher};
+use crate::kernel::BatchCipher;
 use crate::simd::{Avx512, Gfni, Vbmi};
 use std::sync::OnceLock;
 use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -148,7 +148,8 @@ impl NarrowKernel {
 
 /// The round keys back in the standard's basis: `avx512-gfni` keys its
 /// wide kernel from them on its first long call (`kernel::tiered_backend`).
-impl kernel::KeySchedule<Keys> for NarrowKernel {
+#[cfg(target_arch = "x86_64")]
+impl crate::kernel::KeySchedule<Keys> for NarrowKernel {
     fn key_schedule(&self) -> Keys {
         let mut keys = Keys { rk: [[0; 16]; 10] };
         for (k, phi_k) in keys.rk.iter_mut().zip(&self.keys.enc) {
@@ -273,6 +274,7 @@ mod tests {
     }
 
     /// The round keys given back for the wide kernel are the ones keyed.
+    #[cfg(target_arch = "x86_64")]
     #[test]
     fn key_schedule_comes_back() {
         use crate::kernel::KeySchedule;
