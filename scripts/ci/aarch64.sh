@@ -29,11 +29,15 @@ export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch
 # are skipped here, 90 s each under qemu and nothing NEON-specific in them
 # (the key-wrap temporary store and random splits of every streaming mode
 # across threads); the modes' PMULL products keep their tests.
-cargo test --locked --profile cross-test -p multiblock --target "$target" --lib --test ecb_vectors \
-    --test kalyna_backends --test kuznyechik_backends --test magma_backends --test ublock_backends \
+tests=(--test ecb_vectors --test kalyna_backends --test kuznyechik_backends --test magma_backends --test ublock_backends)
+# The CLI is built in the same cargo call as the tests: on its own, cargo
+# resolves the dependencies' features without the library's
+# dev-dependencies and compiles the whole library a second time (about a
+# minute on CI's two cores).
+cargo build --locked --profile cross-test --target "$target" -p multiblock-cli --bin multiblock -p multiblock "${tests[@]}"
+cargo test --locked --profile cross-test -p multiblock --target "$target" --lib "${tests[@]}" \
     -- --skip modes::dstu::kw::tests::store_passes_equal_the_in_memory_wrap \
     --skip modes::stream::tests::every_streaming_mode_equals_one_shot_on_random_splits_and_threads
-cargo build --locked --profile cross-test -p multiblock-cli --target "$target"
 cli=(qemu-aarch64 -L /usr/aarch64-linux-gnu "${CARGO_TARGET_DIR:-target}/$target/cross-test/multiblock")
 "${cli[@]}" selftest --thorough
 info=$("${cli[@]}" info)
