@@ -8,7 +8,7 @@ use crate::{out, Failure};
 fn method(r: &Report) -> String {
     let s = &r.settings;
     format!(
-        "{}TSC ticks per byte and MB/s (10^6 B/s), best of {} repetitions after a warm-up (median in --json); long messages {} KiB ({} KiB for the reference oracles); sweeps {} KiB per repetition; short messages 64 B with key setup.",
+        "{}TSC ticks per byte and MB/s (10^6 B/s), best of {} repetitions after a warm-up (median in --json); long messages {} KiB ({} KiB for the reference oracles and the modes on `portable`); sweeps {} KiB per repetition; short messages 64 B with key setup.",
         if s.quick { "--quick run. " } else { "" },
         s.reps,
         s.bytes / 1024,

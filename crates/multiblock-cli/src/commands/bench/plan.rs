@@ -16,7 +16,10 @@ pub struct Settings {
     pub quick: bool,
     /// Long-message size (`--bytes`, 1 MiB by default).
     pub bytes: usize,
-    /// Long-message size for the `reference` oracles (hundreds of ticks per byte).
+    /// Long-message size for the `reference` oracles (hundreds of ticks per
+    /// byte), and for the modes on `portable`: its chained modes pay a whole
+    /// bitsliced batch (up to 128 blocks) for each block, thousands of ticks
+    /// per byte, minutes per mode at the full size.
     pub reference_bytes: usize,
     pub reps: usize,
     pub ways: Vec<usize>,
@@ -202,7 +205,8 @@ impl Plan {
                     }
                 }
                 Job::Modes(id, b) => {
-                    for row in crate::commands::bench_modes::rows(*id, b, s.bytes.max(id.block_bytes()), s.reps)? {
+                    let bytes = if matches!(*b, "reference" | "portable") { s.reference_bytes } else { s.bytes };
+                    for row in crate::commands::bench_modes::rows(*id, b, bytes.max(id.block_bytes()), s.reps)? {
                         // bench_modes keeps only the best repetition: it stands for the median too.
                         let median = row.cycles_per_byte;
                         entries.push(Entry::new(Kind::Mode, row, median));
