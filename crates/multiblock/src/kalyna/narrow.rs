@@ -201,14 +201,20 @@ pub(crate) struct NarrowKeys {
     variant: Variant,
     /// K_r, r = 0..=t.
     enc: [Pattern; 19],
-    dec: OnceLock<DecKeys>,
+    /// Boxed: the kernel is built on the stack and moved into its box, and
+    /// these 2.4 KiB (uninitialised until the first decryption) would be
+    /// copied with it on every key setup.
+    dec: OnceLock<Box<DecKeys>>,
 }
 
-/// What decryption adds to the round keys.
+/// What decryption adds to the round keys. Each variant fills only the
+/// forms its kernels read (see [`DecKeys::new`]); the rest stay zero.
 pub(crate) struct DecKeys {
-    /// InvShiftRows(InvMixColumns(K_r)) for r = 1..t (0 and t unused).
+    /// InvShiftRows(InvMixColumns(K_r)) for r = 1..t (0 and t unused):
+    /// Kalyna-256 on whole registers, Kalyna-512.
     dec: [Pattern; 19],
-    /// InvMixColumns(K_r) for r = 1..t (the rotation form's).
+    /// InvMixColumns(K_r) for r = 1..t (the rotation form's): Kalyna-128,
+    /// Kalyna-256 on half registers.
     dec_mixed: [Pattern; 19],
 }
 
@@ -231,13 +237,12 @@ impl Drop for DecKeys {
 impl NarrowKeys {
     fn new(keys: &Keys) -> NarrowKeys {
         let v = keys.variant;
-        let bb = v.block_bytes();
         let mut k = NarrowKeys { variant: v, enc: [[0; 64]; 19], dec: OnceLock::new() };
-        for r in 0..=v.rounds() {
-            let key = keys.round_key(r);
-            for q in (0..64).step_by(bb) {
-                k.enc[r][q..q + bb].copy_from_slice(key);
-            }
+        // Fixed-size copies (register moves), not a memcpy call per block.
+        match v.block_bytes() {
+            16 => repeat_keys::<16>(keys, &mut k.enc),
+            32 => repeat_keys::<32>(keys, &mut k.enc),
+            _ => repeat_keys::<64>(keys, &mut k.enc),
         }
         k
     }
@@ -245,7 +250,17 @@ impl NarrowKeys {
     /// The decryption keys, built on first use on machine `m`.
     #[inline(always)]
     fn dec<M: Gfni + Vbmi + Avx512, const NB: usize>(&self, m: M) -> &DecKeys {
-        kernel::once!(self.dec, DecKeys::new::<M, NB>(m, self.variant, &self.enc))
+        kernel::once!(self.dec, Box::new(DecKeys::new::<M, NB>(m, self.variant, &self.enc)))
+    }
+}
+
+/// Each round key of `keys` (BB-byte blocks) repeated over its pattern.
+fn repeat_keys<const BB: usize>(keys: &Keys, enc: &mut [Pattern; 19]) {
+    for (r, pattern) in enc.iter_mut().enumerate().take(keys.variant.rounds() + 1) {
+        let key: &[u8; BB] = keys.round_key(r).try_into().expect("BB-byte round key");
+        for block in pattern.chunks_exact_mut(BB) {
+            block.copy_from_slice(key);
+        }
     }
 }
 
@@ -273,10 +288,17 @@ impl DecKeys {
     fn new<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, v: Variant, enc: &[Pattern; 19]) -> DecKeys {
         let idx = index_registers(m, NB, true);
         let mut k = DecKeys { dec: [[0; 64]; 19], dec_mixed: [[0; 64]; 19] };
+        // Only the forms this variant's kernels read (a public choice by
+        // variant): the rotation form on half registers (NB ≤ 4) and for
+        // Kalyna-128 on whole ones, the permutation form on the others.
         for r in 1..v.rounds() {
             let key = m.load(&enc[r]);
-            m.store(mix(m, key, &MDS_INV, &DEC_MATRICES, m.zero()), &mut k.dec_mixed[r]);
-            m.store(linear::<M, NB>(m, key, &idx, &MDS_INV, &DEC_MATRICES, m.zero()), &mut k.dec[r]);
+            if NB <= 4 {
+                m.store(mix(m, key, &MDS_INV, &DEC_MATRICES, m.zero()), &mut k.dec_mixed[r]);
+            }
+            if !rotates(NB) {
+                m.store(linear::<M, NB>(m, key, &idx, &MDS_INV, &DEC_MATRICES, m.zero()), &mut k.dec[r]);
+            }
         }
         k
     }
