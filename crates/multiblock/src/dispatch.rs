@@ -147,16 +147,19 @@ impl<K: Send + Sync + 'static> Family<K> {
     /// the first call that needs it.
     pub(crate) fn keyed_default(
         &'static self,
-        keys: K,
-    ) -> (&'static Backend<K>, Box<dyn BlockKernel>, &'static ShortTiers) {
+        keys: &K,
+    ) -> (&'static Backend<K>, Box<dyn BlockKernel>, &'static ShortTiers)
+    where
+        K: Clone,
+    {
         let plan = self.plan();
         // The wide tier follows the short ones.
         let wide = plan.tiers[plan.short.count].0;
         if plan.short.count == 0 {
-            return (wide, (wide.new)(&keys), &plan.short);
+            return (wide, (wide.new)(keys), &plan.short);
         }
         let slot = Box::<BySize<K>>::new_uninit();
-        let by_size = Box::write(slot, BySize { plan, kernels: [const { OnceLock::new() }; MAX_TIERS], keys });
+        let by_size = Box::write(slot, BySize { plan, kernels: [const { OnceLock::new() }; MAX_TIERS], keys: keys.clone() });
         (wide, by_size, &plan.short)
     }
 }
@@ -227,7 +230,7 @@ mod tests {
             Crossover { wide: "wide", narrow: "mid", max_bytes: 64, max_bytes_decrypt: 96 },
             Crossover { wide: "other", narrow: "mid", max_bytes: 1024, max_bytes_decrypt: 1024 },
         ];
-        let (wide, kernel, short) = family(backends, &crossovers).keyed_default(());
+        let (wide, kernel, short) = family(backends, &crossovers).keyed_default(&());
         assert_eq!(wide.info.name, "wide");
         let names = |decrypt| short.get(decrypt).iter().map(|(b, n)| (b.name, *n)).collect::<Vec<_>>();
         assert_eq!(names(false), [("small", 16), ("mid", 64)]);
@@ -257,13 +260,13 @@ mod tests {
         let backends: &'static [Backend<()>] =
             Box::leak(vec![uncounted("wide", true), uncounted("leaky", false)].into_boxed_slice());
         let crossovers = [Crossover { wide: "wide", narrow: "leaky", max_bytes: 64, max_bytes_decrypt: 64 }];
-        let (_, kernel, short) = family(backends, &crossovers).keyed_default(());
+        let (_, kernel, short) = family(backends, &crossovers).keyed_default(&());
         assert!(short.get(false).is_empty(), "a backend that is not constant-time is never a tier");
         let mut data = [0u8; 16];
         kernel.encrypt_blocks(&mut data);
         assert_eq!(data, [1; 16]);
         let (_, _, short) = family(backends, &[Crossover { wide: "wide", narrow: "wide", max_bytes: 8, max_bytes_decrypt: 8 }])
-            .keyed_default(());
+            .keyed_default(&());
         assert!(short.get(true).is_empty());
     }
 }

@@ -20,18 +20,21 @@ impl Engine {
     /// default (no backend named, `MULTIBLOCK_BACKEND` unset) also keys the
     /// narrow backends the family's crossovers give for it, for short calls
     /// (`dispatch`).
-    pub(crate) fn new<K: Send + Sync + 'static>(
+    ///
+    /// `keys` is borrowed: a Kalyna key schedule is 1.2 KiB, and moving it
+    /// by value through here was a memcpy call on every key setup.
+    pub(crate) fn new<K: Clone + Send + Sync + 'static>(
         cipher: &'static str,
         block_bytes: usize,
         family: &'static Family<K>,
-        keys: K,
+        keys: &K,
         choice: BackendChoice<'_>,
     ) -> Result<Engine> {
         let (backend, kernel, short) = match cpu::is_default_choice(choice) {
             true => family.keyed_default(keys),
             false => {
                 let backend = cpu::select(cipher, family.backends, choice)?;
-                (backend, (backend.new)(&keys), &ShortTiers::NONE)
+                (backend, (backend.new)(keys), &ShortTiers::NONE)
             }
         };
         Ok(Engine { kernel, info: &backend.info, short, cipher, block_bytes })

@@ -193,12 +193,12 @@ impl ByteOrder {
 
 pub(crate) fn engine_magma(key: &[u8], choice: BackendChoice<'_>) -> Result<Engine> {
     let keys = Keys::new(key, SboxSet::Tc26Z, ByteOrder::Magma);
-    Engine::new(CipherId::Magma.name(), 8, &FAMILY, keys, choice)
+    Engine::new(CipherId::Magma.name(), 8, &FAMILY, &keys, choice)
 }
 
 pub(crate) fn engine_gost89(key: &[u8], sbox: SboxSet, choice: BackendChoice<'_>) -> Result<Engine> {
     let keys = Keys::new(key, sbox, ByteOrder::Gost89);
-    Engine::new(CipherId::Gost89.name(), 8, &FAMILY, keys, choice)
+    Engine::new(CipherId::Gost89.name(), 8, &FAMILY, &keys, choice)
 }
 
 block_cipher_type!(

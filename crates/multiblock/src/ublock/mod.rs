@@ -144,7 +144,7 @@ impl Keys {
 
 pub(crate) fn engine(v: Variant, key: &[u8], choice: BackendChoice<'_>) -> Result<Engine> {
     let keys = Keys::new(v, key);
-    Engine::new(v.id().name(), v.block_bytes(), &FAMILY, keys, choice)
+    Engine::new(v.id().name(), v.block_bytes(), &FAMILY, &keys, choice)
 }
 
 block_cipher_type!(
