@@ -52,8 +52,22 @@ fn feistel_step(k: &Block, a1: &mut Block, a0: &mut Block) {
 }
 
 /// The ten round keys K1..K10 from a 32-byte key.
+/// On CPUs with AVX-512 VBMI and GFNI, all 32 steps run on the narrow
+/// kernel's round (`narrow::expand`); elsewhere one step at a time.
 pub(crate) fn expand(key: &[u8]) -> [Block; 10] {
-    assert_eq!(key.len(), 32, "Kuznyechik keys are 32 bytes");
+    let key: &[u8; 32] = key.try_into().expect("Kuznyechik keys are 32 bytes");
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut rk = [[0u8; 16]; 10];
+        if super::narrow::expand(key, &mut rk) {
+            return rk;
+        }
+    }
+    expand_one_step_at_a_time(key)
+}
+
+/// [`expand`] with S and L of each step called on their own.
+pub(crate) fn expand_one_step_at_a_time(key: &[u8; 32]) -> [Block; 10] {
     let mut rk = [[0u8; 16]; 10];
     rk[0].copy_from_slice(&key[..16]);
     rk[1].copy_from_slice(&key[16..]);

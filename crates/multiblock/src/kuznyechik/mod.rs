@@ -82,10 +82,26 @@ pub(crate) static CROSSOVERS: &[Crossover] = &[];
 static FAMILY: Family<Keys> = Family::new(BACKENDS, CROSSOVERS);
 
 /// The expanded key: round keys K1..K10, each 16 bytes in printed order.
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+#[derive(Clone)]
 pub struct Keys {
     pub(crate) rk: [[u8; 16]; 10],
 }
+
+// By hand: the derive wipes an array one volatile byte at a time; a slice
+// wipe is one memset and a barrier.
+impl Zeroize for Keys {
+    fn zeroize(&mut self) {
+        self.rk.as_flattened_mut().zeroize();
+    }
+}
+
+impl Drop for Keys {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for Keys {}
 
 impl Keys {
     /// `key` must be 32 bytes.
@@ -97,7 +113,7 @@ impl Keys {
 
 pub(crate) fn engine(key: &[u8], choice: BackendChoice<'_>) -> Result<Engine> {
     let keys = Keys::new(key);
-    Engine::new(CipherId::Kuznyechik.name(), 16, &FAMILY, keys, choice)
+    Engine::new(CipherId::Kuznyechik.name(), 16, &FAMILY, &keys, choice)
 }
 
 block_cipher_type!(

@@ -39,13 +39,16 @@
 
 use super::aes_basis::{self, PHI, PHI_INV, PI_AES, PI_INV_AES};
 use super::layers::{Lookup, Permute};
+use super::key_schedule::round_constant;
 use super::linear::{l_inv_map, l_map, Linear};
 use super::transforms::Block;
 use super::Keys;
 use crate::kernel::BatchCipher;
-use crate::simd::{Avx512, Gfni, Vbmi};
+use crate::simd::{Avx512, Gfni, Job, Vbmi};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::{Avx512Gfni, Machine, Zmm};
 use std::sync::OnceLock;
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::Zeroize;
 
 /// Blocks per batch: the driver hands over 1 to 4 blocks.
 pub(crate) const BLOCKS: usize = 4;
@@ -113,12 +116,20 @@ fn columns() -> &'static [Columns; 2] {
 }
 
 /// The round keys in the AES basis.
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+#[derive(Clone)]
 struct RoundKeys {
     /// φ(K1), …, φ(K10): K1 before the rounds, K_{r+1} after L of round r.
     enc: [Block; 10],
     /// φ(L⁻¹(K10)), …, φ(L⁻¹(K2)) after L⁻¹ of each round, then φ(K1).
     dec: [Block; 10],
+}
+
+/// Wiped as slices (the derive wipes one volatile byte at a time).
+impl Drop for RoundKeys {
+    fn drop(&mut self) {
+        self.enc.as_flattened_mut().zeroize();
+        self.dec.as_flattened_mut().zeroize();
+    }
 }
 
 /// The narrow cipher of one key.
@@ -129,20 +140,39 @@ pub(crate) struct NarrowKernel {
 }
 
 impl NarrowKernel {
-    pub(crate) fn new(rk: &[Block; 10]) -> NarrowKernel {
+    /// Keyed on machine `m`: the round keys through φ, and the decryption
+    /// keys' L⁻¹ by the kernel's own product ([`mix`] with L⁻¹'s columns),
+    /// in registers (with `linear.rs`'s masked table, L⁻¹ of nine keys was
+    /// most of the key setup once the schedule itself ran on the kernel).
+    pub(crate) fn new<M: Ops>(m: M, rk: &[Block; 10]) -> NarrowKernel {
+        let [l, l_inv] = columns();
+        let keys = m.vectorize(MakeRoundKeys { m, rk, l_inv });
+        NarrowKernel { keys, l, l_inv }
+    }
+}
+
+/// [`NarrowKernel::new`]'s round keys, inside the machine's instruction set.
+struct MakeRoundKeys<'a, M> {
+    m: M,
+    rk: &'a [Block; 10],
+    l_inv: &'static Columns,
+}
+
+impl<M: Ops> Job for MakeRoundKeys<'_, M> {
+    type Output = RoundKeys;
+    #[inline(always)]
+    fn run(self) -> RoundKeys {
+        let (m, rk) = (self.m, self.rk);
         let mut keys = RoundKeys { enc: [[0; 16]; 10], dec: [[0; 16]; 10] };
-        for i in 0..10 {
-            keys.enc[i] = aes_basis::block_to_aes(&rk[i]);
+        for (phi_k, k) in keys.enc.iter_mut().zip(rk) {
+            m.store_lane(m.affine(m.splat128(k), PHI), 0, phi_k);
         }
-        let inv = l_inv_map();
-        for r in 0..9 {
-            let mut k = inv.apply(&rk[9 - r]);
-            keys.dec[r] = aes_basis::block_to_aes(&k);
-            k.zeroize();
+        // dec[r] = φ(L⁻¹(K_{10-r})), r = 0..8.
+        for (phi_inv_k, k) in keys.dec[..9].iter_mut().zip(rk[1..].iter().rev()) {
+            m.store_lane(mix(m, m.affine(m.splat128(k), PHI), self.l_inv, m.zero()), 0, phi_inv_k);
         }
         keys.dec[9] = keys.enc[0];
-        let [l, l_inv] = columns();
-        NarrowKernel { keys, l, l_inv }
+        keys
     }
 }
 
@@ -162,7 +192,7 @@ impl crate::kernel::KeySchedule<Keys> for NarrowKernel {
 /// L (or L⁻¹, by its columns) then ⊕ key, on φ(state) in lane 0; the
 /// result is in all four lanes.
 #[inline(always)]
-fn mix<M: Ops>(m: M, s: M::V, c: &Columns, key: &Block) -> M::V {
+fn mix<M: Ops>(m: M, s: M::V, c: &Columns, key: M::V) -> M::V {
     let mut p = [s; 4];
     for (k, v) in p.iter_mut().enumerate() {
         *v = m.mul(m.permb(s, m.load(&SPREAD[k])), m.load(&c.cols[k]));
@@ -171,7 +201,7 @@ fn mix<M: Ops>(m: M, s: M::V, c: &Columns, key: &Block) -> M::V {
     let r1 = m.permi2q(q, m.load(&ROTATE[0]), q);
     let r2 = m.permi2q(q, m.load(&ROTATE[1]), q);
     let r3 = m.permi2q(q, m.load(&ROTATE[2]), q);
-    m.xor3(m.xor3(q, r1, r2), r3, m.splat128(key))
+    m.xor3(m.xor3(q, r1, r2), r3, key)
 }
 
 /// Encrypts the first N blocks of `blocks` in place.
@@ -187,7 +217,7 @@ fn encrypt_n<M: Ops, const N: usize>(m: M, k: &NarrowKernel, blocks: &mut [[u8; 
             *v = Permute::lookup(m, *v, &PI_AES);
         }
         for v in s.iter_mut() {
-            *v = mix(m, *v, k.l, key);
+            *v = mix(m, *v, k.l, m.splat128(key));
         }
     }
     for (v, b) in s.iter().zip(blocks.iter_mut()) {
@@ -205,7 +235,7 @@ fn decrypt_n<M: Ops, const N: usize>(m: M, k: &NarrowKernel, blocks: &mut [[u8; 
     }
     for key in &keys[..9] {
         for v in s.iter_mut() {
-            *v = mix(m, *v, k.l_inv, key);
+            *v = mix(m, *v, k.l_inv, m.splat128(key));
         }
         for v in s.iter_mut() {
             *v = Permute::lookup(m, *v, &PI_INV_AES);
@@ -216,14 +246,72 @@ fn decrypt_n<M: Ops, const N: usize>(m: M, k: &NarrowKernel, blocks: &mut [[u8; 
     }
 }
 
+/// φ(C_1), …, φ(C_32): the key schedule's round constants in the AES
+/// basis (public, built once per process).
+fn round_constants_aes() -> &'static [Block; 32] {
+    static C: OnceLock<[Block; 32]> = OnceLock::new();
+    C.get_or_init(|| core::array::from_fn(|i| aes_basis::block_to_aes(&round_constant(i as u8 + 1))))
+}
+
+/// The key schedule (GOST R 34.12-2015 §4.3) on this kernel's round, in
+/// constant time: F[C](a1, a0) = (L(S(a1 ⊕ C)) ⊕ a0, a1) is one round of
+/// [`encrypt_n`] with a0 in the place of the round key, so the 32 steps run
+/// in registers in the AES basis (against one call of the portable or AVX2
+/// S-box and one masked-table L per step). Returns false, having done
+/// nothing, when the CPU lacks AVX-512 VBMI or GFNI.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn expand(key: &[u8; 32], rk: &mut [Block; 10]) -> bool {
+    let Some(m) = Zmm::<Avx512Gfni>::detect() else {
+        return false;
+    };
+    m.vectorize(Expand { m, key, rk });
+    true
+}
+
+/// [`expand`] inside the machine's instruction set.
+#[cfg(target_arch = "x86_64")]
+struct Expand<'a, M> {
+    m: M,
+    key: &'a [u8; 32],
+    rk: &'a mut [Block; 10],
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<M: Ops> Job for Expand<'_, M> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        expand_on(self.m, self.key, self.rk);
+    }
+}
+
+/// K1, K2 from the key, then K_{2i+1}, K_{2i+2} after every eight steps.
+#[inline(always)]
+fn expand_on<M: Ops>(m: M, key: &[u8; 32], rk: &mut [Block; 10]) {
+    let (k1, k2) = key.split_at(16);
+    rk[0].copy_from_slice(k1);
+    rk[1].copy_from_slice(k2);
+    let mut a1 = m.affine(m.splat128(&rk[0]), PHI);
+    let mut a0 = m.affine(m.splat128(&rk[1]), PHI);
+    let l = &columns()[0];
+    for (pair, constants) in rk[2..].chunks_exact_mut(2).zip(round_constants_aes().chunks_exact(8)) {
+        for c in constants {
+            let t = Permute::lookup(m, m.xor(a1, m.splat128(c)), &PI_AES);
+            (a1, a0) = (mix(m, t, l, a0), a1);
+        }
+        m.store_lane(m.affine(a1, PHI_INV), 0, &mut pair[0]);
+        m.store_lane(m.affine(a0, PHI_INV), 0, &mut pair[1]);
+    }
+}
+
 /// A batch is up to [`BLOCKS`] blocks; a call of more runs batch by batch.
 impl<M: Ops> BatchCipher<M> for NarrowKernel {
     type Keys = Keys;
     const BATCH_BYTES: usize = 16 * BLOCKS;
     const GRANULE_BYTES: usize = 16;
 
-    fn new(_: M, keys: &Keys) -> Self {
-        NarrowKernel::new(&keys.rk)
+    fn new(m: M, keys: &Keys) -> Self {
+        NarrowKernel::new(m, &keys.rk)
     }
     #[inline(always)]
     fn encrypt(&self, m: M, batch: &mut [u8]) {
@@ -268,9 +356,26 @@ mod tests {
     use crate::kuznyechik::transforms::tests::rng_block;
     use crate::kuznyechik::transforms::{l, l_inv};
     use crate::simd::emu::Emu;
+    use crate::simd::Simd;
 
     fn to_aes(b: &Block) -> Block {
         b.map(aes_basis::to_aes)
+    }
+
+    #[test]
+    fn key_schedule_on_the_kernel_is_the_standard() {
+        let mut rng = crate::test_rng::Rng(77);
+        for _ in 0..50 {
+            let key: [u8; 32] = rng.bytes(32).try_into().unwrap();
+            let want = crate::kuznyechik::key_schedule::expand_one_step_at_a_time(&key);
+            let mut got = [[0u8; 16]; 10];
+            expand_on(Emu::<64>, &key, &mut got);
+            assert_eq!(got, want, "emulated");
+            #[cfg(target_arch = "x86_64")]
+            if super::expand(&key, &mut got) {
+                assert_eq!(got, want, "this CPU");
+            }
+        }
     }
 
     /// The round keys given back for the wide kernel are the ones keyed.
@@ -281,7 +386,7 @@ mod tests {
         let mut seed = 0x6b5c;
         for _ in 0..20 {
             let rk: [Block; 10] = core::array::from_fn(|_| rng_block(&mut seed));
-            assert_eq!(NarrowKernel::new(&rk).key_schedule().rk, rk);
+            assert_eq!(NarrowKernel::new(Emu::<64>, &rk).key_schedule().rk, rk);
         }
     }
 
@@ -305,7 +410,7 @@ mod tests {
                 for (w, kb) in want.iter_mut().zip(&k) {
                     *w ^= kb;
                 }
-                let got = mix(m, state, cols, &to_aes(&k));
+                let got = mix(m, state, cols, m.splat128(&to_aes(&k)));
                 for lane in got.chunks_exact(16) {
                     assert_eq!(lane, to_aes(&want));
                 }
@@ -321,7 +426,7 @@ mod tests {
         for _ in 0..4 {
             let key: Vec<u8> = (0..2).flat_map(|_| rng_block(&mut seed)).collect();
             let rk = expand(&key);
-            let kernel = NarrowKernel::new(&rk);
+            let kernel = NarrowKernel::new(Emu::<64>, &rk);
             for n in 1..=BLOCKS {
                 let data: Vec<u8> = (0..n).flat_map(|_| rng_block(&mut seed)).collect();
                 let mut want = data.clone();
@@ -349,7 +454,7 @@ mod tests {
         let mut seed = 9;
         let key: Vec<u8> = (0..2).flat_map(|_| rng_block(&mut seed)).collect();
         let rk = expand(&key);
-        let k = NarrowKernel::new(&rk);
+        let k = NarrowKernel::new(Emu::<64>, &rk);
         for r in 0..9 {
             let mut want = rk[9 - r];
             l_inv(&mut want);
