@@ -33,9 +33,10 @@
 //! ports). Decryption is the same with L⁻¹'s matrix (round keys φ(L⁻¹(K_i)),
 //! since L⁻¹(a ⊕ K) = L⁻¹(a) ⊕ L⁻¹(K)) and π'⁻¹.
 //!
-//! The round keys are converted by φ on the bytes (a bit-matrix product,
-//! constant time) and L⁻¹ by `linear.rs`'s masked table; the column
-//! constants are public and built once per process.
+//! The round keys are converted in registers: φ by `vgf2p8affineqb`, and
+//! the decryption keys' L⁻¹ by [`mix`] with L⁻¹'s columns. On CPUs that run
+//! this kernel the key schedule itself runs on its round too ([`expand`]).
+//! The column constants are public and built once per process.
 
 use super::aes_basis::{self, PHI, PHI_INV, PI_AES, PI_INV_AES};
 use super::layers::{Lookup, Permute};
