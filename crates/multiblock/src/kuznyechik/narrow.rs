@@ -35,7 +35,7 @@
 //!
 //! The round keys are converted in registers: φ by `vgf2p8affineqb`, and
 //! the decryption keys' L⁻¹ by [`mix`] with L⁻¹'s columns. On CPUs that run
-//! this kernel the key schedule itself runs on its round too ([`expand`]).
+//! this kernel the key schedule itself runs on its round too (`expand`).
 //! The column constants are public and built once per process.
 
 use super::aes_basis::{self, PHI, PHI_INV, PI_AES, PI_INV_AES};
