@@ -44,6 +44,7 @@ mod registry;
 pub mod hazmat;
 mod typed;
 pub mod ublock;
+mod wipe;
 #[cfg(test)]
 mod zeroize_tests;
 #[cfg(test)]

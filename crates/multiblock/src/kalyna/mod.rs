@@ -53,7 +53,6 @@ use crate::typed::block_cipher_type;
 use crate::CipherId;
 use cipher::consts::{U16, U32, U4, U64, U8};
 use key_schedule::{MAX_BLOCK, MAX_ROUND_KEYS};
-use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Fastest first; the default is the first constant-time one the CPU runs:
 /// `portable` (plain Rust, bitsliced) runs on every CPU, so it is the default
@@ -149,21 +148,7 @@ pub struct Keys {
     pub(crate) rk: [[u8; MAX_BLOCK]; MAX_ROUND_KEYS],
 }
 
-// By hand: the derive wipes an array one volatile byte at a time (1.2 KiB
-// here); a slice wipe is one memset and a barrier.
-impl Zeroize for Keys {
-    fn zeroize(&mut self) {
-        self.rk.as_flattened_mut().zeroize();
-    }
-}
-
-impl Drop for Keys {
-    fn drop(&mut self) {
-        self.zeroize();
-    }
-}
-
-impl ZeroizeOnDrop for Keys {}
+crate::wipe::wiped_as_slices!(Keys: rk);
 
 impl Keys {
     /// `key` must be `variant.key_bytes()` long.

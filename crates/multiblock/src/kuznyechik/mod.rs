@@ -54,7 +54,6 @@ use crate::error::Result;
 use crate::typed::block_cipher_type;
 use crate::CipherId;
 use cipher::consts::{U16, U32, U64};
-use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Fastest first; the default is the first constant-time one the CPU runs:
 /// `portable` (plain Rust, bitsliced) runs on every CPU, so it is the default
@@ -87,21 +86,7 @@ pub struct Keys {
     pub(crate) rk: [[u8; 16]; 10],
 }
 
-// By hand: the derive wipes an array one volatile byte at a time; a slice
-// wipe is one memset and a barrier.
-impl Zeroize for Keys {
-    fn zeroize(&mut self) {
-        self.rk.as_flattened_mut().zeroize();
-    }
-}
-
-impl Drop for Keys {
-    fn drop(&mut self) {
-        self.zeroize();
-    }
-}
-
-impl ZeroizeOnDrop for Keys {}
+crate::wipe::wiped_as_slices!(Keys: rk);
 
 impl Keys {
     /// `key` must be 32 bytes.

@@ -49,7 +49,6 @@ use crate::simd::{Avx512, Gfni, Job, Vbmi};
 #[cfg(target_arch = "x86_64")]
 use crate::simd::{Avx512Gfni, Machine, Zmm};
 use std::sync::OnceLock;
-use zeroize::Zeroize;
 
 /// Blocks per batch: the driver hands over 1 to 4 blocks.
 pub(crate) const BLOCKS: usize = 4;
@@ -125,13 +124,7 @@ struct RoundKeys {
     dec: [Block; 10],
 }
 
-/// Wiped as slices (the derive wipes one volatile byte at a time).
-impl Drop for RoundKeys {
-    fn drop(&mut self) {
-        self.enc.as_flattened_mut().zeroize();
-        self.dec.as_flattened_mut().zeroize();
-    }
-}
+crate::wipe::wiped_as_slices!(RoundKeys: enc, dec);
 
 /// The narrow cipher of one key.
 pub(crate) struct NarrowKernel {
