@@ -145,6 +145,27 @@ impl CpuFeatures {
     }
 }
 
+/// Whether the CPU is Intel's (CPUID leaf 0: "GenuineIntel"), detected
+/// once. The same instruction costs differently by maker, and where a
+/// family has two constant-time forms of a job the faster one can depend
+/// on it: on Intel (Ice Lake and later) a 512-bit `vpermb` is one µop of 3
+/// cycles, while a 256-bit `vpermi2b` is three µops of 4-5 cycles; on AMD
+/// Zen 4 the 512-bit shuffles are the slower ones (5 against 4 cycles).
+/// Which form runs depends on this and on public lengths only.
+pub(crate) fn is_intel() -> bool {
+    static INTEL: OnceLock<bool> = OnceLock::new();
+    *INTEL.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let id = std::arch::x86_64::__cpuid(0);
+            // The 12-byte vendor string is EBX, EDX, ECX.
+            id.ebx == u32::from_le_bytes(*b"Genu") && id.edx == u32::from_le_bytes(*b"ineI") && id.ecx == u32::from_le_bytes(*b"ntel")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        false
+    })
+}
+
 /// The environment variable whose comma-separated CPU feature names (as
 /// [`CpuFeatures::NAMES`] spells them, or `all`) detection treats as
 /// absent, like OpenSSL's `OPENSSL_ia32cap`: to test or use the fallbacks

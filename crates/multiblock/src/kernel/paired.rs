@@ -2,47 +2,55 @@
 //! block's latency: short calls, chained modes) and its wide kernel
 //! (throughput) are one batch cipher with the same keys on registers of two
 //! widths, a paired backend keys that cipher once and sends calls of up to
-//! `NARROW_MAX` bytes to the narrow machine, longer ones to the wide one.
+//! `NARROW_MAX` bytes to the narrow machine, longer ones to the wide one
+//! (`NARROW_MAX_INTEL` on Intel CPUs, where the two machines' costs differ:
+//! see `cpu::is_intel`).
 //! The default's size-aware dispatch (`dispatch.rs`) does the same for
 //! tiers with different key material, at the price of keeping the key,
 //! keying each tier on first use behind a lazy cell, and a boxed
 //! dispatcher: about 100 TSC ticks of a 64-byte Magma message with key
 //! setup on Zen 4 (700 against 600), which a paired backend does not pay.
 //!
-//! Which machine runs depends on the call's length only, which is public.
+//! Which machine runs depends on the call's length and the CPU's maker
+//! only, both public.
 
 use super::{both, imit, run, BatchCipher, Kernel};
 use crate::cpu::{Backend, BackendInfo, BlockKernel};
 use crate::simd::Machine;
 
 /// A keyed cipher on a narrow machine `N` and a wide machine `W`.
-struct Paired<N, W, C, const NARROW_MAX: usize> {
+struct Paired<N, W, C> {
     narrow: N,
     wide: Kernel<W, C>,
+    /// The longest call the narrow machine runs, on this CPU.
+    narrow_max: usize,
 }
 
-impl<N: Machine, W: Machine, C: BatchCipher<N> + BatchCipher<W>, const NARROW_MAX: usize> BlockKernel
-    for Paired<N, W, C, NARROW_MAX>
-{
+impl<N: Machine, W: Machine, C: BatchCipher<N> + BatchCipher<W>> BlockKernel for Paired<N, W, C> {
     fn encrypt_blocks(&self, data: &mut [u8]) {
-        match data.len() <= NARROW_MAX {
+        match data.len() <= self.narrow_max {
             true => run::<N, C, false>(self.narrow, &self.wide.cipher, data),
             false => run::<W, C, false>(self.wide.machine, &self.wide.cipher, data),
         }
     }
     fn decrypt_blocks(&self, data: &mut [u8]) {
-        match data.len() <= NARROW_MAX {
+        match data.len() <= self.narrow_max {
             true => run::<N, C, true>(self.narrow, &self.wide.cipher, data),
             false => run::<W, C, true>(self.wide.machine, &self.wide.cipher, data),
         }
     }
-    /// A MAC step is a one-block chain: the narrow machine's latency.
+    /// A MAC step is a one-block chain: on the machine that runs one block.
     fn imit_steps(&self, state: &mut [u8; 8], data: &[u8]) -> bool {
-        imit::<N, C>(self.narrow, &self.wide.cipher, state, data)
+        match self.narrow_max > 0 {
+            true => imit::<N, C>(self.narrow, &self.wide.cipher, state, data),
+            false => imit::<W, C>(self.wide.machine, &self.wide.cipher, state, data),
+        }
     }
 }
 
-fn keyed<N, W, C, const NARROW_MAX: usize>(keys: &<C as BatchCipher<W>>::Keys) -> Box<dyn BlockKernel>
+fn keyed<N, W, C, const NARROW_MAX: usize, const NARROW_MAX_INTEL: usize>(
+    keys: &<C as BatchCipher<W>>::Keys,
+) -> Box<dyn BlockKernel>
 where
     N: Machine,
     W: Machine,
@@ -51,17 +59,19 @@ where
     let (narrow, wide) = (N::detect(), W::detect());
     let (narrow, wide) = narrow.zip(wide).expect("a backend is keyed only after `available` said yes");
     // Written in place, as `super::keyed` does.
-    let slot = Box::<Paired<N, W, C, NARROW_MAX>>::new_uninit();
+    let slot = Box::<Paired<N, W, C>>::new_uninit();
     let cipher = <C as BatchCipher<W>>::new(wide, keys);
-    let kernel: Box<Paired<N, W, C, NARROW_MAX>> = Box::write(slot, Paired { narrow, wide: Kernel { machine: wide, cipher } });
+    let narrow_max = if crate::cpu::is_intel() { NARROW_MAX_INTEL } else { NARROW_MAX };
+    let kernel: Box<Paired<N, W, C>> = Box::write(slot, Paired { narrow, wide: Kernel { machine: wide, cipher }, narrow_max });
     kernel
 }
 
 /// The registry entry of batch cipher `C` on narrow machine `N` (calls of
-/// up to `NARROW_MAX` bytes) and wide machine `W` (the rest): `ways` blocks
-/// per wide batch. `C`'s keys must not depend on the machine it is keyed
+/// up to `NARROW_MAX` bytes, `NARROW_MAX_INTEL` on Intel; 0: none, the MAC
+/// steps too on `W`) and wide machine `W` (the rest): `ways` blocks per
+/// wide batch. `C`'s keys must not depend on the machine it is keyed
 /// on (it is keyed once, on `W`, and runs on both).
-pub(crate) const fn paired_backend<N, W, C, const NARROW_MAX: usize>(
+pub(crate) const fn paired_backend<N, W, C, const NARROW_MAX: usize, const NARROW_MAX_INTEL: usize>(
     name: &'static str,
     constant_time: bool,
     ways: usize,
@@ -74,6 +84,6 @@ where
     Backend {
         info: BackendInfo { name, constant_time, ways, needs: W::NEEDS },
         available: both::<N, W>,
-        new: keyed::<N, W, C, NARROW_MAX>,
+        new: keyed::<N, W, C, NARROW_MAX, NARROW_MAX_INTEL>,
     }
 }
