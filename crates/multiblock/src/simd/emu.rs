@@ -186,6 +186,9 @@ impl<const N: usize> Simd for Emu<N> {
     fn add8_opaque(self, a: R<N>, b: R<N>) -> R<N> {
         self.add8(a, b)
     }
+    fn shuffle8_opaque(self, table: R<N>, idx: R<N>) -> R<N> {
+        self.shuffle8(table, idx)
+    }
     fn blendv_opaque(self, a: R<N>, b: R<N>, mask: R<N>) -> R<N> {
         self.blendv(a, b, mask)
     }

@@ -256,6 +256,10 @@ impl Simd for Neon {
         self.add8(a, b)
     }
     #[inline(always)]
+    fn shuffle8_opaque(self, table: V, idx: V) -> V {
+        self.shuffle8(table, idx)
+    }
+    #[inline(always)]
     fn blendv_opaque(self, a: V, b: V, mask: V) -> V {
         self.blendv(a, b, mask)
     }

@@ -54,6 +54,7 @@ macro_rules! check_simd {
                 m.xor(b, m.load_lanes(&buf[8..], 24))
             });
             // uBlock
+            same!($m, $n, $rng, |m, a, b, c| m.or(m.shuffle8_opaque(a, b), m.shuffle8_opaque(c, a)));
             same!($m, $n, $rng, |m, a, b, _c| {
                 let mut lanes = [0u8; 16 * ($n / 16)];
                 m.store(b, &mut lanes);

@@ -228,8 +228,8 @@ pub(super) fn prefix_mask(len: usize) -> u64 {
     u64::MAX.checked_shr(64 - len as u32).unwrap_or(0)
 }
 
-// Kalyna's operations: `vpaddb` and `vpblendvb` as inline asm (see
-// `Simd::add8_opaque`, `Simd::blendv_opaque`). The register classes of
+// `vpaddb`, `vpblendvb` (Kalyna) and `vpshufb` (uBlock) as inline asm (see
+// `Simd::add8_opaque`, `Simd::blendv_opaque`, `Simd::shuffle8_opaque`). The register classes of
 // VEX ymm operands need the `avx` feature on the function that holds the
 // asm, so each is a `#[target_feature]` function; it inlines into every
 // level's function that has AVX2.
@@ -258,5 +258,7 @@ macro_rules! opaque {
 
 opaque!(vpaddb_xmm, "avx", __m128i, xmm_reg, "vpaddb {r}, {a}, {b}", a, b);
 opaque!(vpaddb_ymm, "avx2", __m256i, ymm_reg, "vpaddb {r}, {a}, {b}", a, b);
+opaque!(vpshufb_xmm, "avx", __m128i, xmm_reg, "vpshufb {r}, {a}, {b}", a, b);
+opaque!(vpshufb_ymm, "avx2", __m256i, ymm_reg, "vpshufb {r}, {a}, {b}", a, b);
 opaque!(vpblendvb_xmm, "avx", __m128i, xmm_reg, "vpblendvb {r}, {a}, {b}, {m}", a, b, m);
 opaque!(vpblendvb_ymm, "avx2", __m256i, ymm_reg, "vpblendvb {r}, {a}, {b}, {m}", a, b, m);

@@ -87,6 +87,14 @@ x86_simd! {
             }
         }
         #[inline(always)]
+        fn shuffle8_opaque(self, table: __m128i, idx: __m128i) -> __m128i {
+            if L::AVX2 {
+                unsafe { super::x86_ops::vpshufb_xmm(table, idx) }
+            } else {
+                self.shuffle8(table, idx)
+            }
+        }
+        #[inline(always)]
         fn blendv_opaque(self, a: __m128i, b: __m128i, mask: __m128i) -> __m128i {
             if L::AVX2 {
                 unsafe { super::x86_ops::vpblendvb_xmm(a, b, mask) }

@@ -94,6 +94,10 @@ x86_simd! {
             unsafe { super::x86_ops::vpaddb_ymm(a, b) }
         }
         #[inline(always)]
+        fn shuffle8_opaque(self, table: __m256i, idx: __m256i) -> __m256i {
+            unsafe { super::x86_ops::vpshufb_ymm(table, idx) }
+        }
+        #[inline(always)]
         fn blendv_opaque(self, a: __m256i, b: __m256i, mask: __m256i) -> __m256i {
             unsafe { super::x86_ops::vpblendvb_ymm(a, b, mask) }
         }

@@ -94,6 +94,10 @@ x86_simd! {
             unsafe { _mm512_add_epi8(a, b) }
         }
         #[inline(always)]
+        fn shuffle8_opaque(self, table: __m512i, idx: __m512i) -> __m512i {
+            self.shuffle8(table, idx)
+        }
+        #[inline(always)]
         fn blendv_opaque(self, a: __m512i, b: __m512i, mask: __m512i) -> __m512i {
             self.blendv(a, b, mask)
         }

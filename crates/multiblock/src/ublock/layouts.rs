@@ -47,6 +47,16 @@ fn permute2<M: Simd>(m: M, x: &mut [M::V], masks: [M::V; 4]) {
     x[1] = m.or(m.shuffle8(a, masks[2]), m.shuffle8(b, masks[3]));
 }
 
+/// [`permute2`] with masks in registers: opaque shuffles, which LLVM would
+/// otherwise merge pairwise into `vpermt2w` where AVX-512 VBMI is enabled
+/// (see `Simd::shuffle8_opaque`).
+#[inline(always)]
+fn permute2_opaque<M: Simd>(m: M, x: &mut [M::V], masks: [M::V; 4]) {
+    let (a, b) = (x[0], x[1]);
+    x[0] = m.or(m.shuffle8_opaque(a, masks[0]), m.shuffle8_opaque(b, masks[1]));
+    x[1] = m.or(m.shuffle8_opaque(a, masks[2]), m.shuffle8_opaque(b, masks[3]));
+}
+
 /// PL and PR of a layout whose masks live in registers.
 pub(crate) trait Halves<M: Simd> {
     /// Registers per half block.
@@ -134,7 +144,7 @@ fn shuffles<M: Simd, const H: usize>(m: M, x: &mut [M::V], masks: [M::V; 4]) {
     if H == 1 {
         x[0] = m.shuffle8(x[0], masks[0]);
     } else {
-        permute2(m, x, masks);
+        permute2_opaque(m, x, masks);
     }
 }
 
