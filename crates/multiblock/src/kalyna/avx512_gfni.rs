@@ -47,8 +47,8 @@
 //! for 128/128, 1.34 / 1.82 for 128/256, 1.75 / 2.4 for 256/512 and 512/512.
 //!
 //! Tails: whole batches in place; the rest is padded into one batch (the
-//! batch driver of `kernel`). Calls of up to 96 bytes (decryption 128) go
-//! to the narrow kernel instead (see [`BACKEND`]).
+//! batch driver of `kernel`). Calls of up to 128 bytes go to the narrow
+//! kernel instead (see [`NARROW_MAX_ENC`]).
 
 use super::layers::Vbmi;
 use super::narrow::Narrow;
@@ -58,14 +58,18 @@ use crate::cpu::Backend;
 use crate::kernel;
 use crate::simd::{Avx512Gfni, Zmm};
 
-/// Encryptions of up to 96 bytes (6 Kalyna-128 or 3 Kalyna-256 blocks, 1
-/// Kalyna-512 block) and decryptions of up to 128 run on the narrow
-/// one-register kernel (`narrow.rs`), which does not pad a call to the
-/// 512-byte batch (measured on AMD EPYC Zen 4, `bench --ways`, best of
-/// three runs: at 112–128 bytes the wide decryption was 5–17% slower than
-/// the narrow one for all three block sizes, the wide encryption as fast or
-/// faster).
-const NARROW_MAX_ENC: usize = 96;
+/// Calls of up to 128 bytes (8 Kalyna-128, 4 Kalyna-256 or 2 Kalyna-512
+/// blocks) run on the narrow kernel (`narrow.rs`: one register, or two
+/// interleaved), which does not pad a call to the 512-byte batch. Measured
+/// (`bench --ways`, TSC ticks/byte, narrow against wide), on AMD EPYC Zen
+/// 4 before the narrow kernel interleaved two registers: at 112–128 bytes
+/// the wide decryption was 5–17% slower for all three block sizes, the
+/// wide encryption as fast or faster (so encryptions stopped at 96 bytes);
+/// on a Sapphire Rapids VM with two registers interleaved, 128 bytes:
+/// Kalyna-128/128 enc 3.1 against 4.7, dec 3.4 against 5.2, Kalyna-256/256
+/// enc 4.5 against 6.6; at 192 bytes the wide kernel wins (Kalyna-128 3.1
+/// against 3.6).
+const NARROW_MAX_ENC: usize = 128;
 const NARROW_MAX_DEC: usize = 128;
 
 /// ways: Kalyna-128 blocks per wide batch. Short calls on the narrow
