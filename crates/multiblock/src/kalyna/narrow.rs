@@ -115,7 +115,8 @@
 //! the other → interleaved: Kalyna-128/128 5, 6, 8 blocks enc 6.9, 5.8,
 //! 4.5 → 5.0, 4.2, 3.1, dec 8.1, 6.7, 5.2 → 5.6, 4.6, 3.4; Kalyna-256/256
 //! 3 and 4 blocks enc 8.5, 6.4 → 5.6, 4.5, dec 9.3, 6.5 → 6.2, 4.7. The
-//! default's tier now ends at 128 bytes both ways (see `avx512_gfni.rs`).
+//! default's tier now ends at 128 bytes (decryption 192; see
+//! `avx512_gfni.rs`).
 //!
 //! One block on Intel: a chain of the 8 `vpermi2b` and their sum alone
 //! measured 22 core cycles there (a C loop; `vpermi2b` zmm is 3 µops, 2 on
@@ -592,14 +593,13 @@ fn store_regs<M: Simd, const R: usize>(m: M, s: [M::V; R], data: &mut [u8]) {
     }
 }
 
+/// A direction's S-box tables, term permutations and class register.
+type RoundConsts<M> = ([[<M as Simd>::V; 4]; 4], [<M as Simd>::V; 8], <M as Simd>::V);
+
 /// One encryption round of register `x` with round key `key` (zero: none).
 #[inline(always)]
-fn enc_round<M: Gfni + Vbmi + Avx512, const NB: usize>(
-    m: M,
-    (sb, idx, class): &([[M::V; 4]; 4], [M::V; 8], M::V),
-    x: M::V,
-    key: M::V,
-) -> M::V {
+fn enc_round<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, c: &RoundConsts<M>, x: M::V, key: M::V) -> M::V {
+    let (sb, idx, class) = c;
     let y = sub(m, sb, *class, x);
     if rotates(NB) {
         linear_enc_rot::<M, NB>(m, y, idx[0], key)
@@ -612,12 +612,8 @@ fn enc_round<M: Gfni + Vbmi + Avx512, const NB: usize>(
 /// variant's form of InvMixColumns(K_r); zero: none), then the inverse
 /// S-boxes.
 #[inline(always)]
-fn dec_round<M: Gfni + Vbmi + Avx512, const NB: usize>(
-    m: M,
-    (sb, idx, class): &([[M::V; 4]; 4], [M::V; 8], M::V),
-    x: M::V,
-    key: M::V,
-) -> M::V {
+fn dec_round<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, c: &RoundConsts<M>, x: M::V, key: M::V) -> M::V {
+    let (sb, idx, class) = c;
     let y = if rotates(NB) {
         linear_dec_rot::<M, NB>(m, x, idx[0], key)
     } else {
