@@ -20,7 +20,9 @@
 //! - `avx512-vbmi`: vpermb with position-tagged nibble indexes, 9
 //!   instructions per round per 16 blocks, 64 blocks per batch;
 //! - `avx512-vbmi-narrow`: the same on ymm (`vpermi2b`) with a shorter
-//!   round chain, 8 blocks per group: the tier for short calls;
+//!   round chain, 8 blocks per group: the tier for short calls on AMD (on
+//!   Intel, where `vpermi2b` ymm is slower than `vpermb` zmm, every call
+//!   runs on zmm);
 //! - `avx512`: AVX-512F+BW vpshufb, vpternlogd, vprold, 12 per 16 blocks;
 //! - `avx2`: byte-sliced 32-block groups plus dword lanes for the tail;
 //! - `ssse3`: pshufb on dword lanes, 16 blocks;
@@ -96,8 +98,9 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[
 
 /// Short calls under the default (`dispatch`): none. `avx512-vbmi` sends
 /// its calls of up to 256 bytes to its own ymm form (`avx512-vbmi-narrow`,
-/// the same key material) itself, which a 64-byte message with key setup
-/// found about 100 TSC ticks cheaper on AMD Zen 4 than a dispatch tier.
+/// the same key material) itself on AMD (none on Intel; see
+/// `avx512_vbmi.rs`), which a 64-byte message with key setup found about
+/// 100 TSC ticks cheaper on AMD Zen 4 than a dispatch tier.
 pub(crate) static CROSSOVERS: &[Crossover] = &[];
 
 /// The backends and crossovers, with the default's plan on this CPU.

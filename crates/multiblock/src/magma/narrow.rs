@@ -1,8 +1,8 @@
 //! `avx512-vbmi-narrow`: the `avx512-vbmi` round (`subs::Permb`) on 256-bit
 //! registers, for short calls and serial modes (CBC and CFB encryption,
-//! OFB, MACs), where one block's latency is the cost. `avx512-vbmi` runs
-//! its calls of up to 256 bytes here and longer ones with the same cipher
-//! on zmm (`avx512_vbmi.rs`).
+//! OFB, MACs), where one block's latency is the cost. On AMD `avx512-vbmi`
+//! runs its calls of up to 256 bytes here and longer ones with the same
+//! cipher on zmm (`avx512_vbmi.rs`); on Intel all of them on zmm.
 //!
 //! A group is 8 blocks in the dword lanes of two ymm registers. On ymm the
 //! 64-entry lookups are `vpermi2b` over two 32-byte halves, with the
