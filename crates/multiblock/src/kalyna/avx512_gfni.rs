@@ -47,9 +47,8 @@
 //! for 128/128, 1.34 / 1.82 for 128/256, 1.75 / 2.4 for 256/512 and 512/512.
 //!
 //! Tails: whole batches in place; the rest is padded into one batch (the
-//! batch driver of `kernel`). Encryptions of up to 128 bytes and
-//! decryptions of up to 192 go to the narrow kernel instead (see
-//! [`NARROW_MAX_ENC`]).
+//! batch driver of `kernel`). Short calls go to the narrow kernel instead
+//! (see [`NARROW_MAX_ENC`]).
 
 use super::layers::Vbmi;
 use super::narrow::Narrow;
@@ -59,25 +58,39 @@ use crate::cpu::Backend;
 use crate::kernel;
 use crate::simd::{Avx512Gfni, Zmm};
 
-/// Encryptions of up to 128 bytes (8 Kalyna-128, 4 Kalyna-256 or 2
-/// Kalyna-512 blocks) and decryptions of up to 192 run on the narrow kernel (`narrow.rs`: one register, or two
-/// interleaved), which does not pad a call to the 512-byte batch. Measured
-/// (`bench --ways`, TSC ticks/byte, narrow against wide), on AMD EPYC Zen
-/// 4 before the narrow kernel interleaved two registers: at 112–128 bytes
-/// the wide decryption was 5–17% slower for all three block sizes, the
-/// wide encryption as fast or faster (so encryptions stopped at 96 bytes);
-/// on a Sapphire Rapids VM with two registers interleaved, 128 bytes:
-/// Kalyna-128/128 enc 3.1 against 4.7, dec 3.4 against 5.2, Kalyna-256/256
-/// enc 4.5 against 6.6; at 192 bytes the wide encryption wins (Kalyna-128
-/// 3.1 against 3.5), the narrow decryption still (Kalyna-128 3.9 against
-/// 4.5, Kalyna-256 5.3 against 5.8); at 256 they tie or the wide one wins.
-const NARROW_MAX_ENC: usize = 128;
-const NARROW_MAX_DEC: usize = 192;
+/// Short calls run on the narrow kernel (`narrow.rs`: one register, or two
+/// interleaved), which does not pad a call to the 512-byte batch: on AMD
+/// encryptions of up to 96 bytes (6 Kalyna-128, 3 Kalyna-256 or 1
+/// Kalyna-512 block) and decryptions of up to 128, on Intel up to 128 and
+/// 192. Measured (`bench --ways`, TSC ticks/byte, narrow against wide):
+/// on AMD EPYC Zen 4, with a narrow kernel of one register per batch, at
+/// 112–128 bytes the wide decryption was 5–17% slower for all three block
+/// sizes, the wide encryption as fast or faster (two interleaved registers
+/// came later and were not measured there; they only made the narrow side
+/// faster). On a Sapphire Rapids VM with two registers interleaved, at
+/// 128 bytes Kalyna-128/128 enc 3.1 against 4.7, dec 3.4 against 5.2,
+/// Kalyna-256/256 enc 4.5 against 6.6; at 192 bytes the wide encryption
+/// wins (Kalyna-128 3.1 against 3.5), the narrow decryption still
+/// (Kalyna-128 3.9 against 4.5, Kalyna-256 5.3 against 5.8); at 256 they
+/// tie or the wide one wins.
+const NARROW_MAX_ENC: usize = 96;
+const NARROW_MAX_DEC: usize = 128;
+const NARROW_MAX_ENC_INTEL: usize = 128;
+const NARROW_MAX_DEC_INTEL: usize = 192;
 
 /// ways: Kalyna-128 blocks per wide batch. Short calls on the narrow
 /// kernel; the row-sliced keys are made on the first longer call
 /// (`kernel::tiered_backend`).
 pub(crate) const BACKEND: Backend<Keys> =
-    kernel::tiered_backend::<Z, Narrow, Z, RowSliced<Vbmi>, NARROW_MAX_ENC, NARROW_MAX_DEC>("avx512-gfni", true, 32);
+    kernel::tiered_backend::<
+    Z,
+    Narrow,
+    Z,
+    RowSliced<Vbmi>,
+    NARROW_MAX_ENC,
+    NARROW_MAX_DEC,
+    NARROW_MAX_ENC_INTEL,
+    NARROW_MAX_DEC_INTEL,
+>("avx512-gfni", true, 32);
 
 type Z = Zmm<Avx512Gfni>;

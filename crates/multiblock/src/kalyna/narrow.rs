@@ -115,7 +115,7 @@
 //! the other → interleaved: Kalyna-128/128 5, 6, 8 blocks enc 6.9, 5.8,
 //! 4.5 → 5.0, 4.2, 3.1, dec 8.1, 6.7, 5.2 → 5.6, 4.6, 3.4; Kalyna-256/256
 //! 3 and 4 blocks enc 8.5, 6.4 → 5.6, 4.5, dec 9.3, 6.5 → 6.2, 4.7. The
-//! default's tier now ends at 128 bytes (decryption 192; see
+//! default's tier on Intel now ends at 128 bytes (decryption 192; see
 //! `avx512_gfni.rs`).
 //!
 //! One block on Intel: a chain of the 8 `vpermi2b` and their sum alone

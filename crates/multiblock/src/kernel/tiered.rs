@@ -1,6 +1,8 @@
 //! A narrow and a wide batch cipher with different key material behind one
 //! backend. Calls of up to `MAX_ENC` bytes (encryption) or `MAX_DEC`
-//! (decryption) run on the narrow cipher, keyed with the backend: short
+//! (decryption; `MAX_ENC_INTEL` and `MAX_DEC_INTEL` on Intel CPUs, where
+//! the crossovers differ: see `cpu::is_intel`) run on the narrow cipher,
+//! keyed with the backend: short
 //! messages, chained modes and key setup pay only its key setup. The wide
 //! cipher is keyed on the first longer call, from the key schedule the
 //! narrow one gives back ([`KeySchedule`]).
@@ -8,8 +10,9 @@
 //! This is the default's size-aware dispatch (`dispatch.rs`) for one pair,
 //! without its costs: a boxed dispatcher in front of the kernels, a tier
 //! search and a lazy cell on every call, a dynamic call into the tier's own
-//! box. Which cipher runs depends on the call's length only, which is
-//! public; the wide keys are made the same way whenever they are made.
+//! box. Which cipher runs depends on the call's length and the CPU's maker
+//! only, both public; the wide keys are made the same way whenever they
+//! are made.
 
 use super::{both, imit, run, BatchCipher, Kernel};
 use crate::cpu::{Backend, BackendInfo, BlockKernel};
@@ -22,8 +25,12 @@ use std::sync::OnceLock;
 struct Line<T>(T);
 
 /// A keyed pair: narrow cipher `CN` on machine `N`, wide `CW` on `W`.
-struct Tiered<N, CN, W: Machine, CW: BatchCipher<W>, const MAX_ENC: usize, const MAX_DEC: usize> {
+struct Tiered<N, CN, W: Machine, CW: BatchCipher<W>> {
     narrow: Kernel<N, CN>,
+    /// The longest encryption and decryption the narrow cipher runs, on
+    /// this CPU.
+    max_enc: usize,
+    max_dec: usize,
     wide_machine: W,
     /// Keyed from `narrow`'s key schedule on the first longer call.
     /// Boxed on its own: a 64-byte-aligned field would make the whole pair
@@ -40,7 +47,7 @@ pub(crate) trait KeySchedule<K> {
     fn key_schedule(&self) -> K;
 }
 
-impl<N, CN, W, CW, const MAX_ENC: usize, const MAX_DEC: usize> Tiered<N, CN, W, CW, MAX_ENC, MAX_DEC>
+impl<N, CN, W, CW> Tiered<N, CN, W, CW>
 where
     N: Machine,
     CN: BatchCipher<N> + KeySchedule<CW::Keys>,
@@ -59,7 +66,7 @@ where
     }
 }
 
-impl<N, CN, W, CW, const MAX_ENC: usize, const MAX_DEC: usize> BlockKernel for Tiered<N, CN, W, CW, MAX_ENC, MAX_DEC>
+impl<N, CN, W, CW> BlockKernel for Tiered<N, CN, W, CW>
 where
     N: Machine,
     CN: BatchCipher<N> + KeySchedule<CW::Keys>,
@@ -67,13 +74,13 @@ where
     CW: BatchCipher<W>,
 {
     fn encrypt_blocks(&self, data: &mut [u8]) {
-        match data.len() <= MAX_ENC {
+        match data.len() <= self.max_enc {
             true => run::<N, CN, false>(self.narrow.machine, &self.narrow.cipher, data),
             false => run::<W, CW, false>(self.wide_machine, self.wide(), data),
         }
     }
     fn decrypt_blocks(&self, data: &mut [u8]) {
-        match data.len() <= MAX_DEC {
+        match data.len() <= self.max_dec {
             true => run::<N, CN, true>(self.narrow.machine, &self.narrow.cipher, data),
             false => run::<W, CW, true>(self.wide_machine, self.wide(), data),
         }
@@ -84,7 +91,9 @@ where
     }
 }
 
-fn keyed<N, CN, W, CW, const MAX_ENC: usize, const MAX_DEC: usize>(keys: &CW::Keys) -> Box<dyn BlockKernel>
+fn keyed<N, CN, W, CW, const MAX_ENC: usize, const MAX_DEC: usize, const MAX_ENC_INTEL: usize, const MAX_DEC_INTEL: usize>(
+    keys: &CW::Keys,
+) -> Box<dyn BlockKernel>
 where
     N: Machine,
     CN: BatchCipher<N, Keys = CW::Keys> + KeySchedule<CW::Keys>,
@@ -93,11 +102,14 @@ where
 {
     let (narrow, wide) = N::detect().zip(W::detect()).expect("a backend is keyed only after `available` said yes");
     // Written in place, as `super::keyed` does.
-    let slot = Box::<Tiered<N, CN, W, CW, MAX_ENC, MAX_DEC>>::new_uninit();
-    let kernel: Box<Tiered<N, CN, W, CW, MAX_ENC, MAX_DEC>> = Box::write(
+    let slot = Box::<Tiered<N, CN, W, CW>>::new_uninit();
+    let (max_enc, max_dec) = if crate::cpu::is_intel() { (MAX_ENC_INTEL, MAX_DEC_INTEL) } else { (MAX_ENC, MAX_DEC) };
+    let kernel: Box<Tiered<N, CN, W, CW>> = Box::write(
         slot,
         Tiered {
             narrow: Kernel { machine: narrow, cipher: CN::new(narrow, keys) },
+            max_enc,
+            max_dec,
             wide_machine: wide,
             wide: OnceLock::new(),
         },
@@ -106,9 +118,19 @@ where
 }
 
 /// The registry entry of narrow cipher `CN` on `N` (encryptions of up to
-/// `MAX_ENC` bytes, decryptions of up to `MAX_DEC`) and wide cipher `CW` on
-/// `W` (longer calls): `ways` blocks per wide batch.
-pub(crate) const fn tiered_backend<N, CN, W, CW, const MAX_ENC: usize, const MAX_DEC: usize>(
+/// `MAX_ENC` bytes, decryptions of up to `MAX_DEC`; on Intel the `_INTEL`
+/// limits) and wide cipher `CW` on `W` (longer calls): `ways` blocks per
+/// wide batch.
+pub(crate) const fn tiered_backend<
+    N,
+    CN,
+    W,
+    CW,
+    const MAX_ENC: usize,
+    const MAX_DEC: usize,
+    const MAX_ENC_INTEL: usize,
+    const MAX_DEC_INTEL: usize,
+>(
     name: &'static str,
     constant_time: bool,
     ways: usize,
@@ -122,6 +144,6 @@ where
     Backend {
         info: BackendInfo { name, constant_time, ways, needs: W::NEEDS },
         available: both::<N, W>,
-        new: keyed::<N, CN, W, CW, MAX_ENC, MAX_DEC>,
+        new: keyed::<N, CN, W, CW, MAX_ENC, MAX_DEC, MAX_ENC_INTEL, MAX_DEC_INTEL>,
     }
 }
