@@ -159,7 +159,8 @@ pub(crate) fn is_intel() -> bool {
         {
             let id = std::arch::x86_64::__cpuid(0);
             // The 12-byte vendor string is EBX, EDX, ECX.
-            id.ebx == u32::from_le_bytes(*b"Genu") && id.edx == u32::from_le_bytes(*b"ineI") && id.ecx == u32::from_le_bytes(*b"ntel")
+            let vendor = [id.ebx, id.edx, id.ecx];
+            vendor == [*b"Genu", *b"ineI", *b"ntel"].map(u32::from_le_bytes)
         }
         #[cfg(not(target_arch = "x86_64"))]
         false

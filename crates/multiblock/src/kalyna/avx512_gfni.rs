@@ -81,8 +81,7 @@ const NARROW_MAX_DEC_INTEL: usize = 192;
 /// ways: Kalyna-128 blocks per wide batch. Short calls on the narrow
 /// kernel; the row-sliced keys are made on the first longer call
 /// (`kernel::tiered_backend`).
-pub(crate) const BACKEND: Backend<Keys> =
-    kernel::tiered_backend::<
+pub(crate) const BACKEND: Backend<Keys> = kernel::tiered_backend::<
     Z,
     Narrow,
     Z,

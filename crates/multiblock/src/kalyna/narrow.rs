@@ -135,7 +135,6 @@ use crate::cpu::Backend;
 use crate::kernel::{self, BatchCipher};
 use crate::simd::{Avx512, Avx512Gfni, Gfni, Job, Machine, Narrow as Halves, Simd, Vbmi, Zmm};
 use std::sync::OnceLock;
-use zeroize::Zeroize;
 
 /// One register's worth of bytes.
 type Pattern = [u8; 64];
@@ -237,21 +236,12 @@ pub(crate) struct DecKeys {
     dec_mixed: [Pattern; 19],
 }
 
-/// Wiped as slices: one `memset` and a barrier each (the derived wipe of
-/// an array of arrays stores byte by byte, about 3.6k cycles for the
-/// 3.6 KiB of both, which a 64-byte message with key setup paid in full).
-impl Drop for NarrowKeys {
-    fn drop(&mut self) {
-        self.enc.as_flattened_mut().zeroize();
-    }
-}
-
-impl Drop for DecKeys {
-    fn drop(&mut self) {
-        self.dec.as_flattened_mut().zeroize();
-        self.dec_mixed.as_flattened_mut().zeroize();
-    }
-}
+// Wiped as slices: one `memset` and a barrier each (the derived wipe of
+// an array of arrays stores byte by byte, about 3.6k cycles for the
+// 3.6 KiB of both, which a 64-byte message with key setup paid in full).
+// The decryption keys are wiped when their box is dropped with `dec`.
+crate::wipe::wiped_as_slices!(NarrowKeys: enc);
+crate::wipe::wiped_as_slices!(DecKeys: dec, dec_mixed);
 
 impl NarrowKeys {
     fn new(keys: &Keys) -> NarrowKeys {

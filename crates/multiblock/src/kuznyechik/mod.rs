@@ -17,8 +17,8 @@
 //!   a 16×16 matrix product by `vgf2p8mulb` in the AES basis of
 //!   `aes_basis.rs` (the field isomorphism GF(2^8)/0x1C3 → /0x11B); what
 //!   `avx512-gfni` runs calls of up to 12 blocks (on Intel 16–20) on
-//!   (`kernel::tiered_backend`), so chained modes (CBC/CFB/OFB encryption, MACs) stop paying a 64-block
-//!   batch per block;
+//!   (`kernel::tiered_backend`), so chained modes (CBC/CFB/OFB encryption,
+//!   MACs) stop paying a 64-block batch per block;
 //! - `portable.rs`: constant-time bitsliced backend in plain Rust (every
 //!   CPU; circuits from `build.rs`, see `crate::bitslice`);
 //! - `neon.rs` (16 blocks, `TBL`/`TBX` lookups): the aarch64 constant-time

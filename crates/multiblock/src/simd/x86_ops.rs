@@ -229,10 +229,10 @@ pub(super) fn prefix_mask(len: usize) -> u64 {
 }
 
 // `vpaddb`, `vpblendvb` (Kalyna) and `vpshufb` (uBlock) as inline asm (see
-// `Simd::add8_opaque`, `Simd::blendv_opaque`, `Simd::shuffle8_opaque`). The register classes of
-// VEX ymm operands need the `avx` feature on the function that holds the
-// asm, so each is a `#[target_feature]` function; it inlines into every
-// level's function that has AVX2.
+// `Simd::add8_opaque`, `Simd::blendv_opaque`, `Simd::shuffle8_opaque`).
+// The register classes of VEX ymm operands need the `avx` feature on the
+// function that holds the asm, so each is a `#[target_feature]` function;
+// it inlines into every level's function that has AVX2.
 use core::arch::asm;
 use core::arch::x86_64::{__m128i, __m256i};
 

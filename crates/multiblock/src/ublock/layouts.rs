@@ -40,21 +40,26 @@ const fn four(p: &[[[u8; 16]; 2]; 2]) -> [[u8; 16]; 4] {
 /// A half of two registers (32 nibbles, lanes a and b) through a byte
 /// permutation: out_o = pshufb(a, m[2o]) | pshufb(b, m[2o+1]) (masks.rs
 /// `perm16`).
+///
+/// `OPAQUE` (masks in registers): opaque shuffles, which LLVM would
+/// otherwise merge pairwise into `vpermt2w` where AVX-512 VBMI is enabled
+/// (see `Simd::shuffle8_opaque`); masks read from memory stay plain
+/// shuffles with memory operands.
 #[inline(always)]
-fn permute2<M: Simd>(m: M, x: &mut [M::V], masks: [M::V; 4]) {
+fn permute2<M: Simd, const OPAQUE: bool>(m: M, x: &mut [M::V], masks: [M::V; 4]) {
     let (a, b) = (x[0], x[1]);
-    x[0] = m.or(m.shuffle8(a, masks[0]), m.shuffle8(b, masks[1]));
-    x[1] = m.or(m.shuffle8(a, masks[2]), m.shuffle8(b, masks[3]));
+    x[0] = m.or(shuffle::<M, OPAQUE>(m, a, masks[0]), shuffle::<M, OPAQUE>(m, b, masks[1]));
+    x[1] = m.or(shuffle::<M, OPAQUE>(m, a, masks[2]), shuffle::<M, OPAQUE>(m, b, masks[3]));
 }
 
-/// [`permute2`] with masks in registers: opaque shuffles, which LLVM would
-/// otherwise merge pairwise into `vpermt2w` where AVX-512 VBMI is enabled
-/// (see `Simd::shuffle8_opaque`).
+/// `shuffle8`, opaque if `OPAQUE`.
 #[inline(always)]
-fn permute2_opaque<M: Simd>(m: M, x: &mut [M::V], masks: [M::V; 4]) {
-    let (a, b) = (x[0], x[1]);
-    x[0] = m.or(m.shuffle8_opaque(a, masks[0]), m.shuffle8_opaque(b, masks[1]));
-    x[1] = m.or(m.shuffle8_opaque(a, masks[2]), m.shuffle8_opaque(b, masks[3]));
+fn shuffle<M: Simd, const OPAQUE: bool>(m: M, table: M::V, idx: M::V) -> M::V {
+    if OPAQUE {
+        m.shuffle8_opaque(table, idx)
+    } else {
+        m.shuffle8(table, idx)
+    }
 }
 
 /// PL and PR of a layout whose masks live in registers.
@@ -144,7 +149,7 @@ fn shuffles<M: Simd, const H: usize>(m: M, x: &mut [M::V], masks: [M::V; 4]) {
     if H == 1 {
         x[0] = m.shuffle8(x[0], masks[0]);
     } else {
-        permute2_opaque(m, x, masks);
+        permute2::<M, true>(m, x, masks);
     }
 }
 
@@ -261,12 +266,12 @@ impl<M: Simd> Layout<M> for Shuffled<'_, M> {
     #[inline(always)]
     fn pl(&self, m: M, t: usize, x: &mut [M::V]) {
         let p = &self.masks(t).pl;
-        permute2(m, x, [m.load(&p[0].0), m.load(&p[1].0), m.load(&p[2].0), m.load(&p[3].0)]);
+        permute2::<M, false>(m, x, [m.load(&p[0].0), m.load(&p[1].0), m.load(&p[2].0), m.load(&p[3].0)]);
     }
     #[inline(always)]
     fn pr(&self, m: M, t: usize, x: &mut [M::V]) {
         let p = &self.masks(t).pr;
-        permute2(m, x, [m.load(&p[0].0), m.load(&p[1].0), m.load(&p[2].0), m.load(&p[3].0)]);
+        permute2::<M, false>(m, x, [m.load(&p[0].0), m.load(&p[1].0), m.load(&p[2].0), m.load(&p[3].0)]);
     }
 }
 
