@@ -11,6 +11,7 @@ use super::nibble::{dup, from_rows, sbox, to_rows, Lane, DEC_ROWS, ENC_ROWS};
 use super::tables::{SBOX, SBOX_INV};
 use super::{Keys, Variant};
 use crate::gf256::{self, KALYNA};
+use crate::kernel;
 use crate::simd::{Job, Simd, Table256};
 use zeroize::Zeroize;
 
@@ -356,14 +357,18 @@ impl HalfRow {
             for y in s.iter_mut() {
                 self.sub_shift::<M, B>(m, y);
             }
-            for y in s.iter_mut() {
+            // Straight-line over the groups: once inlined into the whole
+            // call, LLVM kept this loop rolled, one group's MixColumns
+            // after the other (avx2 encryption 6% slower on Intel).
+            kernel::unrolled!(g in G => {
+                let y = &mut s[g];
                 *y = mix(m, c, *y);
                 if r < t {
                     for (v, k) in y.iter_mut().zip(&self.rk[r]) {
                         *v = m.xor(*v, m.load(k));
                     }
                 }
-            }
+            });
         }
     }
 

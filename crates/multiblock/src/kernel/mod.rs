@@ -38,6 +38,35 @@ macro_rules! once {
 #[cfg(target_arch = "x86_64")]
 pub(crate) use once;
 
+/// `$body` for `$g` = 0, …, G − 1 as straight-line code for the small G
+/// of a kernel's register groups, so that their independent chains
+/// interleave: LLVM may keep a plain loop over them rolled once a whole
+/// call is inlined into one function. A macro, not a function taking a
+/// closure, since a closure is compiled outside the kernel's
+/// `#[target_feature]` function.
+macro_rules! unrolled {
+    ($g:ident in $n:expr => $body:block) => {
+        match $n {
+            1 => {
+                let $g = 0;
+                $body
+            }
+            2 => {
+                {
+                    let $g = 0;
+                    $body
+                }
+                let $g = 1;
+                $body
+            }
+            n => {
+                for $g in 0..n $body
+            }
+        }
+    };
+}
+pub(crate) use unrolled;
+
 /// One backend's work on whole batches, keyed.
 ///
 /// Implementations hold their key material in zeroizing types, and write
