@@ -10,6 +10,8 @@
 //!   linear map of the m_l, shortened by Paar's greedy common-pair search
 //!   (C. Paar, "Optimized arithmetic for Reed-Solomon encoders", ISIT 1997).
 //!   Every split of the 8 bits into 4 + 4 is tried and the cheapest kept.
+//! - Kuznyechik's π and π⁻¹: from the structure published for π instead
+//!   (`build/kuznyechik_sbox.rs`), under half the operations.
 //! - A GF(2)-linear layer (Kuznyechik's L and L⁻¹, Kalyna's MixColumns and
 //!   its inverse): its bit matrix through the same greedy.
 //!
@@ -28,10 +30,15 @@ mod kalyna_tables;
 #[path = "src/gf256.rs"]
 mod gf256;
 
+#[path = "build/kuznyechik_sbox.rs"]
+mod kuznyechik_sbox;
+
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=build/kuznyechik_sbox.rs");
     println!("cargo:rerun-if-changed=src/kuznyechik/tables.rs");
     println!("cargo:rerun-if-changed=src/kalyna/tables.rs");
     println!("cargo:rerun-if-changed=src/gf256.rs");
@@ -39,8 +46,7 @@ fn main() {
 
     use kalyna_tables as ka;
     use kuznyechik_tables as ku;
-    sbox(&mut out, "kuznyechik_pi", &ku::PI);
-    sbox(&mut out, "kuznyechik_pi_inv", &ku::PI_INV);
+    kuznyechik_sbox::emit(&mut out, &ku::PI);
     for i in 0..4 {
         sbox(&mut out, &format!("kalyna_pi{i}"), &ka::SBOX[i]);
         sbox(&mut out, &format!("kalyna_pi{i}_inv"), &ka::SBOX_INV[i]);
@@ -276,3 +282,83 @@ fn sbox(code: &mut String, name: &str, s: &[u8; 256]) {
     code.push_str(&body);
 }
 
+
+/// A straight-line circuit over bit planes: inputs 0..n_in, then one
+/// variable per operation. It is evaluated here, to check it against the
+/// table it stands for, and emitted as Rust.
+struct Circuit {
+    n_in: usize,
+    ops: Vec<Op>,
+    /// Monomials made so far, per (input nibble, bit set).
+    memo: HashMap<([usize; 4], usize), usize>,
+}
+
+enum Op {
+    Xor(usize, usize),
+    And(usize, usize),
+    Or(usize, usize),
+    Not(usize),
+}
+
+impl Circuit {
+    fn new(n_in: usize) -> Circuit {
+        Circuit { n_in, ops: Vec::new(), memo: HashMap::new() }
+    }
+    fn push(&mut self, op: Op) -> usize {
+        self.ops.push(op);
+        self.n_in + self.ops.len() - 1
+    }
+    fn xor(&mut self, a: usize, b: usize) -> usize {
+        self.push(Op::Xor(a, b))
+    }
+    fn and(&mut self, a: usize, b: usize) -> usize {
+        self.push(Op::And(a, b))
+    }
+    fn or(&mut self, a: usize, b: usize) -> usize {
+        self.push(Op::Or(a, b))
+    }
+    fn not(&mut self, a: usize) -> usize {
+        self.push(Op::Not(a))
+    }
+    fn xor_all(&mut self, terms: &[usize]) -> usize {
+        let (&first, rest) = terms.split_first().expect("a sum of at least one term");
+        rest.iter().fold(first, |acc, &t| self.xor(acc, t))
+    }
+
+    /// Every input byte through the circuit must give `table`'s entry.
+    fn check(&self, outs: &[usize], table: &[u8; 256], name: &str) {
+        for x in 0..256usize {
+            let mut v: Vec<bool> = (0..self.n_in).map(|b| x >> b & 1 == 1).collect();
+            for op in &self.ops {
+                v.push(match *op {
+                    Op::Xor(a, b) => v[a] ^ v[b],
+                    Op::And(a, b) => v[a] & v[b],
+                    Op::Or(a, b) => v[a] | v[b],
+                    Op::Not(a) => !v[a],
+                });
+            }
+            let y: usize = outs.iter().enumerate().map(|(k, &o)| usize::from(v[o]) << k).sum();
+            assert_eq!(y, table[x] as usize, "{name} differs from its table at {x}");
+        }
+    }
+
+    fn emit(&self, out: &mut String, name: &str, outs: &[usize]) {
+        let n = self.n_in;
+        let var = |i: usize| if i < n { format!("x[{i}]") } else { format!("t{i}") };
+        writeln!(out, "/// The S-box on 8 bit planes: {} operations (see build/kuznyechik_sbox.rs).", self.ops.len())
+            .unwrap();
+        writeln!(out, "#[allow(clippy::all)]\n#[inline(always)]\npub(crate) fn {name}<W: Word>(x: &[W; {n}]) -> [W; {}] {{", outs.len())
+            .unwrap();
+        for (i, op) in self.ops.iter().enumerate() {
+            let e = match *op {
+                Op::Xor(a, b) => format!("{} ^ {}", var(a), var(b)),
+                Op::And(a, b) => format!("{} & {}", var(a), var(b)),
+                Op::Or(a, b) => format!("{} | {}", var(a), var(b)),
+                Op::Not(a) => format!("!{}", var(a)),
+            };
+            writeln!(out, "    let t{} = {e};", n + i).unwrap();
+        }
+        let list: Vec<String> = outs.iter().map(|&o| var(o)).collect();
+        writeln!(out, "    [{}]\n}}\n", list.join(", ")).unwrap();
+    }
+}
