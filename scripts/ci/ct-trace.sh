@@ -32,6 +32,11 @@ echo "ct-trace: constant-time backends on this CPU (every fill must give the sam
 # single steps (Kuznyechik alone: 265 s; Kalyna-512 over 15 min on a 2-vCPU
 # VM); by hand: `ct-trace ct --backend portable --filter kuznyechik`.
 "$bin" ct --except portable
+# Kuznyechik's key schedule runs on AVX-512 where the CPU has it, whichever
+# backend is keyed: its AVX2 form, and the avx2 backends' one-block tier, as
+# an AVX2-only CPU (Zen 2/3, Haswell to Comet Lake) runs them.
+echo "ct-trace: Kuznyechik's avx2 backends as an AVX2-only CPU runs them (MULTIBLOCK_DISABLE=avx512f,gfni)"
+MULTIBLOCK_DISABLE=avx512f,gfni "$bin" ct --backend avx2,avx2-narrow --filter kuznyechik
 echo "ct-trace: table/table12/reference backends (each must be flagged)"
 "$bin" leaky
 

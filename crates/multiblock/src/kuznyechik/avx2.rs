@@ -26,15 +26,43 @@
 //! tables are reloaded from L1 each time (loads are not the limit).
 
 use super::layers::{self, Nibble, NibbleGfni};
+use super::masked::MaskedL;
 use super::sliced::Sliced;
 use super::Keys;
 use crate::cpu::Backend;
 use crate::kernel;
 use crate::simd::{self, Machine, Xmm, Ymm};
 
-pub(crate) const BACKEND: Backend<Keys> = kernel::backend::<Ymm<simd::Avx2>, Sliced<Nibble>>("avx2", true, 32);
+/// Calls of up to this many bytes run one block at a time on
+/// [`MaskedL`] (see `masked.rs`), longer ones byte-sliced. Crossovers
+/// measured on Sapphire Rapids with the narrow kernel at ~47 ticks/byte:
+/// `avx2` pads 5 blocks to its 16-block xmm batch at ~49, `avx2-gfni` 5
+/// blocks at ~40 and 4 at ~50.
+const NARROW_MAX: usize = 80;
+const NARROW_MAX_GFNI: usize = 48;
+
+type Y = Ymm<simd::Avx2>;
+type Yg = Ymm<simd::Avx2Gfni>;
+
+pub(crate) const BACKEND: Backend<Keys> =
+    kernel::tiered_backend::<Y, MaskedL, Y, Sliced<Nibble>, NARROW_MAX, NARROW_MAX, NARROW_MAX, NARROW_MAX>(
+        "avx2", true, 32,
+    );
 pub(crate) const BACKEND_GFNI: Backend<Keys> =
-    kernel::backend::<Ymm<simd::Avx2Gfni>, Sliced<NibbleGfni>>("avx2-gfni", true, 32);
+    kernel::tiered_backend::<
+        Yg,
+        MaskedL,
+        Yg,
+        Sliced<NibbleGfni>,
+        NARROW_MAX_GFNI,
+        NARROW_MAX_GFNI,
+        NARROW_MAX_GFNI,
+        NARROW_MAX_GFNI,
+    >(
+        "avx2-gfni", true, 32,
+    );
+/// The narrow tier by itself (never a default): for measurements and tests.
+pub(crate) const BACKEND_NARROW: Backend<Keys> = kernel::backend::<Y, MaskedL>("avx2-narrow", true, 1);
 
 /// π on one block in constant time (the key schedule's S, on secret bytes);
 /// `false`, with `a` untouched, on a CPU without AVX2.

@@ -19,6 +19,10 @@
 //!   `avx512-gfni` runs calls of up to 12 blocks (on Intel 16–20) on
 //!   (`kernel::tiered_backend`), so chained modes (CBC/CFB/OFB encryption,
 //!   MACs) stop paying a 64-block batch per block;
+//! - `masked.rs` (`avx2-narrow`): one block in an xmm, π by the `avx2`
+//!   lookup tree and L as the XOR of its bits' images picked by byte masks
+//!   (`linear.rs`); what `avx2` and `avx2-gfni` run calls of up to 5 and 4
+//!   blocks on, where the byte-sliced kernels pad to a 16-block batch;
 //! - `portable.rs`: constant-time bitsliced backend in plain Rust (every
 //!   CPU; circuits from `build.rs`, see `crate::bitslice`);
 //! - `neon.rs` (16 blocks, `TBL`/`TBX` lookups): the aarch64 constant-time
@@ -35,6 +39,8 @@ mod avx512_gfni;
 mod key_schedule;
 mod layers;
 mod linear;
+#[cfg(any(target_arch = "x86_64", test))]
+mod masked;
 #[cfg(any(target_arch = "x86_64", test))]
 mod narrow;
 mod portable;
@@ -64,6 +70,7 @@ pub(crate) static BACKENDS: &[Backend<Keys>] = &[
     avx512_gfni::BACKEND_NARROW,
     avx2::BACKEND_GFNI,
     avx2::BACKEND,
+    avx2::BACKEND_NARROW,
     portable::BACKEND,
     reference::BACKEND,
     table::BACKEND,
