@@ -52,19 +52,21 @@ impl BatchCipher<Portable> for Bitsliced {
     }
     #[inline(always)]
     fn encrypt(&self, _: Portable, batch: &mut [u8]) {
-        if batch.len() <= 16 * 64 {
-            crypt::<W1, false>(&self.rk, batch)
-        } else {
-            crypt::<W2, false>(&self.rk, batch)
-        }
+        crypt_batch::<false>(&self.rk, batch)
     }
     #[inline(always)]
     fn decrypt(&self, _: Portable, batch: &mut [u8]) {
-        if batch.len() <= 16 * 64 {
-            crypt::<W1, true>(&self.rk, batch)
-        } else {
-            crypt::<W2, true>(&self.rk, batch)
-        }
+        crypt_batch::<true>(&self.rk, batch)
+    }
+}
+
+/// A batch on one u64 lane (up to 64 blocks) or two.
+#[inline(always)]
+fn crypt_batch<const DECRYPT: bool>(rk: &[Block; 10], batch: &mut [u8]) {
+    if batch.len() <= 16 * 64 {
+        crypt::<W1, DECRYPT>(rk, batch)
+    } else {
+        crypt::<W2, DECRYPT>(rk, batch)
     }
 }
 
