@@ -10,10 +10,12 @@
 //! the 16 images f(e_i) of the unit bytes: f(2^b·e_i) = 2^b·f(e_i) bytewise.
 //!
 //! Where the CPU has AVX2 (or NEON) the same selection runs on vectors: byte
-//! a_i broadcast, compared bitwise against a selector, the masks ANDed with
-//! two images per ymm (one per NEON register): 16 × (1 + 4 × 4) ≈ 270
-//! vector operations instead of ≈ 900 scalar ones. Kuznyechik's key schedule
-//! calls this 32 times per key where no narrow AVX-512 kernel runs it.
+//! a_i spread over a register by `pshufb`, compared bitwise against a
+//! selector, the masks ANDed with two images per ymm (one per NEON
+//! register): 16 × (1 + 4 × 4) ≈ 270 vector operations instead of ≈ 900
+//! scalar ones. Kuznyechik's key schedule calls this 32 times per key where
+//! no narrow AVX-512 kernel runs it, and `avx2-narrow` (`masked.rs`) twice
+//! per block and round.
 
 use crate::gf256::{self, KUZNYECHIK};
 use crate::simd::{Job, Machine, Simd};

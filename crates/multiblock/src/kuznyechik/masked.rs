@@ -6,18 +6,19 @@
 //! - S (S⁻¹): the `avx2` backend's lookup tree on the block register
 //!   (16 `pshufb` over the table's rows, 15 `pblendvb`; 35 operations).
 //! - L (L⁻¹): GF(2)-linear, so the XOR of the images of the block's set
-//!   bits ([`Linear::apply_on`]): per byte one broadcast and, per pair of
-//!   bits, a selector AND, a compare, an AND with the two images (one ymm)
-//!   and an XOR: 16 × 17 ≈ 270 operations, no address or branch depending
-//!   on the data.
+//!   bits ([`Linear::sum_on`]): the block in both lanes of a ymm, per byte
+//!   one `pshufb` spreading it and, per pair of bits, a selector AND, a
+//!   compare, an AND with the two images and an XOR: 16 × 17 ≈ 270
+//!   operations, no address or branch depending on the data.
 //!
-//! Count: ≈ 310 vector operations per round, 9 rounds ≈ 2 800 per block, at
-//! about 3 per cycle ≈ 60 cycles/byte, against ≈ 250 for one block padded
-//! to the byte-sliced kernel's 16-block xmm batch, and ≈ 19 for the
-//! non-constant-time `table` backend (64 KiB of tables). The crossover with
-//! the byte-sliced kernel is near four blocks ([`MAX_ENC`], measured).
-//! `avx2` runs calls up to that length here (`kernel::tiered`), so CBC
-//! encryption, the MACs and short messages no longer pay for 16 blocks.
+//! Count: ≈ 310 vector operations per round, 9 rounds ≈ 2 800 per block,
+//! at about 3 per cycle ≈ 60 cycles/byte, against the 16-block xmm batch
+//! that the byte-sliced kernel pads one block to. Measured on Sapphire
+//! Rapids (TSC ticks/byte): 47.5 for 1 to 5 blocks, against 254 for one
+//! padded block, 49 for five, and 15–16 for the non-constant-time `table`
+//! (64 KiB of tables). `avx2` runs calls of up to 5 blocks on it, and
+//! `avx2-gfni` (whose wide kernel is faster) up to 3 (`kernel::tiered`), so
+//! CBC encryption, the MACs and short messages no longer pay for 16 blocks.
 
 use super::layers::{Lookup, Tree};
 use super::linear::{l_inv_map, l_map, Linear};
