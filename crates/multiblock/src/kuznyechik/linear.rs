@@ -99,9 +99,7 @@ impl Linear {
     }
 }
 
-/// f(a) on machine `m`: M::BYTES / 16 images per register, selected by
-/// byte masks (a_i ∧ 2^b = 2^b), summed in two accumulators, whose lanes
-/// are folded at the end.
+/// [`Linear::apply`] as a job of machine `m` (see [`Linear::apply_on`]).
 struct Apply<'a, M> {
     m: M,
     map: &'a Linear,
