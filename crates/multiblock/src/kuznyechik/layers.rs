@@ -132,7 +132,7 @@ pub(crate) struct NibbleTables;
 impl<M: Simd> Products<M> for NibbleTables {
     #[inline(always)]
     fn mul(m: M, x: M::V, k: usize) -> M::V {
-        let nibbles = m.splat8(0x0f);
+        let nibbles = m.splat8_opaque(0x0f);
         let lo = m.and(x, nibbles);
         let hi = m.and(m.shr16::<4>(x), nibbles);
         m.xor(m.shuffle8(m.splat128(&MUL_LO[k]), lo), m.shuffle8(m.splat128(&MUL_HI[k]), hi))

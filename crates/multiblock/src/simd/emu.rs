@@ -186,6 +186,9 @@ impl<const N: usize> Simd for Emu<N> {
     fn add8_opaque(self, a: R<N>, b: R<N>) -> R<N> {
         self.add8(a, b)
     }
+    fn splat8_opaque(self, b: u8) -> R<N> {
+        self.splat8(b)
+    }
     fn shuffle8_opaque(self, table: R<N>, idx: R<N>) -> R<N> {
         self.shuffle8(table, idx)
     }

@@ -177,6 +177,11 @@ pub(crate) trait Simd: Machine {
     /// into one `vpermt2w`, which on Intel is 3 µops and several cycles
     /// longer (uBlock-256's one-block calls: 17% slower on Sapphire Rapids).
     fn shuffle8_opaque(self, table: Self::V, idx: Self::V) -> Self::V;
+    /// `splat8`, which LLVM sees as a register value rather than a
+    /// constant: hoisted out of loops and kept in a register, instead of
+    /// its 32-byte load folded into every use (Kuznyechik `avx2`'s nibble
+    /// mask: 212 such loads per round).
+    fn splat8_opaque(self, b: u8) -> Self::V;
     /// 128-bit lane L ← the 16 bytes of `src` at L·stride (`vinserti128`).
     fn load_lanes(self, src: &[u8], stride: usize) -> Self::V;
     /// The inverse: lane L → the 16 bytes of `dst` at L·stride.

@@ -256,6 +256,10 @@ impl Simd for Neon {
         self.add8(a, b)
     }
     #[inline(always)]
+    fn splat8_opaque(self, b: u8) -> V {
+        self.splat8(b)
+    }
+    #[inline(always)]
     fn shuffle8_opaque(self, table: V, idx: V) -> V {
         self.shuffle8(table, idx)
     }

@@ -33,6 +33,7 @@ macro_rules! check_simd {
             same!($m, $n, $rng, |m, a, b, c| m.xor3(a, b, m.xor(c, m.and(a, m.or(b, m.andnot(c, a))))));
             same!($m, $n, $rng, |m, a, b, _c| m.add8(m.sub8(a, b), m.add32(b, m.add64(a, m.sub64(b, a)))));
             same!($m, $n, $rng, |m, a, b, _c| m.or(m.eq8(a, m.splat8(7)), m.gt8(a, b)));
+            same!($m, $n, $rng, |m, a, _b, _c| m.and(a, m.splat8_opaque(0x3c)));
             same!($m, $n, $rng, |m, a, _b, _c| m.xor(m.shl16::<3>(a), m.shr16::<4>(m.splat32(0xdead_beef))));
             same!($m, $n, $rng, |m, a, b, _c| m.xor3(m.shl32::<5>(a), m.shr32::<7>(b), m.rotl32::<11>(a)));
             same!($m, $n, $rng, |m, a, b, _c| m.xor(m.shl64::<9>(a), m.shr64::<13>(m.add64(b, m.splat64(1)))));

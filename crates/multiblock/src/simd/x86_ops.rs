@@ -256,6 +256,26 @@ macro_rules! opaque {
     };
 }
 
+/// `$name(b)`: b in every byte, through an empty asm so that LLVM sees a
+/// register value, not a constant (see `Simd::splat8_opaque`).
+macro_rules! opaque_splat8 {
+    ($name:ident, $feature:literal, $v:ty, $class:ident, $set8:ident) => {
+        /// # Safety
+        /// The CPU must have the feature.
+        #[inline]
+        #[target_feature(enable = $feature)]
+        pub(super) unsafe fn $name(b: u8) -> $v {
+            let mut v: $v = core::arch::x86_64::$set8(b as i8);
+            // SAFETY: the caller guarantees the feature; no instruction.
+            unsafe { asm!("/* {v} */", v = inout($class) v, options(pure, nomem, nostack, preserves_flags)) };
+            v
+        }
+    };
+}
+
+opaque_splat8!(splat8_xmm, "sse2", __m128i, xmm_reg, _mm_set1_epi8);
+opaque_splat8!(splat8_ymm, "avx2", __m256i, ymm_reg, _mm256_set1_epi8);
+
 opaque!(vpaddb_xmm, "avx", __m128i, xmm_reg, "vpaddb {r}, {a}, {b}", a, b);
 opaque!(vpaddb_ymm, "avx2", __m256i, ymm_reg, "vpaddb {r}, {a}, {b}", a, b);
 opaque!(vpshufb_xmm, "avx", __m128i, xmm_reg, "vpshufb {r}, {a}, {b}", a, b);

@@ -87,6 +87,10 @@ x86_simd! {
             }
         }
         #[inline(always)]
+        fn splat8_opaque(self, b: u8) -> __m128i {
+            unsafe { super::x86_ops::splat8_xmm(b) }
+        }
+        #[inline(always)]
         fn shuffle8_opaque(self, table: __m128i, idx: __m128i) -> __m128i {
             if L::AVX2 {
                 unsafe { super::x86_ops::vpshufb_xmm(table, idx) }

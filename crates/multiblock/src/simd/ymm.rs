@@ -94,6 +94,10 @@ x86_simd! {
             unsafe { super::x86_ops::vpaddb_ymm(a, b) }
         }
         #[inline(always)]
+        fn splat8_opaque(self, b: u8) -> __m256i {
+            unsafe { super::x86_ops::splat8_ymm(b) }
+        }
+        #[inline(always)]
         fn shuffle8_opaque(self, table: __m256i, idx: __m256i) -> __m256i {
             unsafe { super::x86_ops::vpshufb_ymm(table, idx) }
         }

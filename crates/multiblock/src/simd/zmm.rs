@@ -94,6 +94,10 @@ x86_simd! {
             unsafe { _mm512_add_epi8(a, b) }
         }
         #[inline(always)]
+        fn splat8_opaque(self, b: u8) -> __m512i {
+            self.splat8(b)
+        }
+        #[inline(always)]
         fn shuffle8_opaque(self, table: __m512i, idx: __m512i) -> __m512i {
             self.shuffle8(table, idx)
         }
