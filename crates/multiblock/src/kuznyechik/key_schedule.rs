@@ -82,7 +82,7 @@ pub(crate) fn expand(key: &[u8]) -> [Block; 10] {
 
 /// The 32 steps inside one machine's instruction set: the pair (a1, a0)
 /// in 16-byte registers of `block`, S by the `avx2` backend's lookup tree
-/// (`Tree`), L by [`super::linear::Linear::apply_on`] on `m` (two images
+/// (`Tree`), L by [`super::linear::Linear::apply_in`] on `m` (two images
 /// per ymm). Keeping the whole schedule in one `#[target_feature]` call
 /// saves, per step, two calls into it and the byte-wise copies, XORs and
 /// wipes of the step-by-step form (Sapphire Rapids with AVX-512 disabled,
@@ -104,22 +104,18 @@ impl<M: Simd, B: Simd> Job for OnMachine<'_, M, B> {
         rk[0].copy_from_slice(&key[..16]);
         rk[1].copy_from_slice(&key[16..]);
         let (mut a1, mut a0) = (b.load(&key[..16]), b.load(&key[16..]));
-        // S and L outputs pass through memory (L reads bytes); one buffer
-        // each, wiped at the end.
-        let (mut s, mut lu) = ([0u8; 16], [0u8; 16]);
+        // L's block and partial sums pass through memory; wiped at the end.
+        let mut buf = [0u8; 64];
         for i in 0..4 {
             for ci in &c[8 * i..8 * i + 8] {
-                b.store(Tree::lookup(b, b.xor(a1, b.load(ci)), &PI), &mut s);
-                lu = l.apply_on(m, &s);
-                let u = b.xor(b.load(&lu), a0);
+                let u = b.xor(l.apply_in(m, b, Tree::lookup(b, b.xor(a1, b.load(ci)), &PI), &mut buf), a0);
                 a0 = a1;
                 a1 = u;
             }
             b.store(a1, &mut rk[2 * i + 2]);
             b.store(a0, &mut rk[2 * i + 3]);
         }
-        s.zeroize();
-        lu.zeroize();
+        buf.zeroize();
     }
 }
 

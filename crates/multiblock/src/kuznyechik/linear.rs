@@ -71,12 +71,15 @@ impl Linear {
     /// f(a), in constant time: on AVX2 or NEON where the CPU has it.
     pub(crate) fn apply(&self, a: &Block) -> Block {
         #[cfg(target_arch = "x86_64")]
-        if let Some(m) = crate::simd::Ymm::<crate::simd::Avx2>::detect() {
-            return m.vectorize(Apply { m, map: self, a });
+        {
+            use crate::simd::Narrow;
+            if let Some(m) = crate::simd::Ymm::<crate::simd::Avx2>::detect() {
+                return m.vectorize(Apply { m, block: m.half(), map: self, a });
+            }
         }
         #[cfg(target_arch = "aarch64")]
         if let Some(m) = crate::simd::Neon::detect() {
-            return m.vectorize(Apply { m, map: self, a });
+            return m.vectorize(Apply { m, block: m, map: self, a });
         }
         self.apply_scalar(a)
     }
@@ -97,43 +100,24 @@ impl Linear {
         out[8..].copy_from_slice(&hi.to_le_bytes());
         out
     }
-}
 
-/// [`Linear::apply`] as a job of machine `m` (see [`Linear::apply_on`]).
-struct Apply<'a, M> {
-    m: M,
-    map: &'a Linear,
-    a: &'a Block,
-}
-
-impl<M: Simd> Job for Apply<'_, M> {
-    type Output = Block;
+    /// f(x) for the block in `x`, a register of the 16-byte machine `b`,
+    /// computed on machine `m` (16, 32 or 64 bytes wide), for kernels that
+    /// call it inside their own instruction set. The block goes to every
+    /// lane of `m` through `buf`, and [`Linear::sum_on`]'s lanes come back
+    /// through it to be XORed as `b` registers; each load lies inside the
+    /// store before it, so it is forwarded. The caller wipes `buf`.
     #[inline(always)]
-    fn run(self) -> Block {
-        self.map.apply_on(self.m, self.a)
-    }
-}
-
-impl Linear {
-    /// [`Linear::apply`] written for machine `m`, for kernels that call it
-    /// inside their own instruction set.
-    #[inline(always)]
-    pub(crate) fn apply_on<M: Simd>(&self, m: M, a: &Block) -> Block {
-        let sum = self.sum_on(m, m.splat128(a));
-        let mut lanes = [0u8; 64];
-        m.store(sum, &mut lanes);
-        let mut out = [0u64; 2];
-        for lane in lanes[..M::BYTES].chunks_exact(16) {
-            let [lo, hi] = halves(lane);
-            out[0] ^= lo;
-            out[1] ^= hi;
+    pub(crate) fn apply_in<M: Simd, B: Simd>(&self, m: M, b: B, x: B::V, buf: &mut [u8; 64]) -> B::V {
+        debug_assert_eq!(B::BYTES, 16);
+        b.store(x, &mut buf[..16]);
+        let sum = self.sum_on(m, m.splat128(buf[..16].try_into().expect("16 bytes")));
+        m.store(sum, &mut buf[..M::BYTES]);
+        let mut y = b.load(&buf[..16]);
+        for lane in 1..M::BYTES / 16 {
+            y = b.xor(y, b.load(&buf[16 * lane..16 * lane + 16]));
         }
-        lanes.zeroize();
-        let mut block = [0u8; 16];
-        block[..8].copy_from_slice(&out[0].to_le_bytes());
-        block[8..].copy_from_slice(&out[1].to_le_bytes());
-        out.zeroize();
-        block
+        y
     }
 
     /// f of the block that `v` holds in every 128-bit lane, as partial sums
@@ -142,7 +126,7 @@ impl Linear {
     /// masks pick those bits' images; four accumulators keep the XOR chains
     /// short.
     #[inline(always)]
-    pub(crate) fn sum_on<M: Simd>(&self, m: M, v: M::V) -> M::V {
+    fn sum_on<M: Simd>(&self, m: M, v: M::V) -> M::V {
         let per = M::BYTES / 16;
         let mut acc = [m.zero(); 4];
         for i in 0..16 {
@@ -158,6 +142,29 @@ impl Linear {
             }
         }
         m.xor(m.xor(acc[0], acc[1]), m.xor(acc[2], acc[3]))
+    }
+}
+
+/// [`Linear::apply`] as a job of machine `m`, the block in a register of
+/// `block` (see [`Linear::apply_in`]).
+struct Apply<'a, M, B> {
+    m: M,
+    block: B,
+    map: &'a Linear,
+    a: &'a Block,
+}
+
+impl<M: Simd, B: Simd> Job for Apply<'_, M, B> {
+    type Output = Block;
+    #[inline(always)]
+    fn run(self) -> Block {
+        let Apply { m, block: b, map, a } = self;
+        let mut buf = [0u8; 64];
+        let y = map.apply_in(m, b, b.load(a), &mut buf);
+        buf.zeroize();
+        let mut out = [0u8; 16];
+        b.store(y, &mut out);
+        out
     }
 }
 
@@ -211,9 +218,9 @@ mod tests {
             assert_eq!(l_map().apply_scalar(&a), want);
             for map in [l_map(), l_inv_map()] {
                 let want = map.apply_scalar(&a);
-                assert_eq!(Apply { m: Emu::<16>, map, a: &a }.run(), want, "one image per register");
-                assert_eq!(Apply { m: Emu::<32>, map, a: &a }.run(), want, "two images per register");
-                assert_eq!(Apply { m: Emu::<64>, map, a: &a }.run(), want, "four images per register");
+                assert_eq!(Apply { m: Emu::<16>, block: Emu::<16>, map, a: &a }.run(), want, "one image per register");
+                assert_eq!(Apply { m: Emu::<32>, block: Emu::<16>, map, a: &a }.run(), want, "two images per register");
+                assert_eq!(Apply { m: Emu::<64>, block: Emu::<16>, map, a: &a }.run(), want, "four images per register");
             }
         }
     }

@@ -6,7 +6,7 @@
 //! - S (S⁻¹): the `avx2` backend's lookup tree on the block register
 //!   (16 `pshufb` over the table's rows, 15 `pblendvb`; 35 operations).
 //! - L (L⁻¹): GF(2)-linear, so the XOR of the images of the block's set
-//!   bits ([`Linear::sum_on`]): the block in both lanes of a ymm, per byte
+//!   bits ([`Linear::apply_in`]): the block in both lanes of a ymm, per byte
 //!   one `pshufb` spreading it and, per pair of bits, a selector AND, a
 //!   compare, an AND with the two images and an XOR: 16 × 17 ≈ 270
 //!   operations, no address or branch depending on the data.
@@ -51,9 +51,9 @@ impl<M: Narrow> BatchCipher<M> for MaskedL {
     fn encrypt(&self, m: M, batch: &mut [u8]) {
         let b = m.half();
         let mut x = b.load(batch);
-        let mut buf = [0u8; 32];
+        let mut buf = [0u8; 64];
         for k in &self.rk[..9] {
-            x = linear(m, self.l, Tree::lookup(b, b.xor(x, b.load(k)), &PI), &mut buf);
+            x = self.l.apply_in(m, b, Tree::lookup(b, b.xor(x, b.load(k)), &PI), &mut buf);
         }
         b.store(b.xor(x, b.load(&self.rk[9])), batch);
         buf.zeroize();
@@ -62,27 +62,14 @@ impl<M: Narrow> BatchCipher<M> for MaskedL {
     fn decrypt(&self, m: M, batch: &mut [u8]) {
         let b = m.half();
         let mut x = b.xor(b.load(batch), b.load(&self.rk[9]));
-        let mut buf = [0u8; 32];
+        let mut buf = [0u8; 64];
         for k in self.rk[..9].iter().rev() {
-            let y = linear(m, self.l_inv, x, &mut buf);
+            let y = self.l_inv.apply_in(m, b, x, &mut buf);
             x = b.xor(Tree::lookup(b, y, &PI_INV), b.load(k));
         }
         b.store(x, batch);
         buf.zeroize();
     }
-}
-
-/// f(x) for the block in half-register `x`: into both lanes of a register
-/// of `m` and back through `buf` (a store each way; both loads lie inside
-/// the store before them, so they are forwarded).
-#[inline(always)]
-fn linear<M: Narrow>(m: M, f: &Linear, x: <M::Half as Simd>::V, buf: &mut [u8; 32]) -> <M::Half as Simd>::V {
-    debug_assert_eq!((M::BYTES, <M::Half as Simd>::BYTES), (32, 16), "a ymm-wide machine");
-    let b = m.half();
-    b.store(x, &mut buf[..16]);
-    let sum = f.sum_on(m, m.splat128(buf[..16].try_into().expect("16 bytes")));
-    m.store(sum, buf);
-    b.xor(b.load(&buf[..16]), b.load(&buf[16..]))
 }
 
 #[cfg(target_arch = "x86_64")]
