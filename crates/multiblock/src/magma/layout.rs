@@ -20,25 +20,43 @@ pub(super) const fn word_byte(order: ByteOrder, half: usize, j: usize) -> usize 
 /// A 16-byte shuffle (pshufb) taking two blocks to the dwords
 /// `[N1 of block 0, N1 of block 1, N2 of block 0, N2 of block 1]`.
 pub(super) fn pair_gather(order: ByteOrder) -> [u8; 16] {
-    let mut p = [0u8; 16];
-    for (w, word) in p.chunks_exact_mut(4).enumerate() {
-        let (half, block) = (w / 2, w % 2);
-        for (j, b) in word.iter_mut().enumerate() {
-            *b = (8 * block + word_byte(order, half, j)) as u8;
-        }
+    match order {
+        ByteOrder::Magma => PAIR_GATHER[0],
+        ByteOrder::Gost89 => PAIR_GATHER[1],
     }
-    p
 }
 
 /// The inverse of [`pair_gather`].
 pub(super) fn pair_scatter(order: ByteOrder) -> [u8; 16] {
-    invert(&pair_gather(order))
+    match order {
+        ByteOrder::Magma => PAIR_SCATTER[0],
+        ByteOrder::Gost89 => PAIR_SCATTER[1],
+    }
 }
 
-fn invert(p: &[u8; 16]) -> [u8; 16] {
+// Built at compile time: a key setup only picks them (they were a few
+// percent of a 64-byte message with key setup when built per key).
+const PAIR_GATHER: [[u8; 16]; 2] = [gather(ByteOrder::Magma), gather(ByteOrder::Gost89)];
+const PAIR_SCATTER: [[u8; 16]; 2] = [invert(&PAIR_GATHER[0]), invert(&PAIR_GATHER[1])];
+
+const fn gather(order: ByteOrder) -> [u8; 16] {
+    let mut p = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        let (w, j) = (i / 4, i % 4);
+        let (half, block) = (w / 2, w % 2);
+        p[i] = (8 * block + word_byte(order, half, j)) as u8;
+        i += 1;
+    }
+    p
+}
+
+const fn invert(p: &[u8; 16]) -> [u8; 16] {
     let mut q = [0u8; 16];
-    for (i, &v) in p.iter().enumerate() {
-        q[usize::from(v)] = i as u8;
+    let mut i = 0;
+    while i < 16 {
+        q[p[i] as usize] = i as u8;
+        i += 1;
     }
     q
 }
