@@ -33,6 +33,7 @@ mod cpu;
 mod dispatch;
 mod engine;
 mod gf256;
+mod permutation;
 pub(crate) mod simd;
 mod kernel;
 mod error;

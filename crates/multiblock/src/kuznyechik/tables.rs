@@ -23,17 +23,7 @@ pub(crate) const PI: [u8; 256] = [
 ];
 
 /// π⁻¹, the inverse permutation (used by S⁻¹, §4.1.2), derived from [`PI`].
-pub(crate) const PI_INV: [u8; 256] = invert(&PI);
-
-const fn invert(p: &[u8; 256]) -> [u8; 256] {
-    let mut inv = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        inv[p[i] as usize] = i as u8;
-        i += 1;
-    }
-    inv
-}
+pub(crate) const PI_INV: [u8; 256] = crate::permutation::inverse(&PI);
 
 /// The field GF(2^8) of §4.1.2: polynomials modulo p(x) = x^8 + x^7 + x^6 + x + 1.
 /// This is p(x) without its x^8 term, what a shift out of bit 7 folds back in.

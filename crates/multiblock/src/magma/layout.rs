@@ -6,6 +6,7 @@
 //! little-endian) in the same shuffle.
 
 use super::ByteOrder;
+use crate::permutation::inverse;
 
 /// Offset inside an 8-byte block of byte `j` (0 = least significant) of word
 /// `half` (0 = N1, 1 = N2), as [`super::Keys::load`] reads them.
@@ -37,7 +38,7 @@ pub(super) fn pair_scatter(order: ByteOrder) -> [u8; 16] {
 // Built at compile time: a key setup only picks them (they were a few
 // percent of a 64-byte message with key setup when built per key).
 const PAIR_GATHER: [[u8; 16]; 2] = [gather(ByteOrder::Magma), gather(ByteOrder::Gost89)];
-const PAIR_SCATTER: [[u8; 16]; 2] = [invert(&PAIR_GATHER[0]), invert(&PAIR_GATHER[1])];
+const PAIR_SCATTER: [[u8; 16]; 2] = [inverse(&PAIR_GATHER[0]), inverse(&PAIR_GATHER[1])];
 
 const fn gather(order: ByteOrder) -> [u8; 16] {
     let mut p = [0u8; 16];
@@ -49,16 +50,6 @@ const fn gather(order: ByteOrder) -> [u8; 16] {
         i += 1;
     }
     p
-}
-
-const fn invert(p: &[u8; 16]) -> [u8; 16] {
-    let mut q = [0u8; 16];
-    let mut i = 0;
-    while i < 16 {
-        q[p[i] as usize] = i as u8;
-        i += 1;
-    }
-    q
 }
 
 #[cfg(test)]

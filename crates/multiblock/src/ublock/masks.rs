@@ -14,6 +14,7 @@ use super::tables::{
     RC,
 };
 use super::Variant;
+use crate::permutation::inverse;
 
 /// `<<<₃₂ bits` (bits = 4, 8, 20) on 16 nibbles = two 32-bit words:
 /// out[j] = in[8·⌊j/8⌋ + (j mod 8 + bits/4) mod 8] (seed §2.5.2, mask A1).
@@ -82,16 +83,6 @@ const fn compose(a: &[u8; 16], b: &[u8; 16]) -> [u8; 16] {
     let mut i = 0;
     while i < 16 {
         m[i] = a[b[i] as usize];
-        i += 1;
-    }
-    m
-}
-
-const fn inverse(a: &[u8; 16]) -> [u8; 16] {
-    let mut m = [0u8; 16];
-    let mut i = 0;
-    while i < 16 {
-        m[a[i] as usize] = i as u8;
         i += 1;
     }
     m
