@@ -93,6 +93,7 @@ x86_simd! {
         fn add8_opaque(self, a: __m512i, b: __m512i) -> __m512i {
             unsafe { _mm512_add_epi8(a, b) }
         }
+        // No zmm kernel has needed it so far: the plain form.
         #[inline(always)]
         fn splat8_opaque(self, b: u8) -> __m512i {
             self.splat8(b)
