@@ -259,7 +259,7 @@ impl NarrowKeys {
     /// The decryption keys, built on first use on machine `m`.
     #[inline(always)]
     fn dec<M: Gfni + Vbmi + Avx512, const NB: usize>(&self, m: M) -> &DecKeys {
-        kernel::once!(self.dec, Box::new(DecKeys::new::<M, NB>(m, self.variant, &self.enc)))
+        kernel::once!(self.dec, DecKeys::new::<M, NB>(m, self.variant, &self.enc))
     }
 }
 
@@ -292,11 +292,12 @@ impl DecKeys {
     /// From the round keys `enc` with the kernel's own linear layers (GFNI
     /// products: constant-time, about 20 instructions per round key, where
     /// the scalar constant-time column product took most of Kalyna-512's
-    /// key setup).
+    /// key setup). Written in place in its box: built on the stack and
+    /// boxed, its 2.4 KiB were copied once more per first decryption.
     #[inline(always)]
-    fn new<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, v: Variant, enc: &[Pattern; 19]) -> DecKeys {
+    fn new<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, v: Variant, enc: &[Pattern; 19]) -> Box<DecKeys> {
         let idx = index_registers(m, NB, true);
-        let mut k = DecKeys { dec: [[0; 64]; 19], dec_mixed: [[0; 64]; 19] };
+        let mut k = Box::new(DecKeys { dec: [[0; 64]; 19], dec_mixed: [[0; 64]; 19] });
         // Only the forms this variant's kernels read (a public choice by
         // variant): the rotation form on half registers (NB ≤ 4) and for
         // Kalyna-128 on whole ones, the permutation form on the others.
