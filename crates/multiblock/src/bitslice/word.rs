@@ -38,7 +38,7 @@ impl Word for u64 {
 }
 
 /// Two u64 lanes: 128 blocks, one register of the target's baseline vector
-/// unit (SSE2 on x86-64; see [`crate::simd::U64x2`]).
+/// unit (SSE2 on x86-64, NEON on aarch64; see [`crate::simd::U64x2`]).
 pub(crate) type W2 = crate::simd::U64x2;
 
 impl DefaultIsZeroes for W2 {}

@@ -1,10 +1,12 @@
 //! [`U64x2`]: two u64 lanes in one register of the vector unit every CPU of
-//! the target has (SSE2 on x86-64), for the portable bitsliced backends.
+//! the target has (SSE2 on x86-64, NEON on aarch64), for the portable
+//! bitsliced backends.
 //!
 //! No token is needed: the target itself guarantees the instructions
 //! (`cfg(target_feature = "sse2")` is part of every x86-64 target), so the
 //! `unsafe` below only restates what the build configuration already
-//! proves. Elsewhere the type is two plain u64s.
+//! proves. On aarch64 it is a NEON register (part of every aarch64
+//! target); elsewhere two plain u64s.
 //!
 //! [`run_baseline`] runs a portable kernel's job; on x86-64 CPUs with AVX it
 //! compiles the same operations in the three-operand VEX encoding, which
@@ -80,7 +82,55 @@ mod imp {
     }
 }
 
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+// NEON (Advanced SIMD) is part of every aarch64 target: one q register,
+// 32 of them, so the circuits spill far less than in x86's 16.
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+mod imp {
+    use core::arch::aarch64::*;
+
+    #[derive(Clone, Copy)]
+    #[repr(transparent)]
+    pub(crate) struct U64x2(pub(super) uint64x2_t);
+
+    // SAFETY (every block in this module): NEON is enabled for the whole
+    // build (the cfg above), so its instructions run on every CPU the
+    // binary runs on.
+    impl U64x2 {
+        // SAFETY: any 16 bytes are a valid uint64x2_t.
+        pub(crate) const ZERO_LANES: Self = Self(unsafe { core::mem::transmute::<[u64; 2], uint64x2_t>([0; 2]) });
+        #[inline(always)]
+        pub(crate) fn from_lanes(q: [u64; 2]) -> Self {
+            Self(unsafe { vld1q_u64(q.as_ptr()) })
+        }
+        #[inline(always)]
+        pub(crate) fn lanes(self) -> [u64; 2] {
+            let mut q = [0u64; 2];
+            unsafe { vst1q_u64(q.as_mut_ptr(), self.0) };
+            q
+        }
+        #[inline(always)]
+        pub(super) fn xor(self, o: Self) -> Self {
+            Self(unsafe { veorq_u64(self.0, o.0) })
+        }
+        #[inline(always)]
+        pub(super) fn and(self, o: Self) -> Self {
+            Self(unsafe { vandq_u64(self.0, o.0) })
+        }
+        #[inline(always)]
+        pub(super) fn or(self, o: Self) -> Self {
+            Self(unsafe { vorrq_u64(self.0, o.0) })
+        }
+        #[inline(always)]
+        pub(super) fn not(self) -> Self {
+            Self(unsafe { vreinterpretq_u64_u8(vmvnq_u8(vreinterpretq_u8_u64(self.0))) })
+        }
+    }
+}
+
+#[cfg(not(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+)))]
 mod imp {
     #[derive(Clone, Copy)]
     #[repr(align(16))]
@@ -157,5 +207,27 @@ impl Not for U64x2 {
     #[inline(always)]
     fn not(self) -> Self {
         U64x2::not(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::U64x2;
+
+    /// Each operation of the register type (SSE2, NEON or plain u64s,
+    /// whichever this target builds) is the same operation on each lane.
+    #[test]
+    fn operations_are_lane_wise() {
+        let mut rng = crate::test_rng::Rng(0x64c2);
+        for _ in 0..64 {
+            let (a, b) = ([rng.next(), rng.next()], [rng.next(), rng.next()]);
+            let (x, y) = (U64x2::from_lanes(a), U64x2::from_lanes(b));
+            assert_eq!(x.lanes(), a, "lanes come back");
+            assert_eq!((x ^ y).lanes(), [a[0] ^ b[0], a[1] ^ b[1]]);
+            assert_eq!((x & y).lanes(), [a[0] & b[0], a[1] & b[1]]);
+            assert_eq!((x | y).lanes(), [a[0] | b[0], a[1] | b[1]]);
+            assert_eq!((!x).lanes(), [!a[0], !a[1]]);
+        }
+        assert_eq!(U64x2::ZERO_LANES.lanes(), [0, 0]);
     }
 }
