@@ -2,10 +2,11 @@
 //! backend. Calls of up to `MAX_ENC` bytes (encryption) or `MAX_DEC`
 //! (decryption; `MAX_ENC_INTEL` and `MAX_DEC_INTEL` on Intel CPUs, where
 //! the crossovers differ: see `cpu::is_intel`) run on the narrow cipher,
-//! keyed with the backend: short
-//! messages, chained modes and key setup pay only its key setup. The wide
-//! cipher is keyed on the first longer call, from the key schedule the
-//! narrow one gives back ([`KeySchedule`]).
+//! and so does the rest of a longer call after the wide cipher's whole
+//! batches when it is that short. The narrow cipher is keyed with the
+//! backend: short messages, chained modes and key setup pay only its key
+//! setup. The wide cipher is keyed on the first longer call, from the key
+//! schedule the narrow one gives back ([`KeySchedule`]).
 //!
 //! This is the default's size-aware dispatch (`dispatch.rs`) for one pair,
 //! without its costs: a boxed dispatcher in front of the kernels, a tier
@@ -74,20 +75,43 @@ where
     CW: BatchCipher<W>,
 {
     fn encrypt_blocks(&self, data: &mut [u8]) {
-        match data.len() <= self.max_enc {
-            true => run::<N, CN, false>(self.narrow.machine, &self.narrow.cipher, data),
-            false => run::<W, CW, false>(self.wide_machine, self.wide(), data),
+        let (wide, narrow) = data.split_at_mut(wide_len(data.len(), CW::BATCH_BYTES, self.max_enc));
+        if !wide.is_empty() {
+            run::<W, CW, false>(self.wide_machine, self.wide(), wide);
+        }
+        if !narrow.is_empty() {
+            run::<N, CN, false>(self.narrow.machine, &self.narrow.cipher, narrow);
         }
     }
     fn decrypt_blocks(&self, data: &mut [u8]) {
-        match data.len() <= self.max_dec {
-            true => run::<N, CN, true>(self.narrow.machine, &self.narrow.cipher, data),
-            false => run::<W, CW, true>(self.wide_machine, self.wide(), data),
+        let (wide, narrow) = data.split_at_mut(wide_len(data.len(), CW::BATCH_BYTES, self.max_dec));
+        if !wide.is_empty() {
+            run::<W, CW, true>(self.wide_machine, self.wide(), wide);
+        }
+        if !narrow.is_empty() {
+            run::<N, CN, true>(self.narrow.machine, &self.narrow.cipher, narrow);
         }
     }
     /// A MAC step is a one-block chain: the narrow cipher's.
     fn imit_steps(&self, state: &mut [u8; 8], data: &[u8]) -> bool {
         imit::<N, CN>(self.narrow.machine, &self.narrow.cipher, state, data)
+    }
+}
+
+/// How many leading bytes of a call of `len` bytes the wide cipher
+/// (batches of `batch` bytes) takes: none if the narrow one takes the whole
+/// call (up to `max`); else its whole batches, and the rest too unless the
+/// rest is at most `max`, which the narrow cipher runs for less than a
+/// padded wide batch (Kuznyechik `avx512-gfni`, Sapphire Rapids: a 65-block
+/// call cost twice a 64-block one).
+fn wide_len(len: usize, batch: usize, max: usize) -> usize {
+    let rest = len % batch;
+    if len <= max {
+        0
+    } else if rest <= max {
+        len - rest
+    } else {
+        len
     }
 }
 
@@ -145,5 +169,32 @@ where
         info: BackendInfo { name, constant_time, ways, needs: W::NEEDS },
         available: both::<N, W>,
         new: keyed::<N, CN, W, CW, MAX_ENC, MAX_DEC, MAX_ENC_INTEL, MAX_DEC_INTEL>,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wide_len;
+
+    /// Short calls stay narrow, whole wide batches go wide, and a rest
+    /// after them goes narrow only when the narrow limit covers it.
+    #[test]
+    fn calls_split_where_documented() {
+        let (batch, max) = (1024, 320);
+        for (len, want) in [
+            (0, 0),
+            (16, 0),
+            (320, 0),
+            (336, 336),
+            (1024, 1024),
+            (1040, 1024),
+            (1344, 1024),
+            (1360, 1360),
+            (2048, 2048),
+            (2368, 2048),
+            (2400, 2400),
+        ] {
+            assert_eq!(wide_len(len, batch, max), want, "{len} bytes");
+        }
     }
 }
