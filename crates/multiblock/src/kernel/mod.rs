@@ -186,6 +186,24 @@ fn keyed<M: Machine, C: BatchCipher<M>>(keys: &C::Keys) -> Box<dyn BlockKernel> 
     kernel
 }
 
+/// How many leading bytes of a call of `len` bytes a wide kernel (batches
+/// of `batch` bytes) takes, beside a narrow one for short calls (the
+/// tiered backends; Kuznyechik `neon`): none if the narrow one takes the whole
+/// call (up to `max`); else its whole batches, and the rest too unless the
+/// rest is at most `max`, which the narrow cipher runs for less than a
+/// padded wide batch (Kuznyechik `avx512-gfni`, Sapphire Rapids: a 65-block
+/// call cost twice a 64-block one).
+pub(crate) fn wide_len(len: usize, batch: usize, max: usize) -> usize {
+    let rest = len % batch;
+    if len <= max {
+        0
+    } else if rest <= max {
+        len - rest
+    } else {
+        len
+    }
+}
+
 /// Whether this CPU runs both machines (of a paired or tiered backend).
 #[cfg(target_arch = "x86_64")]
 fn both<N: Machine, W: Machine>(features: &crate::cpu::CpuFeatures) -> bool {
@@ -203,5 +221,32 @@ pub(crate) const fn backend<M: Machine, C: BatchCipher<M>>(
         info: BackendInfo { name, constant_time, ways, needs: M::NEEDS },
         available: M::available,
         new: keyed::<M, C>,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wide_len;
+
+    /// Short calls stay narrow, whole wide batches go wide, and a rest
+    /// after them goes narrow only when the narrow limit covers it.
+    #[test]
+    fn calls_split_where_documented() {
+        let (batch, max) = (1024, 320);
+        for (len, want) in [
+            (0, 0),
+            (16, 0),
+            (320, 0),
+            (336, 336),
+            (1024, 1024),
+            (1040, 1024),
+            (1344, 1024),
+            (1360, 1360),
+            (2048, 2048),
+            (2368, 2048),
+            (2400, 2400),
+        ] {
+            assert_eq!(wide_len(len, batch, max), want, "{len} bytes");
+        }
     }
 }

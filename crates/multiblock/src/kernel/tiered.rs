@@ -15,7 +15,7 @@
 //! only, both public; the wide keys are made the same way whenever they
 //! are made.
 
-use super::{both, imit, run, BatchCipher, Kernel};
+use super::{both, imit, run, wide_len, BatchCipher, Kernel};
 use crate::cpu::{Backend, BackendInfo, BlockKernel};
 use crate::simd::Machine;
 use std::sync::OnceLock;
@@ -55,6 +55,19 @@ where
     W: Machine,
     CW: BatchCipher<W>,
 {
+    /// The wide cipher's whole batches (and a longer rest), then the
+    /// narrow cipher's rest of up to its limit ([`wide_len`]).
+    fn crypt<const DECRYPT: bool>(&self, data: &mut [u8]) {
+        let max = if DECRYPT { self.max_dec } else { self.max_enc };
+        let (wide, narrow) = data.split_at_mut(wide_len(data.len(), CW::BATCH_BYTES, max));
+        if !wide.is_empty() {
+            run::<W, CW, DECRYPT>(self.wide_machine, self.wide(), wide);
+        }
+        if !narrow.is_empty() {
+            run::<N, CN, DECRYPT>(self.narrow.machine, &self.narrow.cipher, narrow);
+        }
+    }
+
     /// The wide cipher, keyed on first use (outside the machine's
     /// instruction set, as every `BatchCipher::new` is called).
     fn wide(&self) -> &CW {
@@ -75,43 +88,14 @@ where
     CW: BatchCipher<W>,
 {
     fn encrypt_blocks(&self, data: &mut [u8]) {
-        let (wide, narrow) = data.split_at_mut(wide_len(data.len(), CW::BATCH_BYTES, self.max_enc));
-        if !wide.is_empty() {
-            run::<W, CW, false>(self.wide_machine, self.wide(), wide);
-        }
-        if !narrow.is_empty() {
-            run::<N, CN, false>(self.narrow.machine, &self.narrow.cipher, narrow);
-        }
+        self.crypt::<false>(data)
     }
     fn decrypt_blocks(&self, data: &mut [u8]) {
-        let (wide, narrow) = data.split_at_mut(wide_len(data.len(), CW::BATCH_BYTES, self.max_dec));
-        if !wide.is_empty() {
-            run::<W, CW, true>(self.wide_machine, self.wide(), wide);
-        }
-        if !narrow.is_empty() {
-            run::<N, CN, true>(self.narrow.machine, &self.narrow.cipher, narrow);
-        }
+        self.crypt::<true>(data)
     }
     /// A MAC step is a one-block chain: the narrow cipher's.
     fn imit_steps(&self, state: &mut [u8; 8], data: &[u8]) -> bool {
         imit::<N, CN>(self.narrow.machine, &self.narrow.cipher, state, data)
-    }
-}
-
-/// How many leading bytes of a call of `len` bytes the wide cipher
-/// (batches of `batch` bytes) takes: none if the narrow one takes the whole
-/// call (up to `max`); else its whole batches, and the rest too unless the
-/// rest is at most `max`, which the narrow cipher runs for less than a
-/// padded wide batch (Kuznyechik `avx512-gfni`, Sapphire Rapids: a 65-block
-/// call cost twice a 64-block one).
-fn wide_len(len: usize, batch: usize, max: usize) -> usize {
-    let rest = len % batch;
-    if len <= max {
-        0
-    } else if rest <= max {
-        len - rest
-    } else {
-        len
     }
 }
 
@@ -172,29 +156,3 @@ where
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::wide_len;
-
-    /// Short calls stay narrow, whole wide batches go wide, and a rest
-    /// after them goes narrow only when the narrow limit covers it.
-    #[test]
-    fn calls_split_where_documented() {
-        let (batch, max) = (1024, 320);
-        for (len, want) in [
-            (0, 0),
-            (16, 0),
-            (320, 0),
-            (336, 336),
-            (1024, 1024),
-            (1040, 1024),
-            (1344, 1024),
-            (1360, 1360),
-            (2048, 2048),
-            (2368, 2048),
-            (2400, 2400),
-        ] {
-            assert_eq!(wide_len(len, batch, max), want, "{len} bytes");
-        }
-    }
-}

@@ -61,12 +61,7 @@ fn keyed(keys: &Keys) -> Box<dyn BlockKernel> {
 /// How many leading bytes of a call of `len` bytes go to the bitsliced
 /// kernel: its whole batches, and a tail of more than 96 blocks.
 fn bitsliced_len(len: usize) -> usize {
-    let tail = len % (16 * BITSLICED_BLOCKS);
-    if tail > BYTESLICED_MAX {
-        len
-    } else {
-        len - tail
-    }
+    kernel::wide_len(len, 16 * BITSLICED_BLOCKS, BYTESLICED_MAX)
 }
 
 impl Split {
