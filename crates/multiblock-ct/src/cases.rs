@@ -115,6 +115,29 @@ impl Case {
         format!("{}{sbox} on {}: {what}", self.cipher, self.backend)
     }
 
+    /// Whether the traces check this case without `--all-modes`: the ECB
+    /// cases always, a mode on its cipher's default backend. The modes' own code
+    /// (counters, GHASH, MAC subkeys, re-keying) is the same on every backend,
+    /// and every backend's kernels and key setup are traced by the ECB cases
+    /// (1 block, a partial and more than a full batch), so by default each mode
+    /// is traced on the default backend only: single-stepping costs ~30 µs an
+    /// instruction in a VM (`ct-trace`), and QEMU is slow too (`ct-emu`).
+    /// The Kalyna modes are traced for the three block sizes (128/128, 256/256,
+    /// 512/512): the mode code depends on the block size only, and every key
+    /// size's key schedule is traced by the ECB cases.
+    pub fn traced_by_default(&self) -> bool {
+        let c = self;
+        if matches!(c.work, Work::Blocks(_)) || c.backend == AUTO {
+            return true;
+        }
+        if c.cipher.family() == multiblock::Family::Kalyna && c.cipher.key_bytes() != c.cipher.block_bytes() {
+            return false;
+        }
+        multiblock::backends(c.cipher.name())
+            .map(|all| all.iter().any(|s| s.is_default && s.info.name == c.backend))
+            .unwrap_or(false)
+    }
+
     /// Runs the case; an `Err` is a functional failure (a wrong round trip).
     pub fn run(&self) -> Result<(), String> {
         self.run_with(Fill::Random, &NoProbe)

@@ -21,7 +21,7 @@
 //! With CT_TRACE_PROFILE set, each case also prints the functions that took
 //! the most steps (to keep the cases small: a step costs ~30 µs in a VM).
 
-use multiblock_ct::cases::{cases, Case, Fill, NoProbe, Selection, Work, AUTO};
+use multiblock_ct::cases::{cases, Case, Fill, NoProbe, Selection, Work};
 use multiblock_ct::trace::{child::SignalProbe, record, report, Recording};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -186,27 +186,6 @@ fn check(exe: &Path, selection: Selection, index: usize, case: &Case) -> Result<
     }
 }
 
-/// Whether `c` runs on its cipher's default backend. The modes' own code
-/// (counters, GHASH, MAC subkeys, re-keying) is the same on every backend,
-/// and every backend's kernels and key setup are traced by the ECB cases
-/// (1 block, a partial and more than a full batch), so by default each mode
-/// is traced on the default backend only: single-stepping costs ~30 µs an
-/// instruction in a VM.
-/// The Kalyna modes are traced for the three block sizes (128/128, 256/256,
-/// 512/512): the mode code depends on the block size only, and every key
-/// size's key schedule is traced by the ECB cases.
-fn is_default(c: &Case) -> bool {
-    if c.backend == AUTO {
-        return true;
-    }
-    if c.cipher.family() == multiblock::Family::Kalyna && c.cipher.key_bytes() != c.cipher.block_bytes() {
-        return false;
-    }
-    multiblock::backends(c.cipher.name())
-        .map(|all| all.iter().any(|s| s.is_default && s.info.name == c.backend))
-        .unwrap_or(false)
-}
-
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
@@ -236,7 +215,7 @@ fn main() -> ExitCode {
         .filter(|(_, c)| opts.backends.is_empty() || opts.backends.iter().any(|b| b == c.backend))
         .filter(|(_, c)| !opts.except.iter().any(|b| b == c.backend))
         .filter(|(_, c)| c.label().contains(&opts.filter))
-        .filter(|(_, c)| matches!(c.work, Work::Blocks(_)) || (!opts.blocks_only && (opts.all_modes || is_default(c))))
+        .filter(|(_, c)| matches!(c.work, Work::Blocks(_)) || (!opts.blocks_only && (opts.all_modes || c.traced_by_default())))
         .collect();
     for s in skipped.iter().filter(|s| opts.backends.is_empty() || opts.backends.iter().any(|b| b == s.backend)) {
         println!("skip  {}/{} (needs {}): not on this CPU, not checked here", s.cipher, s.backend, s.needs);
