@@ -3,7 +3,8 @@
 # aarch64-unknown-linux-gnu (Debian's gcc-aarch64-linux-gnu links) and runs
 # under qemu-user: the library's unit and integration tests (every backend
 # of every family against `reference` and the official vectors), then the
-# CLI's `selftest --thorough` and `info` (every default must be `neon`).
+# CLI's `selftest --thorough` and `info` (every default must be `neon`), then
+# the constant-time check of the aarch64 machine code (scripts/ct-qemu.py).
 # The linker and runner come from .cargo/config.toml; the environment
 # variables below say the same for a checkout without it.
 # Installs what it needs: the rustup target and the Debian packages.
@@ -30,11 +31,12 @@ export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch
 # (the key-wrap temporary store and random splits of every streaming mode
 # across threads); the modes' PMULL products keep their tests.
 tests=(--test ecb_vectors --test kalyna_backends --test kuznyechik_backends --test magma_backends --test ublock_backends)
-# The CLI is built in the same cargo call as the tests: on its own, cargo
-# resolves the dependencies' features without the library's
-# dev-dependencies and compiles the whole library a second time (about a
-# minute on CI's two cores).
-cargo build --locked --profile cross-test --target "$target" -p multiblock-cli --bin multiblock -p multiblock "${tests[@]}"
+# The CLI and the constant-time cases (`ct-emu`) are built in the same cargo
+# call as the tests: on their own, cargo resolves the dependencies' features
+# without the library's dev-dependencies and compiles the whole library a
+# second time (about a minute on CI's two cores).
+cargo build --locked --profile cross-test --target "$target" -p multiblock-cli --bin multiblock \
+    -p multiblock-ct --bin ct-emu -p multiblock "${tests[@]}"
 cargo test --locked --profile cross-test -p multiblock --target "$target" --lib "${tests[@]}" \
     -- --skip modes::dstu::kw::tests::store_passes_equal_the_in_memory_wrap \
     --skip modes::stream::tests::every_streaming_mode_equals_one_shot_on_random_splits_and_threads
@@ -54,3 +56,18 @@ if [ "$neon" != 11 ] || [ "$defaults" != 11 ]; then
     exit 1
 fi
 echo "aarch64: all 11 defaults are neon"
+
+# Constant time on aarch64: every case of the x86 machine-code check (key
+# setup, ECB of 1 block and of more than a batch, the secret-handling modes,
+# here on every backend) under QEMU with a plugin that records every
+# instruction and memory address; the three secret fills must agree. Again
+# without SHA3 (the portable circuits' other encoding); then the table and
+# reference backends, each of which must be flagged.
+if ! command -v cc >/dev/null; then
+    sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get install -y -qq gcc >/dev/null
+fi
+ct_emu="${CARGO_TARGET_DIR:-target}/$target/cross-test/ct-emu"
+python3 scripts/ct-qemu.py ct "$ct_emu" --all-modes --quiet
+MULTIBLOCK_DISABLE=sha3 python3 scripts/ct-qemu.py ct "$ct_emu" --all-modes --quiet
+python3 scripts/ct-qemu.py leaky "$ct_emu" --quiet
