@@ -2,14 +2,12 @@
 //! (`src/bitslice/`) from the public tables of the standards: straight-line
 //! code over bit planes, so the kernels have no table lookup and no branch.
 //!
-//! - An 8-bit S-box: the 16 minterms m_l of 4 of its input bits and the 16
-//!   minterms n_h of the other 4; output bit j = ⊕_h n_h · F_{h,j}, where
-//!   F_{h,j} = ⊕ of the m_l whose table entry has bit j set (minterms are
-//!   disjoint, so OR is XOR; a set of more than 8 is written as the
-//!   complement of the rest, since ⊕ of all 16 is 1). The 128 sums F are a
-//!   linear map of the m_l, shortened by Paar's greedy common-pair search
-//!   (C. Paar, "Optimized arithmetic for Reed-Solomon encoders", ISIT 1997).
-//!   Every split of the 8 bits into 4 + 4 is tried and the cheapest kept.
+//! - An 8-bit S-box without known structure (Kalyna's): functions of one
+//!   nibble of its input times sums of functions of the other nibble, the
+//!   128 sums a linear map shortened by Paar's greedy common-pair search
+//!   (C. Paar, "Optimized arithmetic for Reed-Solomon encoders", ISIT 1997);
+//!   the split and the two bases (minterms or monomials) searched
+//!   (`build/sbox8.rs`).
 //! - Kuznyechik's π and π⁻¹: from the structure published for π instead
 //!   (`build/kuznyechik_sbox.rs`), under half the operations.
 //! - A GF(2)-linear layer (Kuznyechik's L and L⁻¹, Kalyna's MixColumns and
@@ -37,12 +35,16 @@ mod permutation;
 #[path = "build/kuznyechik_sbox.rs"]
 mod kuznyechik_sbox;
 
+#[path = "build/sbox8.rs"]
+mod sbox8;
+
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=build/kuznyechik_sbox.rs");
+    println!("cargo:rerun-if-changed=build/sbox8.rs");
     println!("cargo:rerun-if-changed=src/kuznyechik/tables.rs");
     println!("cargo:rerun-if-changed=src/kalyna/tables.rs");
     println!("cargo:rerun-if-changed=src/gf256.rs");
@@ -53,8 +55,8 @@ fn main() {
     use kuznyechik_tables as ku;
     kuznyechik_sbox::emit(&mut out, &ku::PI);
     for i in 0..4 {
-        sbox(&mut out, &format!("kalyna_pi{i}"), &ka::SBOX[i]);
-        sbox(&mut out, &format!("kalyna_pi{i}_inv"), &ka::SBOX_INV[i]);
+        sbox8::emit(&mut out, &format!("kalyna_pi{i}"), &ka::SBOX[i]);
+        sbox8::emit(&mut out, &format!("kalyna_pi{i}_inv"), &ka::SBOX_INV[i]);
     }
     let kpoly = 0x100 | ku::POLY_LOW as u16;
     linear(&mut out, "kuznyechik_l", 128, |x| kuznyechik_l(x, kpoly, false));
@@ -193,100 +195,6 @@ fn linear(out: &mut String, name: &str, n: usize, f: impl Fn(&[u8]) -> Vec<u8>) 
     out.push_str(&body);
     writeln!(out, "}}\n").unwrap();
 }
-
-/// The circuit of S-box `s` with minterms over input bits `lo` (m_l) and
-/// the other four (n_h): the greedy's result and which sums are complements.
-struct SboxPlan {
-    lo: [usize; 4],
-    hi: [usize; 4],
-    gates: Vec<(usize, usize)>,
-    terms: Vec<Vec<usize>>,
-    complement: Vec<bool>,
-}
-
-fn plan(s: &[u8; 256], lo: [usize; 4]) -> SboxPlan {
-    let hi: Vec<usize> = (0..8).filter(|b| !lo.contains(b)).collect();
-    let hi: [usize; 4] = hi.try_into().unwrap();
-    let value = |l: usize, h: usize| (0..4).map(|i| ((l >> i & 1) << lo[i]) | ((h >> i & 1) << hi[i])).sum::<usize>();
-    // Row 8h + j: F_{h,j} as a set of minterms l.
-    let mut cols = vec![0u128; 16];
-    let mut complement = vec![false; 128];
-    for h in 0..16 {
-        for j in 0..8 {
-            let set: Vec<usize> = (0..16).filter(|&l| s[value(l, h)] >> j & 1 == 1).collect();
-            let comp = set.len() > 8;
-            complement[8 * h + j] = comp;
-            for l in 0..16 {
-                if set.contains(&l) != comp {
-                    cols[l] |= 1 << (8 * h + j);
-                }
-            }
-        }
-    }
-    let (gates, terms) = paar(cols, 128);
-    SboxPlan { lo, hi, gates, terms, complement }
-}
-
-/// Operations of the minterms of 4 planes: 4 pair minterms per half (1, 2,
-/// 2 and 2 operations: a·b, a·¬b, ¬a·b, ¬(a ∨ b)), then 16 ANDs.
-const MINTERM_OPS: usize = 2 * 7 + 16;
-
-fn sbox(code: &mut String, name: &str, s: &[u8; 256]) {
-    let out = &mut *code;
-    let mut best: Option<SboxPlan> = None;
-    for mask in 0u32..256 {
-        if mask.count_ones() != 4 || mask & 1 == 0 {
-            continue; // each split once: bit 0 among the m_l's
-        }
-        let lo: Vec<usize> = (0..8).filter(|b| mask >> b & 1 == 1).collect();
-        let p = plan(s, lo.try_into().unwrap());
-        if best.as_ref().is_none_or(|b| cost(&p.gates, &p.terms) < cost(&b.gates, &b.terms)) {
-            best = Some(p);
-        }
-    }
-    let p = best.unwrap();
-    // n_h·F (128 ANDs, complements as and-not) and 15 XORs per output bit.
-    let total = 2 * MINTERM_OPS + cost(&p.gates, &p.terms) + 128 + 8 * 15;
-    writeln!(out, "/// The S-box on 8 bit planes: {total} operations (minterms on input bits {:?}).", p.lo).unwrap();
-    writeln!(out, "#[allow(clippy::all)]\n#[inline(always)]\npub(crate) fn {name}<W: Word>(x: &[W; 8]) -> [W; 8] {{").unwrap();
-    let mut body = String::new();
-    let out = &mut body;
-    for (half, bits) in [("m", p.lo), ("n", p.hi)] {
-        let [a, b, c, d] = bits;
-        for (pair, u, v) in [("a", a, b), ("b", c, d)] {
-            writeln!(out, "    let {half}{pair}3 = x[{u}] & x[{v}];").unwrap();
-            writeln!(out, "    let {half}{pair}1 = x[{u}] & !x[{v}];").unwrap();
-            writeln!(out, "    let {half}{pair}2 = !x[{u}] & x[{v}];").unwrap();
-            writeln!(out, "    let {half}{pair}0 = !(x[{u}] | x[{v}]);").unwrap();
-        }
-        for l in 0..16 {
-            writeln!(out, "    let {half}{l} = {half}a{} & {half}b{};", l & 3, l >> 2).unwrap();
-        }
-    }
-    let mut done = vec![false; p.gates.len()];
-    for j in 0..8 {
-        for h in 0..16 {
-            for &v in &p.terms[8 * h + j] {
-                need(out, "m", 16, &p.gates, &mut done, v);
-            }
-        }
-        let parts: Vec<String> = (0..16)
-            .map(|h| {
-                let r = 8 * h + j;
-                let f = xor_of("m", &p.terms[r]);
-                if p.complement[r] {
-                    format!("(n{h} & !({f}))")
-                } else {
-                    format!("(n{h} & ({f}))")
-                }
-            })
-            .collect();
-        writeln!(out, "    let o{j} = {};", parts.join(" ^ ")).unwrap();
-    }
-    writeln!(out, "    [o0, o1, o2, o3, o4, o5, o6, o7]\n}}\n").unwrap();
-    code.push_str(&body);
-}
-
 
 /// A straight-line circuit over bit planes: inputs 0..n_in, then one
 /// variable per operation. It is evaluated here, to check it against the
