@@ -1,41 +1,43 @@
 //! Blocks to bit planes and back by 8×8 transposes: bytes across 8 words,
 //! then bits inside a word (delta swaps, Hacker's Delight §7-3). Each step
-//! is an involution, so `store_planes` runs them in reverse order.
+//! is an involution, so `store_planes` runs them in reverse order. The
+//! steps run on whole words, every lane at once (two blocks' words per
+//! register for [`super::W2`]).
 
 use super::Word;
 
-/// Swaps the blocks of `s` bits selected by `mask` between words a and b:
+/// Swaps the blocks of `S` bits selected by `mask` between words a and b:
 /// the 8×8 byte transpose's step.
 #[inline(always)]
-fn swap(w: &mut [u64; 8], a: usize, b: usize, s: u32, mask: u64) {
-    let t = ((w[a] >> s) ^ w[b]) & mask;
-    w[b] ^= t;
-    w[a] ^= t << s;
+fn swap<W: Word, const S: i32>(w: &mut [W; 8], a: usize, b: usize, mask: u64) {
+    let t = (w[a].shr::<S>() ^ w[b]) & W::splat(mask);
+    w[b] = w[b] ^ t;
+    w[a] = w[a] ^ t.shl::<S>();
 }
 
-/// Word r byte c ↔ word c byte r.
+/// Word r byte c ↔ word c byte r (in each lane).
 #[inline(always)]
-fn transpose_bytes(w: &mut [u64; 8]) {
+fn transpose_bytes<W: Word>(w: &mut [W; 8]) {
     for r in 0..4 {
-        swap(w, r, r + 4, 32, 0x0000_0000_ffff_ffff);
+        swap::<W, 32>(w, r, r + 4, 0x0000_0000_ffff_ffff);
     }
     for r in [0, 1, 4, 5] {
-        swap(w, r, r + 2, 16, 0x0000_ffff_0000_ffff);
+        swap::<W, 16>(w, r, r + 2, 0x0000_ffff_0000_ffff);
     }
     for r in [0, 2, 4, 6] {
-        swap(w, r, r + 1, 8, 0x00ff_00ff_00ff_00ff);
+        swap::<W, 8>(w, r, r + 1, 0x00ff_00ff_00ff_00ff);
     }
 }
 
-/// Byte r bit c ↔ byte c bit r.
+/// Byte r bit c ↔ byte c bit r (in each lane).
 #[inline(always)]
-fn transpose_bits(mut x: u64) -> u64 {
-    let t = (x ^ (x >> 7)) & 0x00aa_00aa_00aa_00aa;
-    x ^= t ^ (t << 7);
-    let t = (x ^ (x >> 14)) & 0x0000_cccc_0000_cccc;
-    x ^= t ^ (t << 14);
-    let t = (x ^ (x >> 28)) & 0x0000_0000_f0f0_f0f0;
-    x ^ t ^ (t << 28)
+fn transpose_bits<W: Word>(x: W) -> W {
+    let t = (x ^ x.shr::<7>()) & W::splat(0x00aa_00aa_00aa_00aa);
+    let x = x ^ t ^ t.shl::<7>();
+    let t = (x ^ x.shr::<14>()) & W::splat(0x0000_cccc_0000_cccc);
+    let x = x ^ t ^ t.shl::<14>();
+    let t = (x ^ x.shr::<28>()) & W::splat(0x0000_0000_f0f0_f0f0);
+    x ^ t ^ t.shl::<28>()
 }
 
 /// The 8-byte chunk `c` of block `i` of `data` (blocks of `bb` bytes) as a
@@ -49,63 +51,51 @@ fn chunk(data: &[u8], bb: usize, i: usize, c: usize) -> u64 {
 }
 
 /// Blocks of `bb` bytes (a multiple of 8, at most 64·LANES blocks) into
-/// `planes` (8·bb words). Missing blocks are zeros.
+/// `planes` (8·bb words). Missing blocks are zeros. Lane k holds blocks
+/// 64k..64k + 63; every step works on all lanes at once.
 pub(crate) fn load_planes<W: Word>(data: &[u8], bb: usize, planes: &mut [W]) {
     debug_assert!(data.len() <= 64 * W::LANES * bb && planes.len() == 8 * bb);
-    let mut tmp = [[0u64; 64]; 8];
-    for k in 0..W::LANES {
-        for g in 0..8 {
-            for c in 0..bb / 8 {
-                let mut w = [0u64; 8];
-                for (i, v) in w.iter_mut().enumerate() {
-                    *v = chunk(data, bb, 64 * k + 8 * g + i, c);
-                }
-                transpose_bytes(&mut w);
-                for (j, v) in w.iter().enumerate() {
-                    tmp[g][8 * c + j] = transpose_bits(*v);
-                }
-            }
-        }
-        for p in 0..bb {
-            let mut w = [0u64; 8];
-            for g in 0..8 {
-                w[g] = tmp[g][p];
+    let mut tmp = [[W::ZERO; 64]; 8];
+    for g in 0..8 {
+        for c in 0..bb / 8 {
+            let mut w = [W::ZERO; 8];
+            for (i, v) in w.iter_mut().enumerate() {
+                *v = W::from_lane_fn(|k| chunk(data, bb, 64 * k + 8 * g + i, c));
             }
             transpose_bytes(&mut w);
-            for b in 0..8 {
-                planes[8 * p + b].set_lane(k, w[b]);
+            for (j, v) in w.iter().enumerate() {
+                tmp[g][8 * c + j] = transpose_bits(*v);
             }
         }
+    }
+    for p in 0..bb {
+        let mut w: [W; 8] = core::array::from_fn(|g| tmp[g][p]);
+        transpose_bytes(&mut w);
+        planes[8 * p..8 * p + 8].copy_from_slice(&w);
     }
     zeroize::Zeroize::zeroize(tmp.as_flattened_mut());
 }
 
 /// The inverse of [`load_planes`]: writes the blocks that fit in `data`.
 pub(crate) fn store_planes<W: Word>(planes: &[W], bb: usize, data: &mut [u8]) {
-    let mut tmp = [[0u64; 64]; 8];
+    let mut tmp = [[W::ZERO; 64]; 8];
     let blocks = data.len() / bb;
-    for k in 0..W::LANES {
-        for p in 0..bb {
-            let mut w = [0u64; 8];
-            for b in 0..8 {
-                w[b] = planes[8 * p + b].lane(k);
-            }
-            transpose_bytes(&mut w);
-            for g in 0..8 {
-                tmp[g][p] = w[g];
-            }
-        }
+    for p in 0..bb {
+        let mut w: [W; 8] = core::array::from_fn(|b| planes[8 * p + b]);
+        transpose_bytes(&mut w);
         for g in 0..8 {
-            for c in 0..bb / 8 {
-                let mut w = [0u64; 8];
-                for (j, v) in w.iter_mut().enumerate() {
-                    *v = transpose_bits(tmp[g][8 * c + j]);
-                }
-                transpose_bytes(&mut w);
-                for (i, v) in w.iter().enumerate() {
+            tmp[g][p] = w[g];
+        }
+    }
+    for g in 0..8 {
+        for c in 0..bb / 8 {
+            let mut w: [W; 8] = core::array::from_fn(|j| transpose_bits(tmp[g][8 * c + j]));
+            transpose_bytes(&mut w);
+            for (i, v) in w.iter().enumerate() {
+                for k in 0..W::LANES {
                     let block = 64 * k + 8 * g + i;
                     if block < blocks {
-                        data[block * bb + 8 * c..block * bb + 8 * c + 8].copy_from_slice(&v.to_le_bytes());
+                        data[block * bb + 8 * c..block * bb + 8 * c + 8].copy_from_slice(&v.lane(k).to_le_bytes());
                     }
                 }
             }

@@ -13,8 +13,12 @@ pub(crate) trait Word:
     const ZERO: Self;
     /// `q` in every lane.
     fn splat(q: u64) -> Self;
+    /// Lane k is `f(k)`.
+    fn from_lane_fn(f: impl Fn(usize) -> u64) -> Self;
     fn lane(&self, k: usize) -> u64;
-    fn set_lane(&mut self, k: usize, q: u64);
+    /// Each lane shifted left (right) by `S` bits.
+    fn shl<const S: i32>(self) -> Self;
+    fn shr<const S: i32>(self) -> Self;
 }
 
 /// One u64: 64 blocks.
@@ -28,12 +32,20 @@ impl Word for u64 {
         q
     }
     #[inline(always)]
+    fn from_lane_fn(f: impl Fn(usize) -> u64) -> Self {
+        f(0)
+    }
+    #[inline(always)]
     fn lane(&self, _: usize) -> u64 {
         *self
     }
     #[inline(always)]
-    fn set_lane(&mut self, _: usize, q: u64) {
-        *self = q
+    fn shl<const S: i32>(self) -> Self {
+        self << S
+    }
+    #[inline(always)]
+    fn shr<const S: i32>(self) -> Self {
+        self >> S
     }
 }
 
@@ -51,13 +63,19 @@ impl Word for W2 {
         W2::from_lanes([q; 2])
     }
     #[inline(always)]
+    fn from_lane_fn(f: impl Fn(usize) -> u64) -> Self {
+        W2::from_lanes([f(0), f(1)])
+    }
+    #[inline(always)]
     fn lane(&self, k: usize) -> u64 {
         self.lanes()[k]
     }
     #[inline(always)]
-    fn set_lane(&mut self, k: usize, q: u64) {
-        let mut l = self.lanes();
-        l[k] = q;
-        *self = W2::from_lanes(l)
+    fn shl<const S: i32>(self) -> Self {
+        W2::shl::<S>(self)
+    }
+    #[inline(always)]
+    fn shr<const S: i32>(self) -> Self {
+        W2::shr::<S>(self)
     }
 }

@@ -92,6 +92,14 @@ mod imp {
         pub(super) fn not(self) -> Self {
             Self(unsafe { _mm_xor_si128(self.0, _mm_set1_epi32(-1)) })
         }
+        #[inline(always)]
+        pub(crate) fn shl<const S: i32>(self) -> Self {
+            Self(unsafe { _mm_slli_epi64::<S>(self.0) })
+        }
+        #[inline(always)]
+        pub(crate) fn shr<const S: i32>(self) -> Self {
+            Self(unsafe { _mm_srli_epi64::<S>(self.0) })
+        }
     }
 }
 
@@ -137,6 +145,14 @@ mod imp {
         pub(super) fn not(self) -> Self {
             Self(unsafe { vreinterpretq_u64_u8(vmvnq_u8(vreinterpretq_u8_u64(self.0))) })
         }
+        #[inline(always)]
+        pub(crate) fn shl<const S: i32>(self) -> Self {
+            Self(unsafe { vshlq_n_u64::<S>(self.0) })
+        }
+        #[inline(always)]
+        pub(crate) fn shr<const S: i32>(self) -> Self {
+            Self(unsafe { vshrq_n_u64::<S>(self.0) })
+        }
     }
 }
 
@@ -174,6 +190,14 @@ mod imp {
         #[inline(always)]
         pub(super) fn not(self) -> Self {
             Self([!self.0[0], !self.0[1]])
+        }
+        #[inline(always)]
+        pub(crate) fn shl<const S: i32>(self) -> Self {
+            Self([self.0[0] << S, self.0[1] << S])
+        }
+        #[inline(always)]
+        pub(crate) fn shr<const S: i32>(self) -> Self {
+            Self([self.0[0] >> S, self.0[1] >> S])
         }
     }
 }
@@ -240,6 +264,8 @@ mod tests {
             assert_eq!((x & y).lanes(), [a[0] & b[0], a[1] & b[1]]);
             assert_eq!((x | y).lanes(), [a[0] | b[0], a[1] | b[1]]);
             assert_eq!((!x).lanes(), [!a[0], !a[1]]);
+            assert_eq!(x.shl::<7>().lanes(), [a[0] << 7, a[1] << 7]);
+            assert_eq!(x.shr::<28>().lanes(), [a[0] >> 28, a[1] >> 28]);
         }
         assert_eq!(U64x2::ZERO_LANES.lanes(), [0, 0]);
     }
