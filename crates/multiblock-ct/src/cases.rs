@@ -126,15 +126,14 @@ impl Case {
     /// 512/512): the mode code depends on the block size only, and every key
     /// size's key schedule is traced by the ECB cases.
     pub fn traced_by_default(&self) -> bool {
-        let c = self;
-        if matches!(c.work, Work::Blocks(_)) || c.backend == AUTO {
+        if matches!(self.work, Work::Blocks(_)) || self.backend == AUTO {
             return true;
         }
-        if c.cipher.family() == multiblock::Family::Kalyna && c.cipher.key_bytes() != c.cipher.block_bytes() {
+        if self.cipher.family() == multiblock::Family::Kalyna && self.cipher.key_bytes() != self.cipher.block_bytes() {
             return false;
         }
-        multiblock::backends(c.cipher.name())
-            .map(|all| all.iter().any(|s| s.is_default && s.info.name == c.backend))
+        multiblock::backends(self.cipher.name())
+            .map(|all| all.iter().any(|s| s.is_default && s.info.name == self.backend))
             .unwrap_or(false)
     }
 
@@ -330,6 +329,21 @@ pub enum Selection {
     /// Every backend not flagged `constant_time` (table, table12,
     /// reference): memcheck must report each of them.
     Leaky,
+}
+
+impl Selection {
+    /// The command-line name: `ct` or `leaky`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Selection::ConstantTime => "ct",
+            Selection::Leaky => "leaky",
+        }
+    }
+
+    /// The selection named `s` (see [`Selection::name`]).
+    pub fn from_name(s: &str) -> Option<Selection> {
+        [Selection::ConstantTime, Selection::Leaky].into_iter().find(|sel| sel.name() == s)
+    }
 }
 
 /// A backend this CPU cannot run.

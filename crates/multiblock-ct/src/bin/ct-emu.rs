@@ -53,20 +53,12 @@ fn usage() -> ExitCode {
     ExitCode::from(2)
 }
 
-fn selection(s: &str) -> Option<Selection> {
-    match s {
-        "ct" => Some(Selection::ConstantTime),
-        "leaky" => Some(Selection::Leaky),
-        _ => None,
-    }
-}
-
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     match args.as_slice() {
         ["list", sel, rest @ ..] => {
-            let Some(sel) = selection(sel) else { return usage() };
+            let Some(sel) = Selection::from_name(sel) else { return usage() };
             let all_modes = match rest {
                 [] => false,
                 ["--all-modes"] => true,
@@ -82,7 +74,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         ["run", sel, index, fill] => {
-            let (Some(sel), Ok(index), Ok(fill)) = (selection(sel), index.parse::<usize>(), fill.parse::<usize>()) else {
+            let (Some(sel), Ok(index), Ok(fill)) = (Selection::from_name(sel), index.parse::<usize>(), fill.parse::<usize>()) else {
                 return usage();
             };
             let (all, _) = cases(sel);

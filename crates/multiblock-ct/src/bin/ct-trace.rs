@@ -51,23 +51,8 @@ fn usage() -> ExitCode {
     ExitCode::from(2)
 }
 
-fn selection_name(s: Selection) -> &'static str {
-    match s {
-        Selection::ConstantTime => "ct",
-        Selection::Leaky => "leaky",
-    }
-}
-
-fn parse_selection(s: &str) -> Option<Selection> {
-    match s {
-        "ct" => Some(Selection::ConstantTime),
-        "leaky" => Some(Selection::Leaky),
-        _ => None,
-    }
-}
-
 fn parse(args: &[String]) -> Option<Options> {
-    let selection = parse_selection(args.first()?)?;
+    let selection = Selection::from_name(args.first()?)?;
     let mut o = Options { selection, backends: Vec::new(), except: Vec::new(), filter: String::new(), jobs: 0, all_modes: false, blocks_only: false };
     let mut it = args[1..].iter();
     while let Some(a) = it.next() {
@@ -91,7 +76,7 @@ fn parse(args: &[String]) -> Option<Options> {
 /// between signal marks (started by the parent under ptrace).
 fn child(args: &[String]) -> ExitCode {
     let parsed = (|| {
-        let selection = parse_selection(args.first()?)?;
+        let selection = Selection::from_name(args.first()?)?;
         let index: usize = args.get(1)?.parse().ok()?;
         let fill = *Fill::TRACED.get(args.get(2)?.parse::<usize>().ok()?)?;
         Some((selection, index, fill))
@@ -129,7 +114,7 @@ fn check(exe: &Path, selection: Selection, index: usize, case: &Case) -> Result<
     let run = |fill: usize, against: Option<&[multiblock_ct::trace::Event]>, max_steps: u64| {
         // Same-length arguments for every fill: the child's stack must not move.
         let args: Vec<OsString> =
-            ["--child", selection_name(selection), &index.to_string(), &fill.to_string()].map(OsString::from).into();
+            ["--child", selection.name(), &index.to_string(), &fill.to_string()].map(OsString::from).into();
         record(exe, &args, against, max_steps)
     };
     // Every fill up to `max_steps` steps: the first recording and how each
@@ -245,7 +230,7 @@ fn main() -> ExitCode {
     let ran = picked.len();
     println!(
         "ct-trace {} ({:.0} s): {} passed, {failed} failed, {} skipped",
-        selection_name(opts.selection),
+        opts.selection.name(),
         start.elapsed().as_secs_f64(),
         ran - failed,
         skipped.len()
