@@ -1,13 +1,16 @@
-//! Blocks to bit planes and back by 8×8 transposes: bytes across 8 words,
-//! then bits inside a word (delta swaps, Hacker's Delight §7-3). Each step
-//! is an involution, so `store_planes` runs them in reverse order. The
-//! steps run on whole words, every lane at once (two blocks' words per
-//! register for [`super::W2`]).
+//! Blocks to bit planes and back. The planes of one 8-byte chunk of 64
+//! blocks are the transpose of the 64×64 bit matrix whose rows are the
+//! chunks (bit 8p + b of a chunk is bit b of its byte p): six stages of
+//! delta swaps (Hacker's Delight §7-3), one per bit of the row and column
+//! index. A transpose is its own inverse, so `store_planes` runs the same
+//! steps. The steps run on whole words, every lane at once (two blocks'
+//! words per register for [`super::W2`]). The key schedules' `sub_bytes`
+//! uses an 8×8 byte transpose and bit transposes inside each word.
 
 use super::Word;
 
 /// Swaps the blocks of `S` bits selected by `mask` between words a and b:
-/// the 8×8 byte transpose's step.
+/// one step of every transpose here.
 #[inline(always)]
 fn swap<W: Word, const S: i32>(w: &mut [W; 8], a: usize, b: usize, mask: u64) {
     let t = (w[a].shr::<S>() ^ w[b]) & W::splat(mask);
@@ -40,6 +43,35 @@ fn transpose_bits<W: Word>(x: W) -> W {
     x ^ t ^ t.shl::<28>()
 }
 
+/// The 64×64 bit matrix of each lane of `m` transposed: bit j of word i
+/// ↔ bit i of word j. Stage S swaps the bits of index bit S set in words
+/// whose index bit S is clear with those of index bit S clear in the word
+/// S further on. The stages commute; the three that pair words 8, 16 and 32
+/// apart run on 8 words with the same low 3 index bits, the other three on
+/// 8 consecutive words, so each group stays in registers.
+#[inline(always)]
+fn transpose64<W: Word>(m: &mut [W; 64]) {
+    for k in 0..8 {
+        let mut w: [W; 8] = core::array::from_fn(|i| m[k + 8 * i]);
+        transpose_bytes(&mut w);
+        for (i, v) in w.into_iter().enumerate() {
+            m[k + 8 * i] = v;
+        }
+    }
+    for w in m.chunks_exact_mut(8) {
+        let w: &mut [W; 8] = w.try_into().expect("8 words");
+        for r in 0..4 {
+            swap::<W, 4>(w, r, r + 4, 0x0f0f_0f0f_0f0f_0f0f);
+        }
+        for r in [0, 1, 4, 5] {
+            swap::<W, 2>(w, r, r + 2, 0x3333_3333_3333_3333);
+        }
+        for r in [0, 2, 4, 6] {
+            swap::<W, 1>(w, r, r + 1, 0x5555_5555_5555_5555);
+        }
+    }
+}
+
 /// The 8-byte chunk `c` of block `i` of `data` (blocks of `bb` bytes) as a
 /// little-endian word; zero past the end (a short batch).
 #[inline(always)]
@@ -52,56 +84,34 @@ fn chunk(data: &[u8], bb: usize, i: usize, c: usize) -> u64 {
 
 /// Blocks of `bb` bytes (a multiple of 8, at most 64·LANES blocks) into
 /// `planes` (8·bb words). Missing blocks are zeros. Lane k holds blocks
-/// 64k..64k + 63; every step works on all lanes at once.
+/// 64k..64k + 63.
 pub(crate) fn load_planes<W: Word>(data: &[u8], bb: usize, planes: &mut [W]) {
     debug_assert!(data.len() <= 64 * W::LANES * bb && planes.len() == 8 * bb);
-    let mut tmp = [[W::ZERO; 64]; 8];
-    for g in 0..8 {
-        for c in 0..bb / 8 {
-            let mut w = [W::ZERO; 8];
-            for (i, v) in w.iter_mut().enumerate() {
-                *v = W::from_lane_fn(|k| chunk(data, bb, 64 * k + 8 * g + i, c));
-            }
-            transpose_bytes(&mut w);
-            for (j, v) in w.iter().enumerate() {
-                tmp[g][8 * c + j] = transpose_bits(*v);
-            }
+    for (c, m) in planes.chunks_exact_mut(64).enumerate() {
+        let m: &mut [W; 64] = m.try_into().expect("64 planes per chunk");
+        for (i, v) in m.iter_mut().enumerate() {
+            *v = W::from_lane_fn(|k| chunk(data, bb, 64 * k + i, c));
         }
+        transpose64(m);
     }
-    for p in 0..bb {
-        let mut w: [W; 8] = core::array::from_fn(|g| tmp[g][p]);
-        transpose_bytes(&mut w);
-        planes[8 * p..8 * p + 8].copy_from_slice(&w);
-    }
-    zeroize::Zeroize::zeroize(tmp.as_flattened_mut());
 }
 
 /// The inverse of [`load_planes`]: writes the blocks that fit in `data`.
 pub(crate) fn store_planes<W: Word>(planes: &[W], bb: usize, data: &mut [u8]) {
-    let mut tmp = [[W::ZERO; 64]; 8];
     let blocks = data.len() / bb;
-    for p in 0..bb {
-        let mut w: [W; 8] = core::array::from_fn(|b| planes[8 * p + b]);
-        transpose_bytes(&mut w);
-        for g in 0..8 {
-            tmp[g][p] = w[g];
-        }
-    }
-    for g in 0..8 {
-        for c in 0..bb / 8 {
-            let mut w: [W; 8] = core::array::from_fn(|j| transpose_bits(tmp[g][8 * c + j]));
-            transpose_bytes(&mut w);
-            for (i, v) in w.iter().enumerate() {
-                for k in 0..W::LANES {
-                    let block = 64 * k + 8 * g + i;
-                    if block < blocks {
-                        data[block * bb + 8 * c..block * bb + 8 * c + 8].copy_from_slice(&v.lane(k).to_le_bytes());
-                    }
+    for (c, m) in planes.chunks_exact(64).enumerate() {
+        let mut m: [W; 64] = m.try_into().expect("64 planes per chunk");
+        transpose64(&mut m);
+        for (i, v) in m.iter().enumerate() {
+            for k in 0..W::LANES {
+                let block = 64 * k + i;
+                if block < blocks {
+                    data[block * bb + 8 * c..block * bb + 8 * c + 8].copy_from_slice(&v.lane(k).to_le_bytes());
                 }
             }
         }
+        zeroize::Zeroize::zeroize(&mut m[..]);
     }
-    zeroize::Zeroize::zeroize(tmp.as_flattened_mut());
 }
 
 /// An S-box circuit on each of up to 64 bytes: byte i becomes bit i of the
