@@ -2,12 +2,11 @@
 //! (`src/bitslice/`) from the public tables of the standards: straight-line
 //! code over bit planes, so the kernels have no table lookup and no branch.
 //!
-//! - An 8-bit S-box without known structure (Kalyna's): functions of one
-//!   nibble of its input times sums of functions of the other nibble, the
-//!   128 sums a linear map shortened by Paar's greedy common-pair search
-//!   (C. Paar, "Optimized arithmetic for Reed-Solomon encoders", ISIT 1997);
-//!   the split and the two bases (minterms or monomials) searched
-//!   (`build/sbox8.rs`).
+//! - An 8-bit S-box without known structure (Kalyna's): monomials of 3 of
+//!   its input bits times sums of monomials of the other 5, the 64 sums a
+//!   linear map shortened by Paar's greedy common-pair search (C. Paar,
+//!   "Optimized arithmetic for Reed-Solomon encoders", ISIT 1997); the
+//!   split and the bits read negated searched (`build/sbox8.rs`).
 //! - Kuznyechik's π and π⁻¹: from the structure published for π instead
 //!   (`build/kuznyechik_sbox.rs`), under half the operations.
 //! - A GF(2)-linear layer (Kuznyechik's L and L⁻¹, Kalyna's MixColumns and
@@ -202,13 +201,15 @@ fn linear(out: &mut String, name: &str, n: usize, f: impl Fn(&[u8]) -> Vec<u8>) 
 struct Circuit {
     n_in: usize,
     ops: Vec<Op>,
-    /// Monomials made so far, per (input nibble, bit set).
-    memo: HashMap<([usize; 4], usize), usize>,
+    /// Monomials made so far, per (variables, subset of them).
+    memo: HashMap<(Vec<usize>, usize), usize>,
 }
 
 enum Op {
     Xor(usize, usize),
     And(usize, usize),
+    /// a ∧ ¬b (one `pandn`).
+    AndNot(usize, usize),
     Or(usize, usize),
     Not(usize),
 }
@@ -227,6 +228,9 @@ impl Circuit {
     fn and(&mut self, a: usize, b: usize) -> usize {
         self.push(Op::And(a, b))
     }
+    fn and_not(&mut self, a: usize, b: usize) -> usize {
+        self.push(Op::AndNot(a, b))
+    }
     fn or(&mut self, a: usize, b: usize) -> usize {
         self.push(Op::Or(a, b))
     }
@@ -238,6 +242,21 @@ impl Circuit {
         rest.iter().fold(first, |acc, &t| self.xor(acc, t))
     }
 
+    /// The product of the variables `x[i]` for the bits i of `u` (u ≠ 0),
+    /// each product made once.
+    fn monomial(&mut self, x: &[usize], u: usize) -> usize {
+        if u.count_ones() == 1 {
+            return x[u.trailing_zeros() as usize];
+        }
+        if let Some(&v) = self.memo.get(&(x.to_vec(), u)) {
+            return v;
+        }
+        let rest = self.monomial(x, u & (u - 1));
+        let v = self.and(rest, x[u.trailing_zeros() as usize]);
+        self.memo.insert((x.to_vec(), u), v);
+        v
+    }
+
     /// Every input byte through the circuit must give `table`'s entry.
     fn check(&self, outs: &[usize], table: &[u8; 256], name: &str) {
         for x in 0..256usize {
@@ -246,6 +265,7 @@ impl Circuit {
                 v.push(match *op {
                     Op::Xor(a, b) => v[a] ^ v[b],
                     Op::And(a, b) => v[a] & v[b],
+                    Op::AndNot(a, b) => v[a] & !v[b],
                     Op::Or(a, b) => v[a] | v[b],
                     Op::Not(a) => !v[a],
                 });
@@ -255,17 +275,19 @@ impl Circuit {
         }
     }
 
-    fn emit(&self, out: &mut String, name: &str, outs: &[usize]) {
+    /// Emits the circuit as `{name}`, documented as `doc` (one line, which
+    /// the operation count follows).
+    fn emit(&self, out: &mut String, name: &str, outs: &[usize], doc: &str) {
         let n = self.n_in;
         let var = |i: usize| if i < n { format!("x[{i}]") } else { format!("t{i}") };
-        writeln!(out, "/// The S-box on 8 bit planes: {} operations (see build/kuznyechik_sbox.rs).", self.ops.len())
-            .unwrap();
+        writeln!(out, "/// {doc}: {} operations.", self.ops.len()).unwrap();
         writeln!(out, "#[allow(clippy::all)]\n#[inline(always)]\npub(crate) fn {name}<W: Word>(x: &[W; {n}]) -> [W; {}] {{", outs.len())
             .unwrap();
         for (i, op) in self.ops.iter().enumerate() {
             let e = match *op {
                 Op::Xor(a, b) => format!("{} ^ {}", var(a), var(b)),
                 Op::And(a, b) => format!("{} & {}", var(a), var(b)),
+                Op::AndNot(a, b) => format!("{} & !{}", var(a), var(b)),
                 Op::Or(a, b) => format!("{} | {}", var(a), var(b)),
                 Op::Not(a) => format!("!{}", var(a)),
             };

@@ -114,24 +114,10 @@ impl Circuit {
             }
         }
         let used: Vec<usize> = (1..16).filter(|&u| anf.iter().any(|a| a[u] == 1)).collect();
-        let monos: Vec<usize> = used.iter().map(|&u| self.monomial(x, u)).collect();
+        let monos: Vec<usize> = used.iter().map(|&u| self.monomial(&x, u)).collect();
         let cols = used.iter().map(|&u| (0..4).filter(|&j| anf[j][u] == 1).map(|j| 1u128 << j).sum()).collect();
         let sums = self.paar_map(&monos, cols, 4);
         core::array::from_fn(|j| if anf[j][0] == 1 { self.not(sums[j]) } else { sums[j] })
-    }
-
-    /// The product of the bits of `x` selected by `u`, made once per nibble.
-    fn monomial(&mut self, x: [usize; 4], u: usize) -> usize {
-        if u.count_ones() == 1 {
-            return x[u.trailing_zeros() as usize];
-        }
-        if let Some(&v) = self.memo.get(&(x, u)) {
-            return v;
-        }
-        let rest = self.monomial(x, u & (u - 1));
-        let v = self.and(rest, x[u.trailing_zeros() as usize]);
-        self.memo.insert((x, u), v);
-        v
     }
 
     /// a ⊙ b in GF(2^4)/x^4 + x^3 + 1: x^4 = x^3 + 1, x^5 = x^3 + x + 1,
@@ -228,6 +214,6 @@ pub(super) fn emit(out: &mut String, pi: &[u8; 256]) {
     }
     for (name, (c, outs), table) in [("kuznyechik_pi", forward(), pi), ("kuznyechik_pi_inv", inverse(), &pi_inv)] {
         c.check(&outs, table, name);
-        c.emit(out, name, &outs);
+        c.emit(out, name, &outs, "The S-box on 8 bit planes from its structure (build/kuznyechik_sbox.rs)");
     }
 }

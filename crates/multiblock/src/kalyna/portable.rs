@@ -26,15 +26,16 @@
 //! entries with masks, ≈ 48 operations per byte per S: far more.
 //! (The generated circuits' exact counts are in their doc comments.)
 //! Measured on Zen 4 (Kalyna-128/128 ECB): 22.5 cycles/byte in AVX's
-//! encoding, 31 in SSE2's, against 5.7 for `table`: with 16 xmm registers
-//! about a third of the instructions are spills and copies, and a circuit
-//! with 7% fewer gates ran no faster. On a Sapphire Rapids VM the monomial
-//! bases of `build/sbox8.rs` (545-555 operations instead of 587-603) made
-//! long ECB 1-2% faster, and a loop body of one S-box instead of four
-//! (5.7 KB of code instead of 21 KB) no faster: llvm-mca puts one S-box at
-//! ~1200 µops, bound by the 6-wide dispatch (~200 cycles), about 550 of
-//! them logic operations and the rest spills and reloads; measured, about
-//! 270 cycles.
+//! encoding, 31 in SSE2's, against 5.7 for `table`. On a Sapphire Rapids
+//! VM an S-box alone (a loop over the 16 of a round, AVX's encoding) takes
+//! about 195 core cycles for 550 operations: the three vector ALU ports
+//! bound it (183 cycles), not the spills and reloads, which the load and
+//! store ports absorb, and the order of the generated statements changed
+//! nothing. So each operation cut from the S-box counts: `build/sbox8.rs`
+//! went from nibble × nibble (545-555 operations) to 3 × 5 bits (514-518),
+//! 3-5% faster overall. Measured with parts of a round left out: S-boxes
+//! 72% of the time, MixColumns 14%, the transposes 13% (before they became
+//! one 64×64 transpose per chunk, which halved them), ⊕K 5%.
 
 use super::key_schedule::MAX_BLOCK;
 use super::{Keys, Variant};
