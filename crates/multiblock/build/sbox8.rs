@@ -14,16 +14,17 @@
 //! 2^h − h − 1 for the high ones, the NOTs of p, the sums, and an AND and
 //! an XOR per nonzero term of each output bit.
 //!
-//! h = 3 is the cheapest for Kalyna's S-boxes, 510-521 operations, where
-//! h = 4 (nibble against nibble, the method used before) took 545-555:
-//! fewer terms per output bit (8 instead of 16) outweigh the longer sums.
-//! The search (every split with h = 2..4 and no NOTs, then every polarity
-//! of the n best splits) is too slow for every build (a build script is
-//! compiled unoptimized), so its results are kept in [`CHOSEN`];
-//! `MULTIBLOCK_SBOX_SEARCH=n` runs it again and prints what it finds as
-//! build warnings (n = 4: about a minute with `[profile.release.build-override]
-//! opt-level = 3`). Whichever way it was chosen, the circuit is evaluated
-//! on all 256 inputs against the table before it is emitted.
+//! h = 3 is the cheapest for Kalyna's S-boxes: 514-518 operations, where
+//! h = 4 (nibble against nibble, the method used before) took 545-555 and
+//! h = 2 is about 525-536 without NOTs: fewer terms per output bit (8
+//! instead of 16) outweigh the longer sums. The search (every split with h
+//! high literals and every polarity, 56 · 256 circuits per S-box for h = 3)
+//! is too slow for every build, so its results are kept in [`CHOSEN`];
+//! `MULTIBLOCK_SBOX_SEARCH=h` runs it again on all CPUs and prints what it
+//! finds as build warnings (h = 3: about 5 minutes of CPU time with
+//! `[profile.release.build-override] opt-level = 3`, far longer without).
+//! Whichever way it was chosen, the circuit is evaluated on all 256 inputs
+//! against the table before it is emitted.
 
 use crate::{paar, Circuit};
 
@@ -36,7 +37,7 @@ struct Split {
     negate: u8,
 }
 
-/// The search's choice per S-box (`MULTIBLOCK_SBOX_SEARCH=4`).
+/// The search's choice per S-box (`MULTIBLOCK_SBOX_SEARCH=3`).
 const CHOSEN: [(&str, Split); 8] = [
     ("kalyna_pi0", Split { hi: 0x46, negate: 0x0a }),
     ("kalyna_pi0_inv", Split { hi: 0x13, negate: 0x2c }),
@@ -141,29 +142,35 @@ fn ops(s: &[u8; 256], split: Split) -> usize {
     build(s, split).0.ops.len()
 }
 
-/// The cheapest split found for `s`: every polarity of the `kept` best
-/// splits without NOTs.
-fn search(s: &[u8; 256], kept: usize) -> Split {
-    let mut first: Vec<(usize, u8)> = (0..=255u8)
-        .filter(|m| (2..=4).contains(&m.count_ones()))
-        .map(|hi| (ops(s, Split { hi, negate: 0 }), hi))
-        .collect();
-    first.sort();
-    first
-        .iter()
-        .take(kept)
-        .flat_map(|&(_, hi)| (0..=255u8).map(move |negate| Split { hi, negate }))
-        .min_by_key(|&split| ops(s, split))
-        .expect("a split")
+/// The cheapest split of `s` with `h` high literals, over every such split
+/// and every polarity (ties to the smallest masks), on all CPUs.
+fn search(s: &[u8; 256], h: u32) -> Split {
+    let splits: Vec<Split> =
+        (0..=255u8).filter(|m| m.count_ones() == h).flat_map(|hi| (0..=255u8).map(move |negate| Split { hi, negate })).collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let best = std::thread::scope(|scope| {
+        let workers: Vec<_> = splits
+            .chunks(splits.len().div_ceil(threads))
+            .map(|part| scope.spawn(move || part.iter().map(|&sp| (ops(s, sp), sp.hi, sp.negate)).min()))
+            .collect();
+        workers.into_iter().filter_map(|w| w.join().expect("search thread")).min()
+    });
+    let (_, hi, negate) = best.expect("a split");
+    Split { hi, negate }
 }
 
 /// Emits `pub(crate) fn {name}<W: Word>(x: &[W; 8]) -> [W; 8]`, the S-box
 /// `s` on 8 bit planes (plane b = bit b of every byte).
 pub fn emit(code: &mut String, name: &str, s: &[u8; 256]) {
     let split = match std::env::var("MULTIBLOCK_SBOX_SEARCH").ok().and_then(|n| n.parse().ok()) {
-        Some(kept) => {
-            let split = search(s, kept);
-            println!("cargo:warning=(\"{name}\", {split:x?}), // {} operations", ops(s, split));
+        Some(h) => {
+            let split = search(s, h);
+            println!(
+                "cargo:warning=(\"{name}\", Split {{ hi: {:#04x}, negate: {:#04x} }}), // {} operations",
+                split.hi,
+                split.negate,
+                ops(s, split)
+            );
             split
         }
         None => CHOSEN.iter().find(|c| c.0 == name).unwrap_or_else(|| panic!("{name}: no split chosen; run the search")).1,
