@@ -18,18 +18,26 @@ fn swap<W: Word, const S: i32>(w: &mut [W; 8], a: usize, b: usize, mask: u64) {
     w[a] = w[a] ^ t.shl::<S>();
 }
 
+/// The 8×8 transpose of the blocks of S bits (an 8·S-bit word as 8 of
+/// them): word r block c ↔ word c block r, in each lane; `masks` select
+/// the low half of each block pair at 4·S, 2·S and S.
+#[inline(always)]
+fn transpose8<W: Word, const S4: i32, const S2: i32, const S: i32>(w: &mut [W; 8], masks: [u64; 3]) {
+    for r in 0..4 {
+        swap::<W, S4>(w, r, r + 4, masks[0]);
+    }
+    for r in [0, 1, 4, 5] {
+        swap::<W, S2>(w, r, r + 2, masks[1]);
+    }
+    for r in [0, 2, 4, 6] {
+        swap::<W, S>(w, r, r + 1, masks[2]);
+    }
+}
+
 /// Word r byte c ↔ word c byte r (in each lane).
 #[inline(always)]
 fn transpose_bytes<W: Word>(w: &mut [W; 8]) {
-    for r in 0..4 {
-        swap::<W, 32>(w, r, r + 4, 0x0000_0000_ffff_ffff);
-    }
-    for r in [0, 1, 4, 5] {
-        swap::<W, 16>(w, r, r + 2, 0x0000_ffff_0000_ffff);
-    }
-    for r in [0, 2, 4, 6] {
-        swap::<W, 8>(w, r, r + 1, 0x00ff_00ff_00ff_00ff);
-    }
+    transpose8::<W, 32, 16, 8>(w, [0x0000_0000_ffff_ffff, 0x0000_ffff_0000_ffff, 0x00ff_00ff_00ff_00ff]);
 }
 
 /// Byte r bit c ↔ byte c bit r (in each lane).
@@ -60,15 +68,8 @@ fn transpose64<W: Word>(m: &mut [W; 64]) {
     }
     for w in m.chunks_exact_mut(8) {
         let w: &mut [W; 8] = w.try_into().expect("8 words");
-        for r in 0..4 {
-            swap::<W, 4>(w, r, r + 4, 0x0f0f_0f0f_0f0f_0f0f);
-        }
-        for r in [0, 1, 4, 5] {
-            swap::<W, 2>(w, r, r + 2, 0x3333_3333_3333_3333);
-        }
-        for r in [0, 2, 4, 6] {
-            swap::<W, 1>(w, r, r + 1, 0x5555_5555_5555_5555);
-        }
+        // Word r bit c ↔ word c bit r inside each byte.
+        transpose8::<W, 4, 2, 1>(w, [0x0f0f_0f0f_0f0f_0f0f, 0x3333_3333_3333_3333, 0x5555_5555_5555_5555]);
     }
 }
 
