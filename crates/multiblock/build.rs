@@ -98,7 +98,10 @@ fn mix_column(s: &[u8], v: &[u8; 8], poly: u16) -> Vec<u8> {
 
 /// Paar's greedy: `rows[r]` is the set of inputs (bit r of `cols[i]`) whose
 /// XOR is output r. Returns the new variables (pairs of older ones, numbered
-/// from `cols.len()`) and each row's final terms.
+/// from `cols.len()`) and each row's final terms. Of equally common pairs
+/// it takes the last one found: 2-4% fewer XORs than the first for these
+/// matrices (Kalyna's MixColumns 494 instead of 508, its inverse 810
+/// instead of 844, Kuznyechik's L 2852 instead of 2909).
 fn paar(mut cols: Vec<u128>, rows: usize) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
     let n_in = cols.len();
     let mut gates = Vec::new();
@@ -115,7 +118,7 @@ fn paar(mut cols: Vec<u128>, rows: usize) -> (Vec<(usize, usize)>, Vec<Vec<usize
                     break;
                 }
                 let c = (cols[i] & cols[j]).count_ones();
-                if c > best.0 {
+                if c > best.0 || (c == best.0 && c >= 2) {
                     best = (c, i.min(j), i.max(j));
                 }
             }
