@@ -138,6 +138,18 @@ fn paar(mut cols: Vec<u128>, rows: usize) -> (Vec<(usize, usize)>, Vec<Vec<usize
     (gates, terms)
 }
 
+/// The algebraic normal form of a truth table of 2^n entries, in place (the
+/// Möbius transform): entry u becomes the coefficient of the product of the
+/// variables in u.
+fn anf<T: Copy + std::ops::BitXorAssign>(a: &mut [T]) {
+    for i in 0..a.len().trailing_zeros() {
+        for u in (0..a.len()).filter(|u| u >> i & 1 == 1) {
+            let lower = a[u ^ 1 << i];
+            a[u] ^= lower;
+        }
+    }
+}
+
 /// XOR count of Paar's result.
 fn cost(gates: &[(usize, usize)], terms: &[Vec<usize>]) -> usize {
     gates.len() + terms.iter().map(|t| t.len().saturating_sub(1)).sum::<usize>()
@@ -258,6 +270,24 @@ impl Circuit {
         let v = self.and(rest, x[u.trailing_zeros() as usize]);
         self.memo.insert((x.to_vec(), u), v);
         v
+    }
+
+    /// Paar's greedy on the variables `x`, given for each the mask of outputs
+    /// it feeds: makes the shared XORs and returns each output's remaining
+    /// terms (empty where no input feeds it), for the caller to sum.
+    fn paar_terms(&mut self, x: &[usize], cols: Vec<u128>, rows: usize) -> Vec<Vec<usize>> {
+        let (gates, terms) = paar(cols, rows);
+        let mut var: Vec<usize> = x.to_vec();
+        for (i, j) in gates {
+            let v = self.xor(var[i], var[j]);
+            var.push(v);
+        }
+        terms.iter().map(|t| t.iter().map(|&i| var[i]).collect()).collect()
+    }
+
+    /// [`Circuit::paar_terms`] with every output summed at once.
+    fn paar_map(&mut self, x: &[usize], cols: Vec<u128>, rows: usize) -> Vec<usize> {
+        self.paar_terms(x, cols, rows).iter().map(|t| self.xor_all(t)).collect()
     }
 
     /// Every input byte through the circuit must give `table`'s entry.

@@ -16,7 +16,7 @@
 //! The circuit is evaluated here on all 256 inputs and must equal the
 //! standard's table, or the build fails.
 
-use super::{paar, Circuit};
+use super::{anf, Circuit};
 
 /// α and ω, the paper's matrices: entry k is the mask of the input bits
 /// whose XOR is output bit 7 − k (bit 7 the most significant).
@@ -86,38 +86,19 @@ impl Circuit {
         self.paar_map(x, cols, 8)
     }
 
-    /// XORs of `x` given, for each input, the mask of outputs it feeds.
-    fn paar_map(&mut self, x: &[usize], cols: Vec<u128>, rows: usize) -> Vec<usize> {
-        let (gates, terms) = paar(cols, rows);
-        let mut var: Vec<usize> = x.to_vec();
-        for (i, j) in gates {
-            let v = self.xor(var[i], var[j]);
-            var.push(v);
-        }
-        terms.iter().map(|t| self.xor_all(&t.iter().map(|&i| var[i]).collect::<Vec<_>>())).collect()
-    }
-
     /// A 4-bit S-box by its algebraic normal form: the monomials of `x`
     /// (shared with other S-boxes on the same nibble), then their XORs.
     fn sbox4(&mut self, x: [usize; 4], table: &[u8; 16]) -> [usize; 4] {
-        let mut anf = [[0u8; 16]; 4];
-        for (j, a) in anf.iter_mut().enumerate() {
-            for u in 0..16 {
-                a[u] = table[u] >> j & 1;
-            }
-            for i in 0..4 {
-                for u in 0..16 {
-                    if u >> i & 1 == 1 {
-                        a[u] ^= a[u ^ 1 << i];
-                    }
-                }
-            }
-        }
-        let used: Vec<usize> = (1..16).filter(|&u| anf.iter().any(|a| a[u] == 1)).collect();
+        let coef: [[u8; 16]; 4] = core::array::from_fn(|j| {
+            let mut a: [u8; 16] = core::array::from_fn(|u| table[u] >> j & 1);
+            anf(&mut a);
+            a
+        });
+        let used: Vec<usize> = (1..16).filter(|&u| coef.iter().any(|a| a[u] == 1)).collect();
         let monos: Vec<usize> = used.iter().map(|&u| self.monomial(&x, u)).collect();
-        let cols = used.iter().map(|&u| (0..4).filter(|&j| anf[j][u] == 1).map(|j| 1u128 << j).sum()).collect();
+        let cols = used.iter().map(|&u| (0..4).filter(|&j| coef[j][u] == 1).map(|j| 1u128 << j).sum()).collect();
         let sums = self.paar_map(&monos, cols, 4);
-        core::array::from_fn(|j| if anf[j][0] == 1 { self.not(sums[j]) } else { sums[j] })
+        core::array::from_fn(|j| if coef[j][0] == 1 { self.not(sums[j]) } else { sums[j] })
     }
 
     /// a ⊙ b in GF(2^4)/x^4 + x^3 + 1: x^4 = x^3 + 1, x^5 = x^3 + x + 1,

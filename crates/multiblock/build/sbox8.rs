@@ -26,7 +26,7 @@
 //! Whichever way it was chosen, the circuit is evaluated on all 256 inputs
 //! against the table before it is emitted.
 
-use crate::{paar, Circuit};
+use crate::{anf, Circuit};
 
 /// A split of the input bits and the literals' polarity.
 #[derive(Clone, Copy, Debug)]
@@ -75,13 +75,7 @@ fn build(s: &[u8; 256], split: Split) -> (Circuit, Vec<usize>) {
                 s[y ^ split.negate as usize] >> j & 1 == 1
             })
             .collect();
-        for i in 0..8 {
-            for k in 0..a.len() {
-                if k >> i & 1 == 1 {
-                    a[k] ^= a[k ^ 1 << i];
-                }
-            }
-        }
+        anf(&mut a);
         for k in (0..a.len()).filter(|&k| a[k]) {
             let (sh, m) = (k / n_lo, k % n_lo);
             if m == 0 {
@@ -95,18 +89,14 @@ fn build(s: &[u8; 256], split: Split) -> (Circuit, Vec<usize>) {
     let lit: Vec<usize> = (0..8).map(|b| if split.negate >> b & 1 == 1 { c.not(b) } else { b }).collect();
     let (hi_lit, lo_lit): (Vec<usize>, Vec<usize>) = (hi.iter().map(|&b| lit[b]).collect(), lo.iter().map(|&b| lit[b]).collect());
     let used: Vec<usize> = (1..n_lo).filter(|&m| feeds[m] != 0).collect();
-    let mut var: Vec<usize> = used.iter().map(|&m| c.monomial(&lo_lit, m)).collect();
-    let (gates, terms) = paar(used.iter().map(|&m| feeds[m]).collect(), 8 * n_hi);
-    for (a, b) in gates {
-        let v = c.xor(var[a], var[b]);
-        var.push(v);
-    }
+    let monos: Vec<usize> = used.iter().map(|&m| c.monomial(&lo_lit, m)).collect();
+    let terms = c.paar_terms(&monos, used.iter().map(|&m| feeds[m]).collect(), 8 * n_hi);
     let outs = (0..8)
         .map(|j| {
             let (mut parts, mut flip) = (Vec::new(), false);
             for sh in 0..n_hi {
                 let r = 8 * sh + j;
-                let g = (!terms[r].is_empty()).then(|| c.xor_all(&terms[r].iter().map(|&t| var[t]).collect::<Vec<_>>()));
+                let g = (!terms[r].is_empty()).then(|| c.xor_all(&terms[r]));
                 match (sh, g, one[r]) {
                     (_, None, false) => {}
                     (0, None, true) => flip = !flip,

@@ -33,9 +33,10 @@
 //! store ports absorb, and the order of the generated statements changed
 //! nothing. So each operation cut from the S-box counts: `build/sbox8.rs`
 //! went from nibble × nibble (545-555 operations) to 3 × 5 bits (514-518),
-//! 3-5% faster overall (505-510 with the greedy's last-tie rule). Measured with parts of a round left out: S-boxes
-//! 72% of the time, MixColumns 14%, the transposes 13% (before they became
-//! one 64×64 transpose per chunk, which halved them), ⊕K 5%.
+//! 3-5% faster overall (505-510 with the greedy's last-tie rule). Measured
+//! with parts of a round left out: S-boxes 72% of the time, MixColumns 14%,
+//! the transposes 13% (before they became one 64×64 transpose per chunk,
+//! which halved them), ⊕K 5%.
 
 use super::key_schedule::MAX_BLOCK;
 use super::{Keys, Variant};
