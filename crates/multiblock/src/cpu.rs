@@ -145,26 +145,61 @@ impl CpuFeatures {
     }
 }
 
-/// Whether the CPU is Intel's (CPUID leaf 0: "GenuineIntel"), detected
-/// once. The same instruction costs differently by maker, and where a
+/// The classes of CPU whose crossovers between a narrow (one block's
+/// latency) and a wide (throughput) kernel differ, detected once. The same
+/// instruction costs differently by maker and generation, and where a
 /// family has two constant-time forms of a job the faster one can depend
-/// on it: on Intel (Ice Lake and later) a 512-bit `vpermb` is one µop of 3
-/// cycles, while a 256-bit `vpermi2b` is three µops of 4-5 cycles; on AMD
-/// Zen 4 the 512-bit shuffles are the slower ones (5 against 4 cycles).
-/// Which form runs depends on this and on public lengths only.
-pub(crate) fn is_intel() -> bool {
-    static INTEL: OnceLock<bool> = OnceLock::new();
-    *INTEL.get_or_init(|| {
+/// on it. Which form runs depends on this and on public lengths only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Core {
+    /// Intel (Ice Lake and later among the AVX-512 CPUs): a 512-bit `vpermb`
+    /// is one µop of 3 cycles, while a 256-bit `vpermi2b` is three µops of
+    /// 4-5 cycles.
+    Intel,
+    /// AMD before family 26, Zen 4 among the AVX-512 CPUs, and every other
+    /// maker: 512-bit operations run as two 256-bit halves, and the 512-bit
+    /// shuffles are the slower ones (5 against 4 cycles).
+    AmdHalfZmm,
+    /// AMD family 26 and later (Zen 5): 512-bit operations at full width,
+    /// every simple vector operation 2 cycles (`vpermi2b` 3 / 4 / 5 on
+    /// xmm / ymm / zmm; measured on an EPYC VM, README "On AMD Zen 5").
+    AmdFullZmm,
+}
+
+/// This CPU's [`Core`] class, from CPUID leaves 0 (maker) and 1 (family).
+pub(crate) fn core() -> Core {
+    static CORE: OnceLock<Core> = OnceLock::new();
+    *CORE.get_or_init(|| {
         #[cfg(target_arch = "x86_64")]
         {
-            let id = std::arch::x86_64::__cpuid(0);
+            use std::arch::x86_64::__cpuid;
+            let id = __cpuid(0);
             // The 12-byte vendor string is EBX, EDX, ECX.
             let vendor = [id.ebx, id.edx, id.ecx];
-            vendor == [*b"Genu", *b"ineI", *b"ntel"].map(u32::from_le_bytes)
+            if vendor == [*b"Genu", *b"ineI", *b"ntel"].map(u32::from_le_bytes) {
+                return Core::Intel;
+            }
+            let amd = vendor == [*b"Auth", *b"enti", *b"cAMD"].map(u32::from_le_bytes);
+            if amd && id.eax >= 1 {
+                // Family: the base family (EAX bits 8-11), plus the extended
+                // family (bits 20-27) when the base one is 15.
+                let eax = __cpuid(1).eax;
+                let base = (eax >> 8) & 0xf;
+                let family = if base == 0xf { base + ((eax >> 20) & 0xff) } else { base };
+                if family >= 0x1a {
+                    return Core::AmdFullZmm;
+                }
+            }
+            Core::AmdHalfZmm
         }
         #[cfg(not(target_arch = "x86_64"))]
-        false
+        Core::AmdHalfZmm
     })
+}
+
+/// Whether the CPU is Intel's ([`Core::Intel`]).
+pub(crate) fn is_intel() -> bool {
+    core() == Core::Intel
 }
 
 /// The environment variable whose comma-separated CPU feature names (as

@@ -48,59 +48,50 @@
 //!
 //! Tails: whole batches in place; the rest is padded into one batch (the
 //! batch driver of `kernel`). Short calls go to the narrow kernel instead
-//! (see [`NARROW_MAX_ENC`]).
+//! (see [`Bounds`]).
 
 use super::layers::Vbmi;
 use super::narrow::Narrow;
 use super::row_sliced::RowSliced;
 use super::Keys;
 use crate::cpu::Backend;
-use crate::kernel;
+use crate::kernel::{self, NarrowBounds};
 use crate::simd::{Avx512Gfni, Zmm};
 
 /// Short calls run on the narrow kernel (`narrow.rs`: one register, or two
-/// interleaved), which does not pad a call to the 512-byte batch: on AMD
-/// encryptions and decryptions of up to 128 bytes (8 Kalyna-128, 4
-/// Kalyna-256 or 2 Kalyna-512 blocks), on Intel encryptions of up to 128
-/// and decryptions of up to 192. Measured (`bench --ways`, TSC ticks/byte,
-/// narrow against wide):
-/// - AMD EPYC Zen 5 (family 26), two registers interleaved: at 128 bytes
-///   the narrow encryption wins for every block size (Kalyna-128/256 2.34
-///   against 3.01, Kalyna-256/256 2.47 against 3.09, Kalyna-512 3.15
-///   against 3.86) and the decryptions tie (2.53 / 2.56, 2.66 / 2.67,
-///   3.41 / 3.39); at 160-192 bytes the wide kernel wins both ways
-///   (Kalyna-128/128 decryption at 192: 1.89 against 2.17).
-/// - AMD EPYC Zen 4: with one register per batch, at 112–128 bytes the
-///   wide decryption was 5–17% slower for all three block sizes, the wide
+/// interleaved), which does not pad a call to the 512-byte batch:
+/// encryptions of up to 96 bytes (6 Kalyna-128, 3 Kalyna-256 or 1
+/// Kalyna-512 block) and decryptions of up to 128 on AMD Zen 4, both up to
+/// 128 on Zen 5, on Intel encryptions of up to 128 and decryptions of up to
+/// 192. Measured (`bench --ways`, TSC ticks/byte, narrow against wide):
+/// - AMD EPYC Zen 4: with one register per batch, at 112–128 bytes the wide
+///   decryption was 5–17% slower for all three block sizes, the wide
 ///   encryption as fast or faster; with two registers interleaved
 ///   (`narrow.rs`, "Two registers"), at 128 bytes the wide Kalyna-256
-///   encryption was still ≈ 6% faster (6.1-6.6 against 6.5-7.0). One AMD
-///   bound of 128 bytes costs Zen 4 that ≈ 6% on 4-block Kalyna-256
-///   encryptions and gains Zen 5 22-28% on every 128-byte encryption (the
-///   bound was 96 until the Zen 5 run).
-/// - A Sapphire Rapids VM, two registers interleaved: at 128 bytes
-///   Kalyna-128/128 enc 3.1 against 4.7, dec 3.4 against 5.2,
-///   Kalyna-256/256 enc 4.5 against 6.6; at 192 bytes the wide encryption
-///   wins (Kalyna-128 3.1 against 3.5), the narrow decryption still
-///   (Kalyna-128 3.9 against 4.5, Kalyna-256 5.3 against 5.8); at 256 they
-///   tie or the wide one wins.
-const NARROW_MAX_ENC: usize = 128;
-const NARROW_MAX_DEC: usize = 128;
-const NARROW_MAX_ENC_INTEL: usize = 128;
-const NARROW_MAX_DEC_INTEL: usize = 192;
+///   encryption was still faster (6.1-6.6 against 6.5-7.0).
+/// - AMD EPYC Zen 5 (family 26), two registers: at 128 bytes the narrow
+///   encryption wins for every block size (Kalyna-128/256 2.34 against
+///   3.01, Kalyna-256/256 2.47 against 3.09, Kalyna-512 3.15 against 3.86)
+///   and the decryptions tie (2.53 / 2.56, 2.66 / 2.67, 3.41 / 3.39); at
+///   160-192 bytes the wide kernel wins both ways (Kalyna-128/128
+///   decryption at 192: 1.89 against 2.17).
+/// - A Sapphire Rapids VM, two registers: at 128 bytes Kalyna-128/128 enc
+///   3.1 against 4.7, dec 3.4 against 5.2, Kalyna-256/256 enc 4.5 against
+///   6.6; at 192 bytes the wide encryption wins (Kalyna-128 3.1 against
+///   3.5), the narrow decryption still (Kalyna-128 3.9 against 4.5,
+///   Kalyna-256 5.3 against 5.8); at 256 they tie or the wide one wins.
+pub(crate) struct Bounds;
+
+impl NarrowBounds for Bounds {
+    const INTEL: (usize, usize) = (128, 192);
+    const AMD_HALF_ZMM: (usize, usize) = (96, 128);
+    const AMD_FULL_ZMM: (usize, usize) = (128, 128);
+}
 
 /// ways: Kalyna-128 blocks per wide batch. Short calls on the narrow
 /// kernel; the row-sliced keys are made on the first longer call
 /// (`kernel::tiered_backend`).
-pub(crate) const BACKEND: Backend<Keys> = kernel::tiered_backend::<
-    Z,
-    Narrow,
-    Z,
-    RowSliced<Vbmi>,
-    NARROW_MAX_ENC,
-    NARROW_MAX_DEC,
-    NARROW_MAX_ENC_INTEL,
-    NARROW_MAX_DEC_INTEL,
->("avx512-gfni", true, 32);
+pub(crate) const BACKEND: Backend<Keys> =
+    kernel::tiered_backend::<Z, Narrow, Z, RowSliced<Vbmi>, Bounds>("avx512-gfni", true, 32);
 
 type Z = Zmm<Avx512Gfni>;

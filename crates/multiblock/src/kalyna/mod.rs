@@ -13,7 +13,7 @@
 //! 512 or 256 bytes, GFNI products in MixColumns; see `row_sliced.rs`),
 //! `avx512-gfni-narrow` (constant-time, one zmm of whole blocks in their natural
 //! layout, for short calls and chained modes: what `avx512-gfni` runs
-//! short calls on (up to 128-192 bytes by direction and CPU); see
+//! short calls on (up to 96-192 bytes by direction and CPU); see
 //! `narrow.rs`; its round is also the key schedule's
 //! ψ on CPUs with AVX-512 VBMI and GFNI),
 //! `avx2` (constant-time, rows a and a+4 per lane, vpshufb S-boxes, many

@@ -107,8 +107,8 @@
 //! 7.0-7.4 / 6.3-6.4, dec 7.0-7.2 / 5.8-6.2 vs 9.5-9.7 / 8.2-8.4) and
 //! 3 Kalyna-256 blocks (enc a tie, 7.7-8.4 vs 7.7-8.7; dec 8.2-8.8 vs
 //! 11.1-11.4); at 128 B avx512-gfni wins Kalyna-256 encryption (6.1-6.6 vs
-//! 6.5-7.0). So the default's tier ended at 96 bytes (128 since the Zen 5
-//! run; see `avx512_gfni.rs`).
+//! 6.5-7.0). So the default's tier ends at 96 bytes on Zen 4 (128 on Zen 5:
+//! see `avx512_gfni.rs`).
 //!
 //! Two registers: a batch of more than one register runs both in one
 //! round loop, so the second one's lookups fill the first's chain. On a

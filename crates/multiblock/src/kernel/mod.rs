@@ -13,7 +13,7 @@ mod tiered;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use paired::paired_backend;
 #[cfg(target_arch = "x86_64")]
-pub(crate) use tiered::{tiered_backend, KeySchedule};
+pub(crate) use tiered::{tiered_backend, Everywhere, KeySchedule, NarrowBounds};
 
 use crate::cpu::{Backend, BackendInfo, BlockKernel};
 use crate::simd::{Job, Machine};

@@ -1,7 +1,7 @@
 //! A narrow and a wide batch cipher with different key material behind one
-//! backend. Calls of up to `MAX_ENC` bytes (encryption) or `MAX_DEC`
-//! (decryption; `MAX_ENC_INTEL` and `MAX_DEC_INTEL` on Intel CPUs, where
-//! the crossovers differ: see `cpu::is_intel`) run on the narrow cipher,
+//! backend. Calls of up to a bound in bytes (one for encryption, one for
+//! decryption, per CPU class: [`NarrowBounds`], `cpu::Core`) run on the
+//! narrow cipher,
 //! and so does the rest of a longer call after the wide cipher's whole
 //! batches when it is that short. The narrow cipher is keyed with the
 //! backend: short messages, chained modes and key setup pay only its key
@@ -11,12 +11,12 @@
 //! This is the default's size-aware dispatch (`dispatch.rs`) for one pair,
 //! without its costs: a boxed dispatcher in front of the kernels, a tier
 //! search and a lazy cell on every call, a dynamic call into the tier's own
-//! box. Which cipher runs depends on the call's length and the CPU's maker
+//! box. Which cipher runs depends on the call's length and the CPU's class
 //! only, both public; the wide keys are made the same way whenever they
 //! are made.
 
 use super::{both, imit, run, wide_len, BatchCipher, Kernel};
-use crate::cpu::{Backend, BackendInfo, BlockKernel};
+use crate::cpu::{Backend, BackendInfo, BlockKernel, Core};
 use crate::simd::Machine;
 use std::sync::OnceLock;
 
@@ -39,6 +39,24 @@ struct Tiered<N, CN, W: Machine, CW: BatchCipher<W>> {
     /// setup about 5% (Zen 4); unaligned, the wide kernel's round keys
     /// straddled cache lines and its 8-to-16-block calls ran 3–10% slower.
     wide: OnceLock<Box<Line<CW>>>,
+}
+
+/// The longest encryption and decryption, in bytes, that a tiered
+/// backend's narrow cipher takes on each class of CPU (`cpu::Core`):
+/// where the two kernels' costs cross, measured with `bench --ways`.
+pub(crate) trait NarrowBounds {
+    const INTEL: (usize, usize);
+    const AMD_HALF_ZMM: (usize, usize);
+    const AMD_FULL_ZMM: (usize, usize);
+}
+
+/// The same bounds on every CPU: `MAX` bytes both ways.
+pub(crate) struct Everywhere<const MAX: usize>;
+
+impl<const MAX: usize> NarrowBounds for Everywhere<MAX> {
+    const INTEL: (usize, usize) = (MAX, MAX);
+    const AMD_HALF_ZMM: (usize, usize) = (MAX, MAX);
+    const AMD_FULL_ZMM: (usize, usize) = (MAX, MAX);
 }
 
 /// A narrow cipher that gives back the key schedule it was keyed with, so
@@ -99,9 +117,7 @@ where
     }
 }
 
-fn keyed<N, CN, W, CW, const MAX_ENC: usize, const MAX_DEC: usize, const MAX_ENC_INTEL: usize, const MAX_DEC_INTEL: usize>(
-    keys: &CW::Keys,
-) -> Box<dyn BlockKernel>
+fn keyed<N, CN, W, CW, B: NarrowBounds>(keys: &CW::Keys) -> Box<dyn BlockKernel>
 where
     N: Machine,
     CN: BatchCipher<N, Keys = CW::Keys> + KeySchedule<CW::Keys>,
@@ -111,7 +127,11 @@ where
     let (narrow, wide) = N::detect().zip(W::detect()).expect("a backend is keyed only after `available` said yes");
     // Written in place, as `super::keyed` does.
     let slot = Box::<Tiered<N, CN, W, CW>>::new_uninit();
-    let (max_enc, max_dec) = if crate::cpu::is_intel() { (MAX_ENC_INTEL, MAX_DEC_INTEL) } else { (MAX_ENC, MAX_DEC) };
+    let (max_enc, max_dec) = match crate::cpu::core() {
+        Core::Intel => B::INTEL,
+        Core::AmdHalfZmm => B::AMD_HALF_ZMM,
+        Core::AmdFullZmm => B::AMD_FULL_ZMM,
+    };
     let kernel: Box<Tiered<N, CN, W, CW>> = Box::write(
         slot,
         Tiered {
@@ -125,20 +145,10 @@ where
     kernel
 }
 
-/// The registry entry of narrow cipher `CN` on `N` (encryptions of up to
-/// `MAX_ENC` bytes, decryptions of up to `MAX_DEC`; on Intel the `_INTEL`
-/// limits) and wide cipher `CW` on `W` (longer calls): `ways` blocks per
-/// wide batch.
-pub(crate) const fn tiered_backend<
-    N,
-    CN,
-    W,
-    CW,
-    const MAX_ENC: usize,
-    const MAX_DEC: usize,
-    const MAX_ENC_INTEL: usize,
-    const MAX_DEC_INTEL: usize,
->(
+/// The registry entry of narrow cipher `CN` on `N` (calls within the
+/// bounds `B` of this CPU's class) and wide cipher `CW` on `W` (longer
+/// calls): `ways` blocks per wide batch.
+pub(crate) const fn tiered_backend<N, CN, W, CW, B: NarrowBounds>(
     name: &'static str,
     constant_time: bool,
     ways: usize,
@@ -152,7 +162,7 @@ where
     Backend {
         info: BackendInfo { name, constant_time, ways, needs: W::NEEDS },
         available: both::<N, W>,
-        new: keyed::<N, CN, W, CW, MAX_ENC, MAX_DEC, MAX_ENC_INTEL, MAX_DEC_INTEL>,
+        new: keyed::<N, CN, W, CW, B>,
     }
 }
 

@@ -30,7 +30,7 @@ use super::masked::MaskedL;
 use super::sliced::Sliced;
 use super::Keys;
 use crate::cpu::Backend;
-use crate::kernel;
+use crate::kernel::{self, Everywhere};
 use crate::simd::{self, Machine, Xmm, Ymm};
 
 /// Calls of up to this many bytes run one block at a time on
@@ -45,20 +45,9 @@ type Y = Ymm<simd::Avx2>;
 type Yg = Ymm<simd::Avx2Gfni>;
 
 pub(crate) const BACKEND: Backend<Keys> =
-    kernel::tiered_backend::<Y, MaskedL, Y, Sliced<Nibble>, NARROW_MAX, NARROW_MAX, NARROW_MAX, NARROW_MAX>(
-        "avx2", true, 32,
-    );
+    kernel::tiered_backend::<Y, MaskedL, Y, Sliced<Nibble>, Everywhere<NARROW_MAX>>("avx2", true, 32);
 pub(crate) const BACKEND_GFNI: Backend<Keys> =
-    kernel::tiered_backend::<
-        Yg,
-        MaskedL,
-        Yg,
-        Sliced<NibbleGfni>,
-        NARROW_MAX_GFNI,
-        NARROW_MAX_GFNI,
-        NARROW_MAX_GFNI,
-        NARROW_MAX_GFNI,
-    >(
+    kernel::tiered_backend::<Yg, MaskedL, Yg, Sliced<NibbleGfni>, Everywhere<NARROW_MAX_GFNI>>(
         "avx2-gfni", true, 32,
     );
 /// The narrow tier by itself (never a default): for measurements and tests.
