@@ -197,11 +197,6 @@ pub(crate) fn core() -> Core {
     })
 }
 
-/// Whether the CPU is Intel's ([`Core::Intel`]).
-pub(crate) fn is_intel() -> bool {
-    core() == Core::Intel
-}
-
 /// The environment variable whose comma-separated CPU feature names (as
 /// [`CpuFeatures::NAMES`] spells them, or `all`) detection treats as
 /// absent, like OpenSSL's `OPENSSL_ia32cap`: to test or use the fallbacks

@@ -6,6 +6,8 @@
 pub(crate) mod batch;
 pub(crate) mod bitslice;
 #[cfg(target_arch = "x86_64")]
+mod bounds;
+#[cfg(target_arch = "x86_64")]
 mod paired;
 #[cfg(target_arch = "x86_64")]
 mod tiered;
@@ -13,7 +15,9 @@ mod tiered;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use paired::paired_backend;
 #[cfg(target_arch = "x86_64")]
-pub(crate) use tiered::{tiered_backend, Everywhere, KeySchedule, NarrowBounds};
+pub(crate) use bounds::{Everywhere, NarrowBounds};
+#[cfg(target_arch = "x86_64")]
+pub(crate) use tiered::{tiered_backend, KeySchedule};
 
 use crate::cpu::{Backend, BackendInfo, BlockKernel};
 use crate::simd::{Job, Machine};

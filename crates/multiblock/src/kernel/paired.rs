@@ -1,20 +1,19 @@
 //! One key material on two machines. Where a family's narrow kernel (one
 //! block's latency: short calls, chained modes) and its wide kernel
 //! (throughput) are one batch cipher with the same keys on registers of two
-//! widths, a paired backend keys that cipher once and sends calls of up to
-//! `NARROW_MAX` bytes to the narrow machine, longer ones to the wide one
-//! (`NARROW_MAX_INTEL` on Intel CPUs, where the two machines' costs differ:
-//! see `cpu::is_intel`).
+//! widths, a paired backend keys that cipher once and sends calls within
+//! the bounds of this CPU's class (`bounds.rs`) to the narrow machine,
+//! longer ones to the wide one.
 //! The default's size-aware dispatch (`dispatch.rs`) does the same for
 //! tiers with different key material, at the price of keeping the key,
 //! keying each tier on first use behind a lazy cell, and a boxed
 //! dispatcher: about 100 TSC ticks of a 64-byte Magma message with key
 //! setup on Zen 4 (700 against 600), which a paired backend does not pay.
 //!
-//! Which machine runs depends on the call's length and the CPU's maker
+//! Which machine runs depends on the call's length and the CPU's class
 //! only, both public.
 
-use super::{both, imit, run, BatchCipher, Kernel};
+use super::{both, imit, run, BatchCipher, Kernel, NarrowBounds};
 use crate::cpu::{Backend, BackendInfo, BlockKernel};
 use crate::simd::Machine;
 
@@ -22,35 +21,35 @@ use crate::simd::Machine;
 struct Paired<N, W, C> {
     narrow: N,
     wide: Kernel<W, C>,
-    /// The longest call the narrow machine runs, on this CPU.
-    narrow_max: usize,
+    /// The longest encryption and decryption the narrow machine runs, on
+    /// this CPU.
+    max_enc: usize,
+    max_dec: usize,
 }
 
 impl<N: Machine, W: Machine, C: BatchCipher<N> + BatchCipher<W>> BlockKernel for Paired<N, W, C> {
     fn encrypt_blocks(&self, data: &mut [u8]) {
-        match data.len() <= self.narrow_max {
+        match data.len() <= self.max_enc {
             true => run::<N, C, false>(self.narrow, &self.wide.cipher, data),
             false => run::<W, C, false>(self.wide.machine, &self.wide.cipher, data),
         }
     }
     fn decrypt_blocks(&self, data: &mut [u8]) {
-        match data.len() <= self.narrow_max {
+        match data.len() <= self.max_dec {
             true => run::<N, C, true>(self.narrow, &self.wide.cipher, data),
             false => run::<W, C, true>(self.wide.machine, &self.wide.cipher, data),
         }
     }
     /// A MAC step is a one-block chain: on the machine that runs one block.
     fn imit_steps(&self, state: &mut [u8; 8], data: &[u8]) -> bool {
-        match self.narrow_max > 0 {
+        match self.max_enc > 0 {
             true => imit::<N, C>(self.narrow, &self.wide.cipher, state, data),
             false => imit::<W, C>(self.wide.machine, &self.wide.cipher, state, data),
         }
     }
 }
 
-fn keyed<N, W, C, const NARROW_MAX: usize, const NARROW_MAX_INTEL: usize>(
-    keys: &<C as BatchCipher<W>>::Keys,
-) -> Box<dyn BlockKernel>
+fn keyed<N, W, C, B: NarrowBounds>(keys: &<C as BatchCipher<W>>::Keys) -> Box<dyn BlockKernel>
 where
     N: Machine,
     W: Machine,
@@ -61,17 +60,18 @@ where
     // Written in place, as `super::keyed` does.
     let slot = Box::<Paired<N, W, C>>::new_uninit();
     let cipher = <C as BatchCipher<W>>::new(wide, keys);
-    let narrow_max = if crate::cpu::is_intel() { NARROW_MAX_INTEL } else { NARROW_MAX };
-    let kernel: Box<Paired<N, W, C>> = Box::write(slot, Paired { narrow, wide: Kernel { machine: wide, cipher }, narrow_max });
+    let (max_enc, max_dec) = B::here();
+    let kernel: Box<Paired<N, W, C>> =
+        Box::write(slot, Paired { narrow, wide: Kernel { machine: wide, cipher }, max_enc, max_dec });
     kernel
 }
 
-/// The registry entry of batch cipher `C` on narrow machine `N` (calls of
-/// up to `NARROW_MAX` bytes, `NARROW_MAX_INTEL` on Intel; 0: none, the MAC
-/// steps too on `W`) and wide machine `W` (the rest): `ways` blocks per
+/// The registry entry of batch cipher `C` on narrow machine `N` (calls
+/// within the bounds `B` of this CPU's class; an encryption bound of 0:
+/// none, the MAC steps too on `W`) and wide machine `W` (the rest): `ways` blocks per
 /// wide batch. `C`'s keys must not depend on the machine it is keyed
 /// on (it is keyed once, on `W`, and runs on both).
-pub(crate) const fn paired_backend<N, W, C, const NARROW_MAX: usize, const NARROW_MAX_INTEL: usize>(
+pub(crate) const fn paired_backend<N, W, C, B: NarrowBounds>(
     name: &'static str,
     constant_time: bool,
     ways: usize,
@@ -84,6 +84,6 @@ where
     Backend {
         info: BackendInfo { name, constant_time, ways, needs: W::NEEDS },
         available: both::<N, W>,
-        new: keyed::<N, W, C, NARROW_MAX, NARROW_MAX_INTEL>,
+        new: keyed::<N, W, C, B>,
     }
 }

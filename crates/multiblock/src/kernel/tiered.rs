@@ -1,6 +1,6 @@
 //! A narrow and a wide batch cipher with different key material behind one
 //! backend. Calls of up to a bound in bytes (one for encryption, one for
-//! decryption, per CPU class: [`NarrowBounds`], `cpu::Core`) run on the
+//! decryption, per CPU class: `bounds.rs`) run on the
 //! narrow cipher,
 //! and so does the rest of a longer call after the wide cipher's whole
 //! batches when it is that short. The narrow cipher is keyed with the
@@ -15,8 +15,8 @@
 //! only, both public; the wide keys are made the same way whenever they
 //! are made.
 
-use super::{both, imit, run, wide_len, BatchCipher, Kernel};
-use crate::cpu::{Backend, BackendInfo, BlockKernel, Core};
+use super::{both, imit, run, wide_len, BatchCipher, Kernel, NarrowBounds};
+use crate::cpu::{Backend, BackendInfo, BlockKernel};
 use crate::simd::Machine;
 use std::sync::OnceLock;
 
@@ -39,24 +39,6 @@ struct Tiered<N, CN, W: Machine, CW: BatchCipher<W>> {
     /// setup about 5% (Zen 4); unaligned, the wide kernel's round keys
     /// straddled cache lines and its 8-to-16-block calls ran 3–10% slower.
     wide: OnceLock<Box<Line<CW>>>,
-}
-
-/// The longest encryption and decryption, in bytes, that a tiered
-/// backend's narrow cipher takes on each class of CPU (`cpu::Core`):
-/// where the two kernels' costs cross, measured with `bench --ways`.
-pub(crate) trait NarrowBounds {
-    const INTEL: (usize, usize);
-    const AMD_HALF_ZMM: (usize, usize);
-    const AMD_FULL_ZMM: (usize, usize);
-}
-
-/// The same bounds on every CPU: `MAX` bytes both ways.
-pub(crate) struct Everywhere<const MAX: usize>;
-
-impl<const MAX: usize> NarrowBounds for Everywhere<MAX> {
-    const INTEL: (usize, usize) = (MAX, MAX);
-    const AMD_HALF_ZMM: (usize, usize) = (MAX, MAX);
-    const AMD_FULL_ZMM: (usize, usize) = (MAX, MAX);
 }
 
 /// A narrow cipher that gives back the key schedule it was keyed with, so
@@ -127,11 +109,7 @@ where
     let (narrow, wide) = N::detect().zip(W::detect()).expect("a backend is keyed only after `available` said yes");
     // Written in place, as `super::keyed` does.
     let slot = Box::<Tiered<N, CN, W, CW>>::new_uninit();
-    let (max_enc, max_dec) = match crate::cpu::core() {
-        Core::Intel => B::INTEL,
-        Core::AmdHalfZmm => B::AMD_HALF_ZMM,
-        Core::AmdFullZmm => B::AMD_FULL_ZMM,
-    };
+    let (max_enc, max_dec) = B::here();
     let kernel: Box<Tiered<N, CN, W, CW>> = Box::write(
         slot,
         Tiered {
