@@ -237,7 +237,10 @@ int mb_mac_many(const char *cipher, const char *mode,
  * sizes, NULL only when count is 0) and *out_len their sum (the sum of
  * data_len[i] + 2 * MB_MAX_BLOCK_BYTES always suffices). Each ciphertext
  * equals mb_encrypt's. Reusing an IV across messages is for the caller to
- * judge (CBC and CFB leak equal prefixes, OFB reuses its keystream). */
+ * judge (CBC and CFB leak equal prefixes, OFB reuses its keystream). Where
+ * no message overlaps `out`, the ciphertexts are made in `out` itself, with
+ * no temporary; messages inside `out` (in place) are allowed and go through
+ * a temporary. */
 int mb_encrypt_many(const char *cipher, const char *mode,
                     const uint8_t *key, size_t key_len,
                     const uint8_t *iv, size_t iv_len,

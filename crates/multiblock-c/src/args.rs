@@ -94,21 +94,52 @@ impl Output {
 
     /// Copies `result` out, or reports the size needed and writes nothing.
     pub unsafe fn write(self, result: &[u8]) -> Result<(), Failure> {
-        // SAFETY (both writes): `out_len` was checked in `new`; `out` has
-        // `capacity` writable bytes by the caller's promise, and `result`
-        // is our own buffer, so the two cannot overlap.
         if result.len() > self.capacity {
-            unsafe { self.out_len.write(result.len()) };
-            return Err(Failure::new(
-                MB_ERR_BUFFER_TOO_SMALL,
-                format!("output buffer holds {} bytes, the result needs {}", self.capacity, result.len()),
-            ));
+            // SAFETY: passed on.
+            return Err(unsafe { self.too_small(result.len()) });
         }
+        // SAFETY: `out` has `capacity` writable bytes by the caller's
+        // promise, and `result` is our own buffer, so the two cannot overlap.
         if !result.is_empty() {
             unsafe { ptr::copy_nonoverlapping(result.as_ptr(), self.out, result.len()) };
         }
-        unsafe { self.out_len.write(result.len()) };
+        // SAFETY: passed on.
+        unsafe { self.written(result.len()) };
         Ok(())
+    }
+
+    /// Whether `input` shares a byte with the caller's buffer (then a
+    /// result must go through a temporary).
+    pub fn overlaps(&self, input: &[u8]) -> bool {
+        let (start, end) = (self.out as usize, self.out as usize + self.capacity);
+        let (at, past) = (input.as_ptr() as usize, input.as_ptr() as usize + input.len());
+        !input.is_empty() && self.capacity != 0 && at < end && start < past
+    }
+
+    /// The caller's buffer, for a result written where it goes.
+    ///
+    /// # Safety
+    /// No input slice alive while this one is may overlap it ([`Output::overlaps`]).
+    pub unsafe fn slice(&mut self) -> &mut [u8] {
+        if self.capacity == 0 {
+            return &mut [];
+        }
+        // SAFETY: `out` is non-NULL with `capacity` writable bytes (checked
+        // in `new` and the caller's promise); no overlap (this fn's contract).
+        unsafe { std::slice::from_raw_parts_mut(self.out, self.capacity) }
+    }
+
+    /// Records `len` bytes written (`*out_len = len`).
+    pub unsafe fn written(self, len: usize) {
+        // SAFETY: `out_len` was checked in `new`.
+        unsafe { self.out_len.write(len) };
+    }
+
+    /// The too-small error: `*out_len = needed`, nothing written.
+    pub unsafe fn too_small(self, needed: usize) -> Failure {
+        // SAFETY: `out_len` was checked in `new`.
+        unsafe { self.out_len.write(needed) };
+        Failure::new(MB_ERR_BUFFER_TOO_SMALL, format!("output buffer holds {} bytes, the result needs {needed}", self.capacity))
     }
 }
 

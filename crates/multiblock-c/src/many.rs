@@ -4,7 +4,7 @@
 
 use std::ffi::{c_char, c_int};
 
-use multiblock::modes::many;
+use multiblock::modes::many::{self, Fit};
 use zeroize::Zeroize;
 
 use crate::args::{self, Output};
@@ -46,7 +46,9 @@ unsafe fn messages<'a>(data: *const *const u8, data_len: *const usize, count: us
 
 /// Runs `op` over the messages and writes the results back to back;
 /// `lens` (`Some` for mb_encrypt_many: NULL only with no message) gets
-/// each result's length.
+/// each result's length. An encryption whose messages do not overlap `out`
+/// is written there directly ([`many::encrypt_many_to`]); otherwise (and
+/// for the tags) through a temporary, as every other call.
 unsafe fn run(
     call: Call,
     lens: Option<*mut usize>,
@@ -54,31 +56,59 @@ unsafe fn run(
 ) -> c_int {
     guard(|| {
         // SAFETY (every read below): the header's contract on the arguments.
-        let output = unsafe { Output::new(call.out, call.out_len) }?;
+        let mut output = unsafe { Output::new(call.out, call.out_len) }?;
         if lens.is_some_and(|p| p.is_null()) && call.count != 0 {
             return Err(Failure::null(&format!("out_lens (with count {})", call.count)));
         }
         let msgs = unsafe { messages(call.data, call.data_len, call.count) }?;
-        let mut results = unsafe {
+        let direct = lens.is_some() && !msgs.iter().any(|m| output.overlaps(m));
+        let outcome = unsafe {
             with_request(call.cipher, call.mode, call.key, call.key_len, call.iv, call.iv_len, call.params, &[], |req| {
-                op(req, &msgs)
+                match direct {
+                    // SAFETY: no message overlaps the buffer (just checked).
+                    true => many::encrypt_many_to(req, &msgs, output.slice()).map(Outcome::InPlace),
+                    false => op(req, &msgs).map(Outcome::Each),
+                }
             })
         }?;
+        let mut results = match outcome {
+            Outcome::InPlace(Fit::TooSmall { needed }) => return Err(unsafe { output.too_small(needed) }),
+            Outcome::InPlace(Fit::Written(sizes)) => {
+                unsafe { output.written(sizes.iter().sum()) };
+                unsafe { write_lens(lens, &sizes) };
+                return Ok(());
+            }
+            Outcome::Each(results) => results,
+        };
         let mut joined = results.concat();
         // SAFETY: checked in Output::new.
         let written = unsafe { output.write(&joined) };
-        if let (Ok(()), Some(lens)) = (&written, lens) {
-            for (i, r) in results.iter().enumerate() {
-                // SAFETY: `out_lens` has room for `count` sizes (the contract;
-                // checked non-NULL above unless there is no result).
-                unsafe { lens.add(i).write(r.len()) };
-            }
+        if written.is_ok() {
+            let sizes: Vec<usize> = results.iter().map(Vec::len).collect();
+            unsafe { write_lens(lens, &sizes) };
         }
         // The temporaries may hold plaintext: wipe them whatever happened.
         joined.zeroize();
         results.iter_mut().for_each(Zeroize::zeroize);
         written
     })
+}
+
+/// What one call produced: results of its own, or ciphertexts already in
+/// the caller's buffer (or the size they need).
+enum Outcome {
+    Each(Vec<Vec<u8>>),
+    InPlace(Fit),
+}
+
+/// `out_lens[i] = sizes[i]` (nothing for the tags, whose size is the mode's).
+unsafe fn write_lens(lens: Option<*mut usize>, sizes: &[usize]) {
+    let Some(lens) = lens else { return };
+    for (i, &size) in sizes.iter().enumerate() {
+        // SAFETY: `out_lens` has room for `count` sizes (the contract;
+        // checked non-NULL in `run` unless there is no result).
+        unsafe { lens.add(i).write(size) };
+    }
 }
 
 /// # Safety

@@ -85,7 +85,35 @@ fn encrypt_many_equals_mb_encrypt_per_message() {
             mb_encrypt_many(c"kuznyechik".as_ptr(), mode.as_ptr(), key.as_ptr(), 32, iv.as_ptr(), 16, ptr::null(), msgs.len(), ptrs.as_ptr(), lens.as_ptr(), out.as_mut_ptr(), &mut len, got_lens.as_mut_ptr())
         };
         assert_eq!((rc, len), (MB_OK, want.len()), "{mode:?}");
-        assert_eq!((out, got_lens), (want, want_lens), "{mode:?}");
+        assert_eq!((&out, &got_lens), (&want, &want_lens), "{mode:?}");
+
+        let encrypt_many = |ptrs: &[*const u8], out: *mut u8, len: &mut usize| unsafe {
+            let mut got_lens = vec![0; msgs.len()];
+            mb_encrypt_many(c"kuznyechik".as_ptr(), mode.as_ptr(), key.as_ptr(), 32, iv.as_ptr(), 16, ptr::null(), msgs.len(), ptrs.as_ptr(), lens.as_ptr(), out, len, got_lens.as_mut_ptr())
+        };
+        // A size query, and a buffer one byte short, which stays as it was.
+        let mut len = 0;
+        assert_eq!((encrypt_many(&ptrs, ptr::null_mut(), &mut len), len), (MB_ERR_BUFFER_TOO_SMALL, want.len()), "{mode:?}");
+        let mut short = vec![0xa5u8; want.len() - 1];
+        let mut len = short.len();
+        assert_eq!((encrypt_many(&ptrs, short.as_mut_ptr(), &mut len), len), (MB_ERR_BUFFER_TOO_SMALL, want.len()), "{mode:?}");
+        assert!(short.iter().all(|&b| b == 0xa5), "{mode:?}: a buffer too small is left alone");
+        // In place: the messages inside `out` itself, back to back in
+        // reverse order, so writing any ciphertext where it goes first
+        // would overwrite a message not yet read.
+        let mut buf: Vec<u8> = msgs.iter().rev().flatten().copied().collect();
+        buf.resize(want.len() + 16, 0);
+        let mut end = msgs.iter().map(Vec::len).sum::<usize>();
+        let inside: Vec<*const u8> = msgs
+            .iter()
+            .map(|m| {
+                end -= m.len();
+                buf[end..].as_ptr()
+            })
+            .collect();
+        let mut len = buf.len();
+        assert_eq!((encrypt_many(&inside, buf.as_mut_ptr(), &mut len), len), (MB_OK, want.len()), "{mode:?} in place");
+        assert_eq!(buf[..want.len()], want, "{mode:?} in place");
     }
 }
 

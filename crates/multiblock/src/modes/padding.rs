@@ -48,24 +48,36 @@ impl Padding {
 
     /// `data` padded to a multiple of `n` bytes (unchanged for `None`).
     pub fn pad(self, data: &[u8], n: usize) -> Vec<u8> {
-        let mut out = data.to_vec();
-        let rem = data.len() % n;
-        match self {
-            Padding::None => {}
-            Padding::Gost1 => out.resize(data.len() + (n - rem) % n, 0),
-            Padding::Gost2 => {
-                out.push(0x80);
-                out.resize(data.len() + n - rem, 0);
-            }
-            Padding::Gost3 => {
-                if rem != 0 {
-                    out.push(0x80);
-                    out.resize(data.len() + n - rem, 0);
-                }
-            }
-            Padding::Pkcs7 => out.resize(data.len() + n - rem, (n - rem) as u8),
-        }
+        let mut out = vec![0; self.padded_len(data.len(), n)];
+        self.pad_into(data, n, &mut out);
         out
+    }
+
+    /// The length of `len` bytes padded for an `n`-byte block ([`Padding::pad`]'s).
+    pub fn padded_len(self, len: usize, n: usize) -> usize {
+        let rem = len % n;
+        match self {
+            Padding::None => len,
+            Padding::Gost1 => len + (n - rem) % n,
+            Padding::Gost3 if rem == 0 => len,
+            Padding::Gost2 | Padding::Gost3 | Padding::Pkcs7 => len + n - rem,
+        }
+    }
+
+    /// Writes [`Padding::pad`] of `data` to `out`, which holds exactly
+    /// [`Padding::padded_len`] bytes.
+    pub fn pad_into(self, data: &[u8], n: usize, out: &mut [u8]) {
+        assert_eq!(out.len(), self.padded_len(data.len(), n), "pad_into: the output is not the padded length");
+        let (head, tail) = out.split_at_mut(data.len());
+        head.copy_from_slice(data);
+        let fill = match self {
+            Padding::Pkcs7 => tail.len() as u8,
+            _ => 0,
+        };
+        tail.fill(fill);
+        if matches!(self, Padding::Gost2 | Padding::Gost3) && !tail.is_empty() {
+            tail[0] = 0x80;
+        }
     }
 
     /// Removes the padding that [`Padding::pad`] added, where that can be
@@ -122,6 +134,33 @@ mod tests {
         assert_eq!(Padding::Gost3.pad(&[1, 2, 3], 8), vec![1, 2, 3, 0x80, 0, 0, 0, 0]);
         assert_eq!(Padding::Gost3.pad(&[1; 8], 8), vec![1; 8]);
         assert_eq!(Padding::Gost2.pad(&[1; 8], 8).len(), 16);
+    }
+
+    /// Each padding's bytes by its definition (GOST R 34.13-2015 §4.1.1-4.1.3,
+    /// RFC 5652 §6.3), at every length around a few block sizes.
+    #[test]
+    fn padded_bytes_follow_each_definition() {
+        for n in [8, 16, 32, 64] {
+            for len in 0..3 * n {
+                let data: Vec<u8> = (1..=len).map(|i| i as u8 | 1).collect();
+                let rem = len % n;
+                for p in Padding::ALL {
+                    let mut want = data.clone();
+                    match p {
+                        Padding::None => {}
+                        Padding::Gost1 => want.extend(std::iter::repeat_n(0, (n - rem) % n)),
+                        Padding::Gost3 if rem == 0 => {}
+                        Padding::Gost2 | Padding::Gost3 => {
+                            want.push(0x80);
+                            want.extend(std::iter::repeat_n(0, n - rem - 1));
+                        }
+                        Padding::Pkcs7 => want.extend(std::iter::repeat_n((n - rem) as u8, n - rem)),
+                    }
+                    assert_eq!(p.padded_len(len, n), want.len(), "{p:?} n={n} len={len}");
+                    assert_eq!(p.pad(&data, n), want, "{p:?} n={n} len={len}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -2,13 +2,15 @@
 //! key through `modes::many` (one wide cipher call per step over every
 //! stream), for each serial mode with a wide form, with no backend forced;
 //! and ECB over one 16 MiB message in the same run, the bound they are
-//! measured against. `--quick`: 64 × 16 KiB and 1 MiB.
+//! measured against. The cipher modes twice: into new vectors
+//! (`encrypt_many`) and into one buffer kept from call to call
+//! (`encrypt_many_to`, direction `encrypt_to`). `--quick`: 64 × 16 KiB and 1 MiB.
 
 use super::measure::{entry, key_for, measure_stats, shown, Label, AUTO};
 use super::row::{Entry, Kind};
 use crate::commands::bench_modes::request;
 use crate::Failure;
-use multiblock::modes::many::{encrypt_many, mac_many};
+use multiblock::modes::many::{encrypt_many, encrypt_many_to, mac_many, Fit};
 use multiblock::modes::{Kind as ModeKind, Mode};
 use multiblock::{Cipher, CipherId, Error};
 
@@ -57,6 +59,22 @@ pub fn rows(id: CipherId, stream_bytes: usize, reps: usize) -> Result<Vec<Entry>
         e.row.mode = Some(mode.name());
         e.streams = STREAMS;
         out.push(e);
+        if !mac {
+            // The same into one buffer kept from call to call (`encrypt_many_to`).
+            let mut buf = vec![0u8; STREAMS * (len + 2 * n)];
+            let stats = measure_stats(reps, || match encrypt_many_to(&req, &refs, &mut buf) {
+                Ok(Fit::Written(_)) => {}
+                Ok(Fit::TooSmall { needed }) => failed = Some(Error::Param(format!("needs {needed} bytes"))),
+                Err(e) => failed = Some(e),
+            });
+            if let Some(e) = failed {
+                return Err(Failure::Input(format!("bench {id} {mode} many streams into a buffer: {e}")));
+            }
+            let mut e = entry(&label, "encrypt_to", len * STREAMS, &stats, 1);
+            e.row.mode = Some(mode.name());
+            e.streams = STREAMS;
+            out.push(e);
+        }
     }
     Ok(out)
 }

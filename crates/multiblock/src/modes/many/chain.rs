@@ -12,8 +12,9 @@
 use super::lanes::{xor_block, Lanes};
 use crate::error::Result;
 use crate::modes::gost::stream::xor_in;
+use super::Fit;
 use crate::modes::{self, Mode, Request};
-use crate::Family;
+use crate::{Cipher, Family};
 
 /// The wide form of a request's mode.
 #[derive(Clone, Copy)]
@@ -48,22 +49,94 @@ pub(crate) fn encrypt(req: &Request<'_>, messages: &[&[u8]]) -> Result<Vec<Vec<u
     let Some(fb) = feedback(req) else {
         return messages.iter().map(|m| modes::encrypt(req, m)).collect();
     };
-    // The parameters and the key, checked as for one stream.
-    modes::encrypt(req, &[])?;
+    let lens = ciphertext_lens(req, fb, messages)?;
     let cipher = req.keyed()?;
-    let n = cipher.block_bytes();
-    let mut out = Vec::with_capacity(messages.len());
-    for m in messages {
-        let buf = match fb {
-            Feedback::Cbc => req.params.padding.pad(m, n),
-            _ => m.to_vec(),
-        };
-        if buf.len() % n != 0 && matches!(fb, Feedback::Cbc) {
-            // Not whole blocks even padded: the one-stream error.
-            return Err(modes::encrypt(req, m).expect_err("CBC refuses a partial block"));
+    let mut out: Vec<Vec<u8>> = messages
+        .iter()
+        .zip(&lens)
+        .map(|(m, &len)| {
+            let mut c = vec![0; len];
+            prepare(req, fb, m, &mut c);
+            c
+        })
+        .collect();
+    let mut slots: Vec<&mut [u8]> = out.iter_mut().map(Vec::as_mut_slice).collect();
+    run(&cipher, req, fb, &mut slots)?;
+    Ok(out)
+}
+
+/// [`encrypt`] into `out`, the ciphertexts back to back: no buffer of
+/// its own per message, so a caller who reuses `out` pays no fresh pages.
+pub(crate) fn encrypt_to(req: &Request<'_>, messages: &[&[u8]], out: &mut [u8]) -> Result<Fit> {
+    let Some(fb) = feedback(req) else {
+        let each = messages.iter().map(|m| modes::encrypt(req, m)).collect::<Result<Vec<_>>>()?;
+        let lens: Vec<usize> = each.iter().map(Vec::len).collect();
+        let Some(slots) = carve(out, &lens) else { return Ok(Fit::TooSmall { needed: lens.iter().sum() }) };
+        for (slot, c) in slots.into_iter().zip(&each) {
+            slot.copy_from_slice(c);
         }
-        out.push(buf);
+        return Ok(Fit::Written(lens));
+    };
+    let lens = ciphertext_lens(req, fb, messages)?;
+    let cipher = req.keyed()?;
+    let Some(mut slots) = carve(out, &lens) else { return Ok(Fit::TooSmall { needed: lens.iter().sum() }) };
+    for (slot, m) in slots.iter_mut().zip(messages) {
+        prepare(req, fb, m, slot);
     }
+    if let Err(e) = run(&cipher, req, fb, &mut slots) {
+        // Leave no plaintext behind in the caller's buffer.
+        slots.iter_mut().for_each(|s| s.fill(0));
+        return Err(e);
+    }
+    Ok(Fit::Written(lens))
+}
+
+/// `out` cut into consecutive slices of `lens` bytes, or `None` if it is
+/// shorter than their sum.
+fn carve<'a>(out: &'a mut [u8], lens: &[usize]) -> Option<Vec<&'a mut [u8]>> {
+    let needed = lens.iter().try_fold(0usize, |sum, &l| sum.checked_add(l))?;
+    let mut rest = out.get_mut(..needed)?;
+    let mut slots = Vec::with_capacity(lens.len());
+    for &len in lens {
+        let (slot, tail) = std::mem::take(&mut rest).split_at_mut(len);
+        slots.push(slot);
+        rest = tail;
+    }
+    Some(slots)
+}
+
+/// Each message's ciphertext length, after the checks one stream makes of
+/// the parameters, the key and (CBC) the padded length.
+fn ciphertext_lens(req: &Request<'_>, fb: Feedback, messages: &[&[u8]]) -> Result<Vec<usize>> {
+    modes::encrypt(req, &[])?;
+    let n = req.cipher.block_bytes();
+    messages
+        .iter()
+        .map(|m| match fb {
+            Feedback::Cbc => {
+                let len = req.params.padding.padded_len(m.len(), n);
+                if !len.is_multiple_of(n) {
+                    // Not whole blocks even padded: the one-stream error.
+                    return Err(modes::encrypt(req, m).expect_err("CBC refuses a partial block"));
+                }
+                Ok(len)
+            }
+            Feedback::Cfb { .. } | Feedback::Ofb => Ok(m.len()),
+        })
+        .collect()
+}
+
+/// The plaintext of `m` as the chain reads it in `slot` (CBC: padded).
+fn prepare(req: &Request<'_>, fb: Feedback, m: &[u8], slot: &mut [u8]) {
+    match fb {
+        Feedback::Cbc => req.params.padding.pad_into(m, req.cipher.block_bytes(), slot),
+        Feedback::Cfb { .. } | Feedback::Ofb => slot.copy_from_slice(m),
+    }
+}
+
+/// Runs the chains of every message in `out` (each prepared), in place.
+fn run(cipher: &Cipher, req: &Request<'_>, fb: Feedback, out: &mut [&mut [u8]]) -> Result<()> {
+    let n = cipher.block_bytes();
     let iv = req.params.iv.as_deref().expect("feedback() saw the IV");
     // Lane i holds message order[i], longest first: the live lanes are
     // always a prefix, encrypted in place with no gathering.
@@ -78,14 +151,14 @@ pub(crate) fn encrypt(req: &Request<'_>, messages: &[&[u8]]) -> Result<Vec<Vec<u
             live.pop();
         }
         if live.is_empty() {
-            return Ok(out);
+            return Ok(());
         }
         if let Feedback::Cbc = fb {
             for &i in &live {
                 lanes.xor(i, &out[order[i]][off..off + n]);
             }
         }
-        lanes.encrypt(&cipher, &live)?;
+        lanes.encrypt(cipher, &live)?;
         for &i in &live {
             let msg = &mut out[order[i]];
             let take = n.min(msg.len() - off);
@@ -108,3 +181,4 @@ pub(crate) fn encrypt(req: &Request<'_>, messages: &[&[u8]]) -> Result<Vec<Vec<u
         off += n;
     }
 }
+

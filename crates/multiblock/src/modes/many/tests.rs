@@ -83,6 +83,7 @@ fn many_streams_equal_one_stream_at_a_time() {
                     let got = encrypt_many(&req, &refs).unwrap();
                     let want: Vec<Vec<u8>> = expected.into_iter().map(Result::unwrap).collect();
                     assert_eq!(got, want, "{what}");
+                    into_a_buffer_equals(&req, &refs, &want, &mut rng, &what);
                     continue;
                 }
                 // The messages in random pieces, the streams fed unevenly.
@@ -102,6 +103,26 @@ fn many_streams_equal_one_stream_at_a_time() {
                 assert_eq!(m.finalize().unwrap(), expected, "{what}");
             }
         }
+    }
+}
+
+/// [`encrypt_many_to`] writes `want` back to back into a buffer of random
+/// slack past its end, which it leaves alone; one byte short, it writes
+/// nothing and names the size needed.
+fn into_a_buffer_equals(req: &Request<'_>, messages: &[&[u8]], want: &[Vec<u8>], rng: &mut Rng, what: &str) {
+    let needed: usize = want.iter().map(Vec::len).sum();
+    let slack = rng.below(40);
+    let mut out = rng.bytes(needed + slack);
+    let tail = out[needed..].to_vec();
+    let lens = want.iter().map(Vec::len).collect();
+    assert_eq!(encrypt_many_to(req, messages, &mut out).unwrap(), Fit::Written(lens), "{what}");
+    assert_eq!(out[..needed], want.concat(), "{what}");
+    assert_eq!(out[needed..], tail, "{what}: past the ciphertexts");
+    if needed > 0 {
+        let mut short = rng.bytes(needed - 1);
+        let before = short.clone();
+        assert_eq!(encrypt_many_to(req, messages, &mut short).unwrap(), Fit::TooSmall { needed }, "{what}");
+        assert_eq!(short, before, "{what}: a buffer too small is left as it was");
     }
 }
 
@@ -145,5 +166,8 @@ fn bad_input_is_an_error_not_a_panic() {
     let e = encrypt_many(&cbc, &[&[0u8; 16], &[0u8; 5]]).unwrap_err().to_string();
     assert!(e.contains("whole 16-byte blocks"), "{e}");
     assert!(encrypt_many(&req, &[]).is_err(), "mac is not a mode to encrypt with");
+    let e = encrypt_many_to(&cbc, &[&[0u8; 16], &[0u8; 5]], &mut [0u8; 64]).unwrap_err().to_string();
+    assert!(e.contains("whole 16-byte blocks"), "{e}");
+    assert!(encrypt_many_to(&req, &[], &mut []).is_err(), "mac is not a mode to encrypt with");
     assert!(mac_many_keys(&req, &[&key], &[]).is_err());
 }
