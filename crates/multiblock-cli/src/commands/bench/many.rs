@@ -2,15 +2,16 @@
 //! key through `modes::many` (one wide cipher call per step over every
 //! stream), for each serial mode with a wide form, with no backend forced;
 //! and ECB over one 16 MiB message in the same run, the bound they are
-//! measured against. The cipher modes twice: into new vectors
+//! measured against. The cipher modes three times: into new vectors
 //! (`encrypt_many`) and into one buffer kept from call to call
-//! (`encrypt_many_to`, direction `encrypt_to`). `--quick`: 64 × 16 KiB and 1 MiB.
+//! (`encrypt_many_to`, direction `encrypt_to`) and where the messages are
+//! (`encrypt_many_in_place`, direction `encrypt_in_place`). `--quick`: 64 × 16 KiB and 1 MiB.
 
 use super::measure::{entry, key_for, measure_stats, shown, Label, AUTO};
 use super::row::{Entry, Kind};
 use crate::commands::bench_modes::request;
 use crate::Failure;
-use multiblock::modes::many::{encrypt_many, encrypt_many_to, mac_many, Fit};
+use multiblock::modes::many::{encrypt_many, encrypt_many_in_place, encrypt_many_to, mac_many, Fit};
 use multiblock::modes::{Kind as ModeKind, Mode};
 use multiblock::{Cipher, CipherId, Error};
 
@@ -71,6 +72,22 @@ pub fn rows(id: CipherId, stream_bytes: usize, reps: usize) -> Result<Vec<Entry>
                 return Err(Failure::Input(format!("bench {id} {mode} many streams into a buffer: {e}")));
             }
             let mut e = entry(&label, "encrypt_to", len * STREAMS, &stats, 1);
+            e.row.mode = Some(mode.name());
+            e.streams = STREAMS;
+            out.push(e);
+            // And where the messages are (`encrypt_many_in_place`; each
+            // repetition encrypts the last one's output).
+            let mut bufs = messages.clone();
+            let stats = measure_stats(reps, || {
+                let mut refs: Vec<&mut [u8]> = bufs.iter_mut().map(Vec::as_mut_slice).collect();
+                if let Err(e) = encrypt_many_in_place(&req, &mut refs) {
+                    failed = Some(e);
+                }
+            });
+            if let Some(e) = failed {
+                return Err(Failure::Input(format!("bench {id} {mode} many streams in place: {e}")));
+            }
+            let mut e = entry(&label, "encrypt_in_place", len * STREAMS, &stats, 1);
             e.row.mode = Some(mode.name());
             e.streams = STREAMS;
             out.push(e);

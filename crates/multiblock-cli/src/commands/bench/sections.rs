@@ -536,7 +536,7 @@ fn many_streams(r: &Report) -> Vec<Table> {
             ecb.map_or_else(dash, |b| f2(x.cycles_per_byte / b.row.cycles_per_byte)),
         ]);
     }
-    t.note("One wide encrypt_blocks call per step over every stream's next block; the ECB row encrypts all the streams' bytes as one message. encrypt: into new vectors (encrypt_many); encrypt_to: into one buffer kept from call to call (encrypt_many_to).");
+    t.note("One wide encrypt_blocks call per step over every stream's next block; the ECB row encrypts all the streams' bytes as one message. encrypt: into new vectors (encrypt_many); encrypt_to: into one buffer kept from call to call (encrypt_many_to); encrypt_in_place: over the messages (encrypt_many_in_place).");
     vec![t]
 }
 

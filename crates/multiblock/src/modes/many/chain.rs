@@ -10,7 +10,7 @@
 //! - OFB: R ← E_K(R), C_i = P_i ⊕ R (a short last piece: leading bytes).
 
 use super::lanes::{xor_block, Lanes};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::modes::gost::stream::xor_in;
 use super::Fit;
 use crate::modes::{self, Mode, Request};
@@ -89,6 +89,35 @@ pub(crate) fn encrypt_to(req: &Request<'_>, messages: &[&[u8]], out: &mut [u8]) 
         return Err(e);
     }
     Ok(Fit::Written(lens))
+}
+
+/// [`encrypt`] where the messages are, each ciphertext over its message:
+/// only where every ciphertext is as long as its message.
+pub(crate) fn encrypt_in_place(req: &Request<'_>, messages: &mut [&mut [u8]]) -> Result<()> {
+    let same_length = |len: usize, got: usize| match len == got {
+        true => Ok(()),
+        false => Err(Error::Param(format!(
+            "{} {} makes a {len}-byte message {got} bytes: in place needs ciphertexts as long as the messages",
+            req.cipher, req.mode
+        ))),
+    };
+    let Some(fb) = feedback(req) else {
+        let each = messages.iter().map(|m| modes::encrypt(req, m)).collect::<Result<Vec<_>>>()?;
+        for (m, c) in messages.iter().zip(&each) {
+            same_length(m.len(), c.len())?;
+        }
+        for (m, c) in messages.iter_mut().zip(&each) {
+            m.copy_from_slice(c);
+        }
+        return Ok(());
+    };
+    let refs: Vec<&[u8]> = messages.iter().map(|m| &m[..]).collect();
+    let lens = ciphertext_lens(req, fb, &refs)?;
+    for (m, &len) in messages.iter().zip(&lens) {
+        same_length(m.len(), len)?;
+    }
+    let cipher = req.keyed()?;
+    run(&cipher, req, fb, messages)
 }
 
 /// `out` cut into consecutive slices of `lens` bytes, or `None` if it is

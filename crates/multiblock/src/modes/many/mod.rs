@@ -120,6 +120,15 @@ pub fn encrypt_many_to(req: &Request<'_>, messages: &[&[u8]], out: &mut [u8]) ->
     chain::encrypt_to(req, messages, out)
 }
 
+/// [`encrypt_many`] in place: each message's bytes become its ciphertext,
+/// with no copy at all. Only where every ciphertext is as long as its
+/// message (CFB, OFB; CBC over whole blocks with no padding added): else
+/// an error, with nothing changed.
+pub fn encrypt_many_in_place(req: &Request<'_>, messages: &mut [&mut [u8]]) -> Result<()> {
+    check_kind(req, &[Kind::Cipher], "encrypt")?;
+    chain::encrypt_in_place(req, messages)
+}
+
 /// What [`encrypt_many_to`] did with the caller's buffer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Fit {

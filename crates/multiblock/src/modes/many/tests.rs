@@ -84,6 +84,7 @@ fn many_streams_equal_one_stream_at_a_time() {
                     let want: Vec<Vec<u8>> = expected.into_iter().map(Result::unwrap).collect();
                     assert_eq!(got, want, "{what}");
                     into_a_buffer_equals(&req, &refs, &want, &mut rng, &what);
+                    in_place_equals(&req, &refs, &want, &what);
                     continue;
                 }
                 // The messages in random pieces, the streams fed unevenly.
@@ -103,6 +104,23 @@ fn many_streams_equal_one_stream_at_a_time() {
                 assert_eq!(m.finalize().unwrap(), expected, "{what}");
             }
         }
+    }
+}
+
+/// [`encrypt_many_in_place`] turns each message into `want` where every
+/// ciphertext is as long as its message; elsewhere it refuses and leaves
+/// the messages as they were.
+fn in_place_equals(req: &Request<'_>, messages: &[&[u8]], want: &[Vec<u8>], what: &str) {
+    let mut bufs: Vec<Vec<u8>> = messages.iter().map(|m| m.to_vec()).collect();
+    let mut refs: Vec<&mut [u8]> = bufs.iter_mut().map(Vec::as_mut_slice).collect();
+    let result = encrypt_many_in_place(req, &mut refs);
+    if messages.iter().zip(want).all(|(m, c)| m.len() == c.len()) {
+        result.unwrap();
+        assert_eq!(bufs, want, "{what} in place");
+    } else {
+        let e = result.unwrap_err().to_string();
+        assert!(e.contains("in place needs ciphertexts as long as the messages"), "{what}: {e}");
+        assert!(bufs.iter().zip(messages).all(|(b, m)| b == m), "{what}: refused, nothing changed");
     }
 }
 
