@@ -66,7 +66,7 @@ pub(crate) fn encrypt(req: &Request<'_>, messages: &[&[u8]]) -> Result<Vec<Vec<u
 }
 
 /// [`encrypt`] into `out`, the ciphertexts back to back: no buffer of
-/// its own per message, so a caller who reuses `out` pays no fresh pages.
+/// its own per message.
 pub(crate) fn encrypt_to(req: &Request<'_>, messages: &[&[u8]], out: &mut [u8]) -> Result<Fit> {
     let Some(fb) = feedback(req) else {
         let each = messages.iter().map(|m| modes::encrypt(req, m)).collect::<Result<Vec<_>>>()?;

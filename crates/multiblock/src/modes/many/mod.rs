@@ -110,9 +110,12 @@ pub fn encrypt_many(req: &Request<'_>, messages: &[&[u8]]) -> Result<Vec<Vec<u8>
 }
 
 /// [`encrypt_many`] into the caller's buffer `out`: the ciphertexts back to
-/// back, in message order, with no buffer per message. A caller that keeps
-/// `out` from call to call pays no fresh pages (64 messages of 256 KiB
-/// into new vectors fault in 16 MiB each call). The same checks and errors
+/// back, in message order, with no buffer per message (for callers that
+/// own their output memory, such as the C API). Not faster by itself: on
+/// the Zen 5 of stop 39 the bench's 64 × 256 KiB ran within noise of
+/// [`encrypt_many`] (messages exactly 256 KiB apart share cache sets);
+/// each step's work per stream, not the allocation, bounds these modes.
+/// The same checks and errors
 /// as [`encrypt_many`]; a buffer too small is not an error but
 /// [`Fit::TooSmall`], with nothing written.
 pub fn encrypt_many_to(req: &Request<'_>, messages: &[&[u8]], out: &mut [u8]) -> Result<Fit> {
