@@ -214,7 +214,8 @@ fn kalyna_sweep_shows_every_column_of_tables_6_and_7() {
 
 /// Issue 18: an `auto` row (no backend forced) beside the forced ones in the
 /// short, sweep and modes sections; the many-streams section (64 messages
-/// per serial mode with a wide form, and ECB in the same run); the size
+/// per serial mode with a wide form, the cipher modes into new vectors, one
+/// kept buffer and in place, and ECB in the same run); the size
 /// sweep from --max-bytes halving to one block for `auto` and every backend.
 #[test]
 fn auto_rows_many_streams_and_the_size_sweep() {
@@ -231,6 +232,11 @@ fn auto_rows_many_streams_and_the_size_sweep() {
         assert!(modes.contains(&mode), "many-streams lacks {mode}: {modes:?}");
     }
     assert!(many.iter().filter(|v| v["mode"] != "ecb").all(|v| v["streams"] == 64), "{many:?}");
+    // Each cipher mode three ways: new vectors, one kept buffer, in place.
+    for mode in ["cbc", "cfb", "ofb"] {
+        let dirs: Vec<&str> = many.iter().filter(|v| v["mode"] == mode).map(|v| v["direction"].as_str().unwrap_or("")).collect();
+        assert_eq!(dirs, ["encrypt", "encrypt_to", "encrypt_in_place"], "many-streams {mode}");
+    }
 
     let text = ok(&bench(&["--size-sweep", "--max-bytes", "4096", "--json", "--cipher", "magma", "--reps", "1"]));
     let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();

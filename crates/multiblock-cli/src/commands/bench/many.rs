@@ -45,53 +45,38 @@ pub fn rows(id: CipherId, stream_bytes: usize, reps: usize) -> Result<Vec<Entry>
 
     for mode in wide_modes(id) {
         let Some(req) = request(id, mode, &key, AUTO, &messages[0][..2 * n]) else { continue };
-        let mac = mode.kind() == ModeKind::Mac;
-        let mut failed: Option<Error> = None;
-        let stats = measure_stats(reps, || {
-            let r = if mac { mac_many(&req, &refs) } else { encrypt_many(&req, &refs) };
-            if let Err(e) = r {
-                failed = Some(e);
-            }
-        });
-        if let Some(e) = failed {
-            return Err(Failure::Input(format!("bench {id} {mode} many streams: {e}")));
-        }
-        let mut e = entry(&label, if mac { "mac" } else { "encrypt" }, len * STREAMS, &stats, 1);
-        e.row.mode = Some(mode.name());
-        e.streams = STREAMS;
-        out.push(e);
-        if !mac {
-            // The same into one buffer kept from call to call (`encrypt_many_to`).
-            let mut buf = vec![0u8; STREAMS * (len + 2 * n)];
-            let stats = measure_stats(reps, || match encrypt_many_to(&req, &refs, &mut buf) {
-                Ok(Fit::Written(_)) => {}
-                Ok(Fit::TooSmall { needed }) => failed = Some(Error::Param(format!("needs {needed} bytes"))),
-                Err(e) => failed = Some(e),
-            });
-            if let Some(e) = failed {
-                return Err(Failure::Input(format!("bench {id} {mode} many streams into a buffer: {e}")));
-            }
-            let mut e = entry(&label, "encrypt_to", len * STREAMS, &stats, 1);
-            e.row.mode = Some(mode.name());
-            e.streams = STREAMS;
-            out.push(e);
-            // And where the messages are (`encrypt_many_in_place`; each
-            // repetition encrypts the last one's output).
-            let mut bufs = messages.clone();
+        let row = |dir: &'static str, run: &mut dyn FnMut() -> Result<(), Error>| -> Result<Entry, Failure> {
+            let mut failed: Option<Error> = None;
             let stats = measure_stats(reps, || {
-                let mut refs: Vec<&mut [u8]> = bufs.iter_mut().map(Vec::as_mut_slice).collect();
-                if let Err(e) = encrypt_many_in_place(&req, &mut refs) {
+                if let Err(e) = run() {
                     failed = Some(e);
                 }
             });
             if let Some(e) = failed {
-                return Err(Failure::Input(format!("bench {id} {mode} many streams in place: {e}")));
+                return Err(Failure::Input(format!("bench {id} {mode} many streams ({dir}): {e}")));
             }
-            let mut e = entry(&label, "encrypt_in_place", len * STREAMS, &stats, 1);
+            let mut e = entry(&label, dir, len * STREAMS, &stats, 1);
             e.row.mode = Some(mode.name());
             e.streams = STREAMS;
-            out.push(e);
+            Ok(e)
+        };
+        if mode.kind() == ModeKind::Mac {
+            out.push(row("mac", &mut || mac_many(&req, &refs).map(drop))?);
+            continue;
         }
+        out.push(row("encrypt", &mut || encrypt_many(&req, &refs).map(drop))?);
+        // Into one buffer kept from call to call.
+        let mut buf = vec![0u8; STREAMS * (len + 2 * n)];
+        out.push(row("encrypt_to", &mut || match encrypt_many_to(&req, &refs, &mut buf)? {
+            Fit::Written(_) => Ok(()),
+            Fit::TooSmall { needed } => Err(Error::Param(format!("needs {needed} bytes"))),
+        })?);
+        // Where the messages are (each repetition encrypts the last one's output).
+        let mut bufs = messages.clone();
+        out.push(row("encrypt_in_place", &mut || {
+            let mut refs: Vec<&mut [u8]> = bufs.iter_mut().map(Vec::as_mut_slice).collect();
+            encrypt_many_in_place(&req, &mut refs)
+        })?);
     }
     Ok(out)
 }
