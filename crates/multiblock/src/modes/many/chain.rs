@@ -10,9 +10,9 @@
 //! - OFB: R ← E_K(R), C_i = P_i ⊕ R (a short last piece: leading bytes).
 
 use super::lanes::{xor_block, Lanes};
+use super::Fit;
 use crate::error::{Error, Result};
 use crate::modes::gost::stream::xor_in;
-use super::Fit;
 use crate::modes::{self, Mode, Request};
 use crate::{Cipher, Family};
 
