@@ -66,14 +66,14 @@ unsafe fn run(
             with_request(call.cipher, call.mode, call.key, call.key_len, call.iv, call.iv_len, call.params, &[], |req| {
                 match direct {
                     // SAFETY: no message overlaps the buffer (just checked).
-                    true => many::encrypt_many_to(req, &msgs, output.slice()).map(Outcome::InPlace),
+                    true => many::encrypt_many_to(req, &msgs, output.slice()).map(Outcome::Direct),
                     false => op(req, &msgs).map(Outcome::Each),
                 }
             })
         }?;
         let mut results = match outcome {
-            Outcome::InPlace(Fit::TooSmall { needed }) => return Err(unsafe { output.too_small(needed) }),
-            Outcome::InPlace(Fit::Written(sizes)) => {
+            Outcome::Direct(Fit::TooSmall { needed }) => return Err(unsafe { output.too_small(needed) }),
+            Outcome::Direct(Fit::Written(sizes)) => {
                 unsafe { output.written(sizes.iter().sum()) };
                 unsafe { write_lens(lens, &sizes) };
                 return Ok(());
@@ -94,11 +94,12 @@ unsafe fn run(
     })
 }
 
-/// What one call produced: results of its own, or ciphertexts already in
-/// the caller's buffer (or the size they need).
+/// What one call produced: results of its own (the tags, or ciphertexts of
+/// messages inside `out`, which go through a temporary), or ciphertexts
+/// made directly in the caller's buffer (or the size they need).
 enum Outcome {
     Each(Vec<Vec<u8>>),
-    InPlace(Fit),
+    Direct(Fit),
 }
 
 /// `out_lens[i] = sizes[i]` (nothing for the tags, whose size is the mode's).
