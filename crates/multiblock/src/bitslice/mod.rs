@@ -26,8 +26,15 @@ pub(crate) mod circuits {
 #[inline(always)]
 pub(crate) fn xor_key<W: Word>(planes: &mut [W], k: &[u8]) {
     for (group, &byte) in planes.chunks_exact_mut(8).zip(k) {
-        for (b, plane) in group.iter_mut().enumerate() {
-            *plane = *plane ^ W::splat(0u64.wrapping_sub(u64::from(byte >> b & 1)));
+        for (plane, mask) in group.iter_mut().zip(byte_masks::<W>(byte)) {
+            *plane = *plane ^ mask;
         }
     }
+}
+
+/// The 8 planes of one key byte: plane b all ones where bit b is set, made
+/// by arithmetic (0 − bit), not by a branch on the key.
+#[inline(always)]
+pub(crate) fn byte_masks<W: Word>(byte: u8) -> [W; 8] {
+    core::array::from_fn(|b| W::splat(0u64.wrapping_sub(u64::from(byte >> b & 1))))
 }
