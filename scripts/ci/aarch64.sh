@@ -42,9 +42,6 @@ cargo test --locked --profile cross-test -p multiblock --target "$target" --lib 
     --skip modes::stream::tests::every_streaming_mode_equals_one_shot_on_random_splits_and_threads
 cli=(qemu-aarch64 -L /usr/aarch64-linux-gnu "${CARGO_TARGET_DIR:-target}/$target/cross-test/multiblock")
 "${cli[@]}" selftest --thorough
-# qemu's CPU has SHA3, so the portable circuits ran in their EOR3/BCAX
-# encoding above (simd::baseline::run_baseline); once more without it.
-MULTIBLOCK_DISABLE=sha3 "${cli[@]}" selftest --thorough --backend portable neon
 info=$("${cli[@]}" info)
 echo "$info"
 # Every cipher's default must be its NEON backend (5 Kalyna, Kuznyechik,
@@ -60,14 +57,12 @@ echo "aarch64: all 11 defaults are neon"
 # Constant time on aarch64: every case of the x86 machine-code check (key
 # setup, ECB of 1 block and of more than a batch, the secret-handling modes,
 # here on every backend) under QEMU with a plugin that records every
-# instruction and memory address; the three secret fills must agree. Again
-# without SHA3 (the portable circuits' other encoding); then the table and
-# reference backends, each of which must be flagged.
+# instruction and memory address; the three secret fills must agree; then
+# the table and reference backends, each of which must be flagged.
 if ! command -v cc >/dev/null; then
     sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
     $sudo apt-get install -y -qq gcc >/dev/null
 fi
 ct_emu="${CARGO_TARGET_DIR:-target}/$target/cross-test/ct-emu"
 python3 scripts/ct-qemu.py ct "$ct_emu" --all-modes --quiet
-MULTIBLOCK_DISABLE=sha3 python3 scripts/ct-qemu.py ct "$ct_emu" --all-modes --quiet
 python3 scripts/ct-qemu.py leaky "$ct_emu" --quiet

@@ -12,10 +12,11 @@
 //! compiles the same operations in the three-operand VEX encoding, which
 //! drops most of the register copies SSE2's two-operand form needs in
 //! the large circuits (Zen 4: Kalyna-512 `portable` 53 → 32 ticks/B). On
-//! aarch64 CPUs with SHA3 (Armv8.2+: Neoverse N2/V1, Apple M) LLVM fuses
-//! the circuits' XOR pairs into `EOR3` and a ⊕ (b ∧ ¬c) into `BCAX`: the
-//! bitsliced Kuznyechik batch 99.7k → 90.2k instructions, llvm-mca
-//! Neoverse N2 18.5 → 16.9 cycles/byte.
+//! aarch64 it does not use SHA3's `EOR3`: LLVM fuses a ⊕ b ⊕ c into it even
+//! where a ⊕ b is a shared gate of the circuit, so each use reloads both
+//! halves; with Kuznyechik's L as 16 LFSR steps that made the bitsliced
+//! batch slower (llvm-mca Neoverse N2: 19.6 cycles/byte for the rounds
+//! with `EOR3`, 15.9 without), where it had helped the one-matrix L.
 //!
 //! Why a register type and not `[u64; 2]`: LLVM keeps `[u64; 2]` in pairs
 //! of general registers in the S-box circuits (two scalar operations and
@@ -25,10 +26,10 @@
 use super::Job;
 use core::ops::{BitAnd, BitOr, BitXor, Not};
 
-/// Runs `job` (code for every CPU of the target) compiled with AVX (x86-64)
-/// or SHA3 (aarch64) where the CPU has it, else as the target's baseline.
-/// Either adds only encodings of the job's own bitwise operations (three
-/// operands; a three-input XOR), constant-time either way.
+/// Runs `job` (code for every CPU of the target) compiled with AVX where
+/// an x86-64 CPU has it, else as the target's baseline. AVX adds only
+/// the three-operand encoding of the job's own bitwise operations,
+/// constant-time either way.
 #[inline(always)]
 pub(crate) fn run_baseline<J: Job>(job: J) -> J::Output {
     #[cfg(target_arch = "x86_64")]
@@ -39,15 +40,6 @@ pub(crate) fn run_baseline<J: Job>(job: J) -> J::Output {
         }
         // SAFETY: the CPU has AVX (checked just above).
         return unsafe { vex(job) };
-    }
-    #[cfg(target_arch = "aarch64")]
-    if crate::cpu::CpuFeatures::get().sha3 {
-        #[target_feature(enable = "sha3")]
-        fn eor3<J: Job>(job: J) -> J::Output {
-            job.run()
-        }
-        // SAFETY: the CPU has SHA3 (checked just above).
-        return unsafe { eor3(job) };
     }
     job.run()
 }
