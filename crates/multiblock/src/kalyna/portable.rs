@@ -104,40 +104,32 @@ fn add_key<const SUB: bool>(data: &mut [u8], k: &[u8]) {
     }
 }
 
-/// Encryption (§5.1) or decryption (§5.4) of up to 64·LANES blocks. Each
-/// round key K_r (0 < r < t) is XORed inside the next ψ's S-box pass
-/// (encryption) or the last ψ⁻¹ pass (decryption), while the byte's planes
-/// are at hand, and ψ's input and output alternate between the two states,
-/// so no pass of a round only moves planes.
+/// Encryption (§5.1) or decryption (§5.4) of up to 64·LANES blocks.
 #[inline(always)]
 fn crypt<W: Word, const DECRYPT: bool>(keys: &Keys, data: &mut [u8]) {
     let v = keys.variant;
     let (bb, t) = (v.block_bytes(), v.rounds());
     let (mut x, mut y) = ([W::ZERO; PLANES], [W::ZERO; PLANES]);
-    let (mut a, mut b) = (&mut x[..8 * bb], &mut y[..8 * bb]);
+    let (x, y) = (&mut x[..8 * bb], &mut y[..8 * bb]);
     if DECRYPT {
         add_key::<true>(data, keys.round_key(t));
-        bitslice::load_planes(data, bb, a);
-        // ψ⁻¹ ⊕ K_r for r = t−1..1 and a last ψ⁻¹, grouped as InvMixColumns,
-        // then t − 1 times (InvSubBytes∘InvShiftRows ⊕ K_r, InvMixColumns)
-        // column by column, then InvSubBytes∘InvShiftRows.
-        inv_mix(v, a, b);
-        core::mem::swap(&mut a, &mut b);
+        bitslice::load_planes(data, bb, x);
+        psi_inv(v, x, y);
         for r in (1..t).rev() {
-            inv_sub_mix(v, a, b, Some(keys.round_key(r)));
-            core::mem::swap(&mut a, &mut b);
+            bitslice::xor_key(x, keys.round_key(r));
+            psi_inv(v, x, y);
         }
-        inv_sub_mix(v, a, b, None);
-        bitslice::store_planes(b, bb, data);
+        bitslice::store_planes(x, bb, data);
         add_key::<true>(data, keys.round_key(0));
     } else {
         add_key::<false>(data, keys.round_key(0));
-        bitslice::load_planes(data, bb, a);
-        for r in 0..t {
-            psi(v, a, b, (r > 0).then(|| keys.round_key(r)));
-            core::mem::swap(&mut a, &mut b);
+        bitslice::load_planes(data, bb, x);
+        for r in 1..t {
+            psi(v, x, y);
+            bitslice::xor_key(x, keys.round_key(r));
         }
-        bitslice::store_planes(a, bb, data);
+        psi(v, x, y);
+        bitslice::store_planes(x, bb, data);
         add_key::<false>(data, keys.round_key(t));
     }
     x.zeroize();
@@ -146,8 +138,8 @@ fn crypt<W: Word, const DECRYPT: bool>(keys: &Keys, data: &mut [u8]) {
 
 /// The 8 planes of byte `p` (row p mod 8 of column p / 8).
 #[inline(always)]
-fn byte<W: Word>(x: &[W], p: usize) -> [W; 8] {
-    x[8 * p..8 * p + 8].try_into().expect("8 planes")
+fn byte<W>(x: &mut [W], p: usize) -> &mut [W; 8] {
+    (&mut x[8 * p..8 * p + 8]).try_into().expect("8 planes")
 }
 
 /// π_{row mod 4} (or its inverse) on one byte's planes (§5.2, §5.4); the
@@ -172,74 +164,43 @@ fn shift(row: usize, nb: usize) -> usize {
     row * nb / 8
 }
 
-/// The 8 planes of byte `p` of `x`, XORed with byte `p` of `key` if any.
+/// ψ = MixColumns∘ShiftRows∘SubBytes (§5.2, §5.3) in place (`y` is
+/// scratch of the same length): column c of the result mixes row i of
+/// column (c − δ_i) mod nb.
 #[inline(always)]
-fn keyed_byte<W: Word>(x: &[W], p: usize, key: Option<&[u8]>) -> [W; 8] {
-    let planes = byte(x, p);
-    match key {
-        Some(k) => {
-            let mask = bitslice::byte_masks::<W>(k[p]);
-            core::array::from_fn(|b| planes[b] ^ mask[b])
-        }
-        None => planes,
-    }
-}
-
-/// ψ = MixColumns∘ShiftRows∘SubBytes (§5.2, §5.3) of `x` ⊕ `key` (when
-/// given) into `y`: column c of the result mixes row i of column
-/// (c − δ_i) mod nb after its S-box, so each byte goes through its S-box
-/// on the way into the column it joins.
-#[inline(always)]
-fn psi<W: Word>(v: Variant, x: &[W], y: &mut [W], key: Option<&[u8]>) {
+fn psi<W: Word>(v: Variant, x: &mut [W], y: &mut [W]) {
     let nb = v.nb();
+    for p in 0..8 * nb {
+        let b = byte(x, p);
+        *b = sbox::<W, false>(p % 8, b);
+    }
     let mut col = [W::ZERO; 64];
     for c in 0..nb {
         for row in 0..8 {
             let src = 8 * ((c + nb - shift(row, nb)) % nb) + row;
-            let b = sbox::<W, false>(row, &keyed_byte(x, src, key));
-            col[8 * row..8 * row + 8].copy_from_slice(&b);
+            col[8 * row..8 * row + 8].copy_from_slice(&x[8 * src..8 * src + 8]);
         }
         let out: &mut [W; 64] = (&mut y[64 * c..64 * c + 64]).try_into().expect("64 planes");
         circuits::kalyna_mix(&col, out);
     }
+    x.copy_from_slice(y);
 }
 
-/// InvMixColumns (§5.4) of every column of `x` into `y`.
+/// ψ⁻¹ = InvSubBytes∘InvShiftRows∘InvMixColumns (§5.4) in place (`y` is
+/// scratch): row i of column j comes from column (j + δ_i) mod nb after
+/// InvMixColumns.
 #[inline(always)]
-fn inv_mix<W: Word>(v: Variant, x: &[W], y: &mut [W]) {
-    for c in 0..v.nb() {
+fn psi_inv<W: Word>(v: Variant, x: &mut [W], y: &mut [W]) {
+    let nb = v.nb();
+    for c in 0..nb {
         let col: &[W; 64] = (&x[64 * c..64 * c + 64]).try_into().expect("64 planes");
         let out: &mut [W; 64] = (&mut y[64 * c..64 * c + 64]).try_into().expect("64 planes");
         circuits::kalyna_mix_inv(col, out);
     }
-}
-
-/// InvSubBytes∘InvShiftRows (§5.4) of `x` into `y`, then, with a round key,
-/// ⊕ `key` and InvMixColumns of each column as soon as its 8 bytes are
-/// made: row i of column j comes from column (j + δ_i) mod nb.
-#[inline(always)]
-fn inv_sub_mix<W: Word>(v: Variant, x: &[W], y: &mut [W], key: Option<&[u8]>) {
-    let nb = v.nb();
-    let mut col = [W::ZERO; 64];
     for j in 0..nb {
         for row in 0..8 {
             let src = 8 * ((j + shift(row, nb)) % nb) + row;
-            let b = sbox::<W, true>(row, &byte(x, src));
-            col[8 * row..8 * row + 8].copy_from_slice(&b);
-        }
-        let out: &mut [W; 64] = (&mut y[64 * j..64 * j + 64]).try_into().expect("64 planes");
-        match key {
-            Some(k) => {
-                let k = &k[8 * j..8 * j + 8];
-                for (row, &byte) in k.iter().enumerate() {
-                    let mask = bitslice::byte_masks::<W>(byte);
-                    for (plane, m) in col[8 * row..8 * row + 8].iter_mut().zip(mask) {
-                        *plane = *plane ^ m;
-                    }
-                }
-                circuits::kalyna_mix_inv(&col, out);
-            }
-            None => out.copy_from_slice(&col),
+            *byte(x, 8 * j + row) = sbox::<W, true>(row, byte(y, src));
         }
     }
 }
@@ -251,8 +212,8 @@ pub(crate) fn psi_blocks(v: Variant, s: &mut [u8]) {
     let (mut x, mut y) = ([W1::ZERO; PLANES], [W1::ZERO; PLANES]);
     let (x, y) = (&mut x[..8 * bb], &mut y[..8 * bb]);
     bitslice::load_planes(s, bb, x);
-    psi(v, x, y, None);
-    bitslice::store_planes(y, bb, s);
+    psi(v, x, y);
+    bitslice::store_planes(x, bb, s);
     x.zeroize();
     y.zeroize();
 }
