@@ -107,7 +107,7 @@ fn kuznyechik_l_steps(out: &mut String, name: &str, poly: u16, inverse: bool) {
         let mut new_byte: [String; 8] = Default::default();
         for (r, row) in terms.iter().enumerate() {
             for &v in row {
-                need_named(out, &names, 128, &gates, &mut done, v);
+                need(out, &names, 128, &gates, &mut done, v);
             }
             let sum = if row.is_empty() { "W::ZERO".into() } else { row.iter().map(|&t| names[t].clone()).collect::<Vec<_>>().join(" ^ ") };
             writeln!(out, "    let n{k}_{r} = {sum};").unwrap();
@@ -130,18 +130,6 @@ fn kuznyechik_l_steps(out: &mut String, name: &str, poly: u16, inverse: bool) {
         }
     }
     writeln!(out, "}}\n").unwrap();
-}
-
-/// [`need`] with the variables named by `names`.
-fn need_named(out: &mut String, names: &[String], n_in: usize, gates: &[(usize, usize)], done: &mut [bool], v: usize) {
-    if v < n_in || done[v - n_in] {
-        return;
-    }
-    done[v - n_in] = true;
-    let (i, j) = gates[v - n_in];
-    need_named(out, names, n_in, gates, done, i);
-    need_named(out, names, n_in, gates, done, j);
-    writeln!(out, "    let {} = {} ^ {};", names[v], names[i], names[j]).unwrap();
 }
 
 /// Kalyna's MixColumns on one column (DSTU 7624:2014 §5.3): w_i = ⊕_k
@@ -209,18 +197,18 @@ fn cost(gates: &[(usize, usize)], terms: &[Vec<usize>]) -> usize {
     gates.len() + terms.iter().map(|t| t.len().saturating_sub(1)).sum::<usize>()
 }
 
-/// Emits the `let` of variable `v` (named `{p}{v}`) and, first, of the
+/// Emits the `let` of variable `v` (named `names[v]`) and, first, of the
 /// variables it is made of, unless done: each gate just before its first
 /// use, which keeps fewer values live than the greedy's creation order.
-fn need(out: &mut String, p: &str, n_in: usize, gates: &[(usize, usize)], done: &mut [bool], v: usize) {
+fn need(out: &mut String, names: &[String], n_in: usize, gates: &[(usize, usize)], done: &mut [bool], v: usize) {
     if v < n_in || done[v - n_in] {
         return;
     }
     done[v - n_in] = true;
     let (i, j) = gates[v - n_in];
-    need(out, p, n_in, gates, done, i);
-    need(out, p, n_in, gates, done, j);
-    writeln!(out, "    let {p}{v} = {p}{i} ^ {p}{j};").unwrap();
+    need(out, names, n_in, gates, done, i);
+    need(out, names, n_in, gates, done, j);
+    writeln!(out, "    let {} = {} ^ {};", names[v], names[i], names[j]).unwrap();
 }
 
 fn xor_of(p: &str, terms: &[usize]) -> String {
@@ -253,10 +241,11 @@ fn linear(out: &mut String, name: &str, n: usize, f: impl Fn(&[u8]) -> Vec<u8>) 
     for i in 0..n {
         writeln!(body, "    let v{i} = v[{i}];").unwrap();
     }
+    let names: Vec<String> = (0..n + gates.len()).map(|v| format!("v{v}")).collect();
     let mut done = vec![false; gates.len()];
     for (r, terms) in terms.iter().enumerate() {
         for &v in terms {
-            need(&mut body, "v", n, &gates, &mut done, v);
+            need(&mut body, &names, n, &gates, &mut done, v);
         }
         writeln!(body, "    y[{r}] = {};", xor_of("v", terms)).unwrap();
     }
