@@ -109,8 +109,7 @@ fn kuznyechik_l_steps(out: &mut String, name: &str, poly: u16, inverse: bool) {
             for &v in row {
                 need(out, &names, 128, &gates, &mut done, v);
             }
-            let sum = if row.is_empty() { "W::ZERO".into() } else { row.iter().map(|&t| names[t].clone()).collect::<Vec<_>>().join(" ^ ") };
-            writeln!(out, "    let n{k}_{r} = {sum};").unwrap();
+            writeln!(out, "    let n{k}_{r} = {};", xor_of(&names, row)).unwrap();
             let place = if inverse { k - 1 } else { 16 - k };
             writeln!(out, "    y[{}] = n{k}_{r};", 8 * place + r).unwrap();
             new_byte[r] = format!("n{k}_{r}");
@@ -211,11 +210,12 @@ fn need(out: &mut String, names: &[String], n_in: usize, gates: &[(usize, usize)
     writeln!(out, "    let {} = {} ^ {};", names[v], names[i], names[j]).unwrap();
 }
 
-fn xor_of(p: &str, terms: &[usize]) -> String {
+/// The XOR of the variables `terms` (named by `names`), zero if none.
+fn xor_of(names: &[String], terms: &[usize]) -> String {
     if terms.is_empty() {
         return "W::ZERO".into();
     }
-    terms.iter().map(|t| format!("{p}{t}")).collect::<Vec<_>>().join(" ^ ")
+    terms.iter().map(|&t| names[t].as_str()).collect::<Vec<_>>().join(" ^ ")
 }
 
 /// A GF(2)-linear map of `n` bit planes: `y = f(x)`.
@@ -247,7 +247,7 @@ fn linear(out: &mut String, name: &str, n: usize, f: impl Fn(&[u8]) -> Vec<u8>) 
         for &v in terms {
             need(&mut body, &names, n, &gates, &mut done, v);
         }
-        writeln!(body, "    y[{r}] = {};", xor_of("v", terms)).unwrap();
+        writeln!(body, "    y[{r}] = {};", xor_of(&names, terms)).unwrap();
     }
     out.push_str(&body);
     writeln!(out, "}}\n").unwrap();

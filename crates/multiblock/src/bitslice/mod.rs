@@ -25,16 +25,15 @@ pub(crate) mod circuits {
 /// by arithmetic (0 − bit), not by a branch on the key.
 #[inline(always)]
 pub(crate) fn xor_key<W: Word>(planes: &mut [W], k: &[u8]) {
-    for (group, &byte) in planes.chunks_exact_mut(8).zip(k) {
-        for (plane, mask) in group.iter_mut().zip(byte_masks::<W>(byte)) {
-            *plane = *plane ^ mask;
-        }
+    for (group, &byte) in planes.as_chunks_mut::<8>().0.iter_mut().zip(k) {
+        *group = xor_byte(group, byte);
     }
 }
 
-/// The 8 planes of one key byte: plane b all ones where bit b is set, made
-/// by arithmetic (0 − bit), not by a branch on the key.
+/// One byte's 8 planes XOR key byte `byte`: plane b gets all ones where
+/// bit b is set, a mask made by arithmetic (0 − bit), not by a branch on
+/// the key.
 #[inline(always)]
-pub(crate) fn byte_masks<W: Word>(byte: u8) -> [W; 8] {
-    core::array::from_fn(|b| W::splat(0u64.wrapping_sub(u64::from(byte >> b & 1))))
+pub(crate) fn xor_byte<W: Word>(planes: &[W; 8], byte: u8) -> [W; 8] {
+    core::array::from_fn(|b| planes[b] ^ W::splat(0u64.wrapping_sub(u64::from(byte >> b & 1))))
 }
