@@ -56,6 +56,13 @@ typedef struct mbp_provctx {
 #define MBP_R_ARG 3     /* a wrong argument: length, parameter */
 #define MBP_R_AUTH 4    /* AEAD tag check failed */
 void mbp_error(mbp_provctx *p, int reason, const char *fmt, ...);
+/* A call with a NULL algorithm context (EVP leaves it NULL on the target of
+ * a refused EVP_CIPHER_CTX_copy): raises an error through libcrypto, as
+ * there is no provider context to raise it through, and returns 0. */
+int mbp_no_ctx(void);
+/* The "sbox" UTF-8 parameter into dst (cap bytes, NUL-terminated), read
+ * within its data_size whether or not the caller's string ends in a NUL. */
+int mbp_param_sbox(mbp_provctx *prov, const char *alg, const OSSL_PARAM *p, char *dst, size_t cap);
 void mbp_core_init(const OSSL_CORE_HANDLE *core, const OSSL_DISPATCH *in);
 
 /* Algorithm-level parameters (EVP_CIPHER_get_params): shared by every
@@ -85,8 +92,13 @@ typedef struct mbp_cipher_ctx {
     size_t ks_used;         /* CFB: bytes of the current keystream block used */
     uint8_t ks[64];         /* CFB: current keystream block */
     size_t ring;            /* CFB: index of the ring block the next keystream comes from */
-    uint8_t part[64];       /* CBC: partial block (decrypting with padding: up to a whole one) */
+    uint8_t part[64];       /* CBC: partial block (decrypting with padding: up to a whole one);
+                             * ECB/CBC over mb_stream: the plaintext block a padded decryption keeps back */
     size_t part_len;
+    /* MBP_STREAM ECB and CBC */
+    size_t in_total;        /* bytes fed to the stream (the padding's length at final) */
+    uint8_t chain[5 * 64];  /* CBC: the last iv_len + n bytes of IV || ciphertext (UPDATED_IV) */
+    size_t chain_len;
     /* MBP_AEAD */
     uint8_t *aad;
     size_t aad_len;
@@ -96,6 +108,8 @@ typedef struct mbp_cipher_ctx {
     int data_done;          /* the one data update happened */
     int auth_ok;
     size_t ccm_nb;          /* DSTU CCM N_B, 0 = default */
+    size_t text_len;        /* the text length declared by an update with in == out == NULL */
+    int text_len_set;
     int finalized;
     int fed;                /* an update ran since the message started (no copy then) */
 } mbp_cipher_ctx;
@@ -118,8 +132,22 @@ int mbp_cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
 const OSSL_PARAM *mbp_cipher_gettable_ctx_params(void *cctx, void *provctx);
 const OSSL_PARAM *mbp_cipher_settable_ctx_params(void *cctx, void *provctx);
 
+/* Settings changed on a context (mbp_params.c asks mbp_cipher.c): whether a
+ * message has taken data that the settings shaped (they may not change then),
+ * and whether one is keyed but has no data yet (it is started again). */
+int mbp_cipher_late(const mbp_cipher_ctx *c);
+int mbp_cipher_started_unfed(const mbp_cipher_ctx *c);
+int mbp_cipher_restart(mbp_cipher_ctx *c);
+void mbp_cipher_stop(mbp_cipher_ctx *c);
+/* UPDATED_IV: the chaining value of CBC, else the IV given at init. */
+const uint8_t *mbp_cipher_updated_iv(const mbp_cipher_ctx *c);
+
 /* Kind-specific parts (mbp_blockmodes.c, mbp_aead.c). */
 int mbp_blockmode_start(mbp_cipher_ctx *c);
+int mbp_blockmode_rekey(mbp_cipher_ctx *c);
+/* PKCS#7: checks (without a branch on the plaintext) and strips the padding
+ * of the last block, writing the rest to out. */
+int mbp_unpad(mbp_cipher_ctx *c, uint8_t *block, unsigned char *out, size_t *outl, size_t outsize);
 int mbp_cfb_update(mbp_cipher_ctx *c, unsigned char *out, const unsigned char *in, size_t inl);
 int mbp_cbc_update(mbp_cipher_ctx *c, unsigned char *out, size_t *outl, size_t outsize,
                    const unsigned char *in, size_t inl);

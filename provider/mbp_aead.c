@@ -8,6 +8,9 @@
  * (OSSL_CIPHER_PARAM_AEAD_TAG) before that update, which checks it and
  * writes nothing if it is wrong. Final writes nothing and reports the
  * check's result; the tag of an encryption is read after it.
+ * An update with in == out == NULL and a length declares the text's length
+ * (OpenSSL's CCM convention, taken by every AEAD here): the text update must
+ * then have that length. A 0-byte update is no text update.
  * XTS: one update is one data unit (the IV its tweak), as OpenSSL's XTS.
  */
 #include <stdlib.h>
@@ -47,6 +50,11 @@ static int run(mbp_cipher_ctx *c, unsigned char *out, const unsigned char *in, s
     if (c->data_done) {
         mbp_error(c->prov, MBP_R_STATE, "%s takes the whole text in one update (as OpenSSL's CCM)",
                   c->alg->names);
+        return 0;
+    }
+    if (c->text_len_set && inl != c->text_len) {
+        mbp_error(c->prov, MBP_R_ARG, "%s: a text of %zu bytes was declared, not %zu", c->alg->names, c->text_len,
+                  inl);
         return 0;
     }
     if (!c->encrypt && tag_len && !c->tag_set) {
@@ -94,6 +102,18 @@ int mbp_aead_update(mbp_cipher_ctx *c, unsigned char *out, size_t *outl, size_t 
                     size_t inl)
 {
     *outl = 0;
+    if (out == NULL && in == NULL) {
+        /* The length declaration: nothing is read. */
+        if (c->alg->kind != MBP_AEAD || c->data_done) {
+            mbp_error(c->prov, MBP_R_STATE, "%s: a text length is declared before the text, by an AEAD cipher",
+                      c->alg->names);
+            return 0;
+        }
+        c->text_len = inl;
+        c->text_len_set = 1;
+        *outl = inl;
+        return 1;
+    }
     if (out == NULL) {
         if (c->alg->kind != MBP_AEAD) {
             mbp_error(c->prov, MBP_R_ARG, "%s takes no AAD", c->alg->names);

@@ -24,11 +24,19 @@ static int lib_error(mbp_cipher_ctx *c)
     return 0;
 }
 
-int mbp_blockmode_start(mbp_cipher_ctx *c)
+/* A keyed handle only (a copy keeps the original's register and position). */
+int mbp_blockmode_rekey(mbp_cipher_ctx *c)
 {
     if (mb_cipher_new(&c->handle, c->alg->cipher, c->key, c->alg->key_bytes, c->sbox[0] ? c->sbox : NULL, NULL)
         != MB_OK)
         return lib_error(c);
+    return 1;
+}
+
+int mbp_blockmode_start(mbp_cipher_ctx *c)
+{
+    if (!mbp_blockmode_rekey(c))
+        return 0;
     memcpy(c->reg, c->iv, c->iv_len);
     return 1;
 }
@@ -188,9 +196,22 @@ int mbp_cbc_final(mbp_cipher_ctx *c, unsigned char *out, size_t *outl, size_t ou
             }
             return 1;
         }
-        if (outsize < n)
+        if (outsize < n) {
+            mbp_error(c->prov, MBP_R_ARG, "output buffer too small");
             return 0;
+        }
         memset(c->part + c->part_len, (int)(n - c->part_len), n - c->part_len);
+        if (!cbc_blocks(c, out, c->part, 1))
+            return 0;
+        *outl = n;
+        return 1;
+    }
+    if (!c->padding && c->part_len == n) {
+        /* Padding turned off after this block was kept back: released whole. */
+        if (outsize < n) {
+            mbp_error(c->prov, MBP_R_ARG, "output buffer too small");
+            return 0;
+        }
         if (!cbc_blocks(c, out, c->part, 1))
             return 0;
         *outl = n;
@@ -209,24 +230,32 @@ int mbp_cbc_final(mbp_cipher_ctx *c, unsigned char *out, size_t *outl, size_t ou
     }
     if (!cbc_blocks(c, block, c->part, 1))
         return 0;
-    {
-        /* PKCS#7 check without a branch on the plaintext. */
-        unsigned pad = block[n - 1];
-        unsigned bad = ((unsigned)((pad - 1u) >> 8) | (unsigned)((n - pad) >> 8)) & 1u; /* pad not in 1..n */
-        for (size_t i = 0; i < n; i++) {
-            unsigned in_pad = (unsigned)(((n - 1 - i) - pad) >> 8) & 1u; /* i >= n - pad */
-            bad |= in_pad & (block[i] != pad);
-        }
-        if (bad & 1u) {
-            OPENSSL_cleanse(block, sizeof(block));
-            mbp_error(c->prov, MBP_R_ARG, "%s: bad padding", c->alg->names);
-            return 0;
-        }
-        if (outsize < n - pad)
-            return 0;
-        memcpy(out, block, n - pad);
-        *outl = n - pad;
+    return mbp_unpad(c, block, out, outl, outsize);
+}
+
+int mbp_unpad(mbp_cipher_ctx *c, uint8_t *block, unsigned char *out, size_t *outl, size_t outsize)
+{
+    size_t n = c->alg->n;
+    /* PKCS#7 check without a branch on the plaintext. */
+    unsigned pad = block[n - 1];
+    unsigned bad = ((unsigned)((pad - 1u) >> 8) | (unsigned)((n - pad) >> 8)) & 1u; /* pad not in 1..n */
+    *outl = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned in_pad = (unsigned)(((n - 1 - i) - pad) >> 8) & 1u; /* i >= n - pad */
+        bad |= in_pad & (block[i] != pad);
     }
-    OPENSSL_cleanse(block, sizeof(block));
+    if (bad & 1u) {
+        OPENSSL_cleanse(block, n);
+        mbp_error(c->prov, MBP_R_ARG, "%s: bad padding", c->alg->names);
+        return 0;
+    }
+    if (outsize < n - pad) {
+        OPENSSL_cleanse(block, n);
+        mbp_error(c->prov, MBP_R_ARG, "output buffer too small");
+        return 0;
+    }
+    memcpy(out, block, n - pad);
+    *outl = n - pad;
+    OPENSSL_cleanse(block, n);
     return 1;
 }

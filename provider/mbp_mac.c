@@ -37,7 +37,81 @@ typedef struct {
     size_t iv_len, size, section, key_section;
     char sbox[32];
     int key_meshing;
+    int fed; /* the running MAC took data */
 } mac_ctx;
+
+/* The settings a MAC is made with (saved before a change, put back when
+ * the change is refused). */
+typedef struct {
+    uint8_t key[64], iv[64];
+    int have_key, key_meshing;
+    size_t iv_len, size, section, key_section;
+    char sbox[32];
+} mac_settings;
+
+static void save(const mac_ctx *c, mac_settings *s)
+{
+    memcpy(s->key, c->key, sizeof(s->key));
+    memcpy(s->iv, c->iv, sizeof(s->iv));
+    memcpy(s->sbox, c->sbox, sizeof(s->sbox));
+    s->have_key = c->have_key;
+    s->key_meshing = c->key_meshing;
+    s->iv_len = c->iv_len;
+    s->size = c->size;
+    s->section = c->section;
+    s->key_section = c->key_section;
+}
+
+static void put_back(mac_ctx *c, const mac_settings *s)
+{
+    memcpy(c->key, s->key, sizeof(c->key));
+    memcpy(c->iv, s->iv, sizeof(c->iv));
+    memcpy(c->sbox, s->sbox, sizeof(c->sbox));
+    c->have_key = s->have_key;
+    c->key_meshing = s->key_meshing;
+    c->iv_len = s->iv_len;
+    c->size = s->size;
+    c->section = s->section;
+    c->key_section = s->key_section;
+}
+
+static int same(const mac_settings *s, const mac_ctx *c)
+{
+    return !memcmp(s->key, c->key, sizeof(s->key)) && !memcmp(s->iv, c->iv, sizeof(s->iv))
+           && !strcmp(s->sbox, c->sbox) && s->have_key == c->have_key && s->key_meshing == c->key_meshing
+           && s->iv_len == c->iv_len && s->size == c->size && s->section == c->section
+           && s->key_section == c->key_section;
+}
+
+/* Starts the MAC with the key and settings held. */
+static int start(mac_ctx *c)
+{
+    mb_params p;
+    mb_mac_stream_free(c->stream);
+    c->stream = NULL;
+    c->fed = 0;
+    if (!c->have_key) {
+        mbp_error(c->prov, MBP_R_STATE, "%s: no key", c->alg->names);
+        return 0;
+    }
+    memset(&p, 0, sizeof(p));
+    p.sbox = c->sbox[0] ? c->sbox : NULL;
+    p.key_meshing = c->key_meshing;
+    p.section_bytes = c->section;
+    p.key_section_bytes = c->key_section;
+    /* GMAC and DSTU CMAC name the length tag_bits, the GOST MACs mac_bits. */
+    if (!strcmp(c->alg->mode, "cmac") || !strcmp(c->alg->mode, "gmac"))
+        p.tag_bits = 8 * c->size;
+    else
+        p.mac_bits = 8 * c->size;
+    if (mb_mac_stream_new(&c->stream, c->alg->cipher, c->alg->mode, c->key, c->alg->key_bytes,
+                          c->iv_len ? c->iv : NULL, c->iv_len, &p)
+        != MB_OK) {
+        mbp_error(c->prov, MBP_R_LIBRARY, "%s", mb_last_error());
+        return 0;
+    }
+    return 1;
+}
 
 static void *newctx(void *provctx, const mac_alg *alg)
 {
@@ -62,26 +136,36 @@ static void freectx(void *vctx)
     mbp_cleanse_free(c, sizeof(*c));
 }
 
+/* A copy before init, after init with no data yet (the copy starts its own
+ * MAC with the same key and settings) or after final. The library's running
+ * MAC has no copy: once it took data, EVP_MAC_CTX_dup fails. */
 static void *dupctx(void *vctx)
 {
     mac_ctx *c = vctx, *d;
-    if (c->stream != NULL) {
-        mbp_error(c->prov, MBP_R_STATE, "a running %s MAC cannot be copied", c->alg->names);
+    if (c == NULL) {
+        mbp_no_ctx();
+        return NULL;
+    }
+    if (c->stream != NULL && c->fed) {
+        mbp_error(c->prov, MBP_R_STATE, "a %s MAC that took data cannot be copied", c->alg->names);
         return NULL;
     }
     d = malloc(sizeof(*d));
-    if (d != NULL)
-        memcpy(d, c, sizeof(*d));
+    if (d == NULL)
+        return NULL;
+    memcpy(d, c, sizeof(*d));
+    d->stream = NULL;
+    if (c->stream != NULL && !start(d)) {
+        freectx(d);
+        return NULL;
+    }
     return d;
 }
 
-static int set_ctx_params(void *vctx, const OSSL_PARAM params[])
+static int apply(mac_ctx *c, const OSSL_PARAM params[])
 {
-    mac_ctx *c = vctx;
     const OSSL_PARAM *p;
     unsigned int u;
-    if (params == NULL)
-        return 1;
     if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_SIZE)) != NULL) {
         size_t sz;
         if (!OSSL_PARAM_get_size_t(p, &sz) || sz == 0 || sz > c->alg->n) {
@@ -91,16 +175,20 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[])
         c->size = sz;
     }
     if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_IV)) != NULL) {
-        if (p->data_size > sizeof(c->iv) || !OSSL_PARAM_get_octet_string(p, (void **)&(void *){ c->iv },
-                                                                          sizeof(c->iv), &c->iv_len))
+        if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size > sizeof(c->iv)
+            || (p->data == NULL && p->data_size != 0)) {
+            mbp_error(c->prov, MBP_R_ARG, "%s: an IV is an octet string of up to %zu bytes", c->alg->names,
+                      sizeof(c->iv));
             return 0;
+        }
+        memset(c->iv, 0, sizeof(c->iv));
+        if (p->data_size)
+            memcpy(c->iv, p->data, p->data_size);
+        c->iv_len = p->data_size;
     }
-    if ((p = OSSL_PARAM_locate_const(params, "sbox")) != NULL) {
-        const char *s = NULL;
-        if (!OSSL_PARAM_get_utf8_string_ptr(p, &s) || strlen(s) >= sizeof(c->sbox))
-            return 0;
-        strcpy(c->sbox, s);
-    }
+    if ((p = OSSL_PARAM_locate_const(params, "sbox")) != NULL
+        && !mbp_param_sbox(c->prov, c->alg->names, p, c->sbox, sizeof(c->sbox)))
+        return 0;
     if ((p = OSSL_PARAM_locate_const(params, "key-meshing")) != NULL) {
         if (!OSSL_PARAM_get_uint(p, &u))
             return 0;
@@ -112,7 +200,7 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[])
         && !OSSL_PARAM_get_size_t(p, &c->key_section))
         return 0;
     if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_KEY)) != NULL) {
-        if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size != c->alg->key_bytes) {
+        if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size != c->alg->key_bytes || p->data == NULL) {
             mbp_error(c->prov, MBP_R_ARG, "%s needs a key of %zu bytes, got %zu", c->alg->names,
                       c->alg->key_bytes, p->data_size);
             return 0;
@@ -123,10 +211,51 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[])
     return 1;
 }
 
+/* Parameters set after init take effect: before any data the MAC starts
+ * again with them; once it took data a change is refused with an error
+ * (the MAC keeps its settings). */
+static int set_ctx_params(void *vctx, const OSSL_PARAM params[])
+{
+    mac_ctx *c = vctx;
+    mac_settings before;
+    int ok = 1;
+    if (c == NULL)
+        return mbp_no_ctx();
+    if (params == NULL)
+        return 1;
+    save(c, &before);
+    if (!apply(c, params)) {
+        put_back(c, &before);
+        ok = 0;
+    } else if (c->stream != NULL && !same(&before, c)) {
+        if (c->fed) {
+            put_back(c, &before);
+            mbp_error(c->prov, MBP_R_STATE, "%s: a setting cannot change once the MAC took data; initialise again",
+                      c->alg->names);
+            ok = 0;
+        } else if (!start(c)) {
+            put_back(c, &before);
+            if (!start(c)) {
+                mb_mac_stream_free(c->stream);
+                c->stream = NULL;
+            }
+            ok = 0;
+        }
+    }
+    OPENSSL_cleanse(&before, sizeof(before));
+    return ok;
+}
+
+/* Init starts a new MAC (ending a running one): parameters, then the key
+ * (NULL keeps the one held). */
 static int init(void *vctx, const unsigned char *key, size_t keylen, const OSSL_PARAM params[])
 {
     mac_ctx *c = vctx;
-    mb_params p;
+    if (c == NULL)
+        return mbp_no_ctx();
+    mb_mac_stream_free(c->stream);
+    c->stream = NULL;
+    c->fed = 0;
     if (!set_ctx_params(c, params))
         return 0;
     if (key != NULL) {
@@ -138,38 +267,26 @@ static int init(void *vctx, const unsigned char *key, size_t keylen, const OSSL_
         memcpy(c->key, key, keylen);
         c->have_key = 1;
     }
-    if (!c->have_key) {
-        mbp_error(c->prov, MBP_R_STATE, "%s: no key", c->alg->names);
-        return 0;
-    }
-    memset(&p, 0, sizeof(p));
-    p.sbox = c->sbox[0] ? c->sbox : NULL;
-    p.key_meshing = c->key_meshing;
-    p.section_bytes = c->section;
-    p.key_section_bytes = c->key_section;
-    /* GMAC and DSTU CMAC name the length tag_bits, the GOST MACs mac_bits. */
-    if (!strcmp(c->alg->mode, "cmac") || !strcmp(c->alg->mode, "gmac"))
-        p.tag_bits = 8 * c->size;
-    else
-        p.mac_bits = 8 * c->size;
-    mb_mac_stream_free(c->stream);
-    c->stream = NULL;
-    if (mb_mac_stream_new(&c->stream, c->alg->cipher, c->alg->mode, c->key, c->alg->key_bytes,
-                          c->iv_len ? c->iv : NULL, c->iv_len, &p)
-        != MB_OK) {
-        mbp_error(c->prov, MBP_R_LIBRARY, "%s", mb_last_error());
-        return 0;
-    }
-    return 1;
+    return start(c);
 }
 
 static int update(void *vctx, const unsigned char *in, size_t inl)
 {
     mac_ctx *c = vctx;
+    if (c == NULL)
+        return mbp_no_ctx();
     if (c->stream == NULL) {
         mbp_error(c->prov, MBP_R_STATE, "%s: not initialised", c->alg->names);
         return 0;
     }
+    /* 0 bytes change nothing. */
+    if (inl == 0)
+        return 1;
+    if (in == NULL) {
+        mbp_error(c->prov, MBP_R_ARG, "%s: %zu bytes but no input buffer", c->alg->names, inl);
+        return 0;
+    }
+    c->fed = 1;
     if (mb_mac_stream_update(c->stream, in, inl) != MB_OK) {
         mbp_error(c->prov, MBP_R_LIBRARY, "%s", mb_last_error());
         return 0;
@@ -183,6 +300,8 @@ static int final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
     size_t len = outsize;
     int rc;
     *outl = 0;
+    if (c == NULL)
+        return mbp_no_ctx();
     if (c->stream == NULL) {
         mbp_error(c->prov, MBP_R_STATE, "%s: not initialised", c->alg->names);
         return 0;
@@ -190,6 +309,7 @@ static int final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
     rc = mb_mac_stream_final(c->stream, out, &len);
     mb_mac_stream_free(c->stream);
     c->stream = NULL;
+    c->fed = 0;
     if (rc != MB_OK) {
         mbp_error(c->prov, MBP_R_LIBRARY, "%s", mb_last_error());
         return 0;
@@ -251,6 +371,8 @@ static int sizes(const mac_alg *a, size_t size, OSSL_PARAM params[])
 static int get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     mac_ctx *c = vctx;
+    if (c == NULL)
+        return mbp_no_ctx();
     return sizes(c->alg, c->size, params);
 }
 

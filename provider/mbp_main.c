@@ -7,6 +7,7 @@
 #include <string.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <openssl/params.h>
 
 #include "mbp.h"
@@ -46,6 +47,14 @@ void mbp_error(mbp_provctx *p, int reason, const char *fmt, ...)
     va_start(ap, fmt);
     core_vset_error(p->core, (uint32_t)reason, fmt, ap);
     va_end(ap);
+}
+
+int mbp_no_ctx(void)
+{
+    ERR_raise_data(ERR_LIB_PROV, ERR_R_PASSED_NULL_PARAMETER,
+                   "multiblock: no algorithm context (the target of a refused copy?): initialise it again with its "
+                   "cipher or MAC");
+    return 0;
 }
 
 void mbp_cleanse_free(void *p, size_t len)

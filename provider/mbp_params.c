@@ -106,6 +106,8 @@ int mbp_cipher_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     mbp_cipher_ctx *c = vctx;
     OSSL_PARAM *p;
+    if (c == NULL)
+        return mbp_no_ctx();
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL
         && !OSSL_PARAM_set_size_t(p, c->alg->key_bytes))
         return 0;
@@ -117,12 +119,13 @@ int mbp_cipher_get_ctx_params(void *vctx, OSSL_PARAM params[])
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_NUM)) != NULL
         && !OSSL_PARAM_set_uint(p, (unsigned)c->ks_used))
         return 0;
-    /* The IV given at init (the library keeps the running register). */
+    /* IV: the one given at init; UPDATED_IV: CBC's chaining value (the
+     * other modes' running state is inside the library: their IV). */
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL
         && !OSSL_PARAM_set_octet_string(p, c->iv, c->iv_len))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != NULL
-        && !OSSL_PARAM_set_octet_string(p, c->iv, c->iv_len))
+        && !OSSL_PARAM_set_octet_string(p, mbp_cipher_updated_iv(c), c->iv_len))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) != NULL
         && !OSSL_PARAM_set_size_t(p, c->tag_len))
@@ -166,10 +169,40 @@ static int set_ivlen(mbp_cipher_ctx *c, size_t len)
     return 1;
 }
 
+int mbp_param_sbox(mbp_provctx *prov, const char *alg, const OSSL_PARAM *p, char *dst, size_t cap)
+{
+    const char *s = p->data, *nul;
+    size_t len;
+    if (p->data_type != OSSL_PARAM_UTF8_STRING || (s == NULL && p->data_size != 0)) {
+        mbp_error(prov, MBP_R_ARG, "%s: \"sbox\" is a UTF-8 string", alg);
+        return 0;
+    }
+    /* Within data_size: the string may or may not end in a NUL. */
+    nul = s == NULL ? NULL : memchr(s, 0, p->data_size);
+    len = s == NULL ? 0 : nul != NULL ? (size_t)(nul - s) : p->data_size;
+    if (len >= cap) {
+        mbp_error(prov, MBP_R_ARG, "%s: no S-box has a name of %zu bytes", alg, len);
+        return 0;
+    }
+    if (len)
+        memcpy(dst, s, len);
+    dst[len] = 0;
+    return 1;
+}
+
 static int set_tag(mbp_cipher_ctx *c, const OSSL_PARAM *p)
 {
     if (c->alg->kind != MBP_AEAD) {
         mbp_error(c->prov, MBP_R_ARG, "%s is not an AEAD cipher", c->alg->names);
+        return 0;
+    }
+    if (p->data_type != OSSL_PARAM_OCTET_STRING) {
+        mbp_error(c->prov, MBP_R_ARG, "%s: the tag is an octet string", c->alg->names);
+        return 0;
+    }
+    if (c->data_done) {
+        /* The text update checks the tag (or makes it): too late to set. */
+        mbp_error(c->prov, MBP_R_STATE, "%s: the tag and its length are set before the text", c->alg->names);
         return 0;
     }
     if (p->data_size == 0 || p->data_size > c->alg->n) {
@@ -190,14 +223,47 @@ static int set_tag(mbp_cipher_ctx *c, const OSSL_PARAM *p)
     return 1;
 }
 
-int mbp_cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+/* The settings a message is made with: saved before a change, to compare
+ * and to put back when the change is refused. */
+typedef struct {
+    char sbox[32];
+    int key_meshing, have_iv;
+    size_t section_bytes, ccm_nb, tag_len, iv_len;
+} settings;
+
+static void save(const mbp_cipher_ctx *c, settings *s)
 {
-    mbp_cipher_ctx *c = vctx;
+    memcpy(s->sbox, c->sbox, sizeof(s->sbox));
+    s->key_meshing = c->key_meshing;
+    s->have_iv = c->have_iv;
+    s->section_bytes = c->section_bytes;
+    s->ccm_nb = c->ccm_nb;
+    s->tag_len = c->tag_len;
+    s->iv_len = c->iv_len;
+}
+
+static void put_back(mbp_cipher_ctx *c, const settings *s)
+{
+    memcpy(c->sbox, s->sbox, sizeof(c->sbox));
+    c->key_meshing = s->key_meshing;
+    c->have_iv = s->have_iv;
+    c->section_bytes = s->section_bytes;
+    c->ccm_nb = s->ccm_nb;
+    c->tag_len = s->tag_len;
+    c->iv_len = s->iv_len;
+}
+
+static int same(const settings *a, const mbp_cipher_ctx *c)
+{
+    return !strcmp(a->sbox, c->sbox) && a->key_meshing == c->key_meshing && a->section_bytes == c->section_bytes
+           && a->ccm_nb == c->ccm_nb && a->tag_len == c->tag_len && a->iv_len == c->iv_len;
+}
+
+static int apply(mbp_cipher_ctx *c, const OSSL_PARAM params[])
+{
     const OSSL_PARAM *p;
     size_t sz;
     unsigned int u;
-    if (params == NULL)
-        return 1;
     if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL) {
         if (!OSSL_PARAM_get_size_t(p, &sz) || sz != c->alg->key_bytes) {
             mbp_error(c->prov, MBP_R_ARG, "%s has a fixed key length of %zu bytes", c->alg->names,
@@ -209,6 +275,8 @@ int mbp_cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         if (!OSSL_PARAM_get_size_t(p, &sz) || !set_ivlen(c, sz))
             return 0;
     }
+    /* Padding (ECB, CBC) is applied by this provider at final: it may change
+     * at any time before final, as with OpenSSL's own ciphers. */
     if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PADDING)) != NULL) {
         if (!OSSL_PARAM_get_uint(p, &u))
             return 0;
@@ -216,12 +284,9 @@ int mbp_cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     }
     if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL && !set_tag(c, p))
         return 0;
-    if ((p = OSSL_PARAM_locate_const(params, MBP_PARAM_SBOX)) != NULL) {
-        const char *s = NULL;
-        if (!OSSL_PARAM_get_utf8_string_ptr(p, &s) || strlen(s) >= sizeof(c->sbox))
-            return 0;
-        strcpy(c->sbox, s);
-    }
+    if ((p = OSSL_PARAM_locate_const(params, MBP_PARAM_SBOX)) != NULL
+        && !mbp_param_sbox(c->prov, c->alg->names, p, c->sbox, sizeof(c->sbox)))
+        return 0;
     if ((p = OSSL_PARAM_locate_const(params, MBP_PARAM_KEY_MESHING)) != NULL) {
         if (!OSSL_PARAM_get_uint(p, &u))
             return 0;
@@ -232,5 +297,46 @@ int mbp_cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         return 0;
     if ((p = OSSL_PARAM_locate_const(params, MBP_PARAM_NB)) != NULL && !OSSL_PARAM_get_size_t(p, &c->ccm_nb))
         return 0;
+    return 1;
+}
+
+/* A setting changed after init (S-box, key meshing, section size, IV, tag
+ * length, N_B) takes effect: before any data, a running stream is started
+ * again with it (a new IV length stops the message until an IV of that
+ * length is given); once data has passed through it (an AEAD's text, a
+ * stream's data before final), a change is refused with an error and the
+ * context keeps its settings. */
+int mbp_cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+{
+    mbp_cipher_ctx *c = vctx;
+    settings before;
+    if (c == NULL)
+        return mbp_no_ctx();
+    if (params == NULL)
+        return 1;
+    save(c, &before);
+    if (!apply(c, params)) {
+        put_back(c, &before);
+        return 0;
+    }
+    if (same(&before, c))
+        return 1;
+    if (mbp_cipher_late(c)) {
+        put_back(c, &before);
+        mbp_error(c->prov, MBP_R_STATE, "%s: a setting cannot change once data has passed; initialise again",
+                  c->alg->names);
+        return 0;
+    }
+    if (c->iv_len != before.iv_len) {
+        mbp_cipher_stop(c);
+        return 1;
+    }
+    if (mbp_cipher_started_unfed(c) && !mbp_cipher_restart(c)) {
+        /* The library refused the new settings: the old ones stay. */
+        put_back(c, &before);
+        if (!mbp_cipher_restart(c))
+            mbp_cipher_stop(c);
+        return 0;
+    }
     return 1;
 }
