@@ -35,6 +35,12 @@ int mbp_blockmode_rekey(mbp_cipher_ctx *c)
 
 int mbp_blockmode_start(mbp_cipher_ctx *c)
 {
+    /* Parameters of the library's modes these two do not have: refused, as
+     * the library refuses them for its modes. */
+    if (c->key_meshing || c->section_bytes || c->ccm_nb) {
+        mbp_error(c->prov, MBP_R_ARG, "%s takes no key meshing, section size or N_B", c->alg->names);
+        return 0;
+    }
     if (!mbp_blockmode_rekey(c))
         return 0;
     memcpy(c->reg, c->iv, c->iv_len);
