@@ -30,18 +30,23 @@ enum State {
     Aead(AeadStream),
     /// CCM and KW: the whole input, processed by the one-shot call at the end.
     Whole(Spec, zeroize::Zeroizing<Vec<u8>>, Option<Vec<u8>>),
-    Done,
+    /// Finalized; an AEAD encryptor's tag.
+    Done(Option<Vec<u8>>),
 }
 
 /// An encryption or decryption in progress (see `encryptor`, `decryptor`).
-#[pyclass(module = "multiblock", name = "StreamContext")]
+///
+/// Frozen: every method takes `&self` and the state sits behind one mutex
+/// taken with `try_lock`, held for the whole call (also while the GIL is
+/// released). A call from another thread meanwhile, to any method, gets
+/// the `busy()` ValueError instead of waiting or a borrow error.
+#[pyclass(frozen, module = "multiblock", name = "StreamContext")]
 pub struct StreamContext {
     state: Mutex<State>,
     encrypt: bool,
-    tag: Option<Vec<u8>>,
 }
 
-/// Another Python thread is inside update() or finalize() (waiting for
+/// Another Python thread is inside a method of this object (waiting for
 /// the lock with the GIL held could deadlock with it).
 fn busy() -> PyErr {
     PyValueError::new_err("this context is in use by another thread")
@@ -60,6 +65,9 @@ impl StreamContext {
         let data = data.as_bytes();
         let mut state = self.state.try_lock().map_err(|_| busy())?;
         let state = &mut *state;
+        if matches!(state, State::Done(_)) {
+            return Err(finished());
+        }
         let out = run_maybe_detached(py, data.len(), || {
             let mut out = Vec::new();
             match state {
@@ -69,19 +77,22 @@ impl StreamContext {
                     all.extend_from_slice(data);
                     Ok(out)
                 }
-                State::Done => Ok(out),
+                State::Done(_) => unreachable!("checked above"),
             }
         });
-        if matches!(state, State::Done) {
-            return Err(finished());
-        }
         Ok(PyBytes::new(py, &out.map_err(to_py)?))
     }
 
     /// finalize() -> bytes: the last output. An AEAD encryptor's tag is
     /// then `.tag`; a decryptor raises AuthenticationError on a wrong tag.
-    fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let state = std::mem::replace(&mut *self.state.try_lock().map_err(|_| busy())?, State::Done);
+    fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        // The lock stays held until the end, so that another thread sees
+        // the object busy, not finalized without its tag yet.
+        let mut guard = self.state.try_lock().map_err(|_| busy())?;
+        if matches!(*guard, State::Done(_)) {
+            return Err(finished());
+        }
+        let state = std::mem::replace(&mut *guard, State::Done(None));
         let encrypt = self.encrypt;
         let (out, tag) = py
             .detach(move || -> multiblock::Result<(Vec<u8>, Option<Vec<u8>>)> {
@@ -93,18 +104,22 @@ impl StreamContext {
                         Ok((out, encrypt.then_some(tag)))
                     }
                     State::Whole(spec, mut all, tag) => whole(&spec, &mut all, tag, encrypt),
-                    State::Done => Err(multiblock::Error::Param("this context is already finalized".into())),
+                    State::Done(_) => unreachable!("checked above"),
                 }
             })
             .map_err(to_py)?;
-        self.tag = tag;
+        *guard = State::Done(tag);
         Ok(PyBytes::new(py, &out))
     }
 
     /// The AEAD tag, after an encryptor's finalize(); None otherwise.
     #[getter]
-    fn tag<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
-        self.tag.as_ref().map(|t| PyBytes::new(py, t))
+    fn tag<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
+        let state = self.state.try_lock().map_err(|_| busy())?;
+        Ok(match &*state {
+            State::Done(Some(t)) => Some(PyBytes::new(py, t)),
+            _ => None,
+        })
     }
 }
 
@@ -152,7 +167,7 @@ fn context(spec: Spec, encrypt: bool, tag: Option<Vec<u8>>) -> PyResult<StreamCo
         }
         _ => State::Cipher(if encrypt { CipherStream::encryptor(&req) } else { CipherStream::decryptor(&req) }.map_err(to_py)?),
     };
-    Ok(StreamContext { state: Mutex::new(state), encrypt, tag: None })
+    Ok(StreamContext { state: Mutex::new(state), encrypt })
 }
 
 /// encryptor(cipher, mode, key, iv=None, aad=None, sbox=None, *,
@@ -199,8 +214,10 @@ pub fn decryptor(
     context(spec(cipher, mode, key, iv, aad, sbox, backend, params)?, false, tag)
 }
 
-/// A MAC in progress (see `mac_stream`).
-#[pyclass(module = "multiblock", name = "MacStream")]
+/// A MAC in progress (see `mac_stream`). Frozen, its state behind a mutex
+/// taken with `try_lock`, as [`StreamContext`]: a call while another
+/// thread is inside one gets the `busy()` ValueError.
+#[pyclass(frozen, module = "multiblock", name = "MacStream")]
 pub struct PyMacStream {
     state: Mutex<Option<MacStream>>,
 }
