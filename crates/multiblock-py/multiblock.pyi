@@ -126,7 +126,6 @@ def encrypt_many(
     key: Buffer,
     messages: Iterable[Buffer],
     iv: Optional[Buffer] = None,
-    aad: Optional[Buffer] = None,
     sbox: Optional[str] = None,
     *,
     backend: Optional[str] = None,
@@ -138,10 +137,20 @@ def encrypt_many(
 ) -> List[bytes]:
     """The encryption of every message under one key and IV, equal to
     `[encrypt(cipher, mode, key, m, iv, ...) for m in messages]`; CBC, CFB
-    and OFB with a one-block register run together in the SIMD lanes."""
+    and OFB with a one-block register run together in the SIMD lanes, the
+    other cipher modes one message at a time.
+
+    Not for AEAD (mgm, gcm, ccm) or kw: every message needs its own nonce
+    (AEAD) or integrity check (KW), so they raise ValueError; encrypt such
+    messages one at a time with encrypt(). No mode it runs authenticates
+    data, so it takes no `aad` (TypeError)."""
 
 class StreamContext:
-    """An encryption or decryption in progress (encryptor(), decryptor())."""
+    """An encryption or decryption in progress (encryptor(), decryptor()).
+
+    One thread at a time: a call to any of its methods (`.tag` included)
+    while another thread is inside one raises ValueError("this context is
+    in use by another thread") instead of waiting."""
 
     def update(self, data: Buffer) -> bytes:
         """The output ready so far. From an MGM or GCM decryptor: plaintext
@@ -154,12 +163,17 @@ class StreamContext:
         """An AEAD encryptor's tag after finalize(); None otherwise."""
 
 class MacStream:
-    """A MAC in progress (mac_stream())."""
+    """A MAC in progress (mac_stream()).
+
+    One thread at a time: a call while another thread is inside update()
+    or finalize() raises ValueError("this context is in use by another
+    thread") instead of waiting."""
 
     def update(self, data: Buffer) -> None:
         """Hashes more of the message."""
     def finalize(self) -> bytes:
-        """The tag mac() gives for the whole message."""
+        """The tag mac() gives for the whole message. ValueError if called
+        twice."""
 
 def encryptor(
     cipher: Union[CipherName, str],

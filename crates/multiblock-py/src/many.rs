@@ -4,6 +4,7 @@
 //! in the SIMD lanes.
 
 use multiblock::modes::many;
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
@@ -67,9 +68,15 @@ pub fn mac_many<'py>(
 
 /// The encryptions of every message under one key and IV, as
 /// `[encrypt(cipher, mode, key, m, iv, ...) for m in messages]`, with CBC,
-/// CFB and OFB (a one-block register) computed together in the SIMD lanes.
+/// CFB and OFB (a one-block register) computed together in the SIMD lanes
+/// and the other cipher modes one message at a time.
+///
+/// Not for AEAD (mgm, gcm, ccm) or kw: every message needs its own nonce
+/// (AEAD) or integrity check (KW), so they raise ValueError; encrypt such
+/// messages one at a time with `encrypt`. No mode it runs authenticates
+/// data, so it takes no `aad`.
 #[pyfunction]
-#[pyo3(signature = (cipher, mode, key, messages, iv=None, aad=None, sbox=None, *, backend=None, **params))]
+#[pyo3(signature = (cipher, mode, key, messages, iv=None, sbox=None, *, backend=None, **params))]
 #[allow(clippy::too_many_arguments)] // the Python signature of the contract
 pub fn encrypt_many<'py>(
     py: Python<'py>,
@@ -78,10 +85,17 @@ pub fn encrypt_many<'py>(
     key: &Bound<'py, PyAny>,
     messages: &Bound<'py, PyAny>,
     iv: Option<&Bound<'py, PyAny>>,
-    aad: Option<&Bound<'py, PyAny>>,
     sbox: Option<&str>,
     backend: Option<&str>,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    run(py, false, cipher, mode, key, messages, iv, aad, sbox, backend, params)
+    if let Some(p) = params {
+        if p.contains("aad")? {
+            return Err(PyTypeError::new_err(
+                "encrypt_many takes no aad: none of its modes authenticates data \
+                 (AEAD messages each need their own nonce: encrypt them one at a time with encrypt())",
+            ));
+        }
+    }
+    run(py, false, cipher, mode, key, messages, iv, None, sbox, backend, params)
 }

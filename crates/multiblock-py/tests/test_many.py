@@ -1,4 +1,4 @@
-"""mac_many / encrypt_many (issue 18) against mac / encrypt one message at a
+"""mac_many / encrypt_many against mac / encrypt one message at a
 time (pinned by the vector tests): every cipher and MAC mode, the serial
 cipher modes, 1 to 80 messages of random lengths; the vectors' own results
 in their place among other messages; errors as the one-message calls."""
@@ -97,3 +97,25 @@ def test_errors_are_the_one_message_errors():
     with pytest.raises(TypeError):
         multiblock.mac_many("kuznyechik", "mac", key, [b"ok", 5])
     assert multiblock.mac_many("kuznyechik", "mac", key, []) == []
+
+
+@pytest.mark.parametrize("cipher,mode,kw", [
+    ("kuznyechik", "mgm", {"iv": bytes(16)}),
+    ("kalyna-128-128", "gcm", {"iv": bytes(16)}),
+    ("kalyna-128-128", "ccm", {"iv": bytes(16)}),
+    ("kalyna-128-128", "kw", {}),
+])
+def test_encrypt_many_refuses_aead_and_kw(cipher, mode, kw):
+    """Each AEAD message needs its own nonce and each wrapped key its own
+    check: encrypt_many sends them to encrypt(), one message at a time."""
+    key = bytes(key_size(cipher))
+    # The same messages one at a time are fine.
+    msgs = [bytes(range(32)), bytes(48)]
+    assert [multiblock.encrypt(cipher, mode, key, m, **kw) for m in msgs]
+    with pytest.raises(ValueError, match="one at a time"):
+        multiblock.encrypt_many(cipher, mode, key, msgs, **kw)
+
+
+def test_encrypt_many_takes_no_aad():
+    with pytest.raises(TypeError, match="aad"):
+        multiblock.encrypt_many("kuznyechik", "cbc", bytes(32), [bytes(16)], iv=bytes(16), aad=b"header")
