@@ -1,5 +1,7 @@
-//! The Python module `multiblock`: the Python contract of DESIGN.md over the
-//! library's dynamic API ([`multiblock::Cipher`], [`multiblock::modes`]).
+//! The Python module `multiblock`: one-shot calls, streaming objects,
+//! many-message calls and a keyed `Cipher`, over the library's dynamic API
+//! ([`multiblock::Cipher`], [`multiblock::modes`]), whose errors become
+//! `ValueError` and `AuthenticationError`.
 
 mod buffers;
 mod cipher;
@@ -19,8 +21,8 @@ use pyo3::prelude::*;
 /// sbox=None, **params) for one-shot use; Cipher(cipher, key) for ECB over
 /// whole blocks; encryptor / decryptor / mac_stream(...) for messages in
 /// pieces (update(data), finalize()); mac_many / encrypt_many(cipher, mode,
-/// key, messages, ...) for many messages at once in the SIMD lanes. Errors are ValueError; a wrong tag is
-/// AuthenticationError.
+/// key, messages, ...) for many messages at once in the SIMD lanes (not
+/// AEAD or kw). Errors are ValueError; a wrong tag is AuthenticationError.
 #[pymodule]
 fn multiblock(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(oneshot::encrypt, m)?)?;

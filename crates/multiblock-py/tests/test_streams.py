@@ -1,4 +1,4 @@
-"""encryptor / decryptor / mac_stream (issue 21) against the one-shot
+"""encryptor / decryptor / mac_stream against the one-shot
 encrypt / decrypt / mac (pinned by the vector tests): every cipher, every
 mode, random chunk sizes (empty chunks included, some above the 64 KiB
 GIL-release size); AEAD tags in the input and apart, wrong tags refused."""
