@@ -3,7 +3,9 @@
 # target/ossl-modules/multiblock.so. Needs cc and the OpenSSL 3 headers
 # (Debian: libssl-dev). The library is linked in statically, so the module
 # needs nothing but libcrypto; it exports only OSSL_provider_init.
-# Usage: scripts/build-provider.sh        (CC=... CFLAGS=... to change the compiler)
+# Usage: scripts/build-provider.sh        (CC=... CFLAGS=... to change the compiler;
+#        PROVIDER_OUT=path/multiblock.so to write the module elsewhere, e.g. a
+#        sanitizer build: CFLAGS="-fsanitize=address,undefined")
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -12,7 +14,8 @@ target="${CARGO_TARGET_DIR:-$root/target}"
 
 cargo build --release --locked -p multiblock-c
 
-mkdir -p "$target/ossl-modules"
+out="${PROVIDER_OUT:-$target/ossl-modules/multiblock.so}"
+mkdir -p "$(dirname "$out")"
 script="$(mktemp)"
 trap 'rm -f "$script"' EXIT
 printf '{ global: OSSL_provider_init; local: *; };\n' > "$script"
@@ -21,5 +24,5 @@ ${CC:-cc} -std=c99 -D_POSIX_C_SOURCE=200809L -O2 -fPIC -Wall -Wextra -Werror ${C
     "$target/release/libmultiblock_c.a" \
     -Wl,--version-script="$script" -Wl,--gc-sections -Wl,-z,defs \
     -lcrypto -lpthread -ldl -lm \
-    -o "$target/ossl-modules/multiblock.so"
-echo "built $target/ossl-modules/multiblock.so"
+    -o "$out"
+echo "built $out"

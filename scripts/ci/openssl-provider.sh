@@ -5,6 +5,13 @@
 #  - provider/tests/test_evp.c: every public vector through EVP (ciphers,
 #    AEAD with a wrong tag and a changed ciphertext, MACs), error cases;
 #    also under valgrind when it is installed;
+#  - provider/tests/test_misuse.c: every cipher and MAC of the provider's
+#    list through EVP misuse (parameters after init, the CCM length
+#    declaration, 0-byte updates, copies at every point, re-init, strings
+#    without a NUL), also under valgrind;
+#  - both programs again over a module built with AddressSanitizer and
+#    UBSan (the provider's C files and the test programs; the Rust library
+#    inside is not instrumented), in $tmp: the installed module stays as is;
 #  - provider/tests/enc_and_cli.py: the vectors through `openssl enc`, bytes
 #    equal to the CLI on random data (through `openssl enc`, or test_evp -e/-d
 #    where enc cannot), and interoperation both ways with gostprov for every
@@ -31,13 +38,27 @@ export OPENSSL_MODULES="$target/ossl-modules"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 python3 crates/multiblock-c/tests/c/vectors_to_lines.py tests/vectors > "$tmp/vectors.txt"
-cc -std=c99 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra -Werror provider/tests/test_evp.c -lcrypto -o "$tmp/test_evp"
+cflags=(-std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror)
+cc "${cflags[@]}" -O2 provider/tests/test_evp.c -lcrypto -o "$tmp/test_evp"
+cc "${cflags[@]}" -O2 provider/tests/test_misuse.c -lcrypto -o "$tmp/test_misuse"
 
 echo "== provider: vectors and errors through EVP"
 "$tmp/test_evp" "$tmp/vectors.txt" | grep -v '^skip' || exit 1
+echo "== provider: EVP misuse of every algorithm"
+"$tmp/test_misuse"
 if command -v valgrind >/dev/null; then
     echo "== provider: the same under valgrind"
     valgrind -q --error-exitcode=3 "$tmp/test_evp" "$tmp/vectors.txt" | grep -v '^skip' || exit 1
+    valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite "$tmp/test_misuse"
 fi
+echo "== provider: the same with AddressSanitizer and UBSan"
+san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
+PROVIDER_OUT="$tmp/asan/multiblock.so" CFLAGS="${san[*]}" bash scripts/build-provider.sh
+cc "${cflags[@]}" -O1 "${san[@]}" provider/tests/test_evp.c -lcrypto -o "$tmp/test_evp_asan"
+cc "${cflags[@]}" -O1 "${san[@]}" provider/tests/test_misuse.c -lcrypto -o "$tmp/test_misuse_asan"
+export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+OPENSSL_MODULES="$tmp/asan" "$tmp/test_evp_asan" "$tmp/vectors.txt" | grep -v '^skip' || exit 1
+OPENSSL_MODULES="$tmp/asan" "$tmp/test_misuse_asan"
+unset ASAN_OPTIONS UBSAN_OPTIONS
 echo "== provider: openssl enc, the CLI and gostprov"
 python3 provider/tests/enc_and_cli.py tests/vectors "$target/release/multiblock" "$tmp/test_evp" --gostprov "$gostdir"
