@@ -300,12 +300,12 @@ static int apply(mbp_cipher_ctx *c, const OSSL_PARAM params[])
     return 1;
 }
 
-/* A setting changed after init (S-box, key meshing, section size, IV, tag
+/* A setting changed after init (S-box, key meshing, section size, tag
  * length, N_B) takes effect: before any data, a running stream is started
- * again with it (a new IV length stops the message until an IV of that
- * length is given); once data has passed through it (an AEAD's text, a
+ * again with it; once data has passed through it (an AEAD's text, a
  * stream's data before final), a change is refused with an error and the
- * context keeps its settings. */
+ * context keeps its settings. A new IV length ends the message at any
+ * point, until an IV of that length is given. */
 int mbp_cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     mbp_cipher_ctx *c = vctx;
@@ -321,15 +321,17 @@ int mbp_cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     }
     if (same(&before, c))
         return 1;
+    if (c->iv_len != before.iv_len) {
+        /* A new IV length ends the running message: the next one needs an
+         * IV of that length (EVP also sets it so before a re-init). */
+        mbp_cipher_stop(c);
+        return 1;
+    }
     if (mbp_cipher_late(c)) {
         put_back(c, &before);
         mbp_error(c->prov, MBP_R_STATE, "%s: a setting cannot change once data has passed; initialise again",
                   c->alg->names);
         return 0;
-    }
-    if (c->iv_len != before.iv_len) {
-        mbp_cipher_stop(c);
-        return 1;
     }
     if (mbp_cipher_started_unfed(c) && !mbp_cipher_restart(c)) {
         /* The library refused the new settings: the old ones stay. */

@@ -319,13 +319,14 @@ static void params_after_init(const plain *pl)
             res R, L, M;
             size_t len, taglen = pl->X.taglen;
             const unsigned char *in = dir_in(pl, enc, &len), *tag = enc ? NULL : pl->X.tag;
-            int is_tag = !strcmp(def->key, OSSL_CIPHER_PARAM_AEAD_TAG), set_ok, mid_ok;
+            int is_tag = !strcmp(def->key, OSSL_CIPHER_PARAM_AEAD_TAG), set_ok, mid_ok, new_ivlen;
             EVP_CIPHER_CTX *ctx;
             if (!param_value(a, def, enc, pl, &v)) {
                 snprintf(what, sizeof(what), "no test value for the settable parameter \"%s\"", def->key);
                 check(0, a->name, what);
                 continue;
             }
+            new_ivlen = !strcmp(def->key, OSSL_CIPHER_PARAM_IVLEN) && v.sz != a->ivlen;
             /* Set before the key. */
             fresh(a, enc, v.p, K1, IV1, in, len, is_tag ? NULL : tag, taglen, &R);
             /* Set after a keyed init, before any data. */
@@ -370,10 +371,33 @@ static void params_after_init(const plain *pl)
             }
             ERR_clear_error();
             EVP_CIPHER_CTX_free(ctx);
-            snprintf(what, sizeof(what), "%s: \"%s\" set in a message %s", enc ? "encrypt" : "decrypt", def->key,
-                     mid_ok == 1 ? "is accepted but does not act as set before init"
-                                 : "is refused but the message changed");
-            check(mid_ok == 1 ? R.ok && same(&R, &M) : same(dir_plain(pl, enc), &M), a->name, what);
+            if (mid_ok == 1 && new_ivlen) {
+                /* A new IV length ends the message: the rest fails. */
+                snprintf(what, sizeof(what), "%s: the message goes on after a new IV length", enc ? "encrypt" : "decrypt");
+                check(!M.ok, a->name, what);
+            } else {
+                snprintf(what, sizeof(what), "%s: \"%s\" set in a message %s", enc ? "encrypt" : "decrypt",
+                         def->key,
+                         mid_ok == 1 ? "is accepted but does not act as set before init"
+                                     : "is refused but the message changed");
+                check(mid_ok == 1 ? R.ok && same(&R, &M) : same(dir_plain(pl, enc), &M), a->name, what);
+            }
+            /* Given with a new init in the middle of a message (NULL key:
+             * the key stays; EVP sets the lengths before the init): as set
+             * before the first init. */
+            ctx = EVP_CIPHER_CTX_new();
+            memset(&M, 0, sizeof(M));
+            if (keyed(ctx, a, enc, NULL, K1, IV1)) {
+                stages(ctx, a, enc, in, len, tag, taglen, 0, 1, &M);
+                memset(&M, 0, sizeof(M));
+                if (EVP_CipherInit_ex2(ctx, NULL, NULL, IV1, enc, v.p))
+                    text(ctx, a, enc, in, len, is_tag ? NULL : tag, taglen, &M);
+            }
+            ERR_clear_error();
+            EVP_CIPHER_CTX_free(ctx);
+            snprintf(what, sizeof(what), "%s: \"%s\" given to an init in a message %s", enc ? "encrypt" : "decrypt",
+                     def->key, R.ok ? "does not act as set before init" : "succeeds where set before init fails");
+            check(R.ok ? same(&R, &M) : !M.ok, a->name, what);
         }
     }
 }
