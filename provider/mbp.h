@@ -111,7 +111,7 @@ typedef struct mbp_cipher_ctx {
     size_t text_len;        /* the text length declared by an update with in == out == NULL */
     int text_len_set;
     int finalized;
-    int fed;                /* an update ran since the message started (no copy then) */
+    int fed;                /* an update with data ran since the message started */
 } mbp_cipher_ctx;
 
 void *mbp_cipher_newctx(void *provctx, const mbp_alg *alg);
