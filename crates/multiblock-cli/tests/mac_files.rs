@@ -1,10 +1,13 @@
-//! `mac FILE...` (issue 18, item 3) against the one-file form `mac --in`:
+//! `mac FILE...` against the one-file form `mac --in`:
 //! every MAC mode of a few ciphers over files of 0 bytes to several read
 //! pieces, the lines in argument order; a missing file named on stderr
-//! while the others still get their lines (exit 2); `--out` only on success.
+//! while the others still get their lines (exit 2); `--out` only on success;
+//! `-` named twice (stdin, then the empty message, as sha256sum); many files
+//! under a low open-files limit.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_multiblock");
 
@@ -105,4 +108,69 @@ fn an_empty_file_under_the_dstu_mac_is_its_own_error() {
     let o = mac(&["--cipher", "kuznyechik", "--mode", "ctr", "--key", &"01".repeat(32), paths[1].to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty());
+}
+
+/// `mac - -` as `sha256sum - -`: the first `-` reads all of stdin (here
+/// several 64 KiB read pieces), the second is the empty message; a file
+/// between them keeps its own tag.
+#[test]
+fn stdin_named_twice_is_all_of_it_then_the_empty_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = files(dir.path(), &[200_000, 0, 70_000]);
+    let (data, empty, other) = (&paths[0], &paths[1], &paths[2]);
+    let common = ["--cipher", "kuznyechik", "--mode", "mac", "--key", &"5a".repeat(32)];
+    for operands in [&["-", "-"][..], &["-", other.to_str().unwrap(), "-"]] {
+        let mut child = Command::new(BIN)
+            .arg("mac")
+            .args(common)
+            .args(operands)
+            .env_remove("MULTIBLOCK_BACKEND")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let bytes = std::fs::read(data).unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let feeder = std::thread::spawn(move || stdin.write_all(&bytes).unwrap());
+        let o = child.wait_with_output().unwrap();
+        feeder.join().unwrap();
+        assert!(o.status.success(), "{operands:?}: {}", String::from_utf8_lossy(&o.stderr));
+        let want: String = operands
+            .iter()
+            .enumerate()
+            .map(|(i, &name)| {
+                let file = match (name, i) {
+                    ("-", 0) => data,
+                    ("-", _) => empty,
+                    _ => other,
+                };
+                format!("{}  {name}\n", one(&common, file))
+            })
+            .collect();
+        assert_eq!(String::from_utf8(o.stdout).unwrap(), want, "{operands:?}");
+    }
+}
+
+/// 100 files under `ulimit -n 64`: the files opened at once fit the limit
+/// (no "Too many open files"), and every tag equals the one-file form's.
+#[test]
+fn many_files_under_a_low_open_files_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let lengths: Vec<usize> = (0..100).map(|i| 1 + i * 997 % 70_000).collect();
+    let paths = files(dir.path(), &lengths);
+    let common = ["--cipher", "magma", "--mode", "mac", "--key", &"c3".repeat(32)];
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -n 64 && exec \"$0\" \"$@\"")
+        .arg(BIN)
+        .arg("mac")
+        .args(common)
+        .args(&paths)
+        .env_remove("MULTIBLOCK_BACKEND")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let want: String = paths.iter().map(|p| format!("{}  {}\n", one(&common, p), p.display())).collect();
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), want);
 }

@@ -4,8 +4,12 @@
 //! or a backslash: the line starts with `\` and those are escaped as
 //! `\n`, `\\`).
 //!
+//! `-` is stdin: the first `-` reads all of it, a later one is the empty
+//! message (as sha256sum's second `-` finds stdin at its end).
+//!
 //! Memory stays bounded whatever the sizes: [`PIECE_BYTES`] per file per
-//! round, at most [`BATCH`] files open at once. A file that cannot be
+//! round, at most [`MAX_BATCH`] files open at once, and fewer where the
+//! open-files limit (RLIMIT_NOFILE) leaves less room. A file that cannot be
 //! opened or read (or that the mode defines no MAC of, an empty file for
 //! the DSTU MAC) gets one error line on stderr naming it; the other files
 //! still get their lines, and the exit status is 2 at the end (sha256sum
@@ -24,9 +28,39 @@ use std::path::Path;
 /// Bytes read per file per round.
 pub const PIECE_BYTES: usize = 64 << 10;
 
-/// Files MACed together at most (bounds memory to BATCH × PIECE_BYTES and
-/// the open files).
-pub const BATCH: usize = 256;
+/// Files MACed together at most (bounds memory to MAX_BATCH × PIECE_BYTES
+/// and the open files); see [`batch_size`].
+pub const MAX_BATCH: usize = 256;
+
+/// Descriptors left free besides those already open, for what opens while
+/// or after the files are read (the temporary `--out` file and its
+/// directory, the signal thread's pipe).
+const SPARE_FDS: usize = 8;
+
+/// Files to open at once: [`MAX_BATCH`], or what RLIMIT_NOFILE leaves after
+/// the descriptors already open and [`SPARE_FDS`], and at least one.
+pub fn batch_size() -> usize {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit fills the struct it is given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 || limit.rlim_cur == libc::RLIM_INFINITY {
+        return MAX_BATCH;
+    }
+    let limit = usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX);
+    limit.saturating_sub(open_descriptors() + SPARE_FDS).clamp(1, MAX_BATCH)
+}
+
+/// How many descriptors this process has open (stdin, stdout, stderr and
+/// whatever it inherited or opened).
+fn open_descriptors() -> usize {
+    match std::fs::read_dir("/proc/self/fd") {
+        Ok(dir) => dir.count().saturating_sub(1), // the listing's own descriptor
+        Err(_) => {
+            // No /proc: ask each number up to the first 1024 (the usual soft limit).
+            // SAFETY: fcntl(F_GETFD) only queries the descriptor.
+            (0..1024).filter(|&fd| unsafe { libc::fcntl(fd, libc::F_GETFD) } != -1).count()
+        }
+    }
+}
 
 pub fn run(args: &MacArgs) -> Result<(), Failure> {
     let parsed = request::parse(&args.crypt)?;
@@ -35,8 +69,9 @@ pub fn run(args: &MacArgs) -> Result<(), Failure> {
     MacMany::new(&req, 0).map_err(failure)?;
     let mut lines = String::new();
     let mut failed = 0;
-    for batch in args.files.chunks(BATCH) {
-        for result in mac_batch(&req, batch)? {
+    let mut stdin_read = false;
+    for batch in args.files.chunks(batch_size()) {
+        for result in mac_batch(&req, batch, &mut stdin_read)? {
             match result {
                 Ok(line) if args.crypt.output.is_some() => lines.push_str(&line),
                 Ok(line) => crate::out::text(&line).map_err(Failure::Input)?,
@@ -56,12 +91,17 @@ pub fn run(args: &MacArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The line (or the error) of every file of `batch`, in order.
-fn mac_batch(req: &multiblock::modes::Request<'_>, batch: &[std::path::PathBuf]) -> Result<Vec<Result<String, String>>, Failure> {
+/// The line (or the error) of every file of `batch`, in order;
+/// `stdin_read`: a `-` before this one has read stdin.
+fn mac_batch(
+    req: &multiblock::modes::Request<'_>,
+    batch: &[std::path::PathBuf],
+    stdin_read: &mut bool,
+) -> Result<Vec<Result<String, String>>, Failure> {
     let mut status: Vec<Result<(), String>> = Vec::with_capacity(batch.len());
     let mut readers: Vec<Option<Box<dyn Read>>> = Vec::with_capacity(batch.len());
     for path in batch {
-        match open(path) {
+        match open(path, stdin_read) {
             Ok(r) => {
                 readers.push(Some(r));
                 status.push(Ok(()));
@@ -103,9 +143,14 @@ fn mac_batch(req: &multiblock::modes::Request<'_>, batch: &[std::path::PathBuf])
         .collect())
 }
 
-fn open(path: &Path) -> Result<Box<dyn Read>, String> {
+/// A reader of `path`; for `-`, stdin the first time (`stdin_read` then
+/// set), the empty message after.
+fn open(path: &Path, stdin_read: &mut bool) -> Result<Box<dyn Read>, String> {
     if path.as_os_str() == "-" {
         crate::std_fds::stdin_open()?;
+        if std::mem::replace(stdin_read, true) {
+            return Ok(Box::new(std::io::empty()));
+        }
         return Ok(Box::new(std::io::stdin()));
     }
     match File::open(path) {
