@@ -1,7 +1,7 @@
 //! An input file mapped into memory, so that a mode that reads its input in
 //! the pass that writes its output (CTR: `CipherStream::zero_copy`) reads
 //! the page cache directly instead of a copy made by `read(2)`. On a 2-core
-//! machine that copy was a sixth of the CPU time of CTR to stdout (issue 21).
+//! machine that copy is a sixth of the CPU time of CTR to stdout.
 //!
 //! A mapped file that another program truncates while we read it makes the
 //! next access to a page past its new end raise SIGBUS. A handler, installed

@@ -1,4 +1,4 @@
-//! Issue 20, items 1 and 2 end to end: `MULTIBLOCK_DISABLE` hides CPU
+//! CPU feature fallback end to end: `MULTIBLOCK_DISABLE` hides CPU
 //! features from detection, `info` says so, and with every feature hidden
 //! each cipher still has a constant-time default (`portable`, a bitsliced
 //! backend in plain Rust) under which `selftest` passes.

@@ -1,4 +1,4 @@
-//! Issue 15, items 5-8 end to end: sizes the user controls never abort
+//! Limits end to end: sizes the user controls never abort
 //! the process, misleading successes are failures, MULTIBLOCK_BACKEND is a
 //! preference list that warns about non-constant-time choices, and the
 //! empty message has no forgeable MAC. Every failure: exit 2, one line.
@@ -31,7 +31,7 @@ fn fails(o: &Output, word: &str, what: &str) {
     assert!(!err.contains("panicked") && !err.contains("memory allocation"), "{what}: {err}");
 }
 
-// ------------------------------------------------------------ item 5 --
+// -- buffer sizes --------------------------------------------------------
 
 #[test]
 fn buffer_size_from_the_environment_is_bounded() {
@@ -66,10 +66,9 @@ fn limited(limit_kib: u64, args: &[String]) -> Output {
     Command::new("sh").arg("-c").arg(script).arg(BIN).args(args).stdin(Stdio::null()).output().unwrap()
 }
 
-/// MGM and CCM stream (issue 21): under an address-space limit that leaves
-/// room for a third of the input, not for the input itself, they encrypt
-/// and decrypt a 96 MiB file (which they used to hold in memory twice,
-/// failing with "cannot allocate"); a flipped ciphertext byte then gives
+/// MGM and CCM stream: under an address-space limit that leaves room for a
+/// third of the input, not for the input itself, they encrypt and decrypt a
+/// 96 MiB file (never holding it in memory); a flipped ciphertext byte then gives
 /// exit status 1 and no output file.
 #[test]
 fn aead_modes_stream_in_bounded_memory() {
@@ -121,7 +120,7 @@ fn aead_modes_stream_in_bounded_memory() {
     }
 }
 
-// ------------------------------------------------------------ item 6 --
+// -- misleading successes ------------------------------------------------
 
 #[test]
 fn selftest_of_a_backend_that_does_not_exist_fails() {
@@ -188,7 +187,7 @@ fn negative_sizes_and_directory_outputs_get_a_plain_message() {
     }
 }
 
-// ------------------------------------------------------------ item 7 --
+// -- MULTIBLOCK_BACKEND as a preference list -----------------------------
 
 fn encrypt_with_env(cipher: &str, key: &str, backend: &str) -> Output {
     let mut c = Command::new(BIN)
@@ -244,7 +243,7 @@ fn info_shows_what_the_environment_selects() {
     assert!(!String::from_utf8_lossy(&plain.stdout).contains("env"));
 }
 
-// ------------------------------------------------------------ item 8 --
+// -- the empty message ---------------------------------------------------
 
 #[test]
 fn the_empty_message_gets_no_forgeable_mac() {

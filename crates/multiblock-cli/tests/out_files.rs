@@ -1,4 +1,4 @@
-//! `--out` as a careful Unix tool writes it (issue 15, items 1-4): no
+//! `--out` as a careful Unix tool writes it: no
 //! symlink planted at the temporary name is ever followed, special files
 //! are written in place and not replaced, the mode and owner of the file
 //! replaced are kept (0600 for a new one), and a signal mid-stream leaves
@@ -45,11 +45,12 @@ fn spawn_with_stdin(verb: &str, out: &Path) -> Child {
     cmd(verb, &["--out", out.to_str().unwrap()]).stdin(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()
 }
 
-// ------------------------------------------------------------ item 1 --
+// -- a symlink at the temporary name -------------------------------------
 
-/// The temporary name used to be `.NAME.multiblock-PID.tmp`, opened without
-/// O_EXCL: a symlink planted there (here right after the spawn, before the
-/// input arrives) was followed and its target overwritten.
+/// A symlink planted at a predictable temporary name (`.NAME.multiblock-PID.tmp`,
+/// right after the spawn, before the input arrives) is neither used nor
+/// followed: the temporary name is random and opened with O_EXCL, so the
+/// link's target keeps its bytes.
 #[test]
 fn a_symlink_planted_at_the_temporary_name_is_not_followed() {
     for round in 0..3 {
@@ -80,7 +81,7 @@ fn a_symlink_planted_at_the_temporary_name_is_not_followed() {
     }
 }
 
-// ------------------------------------------------------------ item 2 --
+// -- special files and symlinks as --out ---------------------------------
 
 #[test]
 fn a_fifo_out_is_written_in_place_not_replaced() {
@@ -138,7 +139,7 @@ fn a_character_device_out_is_written_in_place() {
     assert_eq!((before.ino(), before.rdev()), (after.ino(), after.rdev()));
 }
 
-// ------------------------------------------------------------ item 3 --
+// -- the mode and owner of the replaced file -----------------------------
 
 fn decrypt_into(out: &Path, input: &[u8]) {
     let mut child = spawn_with_stdin("decrypt", out);
@@ -185,7 +186,7 @@ fn the_owner_of_the_replaced_file_is_kept_where_permitted() {
     assert_eq!((m.uid(), m.gid(), m.mode() & 0o777), (4321, 4322, 0o600));
 }
 
-// ------------------------------------------------------------ item 4 --
+// -- signals -------------------------------------------------------------
 
 #[test]
 fn a_signal_mid_stream_removes_the_temporary_file() {
