@@ -8,7 +8,7 @@ use clap::Parser;
 use libfuzzer_sys::fuzz_target;
 use multiblock::modes;
 use multiblock_cli::args::{Cli, Command, CryptArgs};
-use multiblock_cli::request;
+use multiblock_cli::request::{self, Verb};
 
 /// What the command reads in place of stdin: raw bytes, or hex text for --hex.
 const RAW_INPUT: &[u8] = b"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
@@ -18,8 +18,8 @@ fn assert_one_line(msg: &str) {
     assert!(!msg.trim_end().contains('\n'), "a multi-line error: {msg:?}");
 }
 
-fn crypt(args: &CryptArgs, verb: &str) {
-    let parsed = match request::parse(args) {
+fn crypt(args: &CryptArgs, verb: Verb) {
+    let parsed = match request::parse(args, verb) {
         Ok(p) => p,
         Err(msg) => return assert_one_line(&msg),
     };
@@ -33,9 +33,9 @@ fn crypt(args: &CryptArgs, verb: &str) {
         Err(msg) => panic!("the fixed input was refused: {msg}"),
     };
     let out = match verb {
-        "encrypt" => modes::encrypt(&req, &data),
-        "decrypt" => modes::decrypt(&req, &data),
-        _ => modes::mac(&req, &data),
+        Verb::Encrypt => modes::encrypt(&req, &data),
+        Verb::Decrypt => modes::decrypt(&req, &data),
+        Verb::Mac => modes::mac(&req, &data),
     };
     if let Err(e) = out {
         assert_one_line(&e.to_string());
@@ -49,9 +49,9 @@ fuzz_target!(|data: &[u8]| {
         // main.rs prints the first paragraph of this rendering.
         Err(e) => drop(e.render().to_string()),
         Ok(cli) => match &cli.command {
-            Command::Encrypt(a) => crypt(a, "encrypt"),
-            Command::Decrypt(a) => crypt(a, "decrypt"),
-            Command::Mac(a) => crypt(&a.crypt, "mac"),
+            Command::Encrypt(a) => crypt(a, Verb::Encrypt),
+            Command::Decrypt(a) => crypt(a, Verb::Decrypt),
+            Command::Mac(a) => crypt(&a.crypt, Verb::Mac),
             // info, selftest and bench take no user data worth fuzzing (and are slow).
             _ => {}
         },

@@ -1,6 +1,10 @@
 //! The command-line contract (README "Command line"), as clap structures.
 
+use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand};
+use multiblock::magma::SboxSet;
+use multiblock::modes::{Kind, Mode, Padding};
+use multiblock::{CipherId, Family};
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -28,28 +32,29 @@ pub enum Command {
 
 #[derive(Args)]
 pub struct CryptArgs {
-    /// Cipher: kalyna-128-128, kalyna-128-256, kalyna-256-256, kalyna-256-512,
-    /// kalyna-512-512, kuznyechik, magma, gost89, ublock-128-128, ublock-128-256, ublock-256-256.
-    #[arg(long)]
+    /// Cipher.
+    #[arg(long, value_parser = PossibleValuesParser::new(CipherId::ALL.map(CipherId::name)))]
     pub cipher: String,
-    /// Mode of operation.
-    #[arg(long, default_value = "ecb")]
-    pub mode: String,
-    /// Key as hex (visible in `ps` and shell history: prefer --key-file, --key-env or --key-fd).
-    #[arg(long, required_unless_present_any = ["key_file", "key_env", "key_fd"],
-          conflicts_with_all = ["key_file", "key_env", "key_fd"])]
-    pub key: Option<String>,
-    /// Key from a file: its raw bytes if it is exactly the key's length, else hex text (whitespace ignored).
+    #[arg(long, help = crypt_mode_help())]
+    pub mode: Option<String>,
+    /// Key from a file (recommended): its raw bytes if it is exactly the key's length, else hex
+    /// text (whitespace ignored).
     #[arg(long, value_name = "PATH", conflicts_with_all = ["key_env", "key_fd"])]
     pub key_file: Option<PathBuf>,
     /// Key from this environment variable, as hex.
     #[arg(long, value_name = "NAME", conflicts_with = "key_fd")]
     pub key_env: Option<String>,
-    /// Key read from this open file descriptor (e.g. `--key-fd 3 3<key`), raw or hex as --key-file.
+    /// Key read from this open file descriptor, 0 or 3 and up (e.g. `--key-fd 3 3<key`), raw or
+    /// hex as --key-file.
     #[arg(long, value_name = "N")]
     pub key_fd: Option<i32>,
-    /// S-box set for gost89: tc26-z (default), test, cryptopro-a, cryptopro-b, cryptopro-c, cryptopro-d.
-    #[arg(long)]
+    /// Key as hex (visible in `ps` and shell history: prefer --key-file, --key-env or --key-fd).
+    /// One of the four key options is required; the key is 16 bytes for kalyna-128-128 and
+    /// ublock-128-128, 64 for kalyna-256-512 and kalyna-512-512, 32 for the others.
+    #[arg(long, value_name = "HEX", conflicts_with_all = ["key_file", "key_env", "key_fd"])]
+    pub key: Option<String>,
+    /// S-box set of gost89 (default tc26-z); magma takes only tc26-z, the other ciphers none.
+    #[arg(long, value_parser = PossibleValuesParser::new(SboxSet::ALL.map(SboxSet::name)))]
     pub sbox: Option<String>,
     /// Input is hex text (whitespace ignored); output is lowercase hex and a newline.
     #[arg(long)]
@@ -60,43 +65,51 @@ pub struct CryptArgs {
     /// Write to this file instead of stdout (created only on success).
     #[arg(long = "out", value_name = "PATH")]
     pub output: Option<PathBuf>,
-    /// Force a backend by name (see `multiblock info`).
-    #[arg(long)]
+    #[arg(long, value_name = "NAME", help = backend_help())]
     pub backend: Option<String>,
-    /// IV / nonce / initial register / XTS tweak, as hex.
-    #[arg(long)]
+    /// IV / nonce / initial register / XTS tweak, as hex (the modes that take one need it; ecb,
+    /// the MACs and kw take none).
+    #[arg(long, value_name = "HEX")]
     pub iv: Option<String>,
-    /// Associated data for AEAD modes, as hex.
-    #[arg(long)]
+    /// Associated data of the AEAD modes (mgm, gcm, ccm) and gmac, as hex.
+    #[arg(long, value_name = "HEX")]
     pub aad: Option<String>,
-    /// Padding: none, gost1, gost2, gost3 (GOST R 34.13 procedures 1-3), pkcs7.
-    #[arg(long, default_value = "none")]
+    /// Padding of ecb and cbc: none takes whole blocks only; gost1, gost2, gost3 are GOST R
+    /// 34.13-2015 procedures 1-3.
+    #[arg(long, default_value = "none", value_parser = PossibleValuesParser::new(Padding::ALL.map(Padding::name)))]
     pub padding: String,
-    /// GOST R 34.13 / DSTU CFB, OFB, CTR: output bits per step.
-    #[arg(long, allow_negative_numbers = true, value_parser = size)]
+    /// Output bits per step of GOST R 34.13 ctr, ofb, cfb and DSTU cfb: a multiple of 8 up to the
+    /// block size (default the block size; gost89 cfb and cnt: 64).
+    #[arg(long, value_name = "BITS", allow_negative_numbers = true, value_parser = size)]
     pub s: Option<usize>,
-    /// GOST R 34.13: register bits (a multiple of the block size).
-    #[arg(long, allow_negative_numbers = true, value_parser = size)]
+    /// Register bits of GOST R 34.13 ofb, cbc and cfb: a multiple of the block size (default
+    /// the --iv length).
+    #[arg(long, value_name = "BITS", allow_negative_numbers = true, value_parser = size)]
     pub m: Option<usize>,
-    /// MAC length in bits.
-    #[arg(long, allow_negative_numbers = true, value_parser = size)]
+    /// MAC length in bits of mac and omac-acpkm: a multiple of 8 up to the block size (default
+    /// the block size); gost89 mac: 8 to 64 (default 32).
+    #[arg(long, value_name = "BITS", allow_negative_numbers = true, value_parser = size)]
     pub mac_bits: Option<usize>,
-    /// Tag length in bits (MGM, DSTU CMAC, GCM, GMAC, CCM).
-    #[arg(long, allow_negative_numbers = true, value_parser = size)]
+    /// Tag length in bits, a multiple of 8 up to the block size (default the block size): mgm
+    /// from 32, Kalyna cmac from 8, gcm and gmac from 64; ccm 64, 128, 256, 384 or 512.
+    #[arg(long, value_name = "BITS", allow_negative_numbers = true, value_parser = size)]
     pub tag_bits: Option<usize>,
-    /// ACPKM section size in bytes.
-    #[arg(long, allow_negative_numbers = true, value_parser = size)]
+    /// ACPKM section size in bytes (ctr-acpkm, omac-acpkm): a multiple of the block size
+    /// (default 4096 for kuznyechik, 1024 for magma).
+    #[arg(long, value_name = "BYTES", allow_negative_numbers = true, value_parser = size)]
     pub section_bytes: Option<usize>,
-    /// OMAC-ACPKM key section size in bytes.
-    #[arg(long, allow_negative_numbers = true, value_parser = size)]
+    /// OMAC-ACPKM key section size in bytes: a multiple of the block size (default as
+    /// --section-bytes).
+    #[arg(long, value_name = "BYTES", allow_negative_numbers = true, value_parser = size)]
     pub key_section_bytes: Option<usize>,
-    /// DSTU CCM length-field size in bytes.
-    #[arg(long, allow_negative_numbers = true, value_parser = size)]
+    /// Length-field size in bytes of Kalyna ccm: 4, 6 or 8 (default 4).
+    #[arg(long, value_name = "BYTES", allow_negative_numbers = true, value_parser = size)]
     pub nb: Option<usize>,
-    /// GOST 28147-89 CryptoPro key meshing (RFC 4357) in CNT and CFB.
+    /// GOST 28147-89 CryptoPro key meshing (RFC 4357) in gost89 cnt and cfb.
     #[arg(long)]
     pub key_meshing: bool,
-    /// Threads for the modes that split (ECB, CTR, CBC/CFB decryption, XTS); default every core.
+    /// Threads for the modes that split (ecb, ctr, cbc/cfb decryption, xts): 1 to 1024; default
+    /// every core.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
     /// No progress bar.
@@ -104,7 +117,79 @@ pub struct CryptArgs {
     pub quiet: bool,
 }
 
+/// The cipher names of each family, shortened: `kalyna-*` for the five
+/// Kalyna variants.
+fn family_label(family: Family) -> &'static str {
+    match family {
+        Family::Kalyna => "kalyna-*",
+        Family::Kuznyechik => "kuznyechik",
+        Family::Magma => "magma",
+        Family::Gost89 => "gost89",
+        Family::Ublock => "ublock-*",
+    }
+}
+
+/// One cipher of every family, in the order the help lists them.
+const FAMILIES: [CipherId; 5] =
+    [CipherId::Kalyna128_128, CipherId::Kuznyechik, CipherId::Magma, CipherId::Gost89, CipherId::Ublock128_128];
+
+/// `family: a, b, c` for each family of `ids` (two families with the same
+/// list share a line: `kuznyechik, magma: ...`), joined by "; ".
+fn per_family(ids: &[CipherId], list: impl Fn(CipherId) -> Vec<&'static str>) -> String {
+    let mut groups: Vec<(Vec<&str>, Vec<&str>)> = Vec::new();
+    for &id in ids {
+        let values = list(id);
+        match groups.iter_mut().find(|(_, v)| *v == values) {
+            Some((labels, _)) => labels.push(family_label(id.family())),
+            None => groups.push((vec![family_label(id.family())], values)),
+        }
+    }
+    groups.iter().map(|(labels, values)| format!("{}: {}", labels.join(", "), values.join(", "))).collect::<Vec<_>>().join("; ")
+}
+
+/// The modes `encrypt` and `decrypt` take for `id` (every mode but the MACs).
+pub fn crypt_modes(id: CipherId) -> Vec<&'static str> {
+    Mode::for_cipher(id).into_iter().filter(|m| m.kind() != Kind::Mac).map(Mode::name).collect()
+}
+
+/// The MAC modes of `id` (none for uBlock).
+pub fn mac_modes(id: CipherId) -> Vec<&'static str> {
+    Mode::for_cipher(id).into_iter().filter(|m| m.kind() == Kind::Mac).map(Mode::name).collect()
+}
+
+/// The mode `mac` takes without `--mode`: the family's standard MAC (GOST R
+/// 34.13-2015 §5.6 for Kuznyechik and Magma, the GOST 28147-89 imitovstavka,
+/// DSTU 7624:2014 CMAC for Kalyna); uBlock has none.
+pub fn default_mac(id: CipherId) -> Option<Mode> {
+    match id.family() {
+        Family::Kuznyechik | Family::Magma | Family::Gost89 => Some(Mode::Mac),
+        Family::Kalyna => Some(Mode::Cmac),
+        Family::Ublock => None,
+    }
+}
+
+fn crypt_mode_help() -> String {
+    format!("Mode of operation (required): {}", per_family(&FAMILIES, crypt_modes))
+}
+
+fn mac_mode_help() -> String {
+    format!(
+        "MAC mode: {}; uBlock has none. Default: the family's standard MAC, mac for kuznyechik and \
+         magma (GOST R 34.13-2015 §5.6) and for gost89 (the GOST 28147-89 imitovstavka), cmac for \
+         kalyna-* (DSTU 7624:2014)",
+        per_family(&FAMILIES[..4], mac_modes)
+    )
+}
+
+fn backend_help() -> String {
+    let names = |id: CipherId| {
+        multiblock::backends(id.name()).map(|list| list.iter().map(|b| b.info.name).collect()).unwrap_or_default()
+    };
+    format!("Force a backend (default: the fastest constant-time one this CPU runs; `multiblock info` shows which run here): {}", per_family(&FAMILIES, names))
+}
+
 #[derive(Args)]
+#[command(mut_arg("mode", |a| a.help(mac_mode_help())))]
 pub struct MacArgs {
     #[command(flatten)]
     pub crypt: CryptArgs,
@@ -122,7 +207,7 @@ pub struct SelftestArgs {
     #[arg(long)]
     pub thorough: bool,
     /// Only these backends (repeatable); default every backend this CPU runs.
-    #[arg(long, num_args = 1..)]
+    #[arg(long, num_args = 1.., value_parser = PossibleValuesParser::new(multiblock::all_backend_names()))]
     pub backend: Vec<String>,
 }
 
@@ -176,7 +261,7 @@ pub struct BenchArgs {
 }
 
 /// A size or bit count (`--m`, `--tag-bits`, ...): a whole number that
-/// cannot be negative (`--m -128` used to be read as the flags -1 -2 -8).
+/// cannot be negative (`--m -128` is one negative value, not the flags -1 -2 -8).
 pub fn size(text: &str) -> Result<usize, String> {
     if text.trim_start().starts_with('-') {
         return Err("a size cannot be negative (expected a whole number such as 128)".into());

@@ -55,7 +55,7 @@ pub fn load(args: &CryptArgs, key_bytes: usize) -> Result<Zeroizing<Vec<u8>>, St
         let mut file = ManuallyDrop::new(unsafe { File::from_raw_fd(fd) });
         return from_source(&mut *file, key_bytes, &what);
     }
-    Err("give the key with --key-file, --key-env, --key-fd or --key".to_string())
+    Err("no key: give it with --key-file PATH, --key-env NAME, --key-fd N or --key HEX".to_string())
 }
 
 /// Raw bytes if exactly `key_bytes` long, else hex text.

@@ -16,10 +16,35 @@ pub struct Parsed {
     pub params: Params,
 }
 
+/// What a crypt command line asks for, which decides the mode without `--mode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verb {
+    Encrypt,
+    Decrypt,
+    Mac,
+}
+
+/// The mode of `args`: `--mode` as given; without it, for `mac` the
+/// family's standard MAC, for `encrypt` and `decrypt` an error listing the
+/// modes of the cipher (no mode is chosen for them silently).
+pub fn mode(args: &CryptArgs, cipher: CipherId, verb: Verb) -> Result<Mode, String> {
+    if let Some(name) = &args.mode {
+        return Mode::parse(cipher, name).map_err(|e| e.to_string());
+    }
+    match verb {
+        Verb::Mac => crate::args::default_mac(cipher).ok_or_else(|| {
+            format!("{cipher} has no MAC mode (uBlock defines none): MAC with kalyna-*, kuznyechik, magma or gost89")
+        }),
+        Verb::Encrypt | Verb::Decrypt => {
+            Err(format!("--mode is required: {cipher} takes {}", crate::args::crypt_modes(cipher).join(", ")))
+        }
+    }
+}
+
 /// Checks the cipher and mode names and decodes the hex of key, IV and AAD.
-pub fn parse(args: &CryptArgs) -> Result<Parsed, String> {
+pub fn parse(args: &CryptArgs, verb: Verb) -> Result<Parsed, String> {
     let cipher = CipherId::from_name(&args.cipher).map_err(|e| e.to_string())?;
-    let mode = Mode::parse(cipher, &args.mode).map_err(|e| e.to_string())?;
+    let mode = mode(args, cipher, verb)?;
     let key = crate::key::load(args, cipher.key_bytes())?;
     let params = Params {
         iv: args.iv.as_deref().map(|h| hex::decode(h, "--iv")).transpose()?,

@@ -83,13 +83,13 @@ fn raw_files_round_trip_through_in_and_out() {
     std::fs::write(&input, &data).unwrap();
     let key = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
     let p = |x: &std::path::Path| x.to_str().unwrap().to_string();
-    let o = run(&["encrypt", "--cipher", "kuznyechik", "--key", key, "--in", &p(&input), "--out", &p(&sealed)], b"");
+    let o = run(&["encrypt", "--cipher", "kuznyechik", "--mode", "ecb", "--key", key, "--in", &p(&input), "--out", &p(&sealed)], b"");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(o.stdout.is_empty());
     let sealed_bytes = std::fs::read(&sealed).unwrap();
     assert_eq!(sealed_bytes.len(), data.len());
     assert_ne!(sealed_bytes, data);
-    let o = run(&["decrypt", "--cipher", "kuznyechik", "--key", key, "--in", &p(&sealed), "--out", &p(&back)], b"");
+    let o = run(&["decrypt", "--cipher", "kuznyechik", "--mode", "ecb", "--key", key, "--in", &p(&sealed), "--out", &p(&back)], b"");
     assert!(o.status.success());
     assert_eq!(std::fs::read(&back).unwrap(), data);
 }
@@ -100,7 +100,7 @@ fn bad_input_exits_2_with_one_line_and_no_output_file() {
     let k16 = "000102030405060708090a0b0c0d0e0f";
     let k32 = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
     let cases: Vec<(Vec<&str>, &str, &str)> = vec![
-        (vec!["--cipher", "aes-128", "--key", k16, "--hex"], "00", "unknown cipher"),
+        (vec!["--cipher", "aes-128", "--key", k16, "--hex"], "00", "invalid value 'aes-128' for '--cipher"),
         (vec!["--cipher", "kalyna-128-128", "--key", k32, "--hex"], "00", "16 bytes"),
         (vec!["--cipher", "kuznyechik", "--key", k16, "--hex"], "00", "32 bytes"),
         (vec!["--cipher", "kuznyechik", "--key", "abc", "--hex"], "00", "odd number"),
@@ -109,11 +109,12 @@ fn bad_input_exits_2_with_one_line_and_no_output_file() {
         (vec!["--cipher", "kuznyechik", "--key", k32, "--hex"], "00112x", "not hex"),
         (vec!["--cipher", "kuznyechik", "--key", k32, "--hex"], "0011", "whole 16-byte blocks"),
         (vec!["--cipher", "magma", "--key", k32], "123456789", "whole 8-byte blocks"),
-        (vec!["--cipher", "gost89", "--key", k32, "--sbox", "nope", "--hex"], "00", "unknown S-box"),
+        (vec!["--cipher", "gost89", "--key", k32, "--sbox", "nope", "--hex"], "00", "invalid value 'nope' for '--sbox"),
+        (vec!["--cipher", "kuznyechik", "--key", k32, "--padding", "zeros", "--hex"], "00", "invalid value 'zeros' for '--padding"),
         (vec!["--cipher", "kuznyechik", "--key", k32, "--sbox", "test", "--hex"], "00", "fixed S-box"),
         (vec!["--cipher", "kuznyechik", "--key", k32, "--backend", "nope", "--hex"], "00", "no backend"),
         (vec!["--cipher", "kuznyechik", "--key", k32, "--mode", "xyz", "--hex"], "00", "unknown mode"),
-        (vec!["--cipher", "kuznyechik", "--hex"], "00", "--key"),
+        (vec!["--cipher", "kuznyechik", "--hex"], "00", "--key-file PATH, --key-env NAME, --key-fd N or --key HEX"),
         (vec!["--cipher", "kuznyechik", "--key", k32, "--in", "/nonexistent/x"], "", "cannot read"),
         (vec!["--cipher", "kuznyechik", "--key", k32, "--bogus"], "", "unexpected argument"),
     ];
@@ -124,6 +125,9 @@ fn bad_input_exits_2_with_one_line_and_no_output_file() {
         for (args, stdin, word) in &cases {
             let mut a = vec![verb];
             a.extend(args.iter());
+            if !args.contains(&"--mode") {
+                a.extend(["--mode", "ecb"]);
+            }
             a.extend(["--out", out_s]);
             let o = run(&a, stdin.as_bytes());
             let err = String::from_utf8_lossy(&o.stderr);
@@ -141,7 +145,7 @@ fn bad_input_exits_2_with_one_line_and_no_output_file() {
 #[test]
 fn unwritable_output_exits_2() {
     let k32 = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
-    let o = run(&["encrypt", "--cipher", "magma", "--key", k32, "--hex", "--out", "/nonexistent-dir/x"], b"0011223344556677");
+    let o = run(&["encrypt", "--cipher", "magma", "--mode", "ecb", "--key", k32, "--hex", "--out", "/nonexistent-dir/x"], b"0011223344556677");
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write"));
 }
@@ -198,7 +202,7 @@ fn bench_json_lines_have_the_stable_keys() {
 fn backend_env_var_forces_and_rejects() {
     let k32 = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
     let o = bin()
-        .args(["encrypt", "--cipher", "magma", "--key", k32, "--hex"])
+        .args(["encrypt", "--cipher", "magma", "--mode", "ecb", "--key", k32, "--hex"])
         .env("MULTIBLOCK_BACKEND", "no-such-backend")
         .stdin(Stdio::null())
         .output()
@@ -303,4 +307,97 @@ fn bench_modes_rows_carry_the_mode_key() {
         .collect();
     // uBlock has CBC besides ECB: one encrypt and one decrypt row.
     assert_eq!(modes, vec!["cbc", "cbc"], "{text}");
+}
+
+/// `encrypt` and `decrypt` never pick a mode: without `--mode` the one-line
+/// error lists the modes of the cipher (its MACs excluded), exit 2, nothing
+/// written.
+#[test]
+fn encrypt_and_decrypt_require_a_mode_and_list_the_cipher_s_modes() {
+    let kalyna = "ecb, ctr, cbc, cfb, ofb, gcm, ccm, xts, kw";
+    let gost = "ecb, ctr, ofb, cbc, cfb, ctr-acpkm, mgm";
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    for name in CIPHERS {
+        let modes = match name {
+            "kuznyechik" | "magma" => gost,
+            "gost89" => "ecb, cnt, cfb",
+            n if n.starts_with("ublock") => "ecb, cbc",
+            _ => kalyna,
+        };
+        let v = ecb_vector(name);
+        for verb in ["encrypt", "decrypt"] {
+            let args = [verb, "--cipher", name, "--key", s(&v, "key"), "--hex", "--out", out.to_str().unwrap()];
+            let o = run(&args, s(&v, "plaintext").as_bytes());
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{name} {verb}: {err}");
+            assert_eq!(err, format!("multiblock: error: --mode is required: {name} takes {modes}\n"), "{name} {verb}");
+            assert!(o.stdout.is_empty() && !out.exists(), "{name} {verb}");
+        }
+    }
+}
+
+/// `mac` without `--mode` is the family's standard MAC: GOST R 34.13-2015
+/// `mac` for Kuznyechik and Magma, the GOST 28147-89 `mac`, DSTU 7624 `cmac`
+/// for Kalyna; uBlock has no MAC mode, a one-line error.
+#[test]
+fn mac_without_a_mode_is_the_family_s_standard_mac() {
+    let msg = "00112233445566778899aabbccddeeff0011223344556677";
+    for name in CIPHERS {
+        let v = ecb_vector(name);
+        let mut args = vec!["mac", "--cipher", name, "--key", s(&v, "key"), "--hex"];
+        if v.get("sbox").is_some() {
+            args.extend(["--sbox", s(&v, "sbox")]);
+        }
+        let o = run(&args, msg.as_bytes());
+        if name.starts_with("ublock") {
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.contains(&format!("{name} has no MAC mode")), "{err}");
+            assert!(o.stdout.is_empty());
+            continue;
+        }
+        assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+        let standard = if name.starts_with("kalyna") { "cmac" } else { "mac" };
+        let explicit = run(&[&args[..], &["--mode", standard]].concat(), msg.as_bytes());
+        assert!(explicit.status.success(), "{name}");
+        assert_eq!(o.stdout, explicit.stdout, "{name}: the default is not {standard}");
+    }
+}
+
+/// Every `--help` names the values its options take: ciphers, the modes of
+/// each family, paddings, S-boxes, backends, the key options (the file
+/// first), and `mac`'s default mode; no mode is shown as a default of
+/// `encrypt`.
+#[test]
+fn help_lists_the_values_options_take() {
+    let help = |args: &[&str]| {
+        let o = run(args, b"");
+        assert!(o.status.success(), "{args:?}");
+        String::from_utf8(o.stdout).unwrap()
+    };
+    for verb in ["encrypt", "decrypt", "mac"] {
+        let text = help(&[verb, "--help"]);
+        for want in CIPHERS.iter().chain(&["none", "gost1", "gost2", "gost3", "pkcs7"]).chain(&[
+            "tc26-z", "test", "cryptopro-a", "cryptopro-d", "portable", "reference", "--key-file <PATH>",
+            "--key-env <NAME>", "--key-fd <N>", "--key <HEX>", "4, 6 or 8",
+        ]) {
+            assert!(text.contains(want), "{verb} --help lacks {want}:\n{text}");
+        }
+        assert!(!text.contains("[default: ecb]"), "{verb} --help:\n{text}");
+        let file = text.find("--key-file").unwrap();
+        assert!(file < text.find("--key <HEX>").unwrap(), "{verb}: --key-file is not listed first");
+    }
+    let text = help(&["encrypt", "--help"]);
+    assert!(text.contains("Mode of operation (required)"), "{text}");
+    for want in ["kalyna-*: ecb, ctr, cbc, cfb, ofb, gcm, ccm, xts, kw", "kuznyechik, magma: ecb, ctr, ofb, cbc, cfb, ctr-acpkm, mgm", "gost89: ecb, cnt, cfb", "ublock-*: ecb, cbc"] {
+        assert!(text.contains(want), "encrypt --help lacks {want}:\n{text}");
+    }
+    let text = help(&["mac", "--help"]);
+    for want in ["kalyna-*: cmac, gmac", "kuznyechik, magma: mac, omac-acpkm", "gost89: mac", "uBlock has none", "Default: the family's standard MAC"] {
+        assert!(text.contains(want), "mac --help lacks {want}:\n{text}");
+    }
+    let text = help(&["selftest", "--help"]);
+    assert!(text.contains("[possible values:") && text.contains("reference"), "{text}");
 }

@@ -69,7 +69,7 @@ fn unwritable_output_exits_2_and_leaves_no_temporary_file() {
     let not_dir = format!("{input}/x");
     // A missing directory, a path under a file, and a directory as --out.
     for out in ["/nonexistent-dir/x", not_dir.as_str(), sub.to_str().unwrap()] {
-        let o = run(&["encrypt", "--cipher", "magma", "--key", K32, "--in", &input, "--out", out]);
+        let o = run(&["encrypt", "--cipher", "magma", "--mode", "ecb", "--key", K32, "--in", &input, "--out", out]);
         fails(&o, 2, "cannot write --out", out);
         only(dir.path(), &["in", "sub"], out);
         assert_eq!(std::fs::read_dir(&sub).unwrap().count(), 0, "{out}");
@@ -184,9 +184,9 @@ fn every_wrong_length_exits_2_with_one_line() {
     let iv8 = "0011223344556677";
     let iv16 = "00112233445566778899aabbccddeeff";
     let cases: Vec<(&str, Vec<&str>, &str)> = vec![
-        ("key", vec!["--cipher", "kuznyechik", "--key", K16], "32 bytes"),
-        ("key", vec!["--cipher", "kalyna-128-128", "--key", K32], "16 bytes"),
-        ("key", vec!["--cipher", "ublock-256-256", "--key", K16], "32 bytes"),
+        ("key", vec!["--cipher", "kuznyechik", "--mode", "ecb", "--key", K16], "32 bytes"),
+        ("key", vec!["--cipher", "kalyna-128-128", "--mode", "ecb", "--key", K32], "16 bytes"),
+        ("key", vec!["--cipher", "ublock-256-256", "--mode", "ecb", "--key", K16], "32 bytes"),
         ("iv ctr", vec!["--cipher", "kuznyechik", "--mode", "ctr", "--key", K32, "--iv", iv16], "iv"),
         ("iv ctr missing", vec!["--cipher", "kuznyechik", "--mode", "ctr", "--key", K32], "--iv"),
         ("iv cbc", vec!["--cipher", "magma", "--mode", "cbc", "--key", K32, "--iv", "0011"], "iv"),
@@ -196,11 +196,11 @@ fn every_wrong_length_exits_2_with_one_line() {
         ("iv cnt", vec!["--cipher", "gost89", "--mode", "cnt", "--key", K32, "--iv", iv16], "iv"),
         ("iv mgm", vec!["--cipher", "kuznyechik", "--mode", "mgm", "--key", K32, "--iv", iv8], "iv"),
         ("iv gcm", vec!["--cipher", "kalyna-128-128", "--mode", "gcm", "--key", K16, "--iv", iv8], "iv"),
-        ("iv on ecb", vec!["--cipher", "magma", "--key", K32, "--iv", iv8], "--iv"),
+        ("iv on ecb", vec!["--cipher", "magma", "--mode", "ecb", "--key", K32, "--iv", iv8], "--iv"),
         ("s", vec!["--cipher", "kuznyechik", "--mode", "ctr", "--key", K32, "--iv", iv8, "--s", "7"], "--s"),
         ("tag", vec!["--cipher", "kuznyechik", "--mode", "mgm", "--key", K32, "--iv", iv16, "--tag-bits", "12"], "tag"),
         ("section", vec!["--cipher", "kuznyechik", "--mode", "ctr-acpkm", "--key", K32, "--iv", iv8, "--section-bytes", "17"], "section"),
-        ("data ecb", vec!["--cipher", "magma", "--key", K32, "--in", "/dev/null", "--padding", "none"], ""),
+        ("data ecb", vec!["--cipher", "magma", "--mode", "ecb", "--key", K32, "--in", "/dev/null", "--padding", "none"], ""),
     ];
     for verb in ["encrypt", "decrypt"] {
         for (what, args, word) in &cases {
@@ -227,7 +227,7 @@ fn every_wrong_length_exits_2_with_one_line() {
         for len in 1..n {
             let p = write(dir.path(), "odd", &vec![1u8; 3 * n + len]);
             for verb in ["encrypt", "decrypt"] {
-                let o = run(&[verb, "--cipher", cipher, "--key", key, "--in", &p, "--out", out]);
+                let o = run(&[verb, "--cipher", cipher, "--mode", "ecb", "--key", key, "--in", &p, "--out", out]);
                 fails(&o, 2, &format!("whole {n}-byte blocks"), &format!("{cipher} {verb} {len}"));
                 only(dir.path(), &["in", "odd"], cipher);
             }

@@ -19,7 +19,7 @@ fn encrypt(key_args: &str, env: Option<(&str, &str)>) -> Output {
     let input = dir.path().join("in.hex");
     std::fs::write(&input, PLAIN).unwrap();
     let script = format!(
-        "cd '{}' && exec '{}' encrypt --cipher kuznyechik --hex --in in.hex {key_args}",
+        "cd '{}' && exec '{}' encrypt --cipher kuznyechik --mode ecb --hex --in in.hex {key_args}",
         dir.path().display(),
         env!("CARGO_BIN_EXE_multiblock")
     );
@@ -56,7 +56,7 @@ fn every_source_gives_the_standard_result() {
 
 #[test]
 fn bad_sources_are_one_line_errors() {
-    fails(&encrypt("", None), "--key");
+    fails(&encrypt("", None), "no key: give it with --key-file PATH, --key-env NAME, --key-fd N or --key HEX");
     fails(&encrypt("--key-file raw.key --key-env X", None), "cannot be used with");
     fails(&encrypt(&format!("--key {KEY} --key-file raw.key"), None), "cannot be used with");
     fails(&encrypt("--key-file nonexistent", None), "cannot read --key-file");

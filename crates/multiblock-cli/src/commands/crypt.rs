@@ -8,12 +8,7 @@ use crate::{hex, io, request, Failure};
 use multiblock::modes;
 use multiblock::Error;
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Verb {
-    Encrypt,
-    Decrypt,
-    Mac,
-}
+pub use crate::request::Verb;
 
 pub fn failure(e: Error) -> Failure {
     match e {
@@ -23,7 +18,7 @@ pub fn failure(e: Error) -> Failure {
 }
 
 pub fn run(args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
-    let parsed = request::parse(args)?;
+    let parsed = request::parse(args, verb)?;
     let req = parsed.request(args);
     // Key, S-box and backend errors before reading any input.
     req.keyed().map_err(failure)?;

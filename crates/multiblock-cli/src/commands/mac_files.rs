@@ -63,7 +63,7 @@ fn open_descriptors() -> usize {
 }
 
 pub fn run(args: &MacArgs) -> Result<(), Failure> {
-    let parsed = request::parse(&args.crypt)?;
+    let parsed = request::parse(&args.crypt, request::Verb::Mac)?;
     let req = parsed.request(&args.crypt);
     // Key, mode, S-box and backend errors before reading any file.
     MacMany::new(&req, 0).map_err(failure)?;
