@@ -54,6 +54,7 @@ fn main() -> ExitCode {
                 return match out::text(&e.render().to_string()) {
                     Ok(()) => ExitCode::SUCCESS,
                     Err(msg) => {
+                        std_fds::end_if_stdout_broken();
                         eprintln!("multiblock: error: {msg}");
                         ExitCode::from(2)
                     }
@@ -80,6 +81,10 @@ fn main() -> ExitCode {
         Command::Selftest(a) => commands::selftest::run(a),
         Command::Bench(a) => commands::bench::run(a),
     };
+    if result.is_err() {
+        // A closed stdout ends quietly, as a coreutils tool's does.
+        std_fds::end_if_stdout_broken();
+    }
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Input(msg)) => {

@@ -13,5 +13,5 @@ pub fn line(s: impl AsRef<str>) -> Result<(), String> {
 pub fn text(s: &str) -> Result<(), String> {
     crate::std_fds::stdout_open()?;
     let mut o = std::io::stdout().lock();
-    o.write_all(s.as_bytes()).and_then(|_| o.flush()).map_err(|e| format!("cannot write stdout: {}", crate::io::plain(&e)))
+    o.write_all(s.as_bytes()).and_then(|_| o.flush()).map_err(|e| crate::std_fds::stdout_error(&e))
 }

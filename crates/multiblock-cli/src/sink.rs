@@ -68,7 +68,7 @@ impl Sink {
         match self {
             Sink::Staged(s) => s.write(data),
             Sink::Special(f, p) => f.write_all(data).map_err(|e| target::error(p, plain(&e))),
-            Sink::Stdout(out) => out.write_all(data).map_err(|e| format!("cannot write stdout: {}", plain(&e))),
+            Sink::Stdout(out) => out.write_all(data).map_err(|e| crate::std_fds::stdout_error(&e)),
             Sink::Held(spool, _) => {
                 spool.write_all(data).map_err(|e| format!("cannot write the temporary output file: {}", plain(&e)))
             }
@@ -81,7 +81,7 @@ impl Sink {
         match self {
             Sink::Staged(s) => s.commit(),
             Sink::Special(mut f, p) => f.flush().map_err(|e| target::error(&p, plain(&e))),
-            Sink::Stdout(mut out) => out.flush().map_err(|e| format!("cannot write stdout: {}", plain(&e))),
+            Sink::Stdout(mut out) => out.flush().map_err(|e| crate::std_fds::stdout_error(&e)),
             Sink::Held(mut spool, mut to) => {
                 let what = |e: io::Error| format!("cannot read the temporary output file: {}", plain(&e));
                 spool.rewind().map_err(what)?;

@@ -401,3 +401,60 @@ fn help_lists_the_values_options_take() {
     let text = help(&["selftest", "--help"]);
     assert!(text.contains("[possible values:") && text.contains("reference"), "{text}");
 }
+
+/// A stdout whose reader is gone (the read end closed before the command
+/// starts, so the first write fails): the process ends as coreutils tools
+/// do, killed by SIGPIPE (the shell shows 141) with nothing on stderr; with
+/// SIGPIPE ignored by the caller, the write error is reported, exit 2.
+#[test]
+fn a_closed_stdout_ends_quietly_as_coreutils_tools_do() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::write(&input, vec![0x5au8; 1 << 20]).unwrap();
+    let inp = input.to_str().unwrap();
+    let k32 = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+    let ctr = ["encrypt", "--cipher", "kuznyechik", "--mode", "ctr", "--key", k32, "--iv", "0011223344556677", "--in", inp];
+    // MGM decryption holds its output back until the tag is checked, then
+    // copies it to stdout.
+    let sealed = dir.path().join("sealed");
+    let iv = "00".repeat(16);
+    let mgm = ["--cipher", "kuznyechik", "--mode", "mgm", "--key", k32, "--iv", &iv, "--in"];
+    let o = run(&[&["encrypt"][..], &mgm, &[inp, "--out", sealed.to_str().unwrap()]].concat(), b"");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mgm = [&["decrypt"][..], &mgm, &[sealed.to_str().unwrap()]].concat();
+    let cases: [&[&str]; 6] = [
+        &["info"],
+        &["--help"],
+        &["encrypt", "--help"],
+        &ctr,
+        &mgm,
+        &["mac", "--cipher", "magma", "--key", k32, inp, inp],
+    ];
+    for args in cases {
+        for ignored in [false, true] {
+            let (reader, writer) = std::io::pipe().unwrap();
+            drop(reader);
+            let script = if ignored { r#"trap '' PIPE; exec "$0" "$@""# } else { r#"exec "$0" "$@""# };
+            let o = Command::new("sh")
+                .arg("-c")
+                .arg(script)
+                .arg(env!("CARGO_BIN_EXE_multiblock"))
+                .args(args)
+                .env_remove("MULTIBLOCK_BACKEND")
+                .stdin(Stdio::null())
+                .stdout(writer)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            if ignored {
+                assert_eq!(o.status.code(), Some(2), "{args:?} with SIGPIPE ignored: {err}");
+                assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+                assert!(err.contains("cannot write stdout: Broken pipe"), "{args:?}: {err}");
+            } else {
+                assert_eq!(o.status.signal(), Some(libc::SIGPIPE), "{args:?}: {:?} {err}", o.status);
+                assert!(err.is_empty(), "{args:?}: {err}");
+            }
+        }
+    }
+}
