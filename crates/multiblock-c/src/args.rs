@@ -11,24 +11,34 @@ use std::ptr;
 
 use crate::status::{Failure, MB_ERR_BUFFER_TOO_SMALL, MB_ERR_INVALID_STRING, MB_ERR_PARAM};
 
+/// The one size check of every entry point: `count` items of `T` must fit
+/// one object (at most `isize::MAX` bytes, what Rust and C both allow), else
+/// MB_ERR_PARAM naming `what` (e.g. "data_len", "count").
+pub fn fits_object<T>(count: usize, what: &str) -> Result<(), Failure> {
+    let size = size_of::<T>().max(1);
+    if count > isize::MAX as usize / size {
+        let what_of = if size == 1 { String::new() } else { format!(" (items of {size} bytes)") };
+        return Err(Failure::new(MB_ERR_PARAM, format!("{what} {count}{what_of} is larger than any object")));
+    }
+    Ok(())
+}
+
 /// `len` bytes at `ptr`. NULL is accepted for an empty input only.
 pub unsafe fn bytes<'a>(ptr: *const u8, len: usize, what: &str) -> Result<&'a [u8], Failure> {
     if ptr.is_null() {
         return if len == 0 { Ok(&[]) } else { Err(Failure::null(&format!("{what} (with {what}_len {len})"))) };
     }
-    if len > isize::MAX as usize {
-        return Err(Failure::new(MB_ERR_PARAM, format!("{what}_len {len} is larger than any object")));
-    }
+    fits_object::<u8>(len, &format!("{what}_len"))?;
     // SAFETY: non-NULL, length fits an object; validity is the caller's promise.
     Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
 }
 
-/// `count` items of an array at `ptr` (`count` already checked to fit an
-/// object). NULL is accepted for an empty array only.
+/// `count` items of an array at `ptr`. NULL is accepted for an empty array only.
 pub unsafe fn items<'a, T>(ptr: *const T, count: usize, what: &str) -> Result<&'a [T], Failure> {
     if ptr.is_null() {
         return if count == 0 { Ok(&[]) } else { Err(Failure::null(&format!("{what} (with count {count})"))) };
     }
+    fits_object::<T>(count, "count")?;
     // SAFETY: non-NULL; validity of `count` items is the caller's promise.
     Ok(unsafe { std::slice::from_raw_parts(ptr, count) })
 }
@@ -76,14 +86,12 @@ impl Output {
         }
         // SAFETY: non-NULL; the caller promises it points at a size_t.
         let capacity = unsafe { out_len.read() };
+        // SAFETY: as above.
+        unsafe { out_len.write(0) };
         if out.is_null() && capacity != 0 {
             return Err(Failure::null(&format!("out (with *out_len {capacity})")));
         }
-        if capacity > isize::MAX as usize {
-            return Err(Failure::new(MB_ERR_PARAM, format!("*out_len {capacity} is larger than any object")));
-        }
-        // SAFETY: as above.
-        unsafe { out_len.write(0) };
+        fits_object::<u8>(capacity, "*out_len")?;
         Ok(Output { out, out_len, capacity })
     }
 

@@ -53,6 +53,7 @@ unsafe fn crypt_blocks(handle: *const MbCipher, input: *const u8, output: *mut u
         // SAFETY: a handle from `mb_cipher_new` not yet freed, or NULL.
         let handle = unsafe { handle.as_ref() }.ok_or_else(|| Failure::null("cipher"))?;
         let c = &handle.cipher;
+        args::fits_object::<u8>(len, "len")?;
         if !len.is_multiple_of(c.block_bytes()) {
             // Checked before anything is written to `output`.
             let err = Error::DataLength { cipher: c.id().name(), block_bytes: c.block_bytes(), got: len };

@@ -22,6 +22,8 @@ mod aead_stream_tests;
 #[cfg(test)]
 mod many_tests;
 #[cfg(test)]
+mod size_tests;
+#[cfg(test)]
 mod stream_tests;
 #[cfg(test)]
 mod tests;
