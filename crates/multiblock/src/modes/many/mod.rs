@@ -11,7 +11,9 @@
 //! CFB without key meshing; uBlock CBC). Everything else (GOST 28147-89
 //! imitovstavka, whose 16 rounds are not the cipher's, GMAC, m > n, s < n,
 //! key meshing, the parallel modes) runs one message at a time, with the
-//! same results.
+//! same results. The AEAD modes (MGM, GCM, CCM) and KW are not taken: each
+//! message needs its own nonce or integrity check, so they are encrypted
+//! one message at a time with [`crate::modes::encrypt`].
 //!
 //! Cost model, per step with L live streams of an n-byte block: one wide
 //! call of L blocks (the kernel's cost at L blocks per call, the `bench`
@@ -104,24 +106,45 @@ pub fn mac_many(req: &Request<'_>, messages: &[&[u8]]) -> Result<Vec<Vec<u8>>> {
     m.finalize()?.into_iter().collect()
 }
 
+/// Fails unless `req` names a cipher mode (what the `encrypt_many` family
+/// takes). AEAD and KW get their own reason: under one IV every message
+/// would reuse the nonce (AEAD), and a wrapped key is checked as a whole.
+fn cipher_mode(req: &Request<'_>) -> Result<()> {
+    // An unknown mode first, as check_kind reports it.
+    super::Mode::parse(req.cipher, req.mode.name())?;
+    if matches!(req.mode.kind(), Kind::Aead | Kind::KeyWrap) {
+        return Err(Error::Param(format!(
+            "{} is not available for many messages at once: each message needs its own nonce (AEAD) or integrity check (KW); encrypt them one at a time",
+            req.mode
+        )));
+    }
+    check_kind(req, &[Kind::Cipher], "encrypt")
+}
+
 /// The encryptions of `messages` under one key and IV, as
-/// [`crate::modes::encrypt`] gives them one by one.
+/// [`crate::modes::encrypt`] gives them one by one, for the cipher modes
+/// (ECB, CBC, CFB, OFB, CTR, ...). The AEAD modes (MGM, GCM, CCM) and KW
+/// are refused with an [`Error::Param`] that says why ("... encrypt them
+/// one at a time"): each message needs its own nonce or integrity check,
+/// so encrypt those with [`crate::modes::encrypt`] one message at a time.
+/// A MAC mode is refused too (use [`mac_many`]).
 pub fn encrypt_many(req: &Request<'_>, messages: &[&[u8]]) -> Result<Vec<Vec<u8>>> {
-    check_kind(req, &[Kind::Cipher], "encrypt")?;
+    cipher_mode(req)?;
     chain::encrypt(req, messages)
 }
 
 /// [`encrypt_many`] into the caller's buffer `out`: the ciphertexts back to
 /// back, in message order, with no buffer per message (for callers that
 /// own their output memory, such as the C API). Not faster by itself: on
-/// the Zen 5 of stop 39 the bench's 64 × 256 KiB ran within noise of
-/// [`encrypt_many`] (messages exactly 256 KiB apart share cache sets);
-/// each step's work per stream, not the allocation, bounds these modes.
-/// The same checks and errors
-/// as [`encrypt_many`]; a buffer too small is not an error but
-/// [`Fit::TooSmall`], with nothing written.
+/// a Zen 5 the bench's 64 × 256 KiB ran within noise of [`encrypt_many`]
+/// (messages exactly 256 KiB apart share cache sets); each step's work per
+/// stream, not the allocation, bounds these modes. The same modes, checks
+/// and errors as [`encrypt_many`] (the AEAD modes and KW are refused: each
+/// message needs its own nonce or integrity check, so encrypt them one at
+/// a time); a buffer too small is not an error but [`Fit::TooSmall`], with
+/// nothing written.
 pub fn encrypt_many_to(req: &Request<'_>, messages: &[&[u8]], out: &mut [u8]) -> Result<Fit> {
-    check_kind(req, &[Kind::Cipher], "encrypt")?;
+    cipher_mode(req)?;
     chain::encrypt_to(req, messages, out)
 }
 
@@ -130,7 +153,7 @@ pub fn encrypt_many_to(req: &Request<'_>, messages: &[&[u8]], out: &mut [u8]) ->
 /// message (CFB, OFB; CBC over whole blocks with no padding added): else
 /// an error, with nothing changed.
 pub fn encrypt_many_in_place(req: &Request<'_>, messages: &mut [&mut [u8]]) -> Result<()> {
-    check_kind(req, &[Kind::Cipher], "encrypt")?;
+    cipher_mode(req)?;
     chain::encrypt_in_place(req, messages)
 }
 
@@ -156,8 +179,10 @@ pub fn mac_many_keys(req: &Request<'_>, keys: &[&[u8]], messages: &[&[u8]]) -> R
     by_key(req, keys, messages, mac_many)
 }
 
-/// [`encrypt_many`] with message i under `keys[i]` (the request's key is not used).
+/// [`encrypt_many`] with message i under `keys[i]` (the request's key is
+/// not used): the same modes.
 pub fn encrypt_many_keys(req: &Request<'_>, keys: &[&[u8]], messages: &[&[u8]]) -> Result<Vec<Vec<u8>>> {
+    cipher_mode(req)?;
     by_key(req, keys, messages, encrypt_many)
 }
 

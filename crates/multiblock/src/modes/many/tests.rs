@@ -189,3 +189,32 @@ fn bad_input_is_an_error_not_a_panic() {
     assert!(encrypt_many_to(&req, &[], &mut []).is_err(), "mac is not a mode to encrypt with");
     assert!(mac_many_keys(&req, &[&key], &[]).is_err());
 }
+
+#[test]
+fn aead_and_key_wrap_are_refused_with_the_reason() {
+    let key = [7u8; 32];
+    let iv = |len| Params { iv: Some(vec![1; len]), ..Params::default() };
+    let cases = [
+        (CipherId::Kuznyechik, Mode::Mgm, iv(16)),
+        (CipherId::Magma, Mode::Mgm, iv(8)),
+        (CipherId::Kalyna128_256, Mode::Gcm, iv(16)),
+        (CipherId::Kalyna128_256, Mode::Ccm, iv(16)),
+        (CipherId::Kalyna128_256, Mode::Kw, Params::default()),
+    ];
+    for (id, mode, params) in cases {
+        let req = request(id, mode, &key, params);
+        let want = format!(
+            "{mode} is not available for many messages at once: each message needs its own nonce (AEAD) or integrity check (KW); encrypt them one at a time"
+        );
+        let msgs: [&[u8]; 2] = [&[0u8; 32], &[1u8; 32]];
+        assert_eq!(encrypt_many(&req, &msgs).unwrap_err().to_string(), want, "{id} {mode}");
+        assert_eq!(encrypt_many(&req, &[]).unwrap_err().to_string(), want, "{id} {mode}, no message");
+        assert_eq!(encrypt_many_to(&req, &msgs, &mut [0u8; 256]).unwrap_err().to_string(), want, "{id} {mode} _to");
+        let (mut a, mut b) = ([0u8; 32], [1u8; 32]);
+        assert_eq!(encrypt_many_in_place(&req, &mut [&mut a, &mut b]).unwrap_err().to_string(), want, "{id} {mode} in place");
+        assert_eq!(encrypt_many_keys(&req, &[&key, &key], &msgs).unwrap_err().to_string(), want, "{id} {mode} keys");
+    }
+    // A MAC mode keeps its own hint.
+    let mac = request(CipherId::Kuznyechik, Mode::Mac, &key, Params::default());
+    assert!(encrypt_many(&mac, &[]).unwrap_err().to_string().contains("use `mac`"));
+}
