@@ -28,15 +28,22 @@ struct Call {
 }
 
 /// The `count` messages: `data[i]`, `data_len[i]` bytes (the arrays may be
-/// NULL only when `count` is 0).
+/// NULL only when `count` is 0). A count no array holds, or one whose list
+/// of messages cannot be allocated, is MB_ERR_PARAM before either array is
+/// read: never an abort.
 unsafe fn messages<'a>(data: *const *const u8, data_len: *const usize, count: usize) -> Result<Vec<&'a [u8]>, Failure> {
-    if count > isize::MAX as usize / size_of::<usize>() {
-        return Err(Failure::new(MB_ERR_PARAM, format!("count {count} is larger than any array")));
-    }
-    // SAFETY: `count` pointers and lengths, or NULL with count 0 (the contract).
+    // SAFETY: `count` pointers and lengths, or NULL with count 0 (the
+    // contract); `items` checks NULL and that `count` fits an array.
     let ptrs = unsafe { args::items(data, count, "data") }?;
     let lens = unsafe { args::items(data_len, count, "data_len") }?;
-    let mut out = Vec::with_capacity(count);
+    // The list built here takes the most memory per message: allocated
+    // fallibly, before either array is read.
+    args::fits_object::<&[u8]>(count, "count")?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(count).map_err(|_| {
+        let bytes = count * size_of::<&[u8]>();
+        Failure::new(MB_ERR_PARAM, format!("count {count}: out of memory for the list of messages ({bytes} bytes)"))
+    })?;
     for (i, (&p, &len)) in ptrs.iter().zip(lens).enumerate() {
         // SAFETY: `data[i]` points at `data_len[i]` readable bytes (the contract).
         out.push(unsafe { args::bytes(p, len, &format!("data[{i}]")) }?);

@@ -148,3 +148,57 @@ fn bad_arrays_are_status_codes() {
     let rc = unsafe { mb_mac_many(c, m, key.as_ptr(), 16, ptr::null(), 0, ptr::null(), 1, ptrs.as_ptr(), sixteen.as_ptr(), out.as_mut_ptr(), &mut len) };
     assert_eq!((rc, len), (MB_ERR_KEY_LENGTH, 0));
 }
+
+#[test]
+fn counts_no_memory_holds_are_param_errors_not_aborts() {
+    let key = bytes(7, 32);
+    let iv = [0u8; 16];
+    let data = [0u8; 16];
+    // Arrays of one message: a count past it is the caller's mistake, but
+    // these counts are refused before the arrays are read.
+    let ptrs = [data.as_ptr()];
+    let lens = [16usize];
+    let mut out_lens = [0usize; 1];
+    let (c, mac, cbc) = (c"kuznyechik".as_ptr(), c"mac".as_ptr(), c"cbc".as_ptr());
+    for count in [1usize << 40, 1 << 59, 1 << 62, isize::MAX as usize, usize::MAX] {
+        let mut out = [0xA5u8; 64];
+        let mut len = out.len();
+        let rc = unsafe { mb_mac_many(c, mac, key.as_ptr(), 32, ptr::null(), 0, ptr::null(), count, ptrs.as_ptr(), lens.as_ptr(), out.as_mut_ptr(), &mut len) };
+        assert_eq!((rc, len), (MB_ERR_PARAM, 0), "mac count {count}");
+        len = out.len();
+        let rc = unsafe {
+            mb_encrypt_many(c, cbc, key.as_ptr(), 32, iv.as_ptr(), 16, ptr::null(), count, ptrs.as_ptr(), lens.as_ptr(), out.as_mut_ptr(), &mut len, out_lens.as_mut_ptr())
+        };
+        assert_eq!((rc, len), (MB_ERR_PARAM, 0), "encrypt count {count}");
+        let last = unsafe { CStr::from_ptr(crate::info::mb_last_error()) }.to_string_lossy().into_owned();
+        assert!(last.contains(&format!("count {count}")), "{last}");
+        assert!(out.iter().all(|&b| b == 0xA5), "count {count}: nothing written");
+    }
+}
+
+#[test]
+fn aead_and_key_wrap_are_refused_with_the_reason() {
+    let data = [0u8; 32];
+    let ptrs = [data.as_ptr(), data.as_ptr()];
+    let lens = [32usize, 16];
+    for (cipher, mode, key_len, iv_len) in
+        [(c"kuznyechik", c"mgm", 32, 16), (c"magma", c"mgm", 32, 8), (c"kalyna-128-128", c"gcm", 16, 16), (c"kalyna-256-256", c"ccm", 32, 32), (c"kalyna-128-128", c"kw", 16, 0)]
+    {
+        let key = bytes(3, key_len);
+        let iv = bytes(4, iv_len);
+        let ivp = if iv_len == 0 { ptr::null() } else { iv.as_ptr() };
+        let mut out = [0u8; 256];
+        let mut len = out.len();
+        let mut out_lens = [0usize; 2];
+        let rc = unsafe {
+            mb_encrypt_many(cipher.as_ptr(), mode.as_ptr(), key.as_ptr(), key_len, ivp, iv_len, ptr::null(), 2, ptrs.as_ptr(), lens.as_ptr(), out.as_mut_ptr(), &mut len, out_lens.as_mut_ptr())
+        };
+        let last = unsafe { CStr::from_ptr(crate::info::mb_last_error()) }.to_string_lossy().into_owned();
+        assert_eq!((rc, len), (MB_ERR_PARAM, 0), "{cipher:?} {mode:?}: {last}");
+        let want = format!(
+            "{} is not available for many messages at once: each message needs its own nonce (AEAD) or integrity check (KW); encrypt them one at a time",
+            mode.to_str().unwrap()
+        );
+        assert_eq!(last, want, "{cipher:?} {mode:?}");
+    }
+}
