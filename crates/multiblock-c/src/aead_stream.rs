@@ -15,10 +15,43 @@ use crate::status::{guard, Failure, MB_ERR_BUFFER_TOO_SMALL, MB_ERR_PARAM};
 /// `text_len` when the length is not given (every mode but CCM).
 pub const MB_TEXT_LEN_UNKNOWN: u64 = u64::MAX;
 
-/// What `mb_aead_stream *` points at. `None` once finalized.
+/// What `mb_aead_stream *` points at. `None` once finalized (or spent by
+/// an input longer than declared).
 pub struct MbAeadStream {
     stream: Option<AeadStream>,
     encrypt: bool,
+    /// The declared input length, when `text_len` was given: every mode
+    /// takes exactly that many bytes (a decryption with the tag in its input
+    /// also the tag's), whatever the library checks itself.
+    length: Option<Declared>,
+}
+
+/// The declared input of a stream and what it has taken so far.
+struct Declared {
+    text_len: u64,
+    /// The tag's bytes when the decryption's input ends with it, else 0.
+    tag: u64,
+    /// Input bytes the stream takes in all: `text_len + tag`.
+    total: u64,
+    /// Input bytes taken so far.
+    fed: u64,
+}
+
+impl Declared {
+    /// The error for `got` bytes of input in all against the declaration.
+    fn mismatch(&self, got: u64) -> Failure {
+        let input = match self.tag {
+            0 => String::new(),
+            t => format!(" plus its {t}-byte tag ({} bytes of input)", self.total),
+        };
+        Failure::new(
+            MB_ERR_PARAM,
+            format!(
+                "the message was declared {} bytes long (text_len){input}, got {got} bytes of input: the stream is spent, with no tag and no more output",
+                self.text_len
+            ),
+        )
+    }
 }
 
 /// # Safety
@@ -52,7 +85,7 @@ pub unsafe extern "C" fn mb_aead_stream_new(
             }
             let len = (text_len != MB_TEXT_LEN_UNKNOWN).then_some(text_len);
             // SAFETY: passed on.
-            let stream = unsafe {
+            let stream: AeadStream = unsafe {
                 with_request(cipher, mode, key, key_len, iv, iv_len, params, aad, |req| {
                     let s = match (encrypt, len) {
                         (true, Some(n)) => AeadStream::encryptor_sized(req, n),
@@ -66,16 +99,23 @@ pub unsafe extern "C" fn mb_aead_stream_new(
                     }
                 })
             }?;
-            Ok(MbAeadStream { stream: Some(stream), encrypt })
+            let length = len.map(|text_len| {
+                let tag = if encrypt || tag.is_some() { 0 } else { stream.tag_bytes() as u64 };
+                Declared { text_len, tag, total: text_len.saturating_add(tag), fed: 0 }
+            });
+            Ok(MbAeadStream { stream: Some(stream), encrypt, length })
         };
         // SAFETY: `out` is NULL or points at a writable pointer (the header's contract).
         unsafe { args::new_handle(out, make) }
     })
 }
 
-fn live<'a>(handle: *mut MbAeadStream) -> Result<&'a mut MbAeadStream, Failure> {
+fn handle<'a>(handle: *mut MbAeadStream) -> Result<&'a mut MbAeadStream, Failure> {
     // SAFETY: a handle from mb_aead_stream_new not yet freed, or NULL.
-    let h = unsafe { handle.as_mut() }.ok_or_else(|| Failure::null("stream"))?;
+    unsafe { handle.as_mut() }.ok_or_else(|| Failure::null("stream"))
+}
+
+fn live<'a>(h: &'a mut MbAeadStream) -> Result<&'a mut MbAeadStream, Failure> {
     if h.stream.is_none() {
         return Err(Failure::new(MB_ERR_PARAM, "the AEAD stream was already finalized"));
     }
@@ -97,10 +137,23 @@ pub unsafe extern "C" fn mb_aead_stream_update(
     out_len: *mut usize,
 ) -> c_int {
     guard(|| {
-        let s = live(stream)?.stream.as_mut().expect("checked by live");
-        // SAFETY: the header's contract on `in`, `out`, `out_len`.
-        let data = unsafe { args::bytes(input, in_len, "in") }?;
+        // SAFETY: the header's contract on `out`, `out_len`, `in`. The
+        // output's checks first: *out_len is 0 after any error.
         let output = unsafe { Output::new(out, out_len) }?;
+        let h = live(handle(stream)?)?;
+        let data = unsafe { args::bytes(input, in_len, "in") }?;
+        if let Some(d) = &mut h.length {
+            let fed = d.fed.saturating_add(in_len as u64);
+            if fed > d.total {
+                // More than declared: the message is not the one the
+                // length promised, so the stream ends here (wiped on drop)
+                // and no tag or further output comes from it.
+                let err = d.mismatch(fed);
+                h.stream = None;
+                return Err(err);
+            }
+        }
+        let s = h.stream.as_mut().expect("checked by live");
         let needed = s.output_len(in_len);
         if output.capacity() < needed {
             // SAFETY: checked in Output::new.
@@ -112,6 +165,11 @@ pub unsafe extern "C" fn mb_aead_stream_update(
         // SAFETY: checked in Output::new; `ready` is our own buffer.
         let written = result.and_then(|()| unsafe { output.write(&ready) });
         ready.zeroize();
+        if written.is_ok() {
+            if let Some(d) = &mut h.length {
+                d.fed += in_len as u64;
+            }
+        }
         written
     })
 }
@@ -127,17 +185,25 @@ pub unsafe extern "C" fn mb_aead_stream_final(
     tag_len: *mut usize,
 ) -> c_int {
     guard(|| {
-        let h = live(stream)?;
-        // SAFETY: the header's contract on `out`, `out_len`.
+        // SAFETY: the header's contract on `out`, `out_len`. The outputs'
+        // checks first: *out_len (and *tag_len) are 0 after any error.
         let output = unsafe { Output::new(out, out_len) }?;
-        let s = h.stream.as_ref().expect("checked by live");
-        let (last, tag_bytes) = (s.final_len(), if h.encrypt { s.tag_bytes() } else { 0 });
+        let h = handle(stream)?;
         let tag_out = if h.encrypt {
             // SAFETY: the header's contract on `tag`, `tag_len` (encryption).
             Some(unsafe { Output::new(tag, tag_len) }?)
         } else {
             None
         };
+        let h = live(h)?;
+        let s = h.stream.as_ref().expect("checked by live");
+        let (last, tag_bytes) = (s.final_len(), if h.encrypt { s.tag_bytes() } else { 0 });
+        if let Some(d) = h.length.as_ref().filter(|d| d.fed != d.total) {
+            // Less than declared: no last bytes, no tag, and the handle is spent.
+            let err = d.mismatch(d.fed);
+            h.stream = None;
+            return Err(err);
+        }
         // Sizes first: a too-small buffer leaves the stream as it was.
         if output.capacity() < last {
             // SAFETY: checked in Output::new.

@@ -171,3 +171,92 @@ fn short_buffers_leave_the_stream_usable_and_misuse_is_refused() {
     let ctr = Case { mode: c"ctr", iv: vec![0; 8], ..cases().remove(0) };
     assert_eq!(new(&ctr, true, MB_TEXT_LEN_UNKNOWN, None).0, MB_ERR_PARAM);
 }
+
+/// Feeds `pieces` (lengths, of `data` in order); the status of each update
+/// and what it wrote, then of final, with what it wrote and the tag.
+fn feed_pieces(h: *mut MbAeadStream, data: &[u8], pieces: &[usize]) -> (Vec<(i32, usize)>, i32, usize, usize) {
+    let mut updates = Vec::new();
+    let mut at = 0;
+    for &n in pieces {
+        let mut buf = vec![0u8; n + 64];
+        let mut len = buf.len();
+        let rc = unsafe { mb_aead_stream_update(h, data[at..].as_ptr(), n, buf.as_mut_ptr(), &mut len) };
+        updates.push((rc, len));
+        at += n;
+    }
+    let (mut last, mut tag) = ([0u8; 64], [0u8; 64]);
+    let (mut ll, mut tl) = (last.len(), tag.len());
+    let rc = unsafe { mb_aead_stream_final(h, last.as_mut_ptr(), &mut ll, tag.as_mut_ptr(), &mut tl) };
+    (updates, rc, ll, tl)
+}
+
+#[test]
+fn every_mode_takes_exactly_the_declared_text_len() {
+    for c in cases() {
+        let data = bytes(31, 300);
+        let (_, sealed) = one_shot(&c, true, &data[..200]);
+        let tag_bytes = sealed.len() - 200;
+        let who = format!("{:?} {:?}", c.cipher, c.mode);
+        for encrypt in [true, false] {
+            // Decryption: the tag in the input, then apart.
+            for tag_apart in [false, true] {
+                if encrypt && tag_apart {
+                    continue;
+                }
+                let input: Vec<u8> = match (encrypt, tag_apart) {
+                    (true, _) => data.clone(),
+                    (false, false) => [&sealed[..], &data[..]].concat(),
+                    (false, true) => [&sealed[..200], &data[..]].concat(),
+                };
+                // The input the declared 200-byte text takes.
+                let full = if encrypt || tag_apart { 200 } else { 200 + tag_bytes };
+                let tag = tag_apart.then(|| &sealed[200..]);
+                let who = format!("{who} encrypt {encrypt} tag apart {tag_apart}");
+                // One byte short: final fails, writes nothing, no tag; spent.
+                let (rc, h) = new(&c, encrypt, 200, tag);
+                assert_eq!(rc, MB_OK);
+                // (Decryption writes no tag and leaves *tag_len alone.)
+                let tag_written = |tl: usize| if encrypt { tl } else { 0 };
+                let (updates, rc, ll, tl) = feed_pieces(h, &input, &[full - 1]);
+                let tl = tag_written(tl);
+                assert_eq!(updates[0].0, MB_OK, "{who}");
+                assert_eq!((rc, ll, tl), (MB_ERR_PARAM, 0, 0), "{who}: short");
+                let (_, rc, _, _) = feed_pieces(h, &input, &[]);
+                assert_eq!(rc, MB_ERR_PARAM, "{who}: spent after a short input");
+                unsafe { mb_aead_stream_free(h) };
+                // One byte over, in one update or at the end of several:
+                // that update fails and writes nothing; final then too.
+                for pieces in [vec![full + 1], vec![100, full - 100, 1], vec![full - 3, 7]] {
+                    let (_, h) = new(&c, encrypt, 200, tag);
+                    let (updates, rc, ll, tl) = feed_pieces(h, &input, &pieces);
+                    let tl = tag_written(tl);
+                    let (&(last_rc, last_len), before) = updates.split_last().unwrap();
+                    assert!(before.iter().all(|&(rc, _)| rc == MB_OK), "{who} {pieces:?}");
+                    assert_eq!((last_rc, last_len), (MB_ERR_PARAM, 0), "{who} {pieces:?}: the update past the length");
+                    let last = unsafe { CStr::from_ptr(crate::info::mb_last_error()) }.to_string_lossy().into_owned();
+                    assert_eq!((rc, ll, tl), (MB_ERR_PARAM, 0, 0), "{who} {pieces:?}: final after it");
+                    assert!(last.contains("already finalized"), "{who}: {last}");
+                    unsafe { mb_aead_stream_free(h) };
+                }
+                // Exactly the length: MB_OK (the other tests check the bytes).
+                let (_, h) = new(&c, encrypt, 200, tag);
+                let (updates, rc, _, _) = feed_pieces(h, &input, &[full]);
+                assert_eq!((updates[0].0, rc), (MB_OK, MB_OK), "{who}: exact");
+                unsafe { mb_aead_stream_free(h) };
+            }
+        }
+    }
+}
+
+#[test]
+fn a_length_mismatch_says_what_was_declared() {
+    let c = &cases()[0];
+    let data = bytes(5, 64);
+    let (_, h) = new(c, true, 32, None);
+    let mut out = [0u8; 128];
+    let mut len = out.len();
+    assert_eq!(unsafe { mb_aead_stream_update(h, data.as_ptr(), 33, out.as_mut_ptr(), &mut len) }, MB_ERR_PARAM);
+    let last = unsafe { CStr::from_ptr(crate::info::mb_last_error()) }.to_string_lossy().into_owned();
+    assert!(last.contains("declared 32 bytes long (text_len), got 33 bytes"), "{last}");
+    unsafe { mb_aead_stream_free(h) };
+}
