@@ -7,20 +7,71 @@ use std::ffi::{c_char, c_int};
 use std::ptr;
 
 use multiblock::modes::stream::{CipherStream, MacStream};
-use zeroize::Zeroize;
+use zeroize::Zeroizing;
 
 use crate::args::{self, Output};
 use crate::oneshot::{with_request, MbParams};
 use crate::status::{guard, Failure, MB_ERR_BUFFER_TOO_SMALL, MB_ERR_PARAM};
 
-/// What `mb_stream *` points at. `None` once finalized.
-pub struct MbStream {
-    stream: Option<CipherStream>,
+/// Where a streaming handle is between init and free.
+enum State<S> {
+    /// Taking input.
+    Open(S),
+    /// Finalized, its last output (or tag) kept because the caller's buffer
+    /// was too small for it (or a size query): the next final call with a
+    /// big enough buffer gets it. Wiped on drop.
+    Held(Zeroizing<Vec<u8>>),
+    /// Done: the last output was handed over, or final failed.
+    Spent,
 }
 
-/// What `mb_mac_stream *` points at. `None` once finalized.
+impl<S> State<S> {
+    /// The open stream, or the misuse error naming `what` ("stream").
+    fn open(&mut self, what: &str) -> Result<&mut S, Failure> {
+        match self {
+            State::Open(s) => Ok(s),
+            State::Held(_) => Err(Failure::new(
+                MB_ERR_PARAM,
+                format!("the {what} was finalized: its last output waits for a final call with a big enough buffer"),
+            )),
+            State::Spent => Err(Failure::new(MB_ERR_PARAM, format!("the {what} was already finalized"))),
+        }
+    }
+
+    /// The final call's protocol: finalizes an open stream with `finish`
+    /// (an error spends the handle), then hands the result to `output`. A
+    /// buffer too small for it (a size query included) keeps it in the
+    /// handle for the next final call; else the handle is spent.
+    fn finish(
+        &mut self,
+        what: &str,
+        output: Output,
+        finish: impl FnOnce(S) -> Result<Zeroizing<Vec<u8>>, Failure>,
+    ) -> Result<(), Failure> {
+        let last = match std::mem::replace(self, State::Spent) {
+            State::Open(s) => finish(s)?,
+            State::Held(last) => last,
+            State::Spent => return Err(Failure::new(MB_ERR_PARAM, format!("the {what} was already finalized"))),
+        };
+        if last.len() > output.capacity() {
+            // SAFETY: `out_len` was checked in Output::new.
+            let err = unsafe { output.too_small(last.len()) };
+            *self = State::Held(last);
+            return Err(err);
+        }
+        // SAFETY: checked in Output::new; `last` fits (just checked).
+        unsafe { output.write(&last) }
+    }
+}
+
+/// What `mb_stream *` points at.
+pub struct MbStream {
+    state: State<CipherStream>,
+}
+
+/// What `mb_mac_stream *` points at.
 pub struct MbMacStream {
-    stream: Option<MacStream>,
+    state: State<MacStream>,
 }
 
 /// # Safety
@@ -51,17 +102,16 @@ pub unsafe extern "C" fn mb_stream_new(
                     }
                 })
             }?;
-            Ok(MbStream { stream: Some(stream) })
+            Ok(MbStream { state: State::Open(stream) })
         };
         // SAFETY: `out` is NULL or points at a writable pointer (the header's contract).
         unsafe { args::new_handle(out, make) }
     })
 }
 
-fn live<'a>(handle: *mut MbStream) -> Result<&'a mut CipherStream, Failure> {
+fn handle<'a>(handle: *mut MbStream) -> Result<&'a mut MbStream, Failure> {
     // SAFETY: a handle from mb_stream_new not yet freed, or NULL.
-    let h = unsafe { handle.as_mut() }.ok_or_else(|| Failure::null("stream"))?;
-    h.stream.as_mut().ok_or_else(|| Failure::new(MB_ERR_PARAM, "the stream was already finalized"))
+    unsafe { handle.as_mut() }.ok_or_else(|| Failure::null("stream"))
 }
 
 /// # Safety
@@ -75,11 +125,12 @@ pub unsafe extern "C" fn mb_stream_update(
     out_len: *mut usize,
 ) -> c_int {
     guard(|| {
-        let s = live(stream)?;
+        // SAFETY: the header's contract on `out`, `out_len`. The output's
+        // checks first: *out_len is 0 after any error.
+        let output = unsafe { Output::new(out, out_len) }?;
+        let s = handle(stream)?.state.open("stream")?;
         // SAFETY: the header's contract on `in`.
         let _ = unsafe { args::bytes(input, in_len, "in") }?;
-        // SAFETY: the header's contract on `out`, `out_len`.
-        let output = unsafe { Output::new(out, out_len) }?;
         let needed = s.output_len(in_len).max(in_len);
         if output.capacity() < needed {
             // SAFETY: checked in Output::new.
@@ -111,19 +162,14 @@ pub unsafe extern "C" fn mb_stream_update(
 #[no_mangle]
 pub unsafe extern "C" fn mb_stream_final(stream: *mut MbStream, out: *mut u8, out_len: *mut usize) -> c_int {
     guard(|| {
-        live(stream)?;
         // SAFETY: the header's contract on `out`, `out_len`.
         let output = unsafe { Output::new(out, out_len) }?;
-        // SAFETY: `live` checked the handle.
-        let s = unsafe { &mut *stream }.stream.take().expect("checked by live");
-        let mut last = Vec::new();
-        let result = s.finalize(&mut last);
-        let written = result.map_err(Failure::from).and_then(|()| {
-            // SAFETY: checked in Output::new.
-            unsafe { output.write(&last) }
-        });
-        last.zeroize();
-        written
+        let h = handle(stream)?;
+        h.state.finish("stream", output, |s| {
+            let mut last = Zeroizing::new(Vec::new());
+            s.finalize(&mut last)?;
+            Ok(last)
+        })
     })
 }
 
@@ -153,20 +199,16 @@ pub unsafe extern "C" fn mb_mac_stream_new(
         let make = || {
             // SAFETY: passed on.
             let stream = unsafe { with_request(cipher, mode, key, key_len, iv, iv_len, params, &[], MacStream::new) }?;
-            Ok(MbMacStream { stream: Some(stream) })
+            Ok(MbMacStream { state: State::Open(stream) })
         };
         // SAFETY: `out` is NULL or points at a writable pointer (the header's contract).
         unsafe { args::new_handle(out, make) }
     })
 }
 
-fn live_mac<'a>(handle: *mut MbMacStream) -> Result<&'a mut Option<MacStream>, Failure> {
+fn mac_handle<'a>(handle: *mut MbMacStream) -> Result<&'a mut MbMacStream, Failure> {
     // SAFETY: a handle from mb_mac_stream_new not yet freed, or NULL.
-    let h = unsafe { handle.as_mut() }.ok_or_else(|| Failure::null("stream"))?;
-    if h.stream.is_none() {
-        return Err(Failure::new(MB_ERR_PARAM, "the MAC stream was already finalized"));
-    }
-    Ok(&mut h.stream)
+    unsafe { handle.as_mut() }.ok_or_else(|| Failure::null("stream"))
 }
 
 /// # Safety
@@ -174,10 +216,10 @@ fn live_mac<'a>(handle: *mut MbMacStream) -> Result<&'a mut Option<MacStream>, F
 #[no_mangle]
 pub unsafe extern "C" fn mb_mac_stream_update(stream: *mut MbMacStream, data: *const u8, len: usize) -> c_int {
     guard(|| {
-        let s = live_mac(stream)?;
+        let s = mac_handle(stream)?.state.open("MAC stream")?;
         // SAFETY: the header's contract on `data`.
         let data = unsafe { args::bytes(data, len, "data") }?;
-        s.as_mut().expect("checked by live_mac").update(data)?;
+        s.update(data)?;
         Ok(())
     })
 }
@@ -187,14 +229,10 @@ pub unsafe extern "C" fn mb_mac_stream_update(stream: *mut MbMacStream, data: *c
 #[no_mangle]
 pub unsafe extern "C" fn mb_mac_stream_final(stream: *mut MbMacStream, out: *mut u8, out_len: *mut usize) -> c_int {
     guard(|| {
-        let s = live_mac(stream)?;
         // SAFETY: the header's contract on `out`, `out_len`.
         let output = unsafe { Output::new(out, out_len) }?;
-        let mut tag = s.take().expect("checked by live_mac").finalize()?;
-        // SAFETY: checked in Output::new.
-        let written = unsafe { output.write(&tag) };
-        tag.zeroize();
-        written
+        let h = mac_handle(stream)?;
+        h.state.finish("MAC stream", output, |s| Ok(Zeroizing::new(s.finalize()?)))
     })
 }
 

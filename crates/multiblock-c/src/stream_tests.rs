@@ -284,3 +284,97 @@ fn mac_stream_equals_one_shot() {
         }
     }
 }
+
+/// A final call with `cap` bytes of room (`out` NULL when 0): its status,
+/// *out_len, and the bytes written.
+fn final_with(s: *mut MbStream, cap: usize) -> (i32, usize, Vec<u8>) {
+    let mut buf = vec![0xA5u8; cap];
+    let mut len = cap;
+    let out = if cap == 0 { ptr::null_mut() } else { buf.as_mut_ptr() };
+    let rc = unsafe { mb_stream_final(s, out, &mut len) };
+    (rc, len, buf)
+}
+
+#[test]
+fn a_size_query_or_short_buffer_at_final_keeps_the_last_output() {
+    let p7 = pkcs7();
+    // (cipher, mode, iv bytes, params, data bytes): final outputs a padded
+    // block, XTS's stolen blocks, a partial DSTU CFB block.
+    let cases: [(&CStr, &CStr, usize, Option<&MbParams>, usize); 4] = [
+        (c"kuznyechik", c"cbc", 16, Some(&p7), 40),
+        (c"kalyna-512-512", c"ecb", 0, Some(&p7), 64),
+        (c"kalyna-256-512", c"xts", 32, None, 70),
+        (c"kalyna-128-128", c"cfb", 16, None, 21),
+    ];
+    for (i, (cipher, mode, iv_len, p, n)) in cases.into_iter().enumerate() {
+        let mut key_len = 0;
+        assert_eq!(unsafe { mb_cipher_sizes(cipher.as_ptr(), ptr::null_mut(), &mut key_len) }, MB_OK);
+        let key = bytes(40 + i as u64, key_len);
+        let iv = bytes(50 + i as u64, iv_len);
+        let data = bytes(60 + i as u64, n);
+        let want = one_shot(true, cipher, mode, &key, &iv, p, &data);
+        let pp = p.map_or(ptr::null(), |p| p as *const MbParams);
+        let mut s = ptr::null_mut();
+        let rc = unsafe { mb_stream_new(&mut s, 1, cipher.as_ptr(), mode.as_ptr(), key.as_ptr(), key.len(), ivp(&iv), iv.len(), pp) };
+        assert_eq!(rc, MB_OK);
+        let mut got = vec![0u8; n + 128];
+        let mut len = got.len();
+        assert_eq!(unsafe { mb_stream_update(s, data.as_ptr(), n, got.as_mut_ptr(), &mut len) }, MB_OK);
+        got.truncate(len);
+        let rest = want.len() - got.len();
+        assert!(rest > 0, "{cipher:?} {mode:?}: final has output");
+        // A size query, then a buffer one byte short (left alone), then
+        // another size query: each gives the size and keeps the output.
+        let (rc, len, _) = final_with(s, 0);
+        assert_eq!((rc, len), (MB_ERR_BUFFER_TOO_SMALL, rest), "{cipher:?} {mode:?}: size query");
+        let (rc, len, buf) = final_with(s, rest - 1);
+        assert_eq!((rc, len), (MB_ERR_BUFFER_TOO_SMALL, rest), "{cipher:?} {mode:?}");
+        assert!(buf.iter().all(|&b| b == 0xA5), "{cipher:?} {mode:?}: nothing written");
+        let (rc, len, _) = final_with(s, 0);
+        assert_eq!((rc, len), (MB_ERR_BUFFER_TOO_SMALL, rest), "{cipher:?} {mode:?}");
+        // The message has ended: more input is refused, and changes nothing.
+        let mut more = [0u8; 64];
+        let mut more_len = more.len();
+        assert_eq!(unsafe { mb_stream_update(s, data.as_ptr(), 16, more.as_mut_ptr(), &mut more_len) }, MB_ERR_PARAM);
+        // Room enough: the last output, and the whole equals mb_encrypt's.
+        let (rc, len, buf) = final_with(s, rest + 10);
+        assert_eq!((rc, len), (MB_OK, rest), "{cipher:?} {mode:?}");
+        got.extend_from_slice(&buf[..len]);
+        assert_eq!(got, want, "{cipher:?} {mode:?}");
+        // Spent now.
+        assert_eq!(final_with(s, 128).0, MB_ERR_PARAM, "{cipher:?} {mode:?}");
+        unsafe { mb_stream_free(s) };
+    }
+}
+
+#[test]
+fn a_size_query_or_short_buffer_at_mac_final_keeps_the_tag() {
+    let key = bytes(70, 32);
+    let data = bytes(71, 100);
+    for mode in [c"mac", c"omac-acpkm"] {
+        let mut want = [0u8; 64];
+        let mut want_len = want.len();
+        let (c, m) = (c"kuznyechik".as_ptr(), mode.as_ptr());
+        let rc = unsafe { mb_mac(c, m, key.as_ptr(), 32, ptr::null(), 0, ptr::null(), data.as_ptr(), 100, want.as_mut_ptr(), &mut want_len) };
+        assert_eq!(rc, MB_OK, "{mode:?}");
+        let tag_bytes = want_len;
+        let mut s = ptr::null_mut();
+        assert_eq!(unsafe { mb_mac_stream_new(&mut s, c, m, key.as_ptr(), 32, ptr::null(), 0, ptr::null()) }, MB_OK);
+        assert_eq!(unsafe { mb_mac_stream_update(s, data.as_ptr(), 100) }, MB_OK);
+        let mut len = 0;
+        assert_eq!(unsafe { mb_mac_stream_final(s, ptr::null_mut(), &mut len) }, MB_ERR_BUFFER_TOO_SMALL);
+        assert_eq!(len, tag_bytes, "{mode:?}: size query");
+        let mut tag = [0xA5u8; 64];
+        len = tag_bytes - 1;
+        assert_eq!(unsafe { mb_mac_stream_final(s, tag.as_mut_ptr(), &mut len) }, MB_ERR_BUFFER_TOO_SMALL);
+        assert_eq!(len, tag_bytes, "{mode:?}: short buffer");
+        assert!(tag.iter().all(|&b| b == 0xA5), "{mode:?}: nothing written");
+        assert_eq!(unsafe { mb_mac_stream_update(s, data.as_ptr(), 1) }, MB_ERR_PARAM, "{mode:?}: the message has ended");
+        len = tag.len();
+        assert_eq!(unsafe { mb_mac_stream_final(s, tag.as_mut_ptr(), &mut len) }, MB_OK);
+        assert_eq!(tag[..len], want[..want_len], "{mode:?}");
+        len = tag.len();
+        assert_eq!(unsafe { mb_mac_stream_final(s, tag.as_mut_ptr(), &mut len) }, MB_ERR_PARAM, "{mode:?}: spent");
+        unsafe { mb_mac_stream_free(s) };
+    }
+}
