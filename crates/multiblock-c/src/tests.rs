@@ -220,7 +220,7 @@ fn wrong_names_keys_and_params_are_status_codes() {
     let bad_utf8 = c"\xff\xfe";
     check(bad_utf8, c"ecb", &key, None, MB_ERR_INVALID_STRING, "UTF-8");
     // ECB takes only a padding: every other parameter is refused, as the
-    // header promises for every mode (issue 15: ECB used to ignore them).
+    // header promises for every mode.
     let p = zero_params;
     for (params, flag) in [
         (MbParams { tag_bits: 64, ..p() }, "--tag-bits"),
