@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The C library end to end: build and install it (scripts/install-c.sh) into a
-# temporary prefix, compile the example and the vector test with the system
-# cc against the header, once with the static and once with the shared
-# library, and run them (the test runs every vector of tests/vectors).
+# temporary prefix, compile the example, the vector test and the misuse test
+# with the system cc against the header, once with the static and once with
+# the shared library, and run them (the vector test runs every vector of
+# tests/vectors; the misuse test the header's promises under misuse). Then
+# both tests again built with -fsanitize=address,undefined against the
+# static library, and under valgrind.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -30,6 +33,7 @@ for kind in static shared; do
     libs_var="${kind}_libs[@]"
     cc "${cflags[@]}" "$src/examples/example.c" "${!libs_var}" -o "$tmp/example-$kind"
     cc "${cflags[@]}" "$src/tests/c/test_vectors.c" "${!libs_var}" -o "$tmp/test-$kind"
+    cc "${cflags[@]}" "$src/tests/c/test_misuse.c" "${!libs_var}" -o "$tmp/misuse-$kind"
 done
 # The static programs must not need the shared library, the shared ones must.
 for prog in example test; do
@@ -43,11 +47,34 @@ for kind in static shared; do
     grep -q '^ECB: *7f679d90bebc24305a468d42b9d4edcd$' "$tmp/example.out"   # RFC 7801 A.1
     echo "== C vector test ($kind)"
     LD_LIBRARY_PATH="$libdir" "$tmp/test-$kind" "$tmp/vectors.txt"
+    echo "== C misuse test ($kind)"
+    LD_LIBRARY_PATH="$libdir" "$tmp/misuse-$kind"
 done
+
+# AddressSanitizer and UndefinedBehaviorSanitizer on the C side, the static
+# library linked in (its allocations go through ASan's malloc, so an
+# overrun or leak of a buffer the library returns or frees shows too).
+# allocator_may_return_null: a huge allocation fails as glibc's does (the
+# misuse test asks the library for counts no memory holds) instead of
+# ASan's report-and-abort.
+san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
+for t in test_vectors test_misuse; do
+    cc "${cflags[@]}" "${san[@]}" "$src/tests/c/$t.c" "${static_libs[@]}" -o "$tmp/$t-asan"
+done
+export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:abort_on_error=0:exitcode=3
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+echo "== C vector test (static) under ASan/UBSan"
+"$tmp/test_vectors-asan" "$tmp/vectors.txt"
+echo "== C misuse test (static) under ASan/UBSan"
+"$tmp/test_misuse-asan"
+unset ASAN_OPTIONS UBSAN_OPTIONS
+
 # Memory errors on either side of the ABI (the CI image has valgrind).
 if command -v valgrind >/dev/null; then
     echo "== C vector test (static) under valgrind"
     valgrind -q --error-exitcode=3 "$tmp/test-static" "$tmp/vectors.txt"
+    echo "== C misuse test (static) under valgrind"
+    valgrind -q --error-exitcode=3 "$tmp/misuse-static"
 else
     echo "valgrind not installed: skipped the valgrind run" >&2
 fi

@@ -29,6 +29,9 @@
  * - Byte strings are (pointer, length) pairs. A pointer may be NULL when its
  *   length is 0. The library only reads inputs during the call and keeps no
  *   pointer to them afterwards.
+ * - Sizes: every length, capacity (*out_len) and count is checked the same
+ *   way; one larger than any object (more than PTRDIFF_MAX bytes, i.e.
+ *   SIZE_MAX / 2) is MB_ERR_PARAM, before any byte is read or written.
  * - Output buffers: `out` with `*out_len` = its capacity in bytes on entry.
  *   On MB_OK, *out_len = bytes written. On MB_ERR_BUFFER_TOO_SMALL nothing is
  *   written and *out_len = the size needed (so out = NULL, *out_len = 0 is a
@@ -118,7 +121,8 @@ int mb_cipher_new(mb_cipher **out, const char *cipher, const uint8_t *key, size_
 
 /* ECB-encrypts `len` bytes (a multiple of the block size, may be 0) from
  * `in` to `out`. in == out (in place) is allowed; other overlaps are not.
- * Errors: MB_ERR_NULL_POINTER, MB_ERR_DATA_LENGTH (nothing written). */
+ * Errors: MB_ERR_NULL_POINTER, MB_ERR_DATA_LENGTH, MB_ERR_PARAM (len larger
+ * than any object); nothing is written on any of them. */
 int mb_cipher_encrypt_blocks(const mb_cipher *cipher, const uint8_t *in, uint8_t *out, size_t len);
 
 /* ECB-decrypts, as mb_cipher_encrypt_blocks. */
@@ -219,7 +223,9 @@ int mb_mac(const char *cipher, const char *mode,
  * may be NULL when data_len[i] is 0; data and data_len may be NULL when
  * count is 0). The other arguments are mb_mac's / mb_encrypt's, shared by
  * every message. An error in any message fails the whole call (e.g. an empty
- * message of the DSTU cmac, a partial block in CBC without padding). */
+ * message of the DSTU cmac, a partial block in CBC without padding). A
+ * count no array can hold, or one whose list of messages the library cannot
+ * allocate, is MB_ERR_PARAM (never an abort), before the arrays are read. */
 
 /* Writes the tags of the messages to `out`, back to back in order, each of
  * the mode's tag size: *out_len = count * tag bytes (count *
@@ -240,7 +246,12 @@ int mb_mac_many(const char *cipher, const char *mode,
  * judge (CBC and CFB leak equal prefixes, OFB reuses its keystream). Where
  * no message overlaps `out`, the ciphertexts are made in `out` itself, with
  * no temporary; messages inside `out` (in place) are allowed and go through
- * a temporary. */
+ * a temporary. The AEAD modes (mgm, gcm, ccm) and kw are refused with
+ * MB_ERR_PARAM ("<mode> is not available for many messages at once: each
+ * message needs its own nonce (AEAD) or integrity check (KW); encrypt them
+ * one at a time"): one IV for all would reuse the nonce, so encrypt such
+ * messages with mb_encrypt, one at a time, each with its own nonce. A MAC
+ * mode is MB_ERR_PARAM too (use mb_mac_many). */
 int mb_encrypt_many(const char *cipher, const char *mode,
                     const uint8_t *key, size_t key_len,
                     const uint8_t *iv, size_t iv_len,
@@ -278,10 +289,14 @@ int mb_stream_update(mb_stream *stream, const uint8_t *in, size_t in_len,
                      uint8_t *out, size_t *out_len);
 
 /* Ends the message: writes the last output (a partial block, padding, XTS's
- * stolen block; at most 2 * MB_MAX_BLOCK_BYTES) to `out`. Called once; the
- * handle is spent afterwards (MB_ERR_PARAM on any further use but free),
- * even on an error. Errors: MB_ERR_DATA_LENGTH / MB_ERR_PARAM (the total
- * input does not fit the mode, a bad padding), MB_ERR_BUFFER_TOO_SMALL. */
+ * stolen block; at most 2 * MB_MAX_BLOCK_BYTES) to `out`. On
+ * MB_ERR_BUFFER_TOO_SMALL (a size query, out = NULL with *out_len = 0,
+ * included) *out_len = the size needed, nothing is written, and the handle
+ * keeps the last output: call mb_stream_final again with a big enough
+ * buffer to get it (mb_stream_update is then MB_ERR_PARAM: the message has
+ * ended). After any other result the handle is spent (MB_ERR_PARAM on any
+ * further use but free). Errors: MB_ERR_DATA_LENGTH / MB_ERR_PARAM (the
+ * total input does not fit the mode, a bad padding), MB_ERR_BUFFER_TOO_SMALL. */
 int mb_stream_final(mb_stream *stream, uint8_t *out, size_t *out_len);
 
 /* Frees the handle, wiping its state. NULL is ignored. */
@@ -297,8 +312,12 @@ typedef struct mb_aead_stream mb_aead_stream;
 /* Starts AEAD encryption (encrypt != 0) or decryption of one message.
  * Arguments as mb_encrypt's, plus: text_len = the plaintext length (the
  * ciphertext's, without the tag), required by ccm (DSTU 7624 §13 puts it in
- * the first MAC block), MB_TEXT_LEN_UNKNOWN otherwise allowed; a different
- * total is MB_ERR_PARAM at final. tag/tag_len: decryption only, the tag to
+ * the first MAC block), MB_TEXT_LEN_UNKNOWN otherwise allowed. A declared
+ * text_len binds every mode: the stream takes exactly text_len bytes (a
+ * decryption whose input ends with the tag: text_len plus the tag's bytes).
+ * The update that would take more fails with MB_ERR_PARAM, writing nothing;
+ * fewer at final is MB_ERR_PARAM, with no last bytes and no tag; either way
+ * the handle is spent. tag/tag_len: decryption only, the tag to
  * check; NULL/0 means the tag is the last bytes of the input (ciphertext ||
  * tag, as mb_decrypt takes it). The handle keeps no pointer to the
  * arguments. Free with mb_aead_stream_free. */
@@ -312,8 +331,9 @@ int mb_aead_stream_new(mb_aead_stream **out, int encrypt, const char *cipher, co
  * or exactly what is ready). DECRYPTION OUTPUT IS NOT AUTHENTICATED until
  * mb_aead_stream_final returns MB_OK: keep it from any use (write it to a
  * private temporary file, rename on success). On MB_ERR_BUFFER_TOO_SMALL
- * *out_len = the size needed and the stream is unchanged. in and out must
- * not overlap. */
+ * *out_len = the size needed and the stream is unchanged. Input past the
+ * declared text_len: MB_ERR_PARAM, nothing written, the handle spent (see
+ * mb_aead_stream_new). in and out must not overlap. */
 int mb_aead_stream_update(mb_aead_stream *stream, const uint8_t *in, size_t in_len,
                           uint8_t *out, size_t *out_len);
 
@@ -322,9 +342,10 @@ int mb_aead_stream_update(mb_aead_stream *stream, const uint8_t *in, size_t in_l
  * at most MB_MAX_BLOCK_BYTES; mb_encrypt's output is the whole ciphertext
  * then the tag). Decryption checks the tag in constant time: on a wrong tag
  * MB_ERR_AUTHENTICATION and nothing is written (`tag`, `tag_len` may be
- * NULL for decryption). On MB_ERR_BUFFER_TOO_SMALL the stream is unchanged
- * and may be finalized again; after any other result the handle is spent
- * (MB_ERR_PARAM on further use but free). */
+ * NULL for decryption). Input short of the declared text_len:
+ * MB_ERR_PARAM, nothing written. On MB_ERR_BUFFER_TOO_SMALL the stream is
+ * unchanged and may be finalized again; after any other result the handle
+ * is spent (MB_ERR_PARAM on further use but free). */
 int mb_aead_stream_final(mb_aead_stream *stream, uint8_t *out, size_t *out_len,
                          uint8_t *tag, size_t *tag_len);
 
@@ -342,8 +363,12 @@ int mb_mac_stream_new(mb_mac_stream **out, const char *cipher, const char *mode,
 /* Feeds `len` bytes of the message. */
 int mb_mac_stream_update(mb_mac_stream *stream, const uint8_t *data, size_t len);
 
-/* Writes the tag (at most MB_MAX_BLOCK_BYTES) to `out`. Called once; the
- * handle is spent afterwards, even on an error. */
+/* Writes the tag (at most MB_MAX_BLOCK_BYTES) to `out`. On
+ * MB_ERR_BUFFER_TOO_SMALL (a size query included) *out_len = the tag's
+ * size, nothing is written, and the handle keeps the tag: call
+ * mb_mac_stream_final again with a big enough buffer to get it
+ * (mb_mac_stream_update is then MB_ERR_PARAM). After any other result the
+ * handle is spent (MB_ERR_PARAM on any further use but free). */
 int mb_mac_stream_final(mb_mac_stream *stream, uint8_t *out, size_t *out_len);
 
 /* Frees the handle, wiping its state. NULL is ignored. */
