@@ -115,7 +115,7 @@ fn handle<'a>(handle: *mut MbAeadStream) -> Result<&'a mut MbAeadStream, Failure
     unsafe { handle.as_mut() }.ok_or_else(|| Failure::null("stream"))
 }
 
-fn live<'a>(h: &'a mut MbAeadStream) -> Result<&'a mut MbAeadStream, Failure> {
+fn live(h: &mut MbAeadStream) -> Result<&mut MbAeadStream, Failure> {
     if h.stream.is_none() {
         return Err(Failure::new(MB_ERR_PARAM, "the AEAD stream was already finalized"));
     }
