@@ -1,6 +1,7 @@
-//! `bench --modes`: every mode of operation of a cipher on one backend
-//! (`auto`: none forced, what a user gets), at the same message size as the
-//! ECB rows, so that the report shows mode-vs-ECB ratios measured in one run.
+//! The modes of operation of a cipher on one backend (`auto`: none forced,
+//! what a user gets), at the same message size as the ECB rows, so that the
+//! report shows mode-vs-ECB ratios measured in one run: CTR, CBC and the
+//! AEAD mode in the default run ([`few`]), every mode with `bench --modes`.
 
 use super::bench::{measure, Row};
 use super::bench::measure::{choice, shown};
@@ -35,14 +36,24 @@ pub fn request<'a>(id: CipherId, mode: Mode, key: &'a [u8], backend: &'a str, pr
     })
 }
 
-pub fn rows(id: CipherId, backend: &'static str, bytes: usize, reps: usize) -> Result<Vec<Row>, Failure> {
+/// The default run's modes of `id`: its counter mode (CTR, or CNT for
+/// GOST 28147-89), CBC (serial encryption, parallel decryption) and its
+/// AEAD mode (MGM or GCM) where it has one.
+pub fn few(id: CipherId) -> Vec<Mode> {
+    let modes = Mode::for_cipher(id);
+    let first = |of: &[Mode]| of.iter().copied().find(|m| modes.contains(m));
+    [first(&[Mode::Ctr, Mode::Cnt]), first(&[Mode::Cbc]), first(&[Mode::Mgm, Mode::Gcm])].into_iter().flatten().collect()
+}
+
+/// Rows of every mode of `id` except ECB, or of the modes in `only`.
+pub fn rows(id: CipherId, backend: &'static str, bytes: usize, reps: usize, only: Option<&[Mode]>) -> Result<Vec<Row>, Failure> {
     let key = super::bench::measure::key_for(id);
     let info = Cipher::with_id(id, &key, None, choice(backend)).map_err(Failure::input)?.backend();
     let info = shown(backend, info);
     let len = bytes / id.block_bytes() * id.block_bytes();
     let data: Vec<u8> = (0..len).map(|i| i as u8).collect();
     let mut rows = Vec::new();
-    for mode in Mode::for_cipher(id).into_iter().filter(|m| *m != Mode::Ecb) {
+    for mode in Mode::for_cipher(id).into_iter().filter(|m| *m != Mode::Ecb && only.is_none_or(|o| o.contains(m))) {
         let Some(req) = request(id, mode, &key, backend, &data[..id.block_bytes() * 2]) else { continue };
         let mut record = |direction: &'static str, f: &mut dyn FnMut() -> Result<Vec<u8>, Error>| {
             let mut failed = None;

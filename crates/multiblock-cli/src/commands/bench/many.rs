@@ -1,4 +1,4 @@
-//! The many-streams section (issue 18): 64 messages of 256 KiB under one
+//! The many-streams section: 64 messages of 256 KiB under one
 //! key through `modes::many` (one wide cipher call per step over every
 //! stream), for each serial mode with a wide form, with no backend forced;
 //! and ECB over one 16 MiB message in the same run, the bound they are

@@ -1,14 +1,17 @@
-//! The seed papers' own figures, printed beside this CPU's numbers. Every
-//! figure names its paper, its table and the CPU it was measured on; the
-//! values are the papers' printed numbers (seed 000 Tables 4-7, seed 003
-//! Tables 1-2, seed 001 §3.3 and the uBlock design document it quotes; the
-//! README's list of sources names each paper). NA marks a cell the paper leaves empty.
+//! The published figures of the papers this project starts from, printed
+//! beside this CPU's numbers. Every figure names its paper (authors, year,
+//! title), its table and the CPU it was measured on; the values are the
+//! papers' printed numbers: Sovyn et al. 2019 Tables 1, 2 and 4-7; the
+//! "Magma and Kuznyechik with SSE2/AVX/AVX2 and LUTs" study's Tables 1-2;
+//! Gao et al. 2024 §4; Wu et al. 2019 §5.1 (the uBlock design document).
+//! NA marks a cell the paper leaves empty.
 
+use super::measure::AUTO;
 use super::row::{Entry, Kind};
 
 /// Where a figure was published and measured.
 pub struct Source {
-    /// A short label for tables, e.g. "000-T5" (seed 000, Table 5).
+    /// A short label for table cells, e.g. "Sovyn 2019 T5" (Sovyn et al. 2019, Table 5).
     pub tag: &'static str,
     pub paper: &'static str,
     pub table: &'static str,
@@ -21,28 +24,40 @@ impl Source {
     }
 }
 
-const SEED000: &str = "seed 000: Sovyn, Khoma, Nakonechnyi, Stakhiv, Zakhyst Informatsii 21(4), 2019";
+/// Ya. Sovyn, V. Khoma, Yu. Nakonechnyi, M. Stakhiv (2019).
+pub const SOVYN_2019: &str = "Ya. Sovyn, V. Khoma, Yu. Nakonechnyi, M. Stakhiv, \"Efficient implementation and performance comparison of the Kalyna and GOST 28147-89 ciphers with vector extensions SSE, AVX and AVX-512\", Zakhyst Informatsii 21(4), 2019";
+/// Gao et al. (2024), uBlock with AVX2.
+pub const GAO_2024: &str = "Gao et al., \"Fast software implementation of the block cipher uBlock algorithm\", Journal of National University of Defense Technology 46(6), 2024";
+/// An unattributed Russian study of Magma and Kuznyechik.
+pub const MAGMA_KUZNYECHIK_LUT: &str = "\"Magma and Kuznyechik with SSE2/AVX/AVX2 and LUTs\" (an unattributed Russian study)";
+/// The uBlock design document.
+pub const WU_2019: &str = "Wu et al., \"The block cipher uBlock\", Journal of Cryptologic Research 6(6), 2019";
+/// The method of `--size-sweep`.
+pub const GOLCHEVSKY_2023: &str = "Golchevsky & Ushakov, \"Acceleration of cryptographic computations by low-level optimisation of basic blocks\", Bulletin of Syktyvkar University, 2023, 1(46):30-49";
+
 const SKYLAKE: &str = "Xeon Skylake-SP 2.0 GHz (GCP n1-highcpu-2), GCC 7.3 / MSVC 2019";
-pub static SEED000_T1: Source = Source { tag: "000-T1", paper: SEED000, table: "Table 1 (Kalyna developers' single-block code [14])", cpu: "Core i5-4670 3.4 GHz, gcc 4.9.2" };
-pub static SEED000_T1_SHIFR: Source = Source { tag: "000-T1[2]", paper: SEED000, table: "Table 1 («Шифр+» v2 library [2], 16 KB)", cpu: "Core i7-6700HQ 2.6 GHz, Windows 10" };
-pub static SEED000_T1_CPPCRYPTO: Source = Source { tag: "000-T1[10]", paper: SEED000, table: "Table 1 (cppcrypto [10], CBC, 130 KB)", cpu: "Xeon E5-1650 v3 3.5 GHz; VC++2015 / gcc 5.2 / clang 3.7" };
-pub static SEED000_T2: Source = Source { tag: "000-T2", paper: SEED000, table: "Table 2 (GOST 28147-89 by method, from [4])", cpu: "not given (cpb = 2600 / MB/s)" };
-pub static SEED000_REF3: Source = Source { tag: "000-[3]", paper: SEED000, table: "§2, multi-block GOST figures quoted from [3]", cpu: "not given (Haswell for the AVX2 figure)" };
-pub static SEED000_T4: Source = Source { tag: "000-T4", paper: SEED000, table: "Table 4 (GOST 28147-89, tables)", cpu: SKYLAKE };
-pub static SEED000_T5: Source = Source { tag: "000-T5", paper: SEED000, table: "Table 5 (GOST 28147-89, constant-time)", cpu: SKYLAKE };
-pub static SEED000_T6: Source = Source { tag: "000-T6", paper: SEED000, table: "Table 6 (Kalyna-128/128, tables)", cpu: SKYLAKE };
-pub static SEED000_T7: Source = Source { tag: "000-T7", paper: SEED000, table: "Table 7 (Kalyna-128/128, constant-time)", cpu: SKYLAKE };
-pub static SEED003_T1: Source = Source { tag: "003-T1", paper: "seed 003: Magma and Kuznyechik with SSE2/AVX/AVX2", table: "Table 1 (Magma, file encryption)", cpu: "Core i3-9100F 3.6-4.2 GHz" };
-pub static SEED003_T2: Source = Source { tag: "003-T2", paper: "seed 003: Magma and Kuznyechik with SSE2/AVX/AVX2", table: "Table 2 (Kuznyechik, file encryption)", cpu: "Core i3-9100F 3.6-4.2 GHz" };
-pub static SEED003_T1_REFS: Source = Source { tag: "003-T1[3]", paper: "seed 003: Magma and Kuznyechik with SSE2/AVX/AVX2", table: "Table 1 (Magma, the implementations of its ref. [3])", cpu: "Core i3-9100F 3.6-4.2 GHz" };
-pub static SEED003_T2_REF5: Source = Source { tag: "003-T2[5]", paper: "seed 003: Magma and Kuznyechik with SSE2/AVX/AVX2", table: "Table 2 (Kuznyechik implementation of its ref. [5])", cpu: "Core i3-9100F 3.6-4.2 GHz" };
-pub static UBLOCK_DESIGN_256: Source = Source { tag: "uBlock-doc-256B", paper: "uBlock design document §5.1 (quoted by seed 001 notes)", table: "original SSE code, 256 B", cpu: "Core i7-3740QM 2.7 GHz, MSVC 2010" };
-pub static SEED001_S4: Source = Source { tag: "001-§4", paper: "seed 001: Fast software implementation of uBlock (AVX2)", table: "§4 conclusion (short message, Mibit/s)", cpu: "Ryzen 9 5900X 3.7 GHz" };
-pub static UBLOCK_DESIGN: Source = Source { tag: "uBlock-doc", paper: "uBlock design document §5.1 (quoted by seed 001 notes)", table: "original SSE code, 1 MB", cpu: "Core i7-3740QM 2.7 GHz, MSVC 2010" };
+const I3_9100F: &str = "Core i3-9100F 3.6-4.2 GHz";
+const I7_3740QM: &str = "Core i7-3740QM 2.7 GHz, MSVC 2010";
+pub static SOVYN_2019_T1: Source = Source { tag: "Sovyn 2019 T1", paper: SOVYN_2019, table: "Table 1 (Kalyna developers' single-block code [14])", cpu: "Core i5-4670 3.4 GHz, gcc 4.9.2" };
+pub static SOVYN_2019_T1_SHIFR: Source = Source { tag: "Sovyn 2019 T1 [2]", paper: SOVYN_2019, table: "Table 1 («Шифр+» v2 library [2], 16 KB)", cpu: "Core i7-6700HQ 2.6 GHz, Windows 10" };
+pub static SOVYN_2019_T1_CPPCRYPTO: Source = Source { tag: "Sovyn 2019 T1 [10]", paper: SOVYN_2019, table: "Table 1 (cppcrypto [10], CBC, 130 KB)", cpu: "Xeon E5-1650 v3 3.5 GHz; VC++2015 / gcc 5.2 / clang 3.7" };
+pub static SOVYN_2019_T2: Source = Source { tag: "Sovyn 2019 T2", paper: SOVYN_2019, table: "Table 2 (GOST 28147-89 by method, from [4])", cpu: "not given (cpb = 2600 / MB/s)" };
+pub static SOVYN_2019_REF3: Source = Source { tag: "Sovyn 2019 [3]", paper: SOVYN_2019, table: "§2, multi-block GOST figures quoted from [3]", cpu: "not given (Haswell for the AVX2 figure)" };
+pub static SOVYN_2019_T4: Source = Source { tag: "Sovyn 2019 T4", paper: SOVYN_2019, table: "Table 4 (GOST 28147-89, tables)", cpu: SKYLAKE };
+pub static SOVYN_2019_T5: Source = Source { tag: "Sovyn 2019 T5", paper: SOVYN_2019, table: "Table 5 (GOST 28147-89, constant-time)", cpu: SKYLAKE };
+pub static SOVYN_2019_T6: Source = Source { tag: "Sovyn 2019 T6", paper: SOVYN_2019, table: "Table 6 (Kalyna-128/128, tables)", cpu: SKYLAKE };
+pub static SOVYN_2019_T7: Source = Source { tag: "Sovyn 2019 T7", paper: SOVYN_2019, table: "Table 7 (Kalyna-128/128, constant-time)", cpu: SKYLAKE };
+pub static MAGMA_KUZNYECHIK_LUT_T1: Source = Source { tag: "LUT study T1", paper: MAGMA_KUZNYECHIK_LUT, table: "Table 1 (Magma, file encryption)", cpu: I3_9100F };
+pub static MAGMA_KUZNYECHIK_LUT_T2: Source = Source { tag: "LUT study T2", paper: MAGMA_KUZNYECHIK_LUT, table: "Table 2 (Kuznyechik, file encryption)", cpu: I3_9100F };
+pub static MAGMA_KUZNYECHIK_LUT_T1_REFS: Source = Source { tag: "LUT study T1 [3]", paper: MAGMA_KUZNYECHIK_LUT, table: "Table 1 (Magma, the implementations of its ref. [3])", cpu: I3_9100F };
+pub static MAGMA_KUZNYECHIK_LUT_T2_REF5: Source = Source { tag: "LUT study T2 [5]", paper: MAGMA_KUZNYECHIK_LUT, table: "Table 2 (Kuznyechik implementation of its ref. [5])", cpu: I3_9100F };
+pub static WU_2019_256: Source = Source { tag: "Wu 2019 §5.1 256 B", paper: WU_2019, table: "§5.1, the designers' SSE code, 256 B (as quoted by Gao et al. 2024)", cpu: I7_3740QM };
+pub static GAO_2024_S4: Source = Source { tag: "Gao 2024 §4", paper: GAO_2024, table: "§4 conclusion (AVX2, short message, Mibit/s)", cpu: "Ryzen 9 5900X 3.7 GHz" };
+pub static WU_2019_1MB: Source = Source { tag: "Wu 2019 §5.1", paper: WU_2019, table: "§5.1, the designers' SSE code, 1 MB (as quoted by Gao et al. 2024)", cpu: I7_3740QM };
 
 const NA: f64 = f64::NAN;
 
-/// One column of a seed 000 sweep table: cycles/byte against blocks per
+/// One column of a sweep table of Sovyn et al. 2019: cycles/byte against blocks per
 /// call, for GCC and for MSVC.
 pub struct Sweep {
     pub source: &'static Source,
@@ -75,14 +90,14 @@ impl Sweep {
     }
 }
 
-/// Seed 000 Tables 4-7, every column. `backends` names ours that the column
+/// Sovyn et al. 2019, Tables 4-7, every column. `backends` names ours that the column
 /// is printed beside; the gather columns of Tables 4 and 6 have no
 /// counterpart (gathers are not constant-time and this project has no gather
 /// backend) except Table 6's AVX-512 one, shown beside our AVX-512 backend
 /// for the instruction set.
 pub static SWEEPS: &[Sweep] = &[
     Sweep {
-        source: &SEED000_T4,
+        source: &SOVYN_2019_T4,
         cipher: "gost89",
         column: "GPR, 8-bit tables",
         direction: "encrypt",
@@ -90,7 +105,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 35.00, 35.25), (2, 18.63, 18.63), (3, 13.50, 14.83), (4, 12.19, 15.94), (5, 12.20, 18.95)],
     },
     Sweep {
-        source: &SEED000_T4,
+        source: &SOVYN_2019_T4,
         cipher: "gost89",
         column: "GPR, 12-bit tables",
         direction: "encrypt",
@@ -98,7 +113,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 38.25, 37.00), (2, 20.13, 19.00), (3, 14.58, 13.75), (4, 11.75, 12.06), (5, 10.90, 12.45)],
     },
     Sweep {
-        source: &SEED000_T5,
+        source: &SOVYN_2019_T5,
         cipher: "gost89",
         column: "SSE-128 pshufb",
         direction: "encrypt",
@@ -106,7 +121,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 68.50, 52.25), (2, 34.50, 26.25), (4, 13.25, 10.75), (8, 9.50, 7.66), (12, 9.90, 8.83), (16, 9.77, 8.58)],
     },
     Sweep {
-        source: &SEED000_T5,
+        source: &SOVYN_2019_T5,
         cipher: "gost89",
         column: "AVX-256 vpshufb",
         direction: "encrypt",
@@ -114,7 +129,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 54.00, 55.00), (2, 27.63, 27.88), (4, 13.88, 14.13), (8, 6.06, 6.03), (16, 3.73, 3.94), (24, 3.57, 3.93), (32, 3.39, 3.70)],
     },
     Sweep {
-        source: &SEED000_T5,
+        source: &SOVYN_2019_T5,
         cipher: "gost89",
         column: "AVX-512 vpshufb, vprold",
         direction: "encrypt",
@@ -122,7 +137,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 68.25, 70.00), (2, 35.88, 36.50), (4, 18.19, 21.13), (8, 9.22, 9.84), (16, 3.42, 3.42), (32, 2.24, 2.17), (48, 1.95, 2.07), (64, 1.88, 2.28)],
     },
     Sweep {
-        source: &SEED000_T6,
+        source: &SOVYN_2019_T6,
         cipher: "kalyna-128-128",
         column: "GPR, T-tables",
         direction: "encrypt",
@@ -130,7 +145,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 9.00, 9.00), (2, 7.75, 7.69), (4, 7.88, 11.06)],
     },
     Sweep {
-        source: &SEED000_T6,
+        source: &SOVYN_2019_T6,
         cipher: "kalyna-128-128",
         column: "GPR, T-tables",
         direction: "decrypt",
@@ -138,7 +153,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 11.25, 10.88), (2, 8.81, 9.00), (4, 8.97, 12.66)],
     },
     Sweep {
-        source: &SEED000_T7,
+        source: &SOVYN_2019_T7,
         cipher: "kalyna-128-128",
         column: "SSE-128 row-scan S-boxes",
         direction: "encrypt",
@@ -146,7 +161,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 84.25, 48.75), (2, 50.31, 31.75), (4, 37.94, 24.00)],
     },
     Sweep {
-        source: &SEED000_T7,
+        source: &SOVYN_2019_T7,
         cipher: "kalyna-128-128",
         column: "SSE-128 row-scan S-boxes",
         direction: "decrypt",
@@ -154,7 +169,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 107.13, 57.75), (2, 77.88, 44.44), (4, 61.47, 35.88)],
     },
     Sweep {
-        source: &SEED000_T7,
+        source: &SOVYN_2019_T7,
         cipher: "kalyna-128-128",
         column: "AVX-256 row-scan S-boxes",
         direction: "encrypt",
@@ -162,7 +177,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 38.13, 35.50), (2, 34.75, 24.13), (4, 21.59, 15.09), (8, 16.42, 10.63)],
     },
     Sweep {
-        source: &SEED000_T7,
+        source: &SOVYN_2019_T7,
         cipher: "kalyna-128-128",
         column: "AVX-256 row-scan S-boxes",
         direction: "decrypt",
@@ -170,7 +185,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 45.38, 43.88), (2, 42.69, 30.94), (4, 29.34, 22.50), (8, 25.91, 17.19)],
     },
     Sweep {
-        source: &SEED000_T7,
+        source: &SOVYN_2019_T7,
         cipher: "kalyna-128-128",
         column: "AVX-512 F+BW row-scan S-boxes",
         direction: "encrypt",
@@ -178,7 +193,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 52.38, 57.25), (2, 28.31, 30.00), (4, 18.13, 19.72), (8, 11.08, 11.73), (12, 10.14, 10.75), (16, 8.32, 8.78)],
     },
     Sweep {
-        source: &SEED000_T7,
+        source: &SOVYN_2019_T7,
         cipher: "kalyna-128-128",
         column: "AVX-512 F+BW row-scan S-boxes",
         direction: "decrypt",
@@ -188,7 +203,7 @@ pub static SWEEPS: &[Sweep] = &[
     // Table 6's vector columns: AVX-512 gather tables beside our AVX-512
     // backend (after Table 7's constant-time column, which is the same job).
     Sweep {
-        source: &SEED000_T6,
+        source: &SOVYN_2019_T6,
         cipher: "kalyna-128-128",
         column: "AVX-512 gather T-tables (not constant-time)",
         direction: "encrypt",
@@ -196,7 +211,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 23.63, 25.38), (2, 13.69, 14.75), (4, 8.25, 8.84), (6, 7.67, 7.81), (8, 5.64, 5.83), (12, 5.47, 5.52), (16, 5.61, 5.49)],
     },
     Sweep {
-        source: &SEED000_T6,
+        source: &SOVYN_2019_T6,
         cipher: "kalyna-128-128",
         column: "AVX-512 gather T-tables (not constant-time)",
         direction: "decrypt",
@@ -206,7 +221,7 @@ pub static SWEEPS: &[Sweep] = &[
     // Columns with no backend that does the same job here: printed in the
     // report's "other columns" tables, so every cell of Tables 4-7 shows.
     Sweep {
-        source: &SEED000_T4,
+        source: &SOVYN_2019_T4,
         cipher: "gost89",
         column: "GPR, 16-bit tables",
         direction: "encrypt",
@@ -214,7 +229,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 73.50, 72.00), (2, 36.88, 35.25), (3, 24.58, 24.00), (4, 18.88, 18.75), (5, 15.30, 15.05)],
     },
     Sweep {
-        source: &SEED000_T4,
+        source: &SOVYN_2019_T4,
         cipher: "gost89",
         column: "AVX-256 gather, 8-bit tables",
         direction: "encrypt",
@@ -222,7 +237,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 91.25, 91.75), (2, 46.13, 47.25), (4, 23.69, 24.63), (8, 15.53, 16.03), (16, 8.70, 9.11), (24, 8.21, 8.56), (32, 8.45, 8.86)],
     },
     Sweep {
-        source: &SEED000_T4,
+        source: &SOVYN_2019_T4,
         cipher: "gost89",
         column: "AVX-256 gather, 12-bit tables",
         direction: "encrypt",
@@ -230,7 +245,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 106.25, 104.50), (2, 54.50, 57.75), (4, 28.63, 30.88), (8, 15.09, 16.03), (16, 8.23, 8.42), (24, 6.95, 7.02), (32, 6.99, 6.66)],
     },
     Sweep {
-        source: &SEED000_T4,
+        source: &SOVYN_2019_T4,
         cipher: "gost89",
         column: "AVX-256 gather, 16-bit tables",
         direction: "encrypt",
@@ -238,7 +253,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 127.25, 124.75), (2, 67.13, 65.88), (4, 36.31, 37.25), (8, 20.69, 20.75), (16, 11.30, 11.16), (24, 8.90, 8.97), (32, 8.79, 8.52)],
     },
     Sweep {
-        source: &SEED000_T4,
+        source: &SOVYN_2019_T4,
         cipher: "gost89",
         column: "AVX-512 gather, 8-bit tables",
         direction: "encrypt",
@@ -246,7 +261,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 129.25, 130.25), (2, 69.75, 71.63), (4, 35.19, 38.00), (8, 20.78, 21.56), (16, 12.73, 12.48), (32, 8.01, 8.04), (48, 7.95, 8.04), (64, 7.93, 8.07)],
     },
     Sweep {
-        source: &SEED000_T4,
+        source: &SOVYN_2019_T4,
         cipher: "gost89",
         column: "AVX-512 gather, 12-bit tables",
         direction: "encrypt",
@@ -254,7 +269,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 131.75, 138.25), (2, 71.50, 74.50), (4, 36.69, 39.06), (8, 19.47, 21.41), (16, 11.16, 11.39), (32, 6.72, 7.05), (48, 6.60, 6.80), (64, 6.45, 6.61)],
     },
     Sweep {
-        source: &SEED000_T4,
+        source: &SOVYN_2019_T4,
         cipher: "gost89",
         column: "AVX-512 gather, 16-bit tables",
         direction: "encrypt",
@@ -262,7 +277,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 139.25, 141.25), (2, 77.50, 79.38), (4, 43.81, 47.38), (8, 25.13, 27.59), (16, 15.03, 15.53), (32, 9.24, 9.38), (48, 7.72, 7.86), (64, 7.06, 7.17)],
     },
     Sweep {
-        source: &SEED000_T6,
+        source: &SOVYN_2019_T6,
         cipher: "kalyna-128-128",
         column: "AVX-256 gather T-tables",
         direction: "encrypt",
@@ -270,7 +285,7 @@ pub static SWEEPS: &[Sweep] = &[
         points: &[(1, 19.50, 19.50), (2, 10.88, 10.63), (4, 9.22, 8.72), (6, 9.25, 8.52), (8, 9.34, 8.42)],
     },
     Sweep {
-        source: &SEED000_T6,
+        source: &SOVYN_2019_T6,
         cipher: "kalyna-128-128",
         column: "AVX-256 gather T-tables",
         direction: "decrypt",
@@ -281,18 +296,18 @@ pub static SWEEPS: &[Sweep] = &[
 
 /// Every source, for the report's list of references.
 pub static SOURCES: &[&Source] = &[
-    &SEED000_T1, &SEED000_T1_SHIFR, &SEED000_T1_CPPCRYPTO, &SEED000_T2, &SEED000_REF3, &SEED000_T4, &SEED000_T5, &SEED000_T6, &SEED000_T7,
-    &SEED003_T1, &SEED003_T1_REFS, &SEED003_T2, &SEED003_T2_REF5, &SEED001_S4, &UBLOCK_DESIGN, &UBLOCK_DESIGN_256,
+    &SOVYN_2019_T1, &SOVYN_2019_T1_SHIFR, &SOVYN_2019_T1_CPPCRYPTO, &SOVYN_2019_T2, &SOVYN_2019_REF3, &SOVYN_2019_T4, &SOVYN_2019_T5, &SOVYN_2019_T6, &SOVYN_2019_T7,
+    &MAGMA_KUZNYECHIK_LUT_T1, &MAGMA_KUZNYECHIK_LUT_T1_REFS, &MAGMA_KUZNYECHIK_LUT_T2, &MAGMA_KUZNYECHIK_LUT_T2_REF5, &GAO_2024_S4, &WU_2019_1MB, &WU_2019_256,
 ];
 
-/// The seed 000 sweep column of `cipher`/`direction` that `backend` compares
+/// The Sovyn et al. 2019 sweep column of `cipher`/`direction` that `backend` compares
 /// with first (the same job: Table 7's constant-time column before Table 6's
 /// gather column beside `avx512-gfni`).
 pub fn sweep_for(cipher: &str, backend: &str, direction: &str) -> Option<&'static Sweep> {
     sweeps_for(cipher, backend, direction).next()
 }
 
-/// Every seed 000 sweep column printed beside `backend`, in table order.
+/// Every Sovyn et al. 2019 sweep column printed beside `backend`, in table order.
 pub fn sweeps_for<'a>(cipher: &'a str, backend: &'a str, direction: &'a str) -> impl Iterator<Item = &'static Sweep> + 'a {
     SWEEPS.iter().filter(move |s| s.cipher == cipher && s.direction == direction && s.backends.contains(&backend))
 }
@@ -316,7 +331,7 @@ pub struct Point {
     pub mb_per_s: f64,
 }
 
-/// uBlock's Mibit/s (the seed's companion code divides by 2^20) as MB/s.
+/// uBlock's Mibit/s (Gao et al. 2024 divide by 2^20) as MB/s.
 const fn mibit(x: f64) -> f64 {
     x * 1.048576 / 8.0
 }
@@ -325,33 +340,33 @@ const CT_VECTOR: &[&str] = &["ssse3", "avx2", "avx512", "avx512-vbmi"];
 const UBLOCK_AVX: &[&str] = &["avx2", "avx512-vbmi"];
 
 pub static POINTS: &[Point] = &[
-    // Seed 000 Table 1, [14]: the Kalyna developers' single-block table code.
-    Point { source: &SEED000_T1, cipher: "kalyna-128-128", implementation: "developers' T-table code, 1 block", backends: &["table", "dstu-core"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 10.41, mb_per_s: 326.5 },
-    Point { source: &SEED000_T1, cipher: "kalyna-128-256", implementation: "developers' T-table code, 1 block", backends: &["table", "dstu-core"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 15.03, mb_per_s: 226.2 },
-    Point { source: &SEED000_T1, cipher: "kalyna-256-256", implementation: "developers' T-table code, 1 block", backends: &["table", "dstu-core"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 13.48, mb_per_s: 252.2 },
-    Point { source: &SEED000_T1, cipher: "kalyna-256-512", implementation: "developers' T-table code, 1 block", backends: &["table", "dstu-core"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 17.43, mb_per_s: 195.1 },
-    Point { source: &SEED000_T1, cipher: "kalyna-512-512", implementation: "developers' T-table code, 1 block", backends: &["table", "dstu-core"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 19.62, mb_per_s: 173.3 },
-    // Seed 003 Tables 1-2: MB/s of file encryption (ECB); cycles/byte not given.
+    // Sovyn et al. 2019, Table 1, [14]: the Kalyna developers' single-block table code.
+    Point { source: &SOVYN_2019_T1, cipher: "kalyna-128-128", implementation: "developers' T-table code, 1 block", backends: &["table", "dstu-core"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 10.41, mb_per_s: 326.5 },
+    Point { source: &SOVYN_2019_T1, cipher: "kalyna-128-256", implementation: "developers' T-table code, 1 block", backends: &["table", "dstu-core"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 15.03, mb_per_s: 226.2 },
+    Point { source: &SOVYN_2019_T1, cipher: "kalyna-256-256", implementation: "developers' T-table code, 1 block", backends: &["table", "dstu-core"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 13.48, mb_per_s: 252.2 },
+    Point { source: &SOVYN_2019_T1, cipher: "kalyna-256-512", implementation: "developers' T-table code, 1 block", backends: &["table", "dstu-core"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 17.43, mb_per_s: 195.1 },
+    Point { source: &SOVYN_2019_T1, cipher: "kalyna-512-512", implementation: "developers' T-table code, 1 block", backends: &["table", "dstu-core"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 19.62, mb_per_s: 173.3 },
+    // The Magma and Kuznyechik LUT study, Tables 1-2: MB/s of file encryption (ECB); cycles/byte not given.
     // Its AVX2 Kuznyechik is the same LS-table method as its SSE2 one (the
     // SSE2 figure stands beside our `table`), so it has no row of its own.
-    Point { source: &SEED003_T1, cipher: "magma", implementation: "AVX vpshufb, 4 blocks", backends: CT_VECTOR, kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: NA, mb_per_s: 200.0 },
-    Point { source: &SEED003_T1, cipher: "magma", implementation: "OpenSSL", backends: &["openssl-gost"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: NA, mb_per_s: 55.0 },
-    Point { source: &SEED003_T2, cipher: "kuznyechik", implementation: "SSE2 LS tables (pextrw)", backends: &["table"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: NA, mb_per_s: 195.0 },
-    Point { source: &SEED003_T2, cipher: "kuznyechik", implementation: "AVX2 LS tables, 2 blocks", backends: &[], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: NA, mb_per_s: 190.0 },
-    // Seed 001 §4: short messages with key setup, one key and four keys, encryption.
-    Point { source: &SEED001_S4, cipher: "ublock-128-128", implementation: "AVX2, 1 key", backends: UBLOCK_AVX, kind: Kind::Short, direction: "encrypt", cycles_per_byte: NA, mb_per_s: mibit(7205.0) },
-    Point { source: &SEED001_S4, cipher: "ublock-128-128", implementation: "AVX2, 4 keys", backends: UBLOCK_AVX, kind: Kind::MultiKey, direction: "encrypt", cycles_per_byte: NA, mb_per_s: mibit(6340.0) },
-    Point { source: &SEED001_S4, cipher: "ublock-128-256", implementation: "AVX2, 1 key", backends: UBLOCK_AVX, kind: Kind::Short, direction: "encrypt", cycles_per_byte: NA, mb_per_s: mibit(4099.0) },
-    Point { source: &SEED001_S4, cipher: "ublock-128-256", implementation: "AVX2, 4 keys", backends: UBLOCK_AVX, kind: Kind::MultiKey, direction: "encrypt", cycles_per_byte: NA, mb_per_s: mibit(3422.0) },
-    Point { source: &SEED001_S4, cipher: "ublock-256-256", implementation: "AVX2, 1 key", backends: UBLOCK_AVX, kind: Kind::Short, direction: "encrypt", cycles_per_byte: NA, mb_per_s: mibit(3182.0) },
-    Point { source: &SEED001_S4, cipher: "ublock-256-256", implementation: "AVX2, 4 keys", backends: UBLOCK_AVX, kind: Kind::MultiKey, direction: "encrypt", cycles_per_byte: NA, mb_per_s: mibit(2813.0) },
-    // The designers' SSE code on 1 MB (the seed's "original code").
-    Point { source: &UBLOCK_DESIGN, cipher: "ublock-128-128", implementation: "designers' SSE code", backends: &["ssse3"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 11.8, mb_per_s: NA },
-    Point { source: &UBLOCK_DESIGN, cipher: "ublock-128-128", implementation: "designers' SSE code", backends: &["ssse3"], kind: Kind::Ecb, direction: "decrypt", cycles_per_byte: 11.3, mb_per_s: NA },
-    Point { source: &UBLOCK_DESIGN, cipher: "ublock-128-256", implementation: "designers' SSE code", backends: &["ssse3"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 17.4, mb_per_s: NA },
-    Point { source: &UBLOCK_DESIGN, cipher: "ublock-128-256", implementation: "designers' SSE code", backends: &["ssse3"], kind: Kind::Ecb, direction: "decrypt", cycles_per_byte: 16.7, mb_per_s: NA },
-    Point { source: &UBLOCK_DESIGN, cipher: "ublock-256-256", implementation: "designers' SSE code", backends: &["ssse3"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 13.6, mb_per_s: NA },
-    Point { source: &UBLOCK_DESIGN, cipher: "ublock-256-256", implementation: "designers' SSE code", backends: &["ssse3"], kind: Kind::Ecb, direction: "decrypt", cycles_per_byte: 13.4, mb_per_s: NA },
+    Point { source: &MAGMA_KUZNYECHIK_LUT_T1, cipher: "magma", implementation: "AVX vpshufb, 4 blocks", backends: CT_VECTOR, kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: NA, mb_per_s: 200.0 },
+    Point { source: &MAGMA_KUZNYECHIK_LUT_T1, cipher: "magma", implementation: "OpenSSL", backends: &["openssl-gost"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: NA, mb_per_s: 55.0 },
+    Point { source: &MAGMA_KUZNYECHIK_LUT_T2, cipher: "kuznyechik", implementation: "SSE2 LS tables (pextrw)", backends: &["table"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: NA, mb_per_s: 195.0 },
+    Point { source: &MAGMA_KUZNYECHIK_LUT_T2, cipher: "kuznyechik", implementation: "AVX2 LS tables, 2 blocks", backends: &[], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: NA, mb_per_s: 190.0 },
+    // Gao et al. 2024, §4: short messages with key setup, one key and four keys, encryption.
+    Point { source: &GAO_2024_S4, cipher: "ublock-128-128", implementation: "AVX2, 1 key", backends: UBLOCK_AVX, kind: Kind::Short, direction: "encrypt", cycles_per_byte: NA, mb_per_s: mibit(7205.0) },
+    Point { source: &GAO_2024_S4, cipher: "ublock-128-128", implementation: "AVX2, 4 keys", backends: UBLOCK_AVX, kind: Kind::MultiKey, direction: "encrypt", cycles_per_byte: NA, mb_per_s: mibit(6340.0) },
+    Point { source: &GAO_2024_S4, cipher: "ublock-128-256", implementation: "AVX2, 1 key", backends: UBLOCK_AVX, kind: Kind::Short, direction: "encrypt", cycles_per_byte: NA, mb_per_s: mibit(4099.0) },
+    Point { source: &GAO_2024_S4, cipher: "ublock-128-256", implementation: "AVX2, 4 keys", backends: UBLOCK_AVX, kind: Kind::MultiKey, direction: "encrypt", cycles_per_byte: NA, mb_per_s: mibit(3422.0) },
+    Point { source: &GAO_2024_S4, cipher: "ublock-256-256", implementation: "AVX2, 1 key", backends: UBLOCK_AVX, kind: Kind::Short, direction: "encrypt", cycles_per_byte: NA, mb_per_s: mibit(3182.0) },
+    Point { source: &GAO_2024_S4, cipher: "ublock-256-256", implementation: "AVX2, 4 keys", backends: UBLOCK_AVX, kind: Kind::MultiKey, direction: "encrypt", cycles_per_byte: NA, mb_per_s: mibit(2813.0) },
+    // The designers' SSE code on 1 MB (Gao et al. 2024's "original code").
+    Point { source: &WU_2019_1MB, cipher: "ublock-128-128", implementation: "designers' SSE code", backends: &["ssse3"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 11.8, mb_per_s: NA },
+    Point { source: &WU_2019_1MB, cipher: "ublock-128-128", implementation: "designers' SSE code", backends: &["ssse3"], kind: Kind::Ecb, direction: "decrypt", cycles_per_byte: 11.3, mb_per_s: NA },
+    Point { source: &WU_2019_1MB, cipher: "ublock-128-256", implementation: "designers' SSE code", backends: &["ssse3"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 17.4, mb_per_s: NA },
+    Point { source: &WU_2019_1MB, cipher: "ublock-128-256", implementation: "designers' SSE code", backends: &["ssse3"], kind: Kind::Ecb, direction: "decrypt", cycles_per_byte: 16.7, mb_per_s: NA },
+    Point { source: &WU_2019_1MB, cipher: "ublock-256-256", implementation: "designers' SSE code", backends: &["ssse3"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 13.6, mb_per_s: NA },
+    Point { source: &WU_2019_1MB, cipher: "ublock-256-256", implementation: "designers' SSE code", backends: &["ssse3"], kind: Kind::Ecb, direction: "decrypt", cycles_per_byte: 13.4, mb_per_s: NA },
 ];
 
 /// A paper figure matched to one of our entries.
@@ -366,7 +381,7 @@ fn some(x: f64) -> Option<f64> {
     (!x.is_nan()).then_some(x)
 }
 
-/// The paper figure for the same experiment as `e`, if a seed has one.
+/// The published figure for the same experiment as `e`, if a paper has one.
 pub fn figure_for(e: &Entry) -> Option<Figure> {
     let r = &e.row;
     if e.kind == Kind::Sweep {
@@ -380,12 +395,14 @@ pub fn figure_for(e: &Entry) -> Option<Figure> {
             mb_per_s: None,
         });
     }
-    // The seed's multi-key figures are for short messages only.
+    // Gao et al.'s multi-key figures are for short messages only.
     if (r.mode.is_some() && r.peer.is_none()) || (e.kind == Kind::MultiKey && e.message() != "short") {
         return None;
     }
+    // `auto` (no backend forced) stands for the cipher's default backend.
+    let backend = if r.backend == AUTO { default_backend(r.cipher).unwrap_or(AUTO) } else { r.backend };
     let p = POINTS.iter().find(|p| {
-        p.cipher == r.cipher && p.kind == e.kind && p.direction == r.direction && p.backends.contains(&r.backend)
+        p.cipher == r.cipher && p.kind == e.kind && p.direction == r.direction && p.backends.contains(&backend)
     });
     let Some(p) = p else {
         // Long-message ECB of a swept backend: the paper's best point of the
@@ -416,7 +433,7 @@ pub fn cell(x: f64) -> String {
     }
 }
 
-/// A figure a seed quotes from other work (or prints for a code this
+/// A figure a paper quotes from other work (or prints for a code this
 /// project has no counterpart of): shown in its own table, beside our best
 /// constant-time encryption of the same cipher in this run.
 pub struct Quoted {
@@ -437,37 +454,43 @@ const fn qd(source: &'static Source, cipher: &'static str, implementation: &'sta
     Quoted { source, cipher, implementation, direction: "decrypt", cycles_per_byte, mb_per_s }
 }
 
-/// Seed 000 Tables 1-2 and its [3] figures, seed 003's reference columns,
-/// the uBlock design document's 256-byte figures. (Seed 000 Table 1's
-/// [14] column is in POINTS, beside our table backend.)
+/// Sovyn et al. 2019 Tables 1-2 and its [3] figures, the LUT study's reference columns,
+/// the uBlock design document's 256-byte figures. (Sovyn et al. 2019 Table
+/// 1's [14] column is in POINTS, beside our table backend.)
 pub static QUOTED: &[Quoted] = &[
-    q(&SEED000_T1, "gost89", "GOST 28147-89 (Kalyna developers' comparison [14])", 42.55, 639.18 / 8.0),
-    q(&SEED000_T1_SHIFR, "kalyna-128-128", "«Шифр+» v2", 20.28, 128.22),
-    q(&SEED000_T1_SHIFR, "kalyna-128-256", "«Шифр+» v2", 26.55, 97.93),
-    q(&SEED000_T1_SHIFR, "kalyna-256-256", "«Шифр+» v2", 20.29, 128.12),
-    q(&SEED000_T1_SHIFR, "kalyna-256-512", "«Шифр+» v2", 23.29, 111.64),
-    q(&SEED000_T1_SHIFR, "kalyna-512-512", "«Шифр+» v2", 21.63, 120.22),
-    q(&SEED000_T1_SHIFR, "gost89", "«Шифр+» v2", 58.23, 44.65),
-    q(&SEED000_T1_CPPCRYPTO, "kalyna-128-128", "cppcrypto VC++2015 / gcc 5.2 / clang 3.7: best gcc (19.55 / 14.83 / 16.99)", 14.83, 236.0),
-    q(&SEED000_T1_CPPCRYPTO, "kalyna-128-256", "cppcrypto VC++2015 / gcc 5.2 / clang 3.7: best gcc (26.52 / 20.00 / 23.65)", 20.00, 175.0),
-    q(&SEED000_T1_CPPCRYPTO, "kalyna-256-256", "cppcrypto VC++2015 / gcc 5.2 / clang 3.7: best gcc (19.77 / 16.99 / 20.96)", 16.99, 206.0),
-    q(&SEED000_T1_CPPCRYPTO, "kalyna-256-512", "cppcrypto VC++2015 / gcc 5.2 / clang 3.7: best VC++ (25.00 / 25.93 / 26.72)", 25.00, 140.0),
-    q(&SEED000_T1_CPPCRYPTO, "kalyna-512-512", "cppcrypto VC++2015 / gcc 5.2 / clang 3.7: best VC++ (22.58 / 28.23 / 29.41)", 22.58, 155.0),
-    q(&SEED000_T2, "gost89", "Poly GPR", 83.87, 31.0),
-    q(&SEED000_T2, "gost89", "Table 4Kb (8-bit tables)", 50.00, 52.0),
-    q(&SEED000_T2, "gost89", "Poly SSE2", 22.22, 117.0),
-    q(&SEED000_T2, "gost89", "SSSE3/AVX", 6.93, 375.0),
-    q(&SEED000_REF3, "gost89", "GPR, 8-bit tables, 1 block", 60.0, NA),
-    q(&SEED000_REF3, "gost89", "GPR, 8-bit tables, 2 blocks", 30.0, NA),
-    q(&SEED000_REF3, "gost89", "AVX", 8.5, NA),
-    q(&SEED000_REF3, "gost89", "AVX2 (Haswell)", 6.7, NA),
-    q(&SEED003_T1_REFS, "magma", "algorithmic optimization [3]", NA, 60.0),
-    q(&SEED003_T1_REFS, "magma", "assembler insert [3]", NA, 85.0),
-    q(&SEED003_T2_REF5, "kuznyechik", "implementation of [5]", NA, 30.0),
-    q(&UBLOCK_DESIGN_256, "ublock-128-128", "designers' SSE code", 13.1, 1641.0 / 8.0),
-    qd(&UBLOCK_DESIGN_256, "ublock-128-128", "designers' SSE code", 13.0, 1670.0 / 8.0),
-    q(&UBLOCK_DESIGN_256, "ublock-128-256", "designers' SSE code", 21.1, 1056.0 / 8.0),
-    qd(&UBLOCK_DESIGN_256, "ublock-128-256", "designers' SSE code", 20.1, 1098.0 / 8.0),
-    q(&UBLOCK_DESIGN_256, "ublock-256-256", "designers' SSE code", 17.1, 1268.0 / 8.0),
-    qd(&UBLOCK_DESIGN_256, "ublock-256-256", "designers' SSE code", 16.8, 1276.0 / 8.0),
+    q(&SOVYN_2019_T1, "gost89", "GOST 28147-89 (Kalyna developers' comparison [14])", 42.55, 639.18 / 8.0),
+    q(&SOVYN_2019_T1_SHIFR, "kalyna-128-128", "«Шифр+» v2", 20.28, 128.22),
+    q(&SOVYN_2019_T1_SHIFR, "kalyna-128-256", "«Шифр+» v2", 26.55, 97.93),
+    q(&SOVYN_2019_T1_SHIFR, "kalyna-256-256", "«Шифр+» v2", 20.29, 128.12),
+    q(&SOVYN_2019_T1_SHIFR, "kalyna-256-512", "«Шифр+» v2", 23.29, 111.64),
+    q(&SOVYN_2019_T1_SHIFR, "kalyna-512-512", "«Шифр+» v2", 21.63, 120.22),
+    q(&SOVYN_2019_T1_SHIFR, "gost89", "«Шифр+» v2", 58.23, 44.65),
+    q(&SOVYN_2019_T1_CPPCRYPTO, "kalyna-128-128", "cppcrypto VC++2015 / gcc 5.2 / clang 3.7: best gcc (19.55 / 14.83 / 16.99)", 14.83, 236.0),
+    q(&SOVYN_2019_T1_CPPCRYPTO, "kalyna-128-256", "cppcrypto VC++2015 / gcc 5.2 / clang 3.7: best gcc (26.52 / 20.00 / 23.65)", 20.00, 175.0),
+    q(&SOVYN_2019_T1_CPPCRYPTO, "kalyna-256-256", "cppcrypto VC++2015 / gcc 5.2 / clang 3.7: best gcc (19.77 / 16.99 / 20.96)", 16.99, 206.0),
+    q(&SOVYN_2019_T1_CPPCRYPTO, "kalyna-256-512", "cppcrypto VC++2015 / gcc 5.2 / clang 3.7: best VC++ (25.00 / 25.93 / 26.72)", 25.00, 140.0),
+    q(&SOVYN_2019_T1_CPPCRYPTO, "kalyna-512-512", "cppcrypto VC++2015 / gcc 5.2 / clang 3.7: best VC++ (22.58 / 28.23 / 29.41)", 22.58, 155.0),
+    q(&SOVYN_2019_T2, "gost89", "Poly GPR", 83.87, 31.0),
+    q(&SOVYN_2019_T2, "gost89", "Table 4Kb (8-bit tables)", 50.00, 52.0),
+    q(&SOVYN_2019_T2, "gost89", "Poly SSE2", 22.22, 117.0),
+    q(&SOVYN_2019_T2, "gost89", "SSSE3/AVX", 6.93, 375.0),
+    q(&SOVYN_2019_REF3, "gost89", "GPR, 8-bit tables, 1 block", 60.0, NA),
+    q(&SOVYN_2019_REF3, "gost89", "GPR, 8-bit tables, 2 blocks", 30.0, NA),
+    q(&SOVYN_2019_REF3, "gost89", "AVX", 8.5, NA),
+    q(&SOVYN_2019_REF3, "gost89", "AVX2 (Haswell)", 6.7, NA),
+    q(&MAGMA_KUZNYECHIK_LUT_T1_REFS, "magma", "algorithmic optimization [3]", NA, 60.0),
+    q(&MAGMA_KUZNYECHIK_LUT_T1_REFS, "magma", "assembler insert [3]", NA, 85.0),
+    q(&MAGMA_KUZNYECHIK_LUT_T2_REF5, "kuznyechik", "implementation of [5]", NA, 30.0),
+    q(&WU_2019_256, "ublock-128-128", "designers' SSE code", 13.1, 1641.0 / 8.0),
+    qd(&WU_2019_256, "ublock-128-128", "designers' SSE code", 13.0, 1670.0 / 8.0),
+    q(&WU_2019_256, "ublock-128-256", "designers' SSE code", 21.1, 1056.0 / 8.0),
+    qd(&WU_2019_256, "ublock-128-256", "designers' SSE code", 20.1, 1098.0 / 8.0),
+    q(&WU_2019_256, "ublock-256-256", "designers' SSE code", 17.1, 1268.0 / 8.0),
+    qd(&WU_2019_256, "ublock-256-256", "designers' SSE code", 16.8, 1276.0 / 8.0),
 ];
+
+/// The backend the library picks for `cipher` on this CPU.
+pub fn default_backend(cipher: &str) -> Option<&'static str> {
+    let id = multiblock::CipherId::from_name(cipher).ok()?;
+    multiblock::backends(id.name()).ok()?.into_iter().find(|b| b.is_default).map(|b| b.info.name)
+}

@@ -1,7 +1,8 @@
-//! `--plot FILE.svg`: one panel per swept cipher (cycles/byte against blocks
-//! per call, one line per backend, the paper's points dashed beside them;
-//! with `--size-sweep`, against the data size) and a bar chart of each cipher's best constant-time speed against the
-//! peers. Drawn with `plotters` into a string, then written to a temporary
+//! The report's plot (bench.svg in the report folder, `--plot FILE.svg`):
+//! a bar chart of each cipher's fastest constant-time speed against our
+//! table code and the peers, and one panel per swept cipher (cycles/byte
+//! against blocks per call, one line per backend, the paper's points dashed
+//! beside them; with `--size-sweep`, against the data size). Drawn with `plotters` into a string, then written to a temporary
 //! file and renamed, so that a failure leaves no partial file.
 
 use super::papers;
@@ -54,24 +55,37 @@ fn x_of(kind: Kind, e: &Entry) -> f64 {
     }
 }
 
-/// One bar: label, cycles/byte, ours (constant-time) or a peer.
+/// What a bar stands for (its colour).
+#[derive(Clone, Copy, PartialEq)]
+enum Side {
+    /// Our fastest constant-time backend.
+    Ours,
+    /// Our table code (not constant-time).
+    Table,
+    Peer,
+}
+
+/// One bar: label, cycles/byte, whose.
 struct Bar {
     label: String,
     cpb: f64,
-    ours: bool,
+    side: Side,
 }
 
 fn bars(r: &Report) -> Vec<Bar> {
     let mut v = Vec::new();
     let peers = sections::peers(r);
     for (id, e) in sections::best_constant_time(r) {
-        v.push(Bar { label: format!("{id} ({}, constant-time)", e.row.backend), cpb: e.row.cycles_per_byte, ours: true });
+        v.push(Bar { label: format!("{id} ({}, constant-time)", e.row.backend), cpb: e.row.cycles_per_byte, side: Side::Ours });
+        if let Some(t) = sections::best_table(r, id) {
+            v.push(Bar { label: format!("  ours: {} (not constant-time)", t.row.backend), cpb: t.row.cycles_per_byte, side: Side::Table });
+        }
         for p in peers.iter().filter(|p| p.row.cipher == id.name()) {
-            v.push(Bar { label: format!("  peer: {}", p.row.peer.unwrap_or(p.row.backend)), cpb: p.row.cycles_per_byte, ours: false });
+            v.push(Bar { label: format!("  peer: {}", p.row.peer.unwrap_or(p.row.backend)), cpb: p.row.cycles_per_byte, side: Side::Peer });
         }
     }
     for p in peers.iter().filter(|p| multiblock::CipherId::from_name(p.row.cipher).is_err()) {
-        v.push(Bar { label: format!("{} {} ({})", p.row.cipher, p.row.mode.unwrap_or(""), p.row.peer.unwrap_or("")), cpb: p.row.cycles_per_byte, ours: false });
+        v.push(Bar { label: format!("{} {} ({})", p.row.cipher, p.row.mode.unwrap_or(""), p.row.peer.unwrap_or("")), cpb: p.row.cycles_per_byte, side: Side::Peer });
     }
     v
 }
@@ -124,8 +138,8 @@ fn sweep_panel(area: &DrawingArea<SVGBackend, plotters::coord::Shift>, r: &Repor
     let mut chart = ChartBuilder::on(area)
         .caption(
             match sizes {
-                true => format!("{cipher} encryption: cycles/byte against data size (seed 004's method)"),
-                false => format!("{cipher} encryption: cycles/byte against blocks per call (lines: here; dashed: seed paper)"),
+                true => format!("{cipher} encryption: cycles/byte against data size (the method of Golchevsky & Ushakov 2023)"),
+                false => format!("{cipher} encryption: cycles/byte against blocks per call (lines: here; dashed: Sovyn et al. 2019)"),
             },
             ("sans-serif", 18),
         )
@@ -214,7 +228,7 @@ fn bar_chart(area: &DrawingArea<SVGBackend, plotters::coord::Shift>, bars: &[Bar
     let x0 = lo / 2.0;
     let n = bars.len() as f64;
     let mut chart = ChartBuilder::on(area)
-        .caption(format!("Best constant-time speed of each cipher against the peers (ECB encryption, {cpu})"), ("sans-serif", 18))
+        .caption(format!("Best constant-time speed of each cipher against table code and peers (ECB encryption, {cpu})"), ("sans-serif", 18))
         .margin(12)
         .x_label_area_size(45)
         .y_label_area_size(10)
@@ -230,11 +244,13 @@ fn bar_chart(area: &DrawingArea<SVGBackend, plotters::coord::Shift>, bars: &[Bar
         .draw()
         .map_err(fail)?;
     let label_style = TextStyle::from(("sans-serif", 13).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
-    let ours = PALETTE[0];
-    let peer = RGBColor(150, 150, 150);
     for (i, b) in bars.iter().enumerate() {
         let y = i as f64;
-        let color = if b.ours { ours } else { peer };
+        let color = match b.side {
+            Side::Ours => PALETTE[0],
+            Side::Table => RGBColor(120, 170, 210),
+            Side::Peer => RGBColor(150, 150, 150),
+        };
         chart.draw_series([Rectangle::new([(x0, y + 0.15), (b.cpb, y + 0.85)], color.filled())]).map_err(fail)?;
         let text = format!("{}  {:.2}", b.label, b.cpb);
         chart

@@ -48,7 +48,7 @@ impl Row {
 pub enum Kind {
     /// ECB over a long message (`--bytes`), one cipher object; peers too.
     Ecb,
-    /// Blocks processed per call (`--ways`), a small hot buffer (seed 000's method).
+    /// Blocks processed per call (`--ways`), a small hot buffer (the method of Sovyn et al. 2019).
     Sweep,
     /// Key setup plus one 64-byte message, per operation.
     Short,
@@ -59,7 +59,7 @@ pub enum Kind {
     /// Many messages of a serial mode under one key in the SIMD lanes
     /// (`modes::many`), and ECB over one message of the same total.
     Many,
-    /// `--size-sweep` (seed 004's method): ECB encryption of one buffer of
+    /// `--size-sweep` (the method of Golchevsky & Ushakov 2023): ECB encryption of one buffer of
     /// each size from `--max-bytes` halving down to one block.
     Size,
 }
@@ -105,7 +105,7 @@ impl Entry {
     }
 
     /// The foundation's keys plus `section`, `message`, `keys`,
-    /// `median_cycles_per_byte` and, where a seed paper has the same
+    /// `median_cycles_per_byte` and, where a published paper has the same
     /// experiment, `paper_*` (its figure, source and CPU).
     pub fn json(&self, paper: Option<&Figure>) -> String {
         let mut v = self.row.json_value();

@@ -1,6 +1,6 @@
 //! The report's sections, as tables built from the measured entries and
-//! the papers' figures: the seed tables side by side, the peers, the
-//! summaries. Every number printed here was measured in this run, except
+//! the papers' figures: the papers' tables side by side with ours, the
+//! peers, the summaries. Every number printed here was measured in this run, except
 //! the columns headed "paper".
 
 use super::papers::{self, cell, figure_for, Figure};
@@ -26,7 +26,7 @@ fn yes_no(b: bool) -> String {
     if b { "yes" } else { "no" }.into()
 }
 
-/// "6.45 cpb [000-T4]" or "200 MB/s [003-T1]".
+/// "6.45 cpb [Sovyn 2019 T4]" or "200 MB/s [LUT study T1]".
 fn paper_cell(f: Option<&Figure>) -> String {
     match f {
         None => dash(),
@@ -65,28 +65,27 @@ fn default_backend(id: CipherId) -> Option<&'static str> {
 /// All sections in report order.
 pub fn all(r: &Report) -> Vec<Table> {
     let mut v = Vec::new();
-    v.extend(sweeps(r));
-    v.extend(kalyna_best(r));
-    v.extend(quoted(r));
-    v.extend(gost_r(r));
-    v.extend(ublock(r));
-    v.extend(short_messages(r));
+    v.extend(overview(r));
     v.extend(best_vs_peers(r));
     v.extend(ecb(r));
+    v.extend(short_messages(r));
     v.extend(modes(r));
+    v.extend(gost_r(r));
+    v.extend(kalyna_best(r));
+    v.extend(ublock(r));
+    v.extend(quoted(r));
+    v.extend(sweeps(r));
     v.extend(many_streams(r));
     v.extend(size_sweep(r));
-    if r.settings.max_bytes == 0 {
-        v.push(references(r));
-    }
+    v.push(references(r));
     v
 }
 
-/// Seed 000 Tables 4-7: cycles/byte against blocks per call, per backend,
+/// Sovyn et al. 2019, Tables 4-7: cycles/byte against blocks per call, per backend,
 /// with the paper's GCC/MSVC figures beside the backend that does the same job.
 fn sweeps(r: &Report) -> Vec<Table> {
     let mut out = Vec::new();
-    // Seed 000's order: GOST 28147-89 (Tables 4-5) before Kalyna (6-7).
+    // The paper's order: GOST 28147-89 (Tables 4-5) before Kalyna (6-7).
     let mut ids = ciphers_in(r, Kind::Sweep);
     ids.sort_by_key(|&id| id != CipherId::Gost89);
     for id in ids {
@@ -109,8 +108,8 @@ fn sweeps(r: &Report) -> Vec<Table> {
                 }
             }
             let tables = match id {
-                CipherId::Gost89 => " (seed 000 Tables 4 and 5)",
-                CipherId::Kalyna128_128 => " (seed 000 Tables 6 and 7)",
+                CipherId::Gost89 => " (Sovyn et al. 2019, Tables 4–5)",
+                CipherId::Kalyna128_128 => " (Sovyn et al. 2019, Tables 6–7)",
                 _ => "",
             };
             let mut t = Table { title: format!("{id} {direction}: cycles/byte against blocks per call{tables}"), notes: Vec::new(), header, rows: Vec::new() };
@@ -163,7 +162,7 @@ fn ways_of(pts: &[&Entry]) -> Vec<usize> {
     ways
 }
 
-/// The seed 000 columns of `id`/`direction` that no backend measured here
+/// The Sovyn et al. 2019 columns of `id`/`direction` that no backend measured here
 /// sits beside (the gather-table code, 16-bit GOST tables, Kalyna SSE-128
 /// where there is no such backend), so that every cell of Tables 4-7 shows.
 fn other_paper_columns(id: CipherId, direction: &str, present: &[&str]) -> Option<Table> {
@@ -190,7 +189,7 @@ fn other_paper_columns(id: CipherId, direction: &str, present: &[&str]) -> Optio
 }
 
 /// All five Kalyna variants at their best (long messages), beside the
-/// developers' figures (seed 000 Table 1) and dstu-core.
+/// developers' figures (Sovyn et al. 2019, Table 1) and dstu-core.
 fn kalyna_best(r: &Report) -> Vec<Table> {
     let kalyna: Vec<CipherId> = ciphers_in(r, Kind::Ecb).into_iter().filter(|id| id.name().starts_with("kalyna")).collect();
     if kalyna.is_empty() {
@@ -198,7 +197,7 @@ fn kalyna_best(r: &Report) -> Vec<Table> {
     }
     let mut t = Table::new(
         "Kalyna, all five variants at their best (ECB, long messages, cycles/byte)",
-        &["cipher", "best constant-time", "enc", "dec", "best of all", "enc", "dec", "dstu-core enc", "paper: developers' code [000-T1]", "paper: best constant-time [000-T7]", "paper: best tables [000-T6]"],
+        &["cipher", "best constant-time", "enc", "dec", "best of all", "enc", "dec", "dstu-core enc", "paper: developers' code [Sovyn 2019 T1]", "paper: best constant-time [Sovyn 2019 T7]", "paper: best tables [Sovyn 2019 T6]"],
     );
     for id in kalyna {
         let best = |ct_only: bool| {
@@ -219,9 +218,9 @@ fn kalyna_best(r: &Report) -> Vec<Table> {
             }
         }
         row.push(cpb(find(r, Kind::Ecb, id.name(), "dstu-core", "encrypt")));
-        let p = papers::POINTS.iter().find(|p| p.cipher == id.name() && p.source.tag == "000-T1");
+        let p = papers::POINTS.iter().find(|p| p.cipher == id.name() && p.source.tag == papers::SOVYN_2019_T1.tag);
         row.push(p.map_or_else(dash, |p| f2(p.cycles_per_byte)));
-        for tag in ["000-T7", "000-T6"] {
+        for tag in [papers::SOVYN_2019_T7.tag, papers::SOVYN_2019_T6.tag] {
             let best = papers::SWEEPS
                 .iter()
                 .filter(|s| s.cipher == id.name() && s.source.tag == tag && s.direction == "encrypt")
@@ -235,12 +234,13 @@ fn kalyna_best(r: &Report) -> Vec<Table> {
     vec![t]
 }
 
-/// The figures the seeds quote from other work (seed 000 Tables 1-2 and its
-/// [3], seed 003's reference columns, the uBlock design document on 256 B),
+/// The figures the papers quote from other work (Sovyn et al. 2019 Tables
+/// 1-2 and its [3], the LUT study's reference columns, the uBlock design
+/// document on 256 B),
 /// beside our best constant-time figure for the same cipher and direction.
 fn quoted(r: &Report) -> Vec<Table> {
     let mut t = Table::new(
-        "Published figures the seeds quote (other code, other CPUs) beside our best constant-time ECB",
+        "Published figures the papers quote (other code, other CPUs) beside our best constant-time ECB",
         &["cipher", "dir", "implementation", "paper cpb", "paper MB/s", "source", "ours: backend", "cpb", "MB/s"],
     );
     for p in papers::QUOTED {
@@ -267,18 +267,18 @@ fn quoted(r: &Report) -> Vec<Table> {
     if t.rows.is_empty() {
         return Vec::new();
     }
-    t.note("Each source's CPU is in the list of sources; cycles/byte across CPUs compare only roughly. Seed 001's CBC four-key results are relative only (+143/+167/+47 % over the designers' code, +34/+37/+79 % over a plain AVX2 port) and its Table 9 lists instruction latencies, so neither has a row.");
+    t.note("Each source's CPU is in the list of sources; cycles/byte across CPUs compare only roughly. Gao et al. 2024's CBC four-key results are relative only (+143/+167/+47 % over the designers' code, +34/+37/+79 % over a plain AVX2 port) and its Table 9 lists instruction latencies, so neither has a row.");
     vec![t]
 }
 
-/// Seed 003's experiment: Magma and Kuznyechik by backend, long and short messages.
+/// The experiment of the Magma and Kuznyechik LUT study: by backend, long and short messages.
 fn gost_r(r: &Report) -> Vec<Table> {
     let ids: Vec<CipherId> = ciphers_in(r, Kind::Ecb).into_iter().filter(|id| matches!(id, CipherId::Magma | CipherId::Kuznyechik)).collect();
     if ids.is_empty() {
         return Vec::new();
     }
     let mut t = Table::new(
-        "Magma and Kuznyechik by backend (seed 003's table): long messages and 64 B with key setup",
+        "Magma and Kuznyechik by backend (as in the study \"Magma and Kuznyechik with SSE2/AVX/AVX2 and LUTs\"): long messages and 64 B with key setup",
         &["cipher", "backend", "ct", "enc MB/s", "enc cpb", "dec cpb", "64 B enc cpb", "64 B dec cpb", "paper enc"],
     );
     for id in ids {
@@ -301,18 +301,18 @@ fn gost_r(r: &Report) -> Vec<Table> {
             ]);
         }
     }
-    t.note("Seed 003 reports MB/s of file encryption on a Core i3-9100F (3.6-4.2 GHz); its Magma code is AVX vpshufb (constant-time), its Kuznyechik code LS lookup tables with SSE2 (195 MB/s) and AVX2 (190 MB/s).");
+    t.note("The LUT study reports MB/s of file encryption on a Core i3-9100F (3.6-4.2 GHz); its Magma code is AVX vpshufb (constant-time), its Kuznyechik code LS lookup tables with SSE2 (195 MB/s) and AVX2 (190 MB/s).");
     vec![t]
 }
 
-/// Seed 001's test matrix: variant × one or four keys × short or long × enc/dec.
+/// Gao et al. 2024's test matrix: variant × one or four keys × short or long × enc/dec.
 fn ublock(r: &Report) -> Vec<Table> {
     let ids: Vec<CipherId> = ciphers_in(r, Kind::MultiKey);
     if ids.is_empty() {
         return Vec::new();
     }
     let mut t = Table::new(
-        "uBlock: one key and four keys (ublock::multi_key), short and long messages (seed 001)",
+        "uBlock: one key and four keys (ublock::multi_key), short and long messages (as in Gao et al. 2024)",
         &["cipher", "backend", "keys", "message", "enc MB/s", "enc cpb", "dec MB/s", "dec cpb", "paper enc"],
     );
     for id in ids {
@@ -347,21 +347,42 @@ fn ublock(r: &Report) -> Vec<Table> {
         }
     }
     t.note("Short: key setup plus 64 bytes per key (4 keys: 4 × 64 B in one call). Long: one message (1 key) or four equal streams (4 keys) in total as listed.");
-    t.note("Seed 001 (Ryzen 9 5900X, 3.7 GHz) times key setup plus 4 blocks per call and prints Mibit/s; shown here as MB/s. The designers' SSE figures are cycles/byte on 1 MB (Core i7-3740QM).");
+    t.note("Gao et al. 2024 (Ryzen 9 5900X, 3.7 GHz) time key setup plus 4 blocks per call and print Mibit/s; shown here as MB/s. The designers' SSE figures (Wu et al. 2019) are cycles/byte on 1 MB (Core i7-3740QM).");
     vec![t]
 }
 
-/// DESIGN.md / issue 3: 64 bytes including key setup, default backend
-/// against the table and reference backends.
+/// 64 bytes including key setup: what a user gets (`auto`) against the
+/// table and reference backends.
 fn short_messages(r: &Report) -> Vec<Table> {
     let ids = ciphers_in(r, Kind::Short);
     if ids.is_empty() {
         return Vec::new();
     }
-    let mut t = Table::new(
-        "Short messages: key setup + 64 bytes (cycles/byte), auto (no backend forced) against table and reference",
-        &["cipher", "auto/default", "enc", "dec", "table enc", "table dec", "reference enc", "reference dec", "default not slower"],
-    );
+    let has = |b: &str| r.entries.iter().any(|e| e.kind == Kind::Short && e.row.backend == b);
+    let with_table = has("table") || has("table12");
+    let with_reference = has("reference");
+    let mut header = vec!["cipher", "auto/default", "enc", "dec"];
+    if with_table {
+        header.extend(["table enc", "table dec"]);
+    }
+    if with_reference {
+        header.extend(["reference enc", "reference dec"]);
+    }
+    if with_table || with_reference {
+        header.push("default not slower");
+    }
+    let others = match (with_table, with_reference) {
+        (true, true) => "table and reference",
+        (true, false) => "table",
+        (false, true) => "reference",
+        (false, false) => "",
+    };
+    let title = if others.is_empty() {
+        "Short messages: key setup + 64 bytes (cycles/byte), auto (no backend forced)".to_string()
+    } else {
+        format!("Short messages: key setup + 64 bytes (cycles/byte), auto (no backend forced) against {others}")
+    };
+    let mut t = Table::new(title, &header);
     for id in ids {
         // What a user gets (no backend forced) where measured, else the default backend's row.
         let def = [Some(AUTO), default_backend(id)].into_iter().flatten().find(|b| find(r, Kind::Short, id.name(), b, "encrypt").is_some());
@@ -376,20 +397,64 @@ fn short_messages(r: &Report) -> Vec<Table> {
                 }
             }
         }
+        let mut row = vec![id.name().into(), def.unwrap_or("–").into(), cpb(get(def, "encrypt")), cpb(get(def, "decrypt"))];
+        if with_table {
+            row.extend([cpb(get(table, "encrypt")), cpb(get(table, "decrypt"))]);
+        }
+        if with_reference {
+            row.extend([cpb(get(Some("reference"), "encrypt")), cpb(get(Some("reference"), "decrypt"))]);
+        }
+        if with_table || with_reference {
+            row.push(verdict.map_or_else(dash, yes_no));
+        }
+        t.row(row);
+    }
+    if with_table {
+        t.note("\"table\" is the fastest table backend (table12 for GOST). Every backend's figure is in --json/--csv (section \"short\").");
+    }
+    vec![t]
+}
+
+/// The fastest table backend's long-message encryption of `id` (not constant-time).
+pub fn best_table(r: &Report, id: CipherId) -> Option<&Entry> {
+    r.entries
+        .iter()
+        .filter(|e| e.kind == Kind::Ecb && e.row.peer.is_none() && e.row.backend.starts_with("table") && e.row.cipher == id.name() && e.row.direction == "encrypt")
+        .min_by(|a, b| a.row.cycles_per_byte.total_cmp(&b.row.cycles_per_byte))
+}
+
+/// The fastest peer's encryption of `id`.
+pub fn fastest_peer(r: &Report, id: CipherId) -> Option<&Entry> {
+    peers(r).into_iter().filter(|p| p.row.cipher == id.name()).min_by(|a, b| a.row.cycles_per_byte.total_cmp(&b.row.cycles_per_byte))
+}
+
+/// What a user gets on 64 bytes with key setup: `auto`'s row, else the default backend's.
+pub fn short_of(r: &Report, id: CipherId) -> Option<&Entry> {
+    [Some(AUTO), default_backend(id)].into_iter().flatten().find_map(|b| find(r, Kind::Short, id.name(), b, "encrypt"))
+}
+
+/// The overview (the summary's table, the report's first): per cipher, our
+/// fastest constant-time backend on long messages and 64 B with key setup,
+/// our table code, the fastest peer and how many times faster ours is.
+pub fn overview(r: &Report) -> Option<Table> {
+    let mut t = Table::new(
+        "Overview: encryption in cycles/byte (c/B, lower is faster) and MB/s, long messages and 64 B with key setup",
+        &["cipher", "ours (ct)", "c/B", "MB/s", "64 B", "table", "fastest peer", "peer ÷ ours"],
+    );
+    for (id, e) in best_constant_time(r) {
+        let peer = fastest_peer(r, id);
         t.row(vec![
             id.name().into(),
-            def.unwrap_or("–").into(),
-            cpb(get(def, "encrypt")),
-            cpb(get(def, "decrypt")),
-            cpb(get(table, "encrypt")),
-            cpb(get(table, "decrypt")),
-            cpb(get(Some("reference"), "encrypt")),
-            cpb(get(Some("reference"), "decrypt")),
-            verdict.map_or_else(dash, yes_no),
+            e.row.backend.into(),
+            f2(e.row.cycles_per_byte),
+            format!("{:.0}", e.row.mb_per_s),
+            cpb(short_of(r, id)),
+            cpb(best_table(r, id)),
+            peer.map_or_else(dash, |p| format!("{} {:.2}", p.row.backend, p.row.cycles_per_byte)),
+            peer.map_or_else(dash, |p| format!("{:.1}×", p.row.cycles_per_byte / e.row.cycles_per_byte)),
         ]);
     }
-    t.note("\"table\" is the fastest table backend (table12 for GOST). Every backend's figure is in --json/--csv (section \"short\").");
-    vec![t]
+    (!t.rows.is_empty()).then_some(t)
 }
 
 /// Each cipher's best constant-time encryption against the peers (the bar chart).
@@ -487,7 +552,7 @@ fn ecb(r: &Report) -> Vec<Table> {
 }
 
 fn modes(r: &Report) -> Vec<Table> {
-    let mut t = Table::new("Modes of operation on auto (no backend forced) and every backend (--modes)", &["cipher", "mode", "backend", "dir", "MB/s", "cycles/B", "÷ ECB"]);
+    let mut t = Table::new("Modes of operation (÷ ECB: against the same backend's ECB on long messages)", &["cipher", "mode", "backend", "dir", "MB/s", "cycles/B", "÷ ECB"]);
     for e in r.entries.iter().filter(|e| e.kind == Kind::Mode) {
         let x = &e.row;
         // auto's ECB: the default backend's long-message row.
@@ -556,7 +621,7 @@ fn size_sweep(r: &Report) -> Vec<Table> {
             }
         }
         let header: Vec<String> = std::iter::once("bytes".to_string()).chain(bk.iter().map(|b| b.to_string())).collect();
-        let mut t = Table { title: format!("{id} encryption: cycles/byte against data size (seed 004's method)"), notes: Vec::new(), header, rows: Vec::new() };
+        let mut t = Table { title: format!("{id} encryption: cycles/byte against data size (the method of Golchevsky & Ushakov 2023)"), notes: Vec::new(), header, rows: Vec::new() };
         for size in sizes {
             let mut row = vec![size_label(size)];
             for b in &bk {
@@ -580,10 +645,14 @@ pub fn size_label(bytes: usize) -> String {
     }
 }
 
-fn references(_: &Report) -> Table {
-    let mut t = Table::new("Sources of the paper figures", &["tag", "paper", "table", "CPU"]);
+fn references(r: &Report) -> Table {
+    let mut t = Table::new("Sources of the published figures", &["tag", "paper", "table", "CPU"]);
     for s in papers::SOURCES {
         t.row(vec![s.tag.into(), s.paper.into(), s.table.into(), s.cpu.into()]);
     }
+    if r.entries.iter().any(|e| e.kind == Kind::Size) {
+        t.row(vec!["size sweep".into(), papers::GOLCHEVSKY_2023.into(), "§3, the method (no figures quoted)".into(), dash()]);
+    }
+    t.note("A cell \"… [tag]\" in a column headed \"paper\" is that source's published figure, measured by its authors on the CPU named here, not in this run.");
     t
 }

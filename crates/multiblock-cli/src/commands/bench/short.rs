@@ -1,6 +1,6 @@
-//! Short messages, as seed 001 (Gao et al., uBlock fast software
-//! implementation, §3.3) measures them: key
-//! setup plus one 64-byte message per operation; and uBlock's multi-key
+//! Short messages, as Gao et al. 2024 ("Fast software implementation of
+//! the block cipher uBlock algorithm", §3.3) measure them: key setup plus
+//! one 64-byte message per operation; and uBlock's multi-key
 //! scenario (`ublock::multi_key`: four keys, four streams, one call).
 
 use super::measure::{choice, entry, key_for, measure_stats, shown, Label};
@@ -12,7 +12,7 @@ use std::hint::black_box;
 
 /// The short message: 64 bytes, a whole number of blocks for every cipher.
 pub const SHORT_BYTES: usize = 64;
-/// Streams in the multi-key scenario (the seed's four keys).
+/// Streams in the multi-key scenario (Gao et al.'s four keys).
 pub const STREAMS: usize = 4;
 
 fn info(id: CipherId, backend: &str) -> Result<BackendInfo, Failure> {

@@ -1,6 +1,8 @@
-//! `bench --size-sweep`: seed 004's method (Golchevskiy and Ushakov, 2023,
-//! §3: the whole 512 MB of test data encrypted, then half of it, and so on
-//! down to one block, with more trials as the size shrinks): ECB encryption
+//! `bench --size-sweep`: the method of Golchevsky & Ushakov 2023
+//! ("Acceleration of cryptographic computations by low-level optimisation
+//! of basic blocks", §3: the whole 512 MB of test data encrypted, then half
+//! of it, and so on down to one block, with more trials as the size
+//! shrinks): ECB encryption
 //! speed against the size of one call, from `--max-bytes` halving down to
 //! one block, for `auto` and every backend. Large sizes show the memory
 //! bandwidth and cache effects, small ones the call and key overheads and

@@ -1,6 +1,6 @@
-//! Blocks processed together per call (`--ways`): seed 000's Tables 4-7
-//! time one N-block call on a hot buffer (minimum over many runs) and divide
-//! by its bytes. Here one repetition is enough calls on the same N-block
+//! Blocks processed together per call (`--sweep`, `--ways`): Tables 4-7 of
+//! Sovyn et al. 2019 time one N-block call on a hot buffer (minimum over
+//! many runs) and divide by its bytes. Here one repetition is enough calls on the same N-block
 //! buffer to cover `target_bytes`, so that the TSC read costs little; the
 //! figure includes the call overhead, as the paper's did.
 
@@ -9,12 +9,12 @@ use super::row::{Entry, Kind};
 use crate::Failure;
 use multiblock::{Cipher, CipherId};
 
-/// The default sweep: seed 000's row labels, 1 to 64 blocks.
+/// The default sweep: the row labels of Sovyn et al. 2019, 1 to 64 blocks.
 pub const DEFAULT_WAYS: &[usize] = &[1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 48, 64];
 /// `--quick`: fewer points.
 pub const QUICK_WAYS: &[usize] = &[1, 2, 4, 8, 16, 32, 64];
 
-/// The ciphers of seed 000's sweep tables (the default sweep set).
+/// The ciphers of Sovyn et al. 2019's sweep tables (the default sweep set).
 pub const PAPER_CIPHERS: &[CipherId] = &[CipherId::Gost89, CipherId::Kalyna128_128];
 
 /// Directions the paper sweeps: GOST encryption only (Tables 4-5), Kalyna both (6-7).

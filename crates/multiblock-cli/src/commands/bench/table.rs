@@ -29,6 +29,15 @@ impl Table {
     }
 
     pub fn text(&self) -> String {
+        let mut out = format!("{}\n{}\n", self.title, "=".repeat(self.title.chars().count()));
+        for note in &self.notes {
+            out.push_str(&format!("  {note}\n"));
+        }
+        out + &self.grid()
+    }
+
+    /// The header and the rows as aligned text, without title or notes.
+    pub fn grid(&self) -> String {
         let n = self.header.len();
         let width = |c: usize| {
             self.rows.iter().map(|r| r.get(c).map_or(0, |s| s.chars().count())).chain([self.header[c].chars().count()]).max().unwrap_or(0)
@@ -53,11 +62,7 @@ impl Table {
             }
             out.trim_end().to_string() + "\n"
         };
-        let mut out = format!("{}\n{}\n", self.title, "=".repeat(self.title.chars().count()));
-        for note in &self.notes {
-            out.push_str(&format!("  {note}\n"));
-        }
-        out.push_str(&line(&self.header));
+        let mut out = line(&self.header);
         for r in &self.rows {
             out.push_str(&line(r));
         }
