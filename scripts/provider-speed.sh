@@ -24,7 +24,7 @@ speed() { # module-dir provider alg [extra args]
         awk -v a="$alg" '$1 == a { sub(/k$/, "", $2); printf "%.0f", $2 / 1000 }'
 }
 
-bench="$("$target/release/multiblock" bench --cipher kuznyechik --cipher magma --modes --bytes 16384 --reps 3 --ways 16)"
+bench="$("$target/release/multiblock" bench --text --rounds 1 --cipher kuznyechik --cipher magma --modes --bytes 16384 --reps 3 --ways 16)"
 bench_mbs() { # cipher mode
     awk -v c="$1" -v m="$2" '$1 == c && $2 == m && $4 == "encrypt" { print int($5); exit }' <<< "$bench"
 }
