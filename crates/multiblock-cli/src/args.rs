@@ -228,7 +228,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 7)]
     pub reps: usize,
     /// Times the whole run is repeated, interleaved; each row keeps its fastest round (default
-    /// 10; 1 with --quick, --full or --size-sweep).
+    /// 20; 1 with --quick, --full or --size-sweep).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1000))]
     pub rounds: Option<u16>,
     /// Every measurement: every backend this CPU runs, the blocks-per-call sweeps, the

@@ -44,8 +44,8 @@ pub struct Settings {
     pub max_bytes: usize,
 }
 
-/// Rounds of the default run: about a minute on a 2-vCPU x86-64 machine.
-pub const DEFAULT_ROUNDS: usize = 10;
+/// Rounds of the default run (each about 2-3 s on a 2-vCPU x86-64 machine).
+pub const DEFAULT_ROUNDS: usize = 20;
 
 enum Job {
     Ecb(CipherId, &'static str),

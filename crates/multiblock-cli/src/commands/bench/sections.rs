@@ -113,7 +113,7 @@ fn sweeps(r: &Report) -> Vec<Table> {
                 _ => "",
             };
             let mut t = Table { title: format!("{id} {direction}: cycles/byte against blocks per call{tables}"), notes: Vec::new(), header, rows: Vec::new() };
-            t.note("One call processes N blocks of a hot buffer; cycles/byte = TSC ticks per call / (N × block bytes), best of the repetitions. Paper cells are GCC/MSVC.");
+            t.note("One call processes N blocks of a hot buffer; cycles/byte = TSC ticks per call / (N × block bytes), best of the repetitions. A column named after a backend (or auto) is ours, measured here; paper cells are GCC/MSVC.");
             for w in ways_of(&pts) {
                 let mut row = vec![w.to_string()];
                 for b in &bk {
@@ -527,8 +527,13 @@ fn best_vs_peers(r: &Report) -> Vec<Table> {
 
 /// Every backend and peer, ECB, long messages: the foundation's table.
 fn ecb(r: &Report) -> Vec<Table> {
+    let title = if r.settings.full {
+        "Every cipher on every backend (ECB, long messages)"
+    } else {
+        "Every cipher on the backends measured (ECB, long messages; --full: every backend this CPU runs)"
+    };
     let mut t = Table::new(
-        "Every cipher on every backend (ECB, long messages)",
+        title,
         &["cipher", "backend", "ct", "dir", "ways", "bytes", "MB/s", "cycles/B", "median", "peer / paper"],
     );
     for e in r.entries.iter().filter(|e| e.kind == Kind::Ecb) {
@@ -629,7 +634,7 @@ fn size_sweep(r: &Report) -> Vec<Table> {
             }
             t.row(row);
         }
-        t.note("One ECB call over a buffer of each size, repeated to about 4 MiB per repetition (once past it); best of the repetitions (2 from 64 MiB up). reference stops at 256 KiB.");
+        t.note("A column named after a backend (or auto) is ours, measured here. One ECB call over a buffer of each size, repeated to about 4 MiB per repetition (once past it); best of the repetitions (2 from 64 MiB up). reference stops at 256 KiB.");
         out.push(t);
     }
     out

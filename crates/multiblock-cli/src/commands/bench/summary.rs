@@ -171,7 +171,8 @@ pub fn lines(r: &Report, written: Option<(&Path, &Path, &Path)>) -> Vec<String> 
     out.push(String::new());
     if let Some(t) = sections::overview(r) {
         let bytes = r.entries.iter().find(|e| e.kind == Kind::Ecb && e.row.peer.is_none()).map_or(0, |e| e.row.bytes);
-        out.push(format!("Encryption of {} KiB messages and of 64 B with key setup, on this CPU:", bytes / 1024));
+        let size = if bytes % (1 << 20) == 0 { format!("{} MiB", bytes >> 20) } else { format!("{} KiB", bytes / 1024) };
+        out.push(format!("Encryption of {size} messages and of 64 B with key setup, on this CPU:"));
         out.extend(t.grid().lines().map(|l| format!("  {l}")));
         out.extend(wrap(
             "c/B of: ours (ct), our fastest constant-time backend; 64 B, key setup + one 64-byte message, no backend forced; table, our lookup-table code; the fastest other library. peer ÷ ours: how many times faster ours is.",
