@@ -1,7 +1,7 @@
 //! C ABI of multiblock: the functions declared in include/multiblock.h.
 //!
 //! Every exported function checks its pointers, runs its body under
-//! [`status::guard`] (a panic becomes `MB_ERR_INTERNAL`, never an unwind into
+//! `status::guard` (a panic becomes `MB_ERR_INTERNAL`, never an unwind into
 //! C) and reports each error as a status code plus a one-line message that
 //! `mb_last_error()` returns on the same thread.
 //!

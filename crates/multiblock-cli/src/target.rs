@@ -7,7 +7,7 @@
 //!   it by a regular file would break it, and its reader sees the bytes as
 //!   they come (so a failure can leave part of the output there);
 //! - a regular file, or a name that does not exist yet, gets a temporary
-//!   file beside it (see [`Staged`]) that is renamed over it on success.
+//!   file beside it ([`Target::Regular`]) that is renamed over it on success.
 
 use crate::io::plain;
 use std::fs::{self, File, OpenOptions};

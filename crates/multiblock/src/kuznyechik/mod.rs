@@ -1,5 +1,5 @@
 //! Kuznyechik, GOST R 34.12-2015 (RFC 7801): 128-bit block, 256-bit key,
-//! nine rounds X[K]·S·L then X[K10].
+//! nine rounds X\[K\]·S·L then X\[K10\].
 //!
 //! Bytes as printed in the standard: the first byte of a block is a15 (the
 //! byte ℓ multiplies by 148), the first 16 key bytes are K1.

@@ -23,7 +23,7 @@
 //!
 //! Threads: [`CipherStream::threads`] splits each update of the modes whose
 //! blocks do not chain (ECB, CTR for both families, CTR-ACPKM, CBC decryption, CFB
-//! decryption with s = m = n, XTS; see [`super::parallel`]) across that many
+//! decryption with s = m = n, XTS) across that many
 //! threads; the output does not depend on the count.
 //!
 //! The AEAD modes MGM, GCM and CCM stream through

@@ -454,9 +454,9 @@ const fn qd(source: &'static Source, cipher: &'static str, implementation: &'sta
     Quoted { source, cipher, implementation, direction: "decrypt", cycles_per_byte, mb_per_s }
 }
 
-/// Sovyn et al. 2019 Tables 1-2 and its [3] figures, the LUT study's reference columns,
+/// Sovyn et al. 2019 Tables 1-2 and its \[3\] figures, the LUT study's reference columns,
 /// the uBlock design document's 256-byte figures. (Sovyn et al. 2019 Table
-/// 1's [14] column is in POINTS, beside our table backend.)
+/// 1's \[14\] column is in POINTS, beside our table backend.)
 pub static QUOTED: &[Quoted] = &[
     q(&SOVYN_2019_T1, "gost89", "GOST 28147-89 (Kalyna developers' comparison [14])", 42.55, 639.18 / 8.0),
     q(&SOVYN_2019_T1_SHIFR, "kalyna-128-128", "«Шифр+» v2", 20.28, 128.22),

@@ -235,7 +235,7 @@ fn kalyna_best(r: &Report) -> Vec<Table> {
 }
 
 /// The figures the papers quote from other work (Sovyn et al. 2019 Tables
-/// 1-2 and its [3], the LUT study's reference columns, the uBlock design
+/// 1-2 and its \[3\], the LUT study's reference columns, the uBlock design
 /// document on 256 B),
 /// beside our best constant-time figure for the same cipher and direction.
 fn quoted(r: &Report) -> Vec<Table> {

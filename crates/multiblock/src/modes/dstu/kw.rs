@@ -29,7 +29,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use zeroize::Zeroize;
 
 /// Bytes of the store [`KalynaKw::wrap_store`] holds in memory at a time.
-pub const STORE_CHUNK: usize = 1 << 20;
+pub(crate) const STORE_CHUNK: usize = 1 << 20;
 
 /// An I/O error of the store, as a parameter error (the library has no
 /// I/O variant; the message says what failed).
@@ -157,7 +157,7 @@ impl KalynaKw {
     /// [`wrap`](KalynaKw::wrap) in bounded memory over a seekable `store`
     /// (a file) holding the `len`-byte data: afterwards it holds the
     /// `len + n`-byte wrapped key. The six passes read and write the store
-    /// [`STORE_CHUNK`] bytes at a time.
+    /// 1 MiB at a time.
     pub fn wrap_store<S: Read + Write + Seek>(&self, store: &mut S, len: u64) -> Result<u64> {
         let v = self.check_wrap(len)?;
         let n = self.cipher.block_bytes() as u64;

@@ -15,13 +15,16 @@
 //! These are not the NIST modes of the same names: each file spells out its
 //! construction and where the references (Bouncy Castle, UAPKI, dstu-core)
 //! differ. Every mode runs on [`Cipher`](crate::Cipher)'s multi-block ECB;
-//! the parallel ones push up to [`util::CHUNK`] bytes per call.
+//! the parallel ones push up to 8 KiB per call.
 //!
 //! Streaming types: [`KalynaCtr`], [`KalynaOfb`], [`Cbc`], [`KalynaCfb`],
 //! [`KalynaXts`], [`KalynaCmac`], [`KalynaGmac`]. GCM, CCM and KW are
-//! one-shot ([`KalynaGcm`], [`KalynaCcm`], [`KalynaKw`]): an AEAD tag or the
-//! key-wrap check covers the whole message, so streaming decryption would
-//! release plaintext before it is authenticated.
+//! one-shot here ([`KalynaGcm`], [`KalynaCcm`], [`KalynaKw`]): an AEAD tag or
+//! the key-wrap check covers the whole message. GCM and CCM stream through
+//! [`AeadStream`](crate::modes::aead_stream::AeadStream), whose decryption
+//! releases plaintext before it is authenticated (the caller holds it
+//! back); KW wraps a file in bounded memory with
+//! [`KalynaKw::wrap_store`].
 
 mod cbc;
 mod ccm;

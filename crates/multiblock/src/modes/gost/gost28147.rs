@@ -126,9 +126,6 @@ pub struct Cnt {
     x: XorStream<CntGen>,
 }
 
-// `update`/`finalize` are the public streaming API; the crate itself uses
-// `oneshot`, and `modes::gost` is not yet exported (see modes/mod.rs).
-#[allow(dead_code)]
 impl Cnt {
     /// iv = 8 bytes; `--key-meshing` (RFC 4357 §2.3.2).
     pub fn new(req: &Request<'_>) -> Result<Cnt> {

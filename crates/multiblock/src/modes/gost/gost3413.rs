@@ -97,9 +97,6 @@ pub struct Ctr {
     x: XorStream<CtrGen>,
 }
 
-// `update`/`finalize` are the public streaming API; the crate itself uses
-// `oneshot`, and `modes::gost` is not yet exported (see modes/mod.rs).
-#[allow(dead_code)]
 impl Ctr {
     /// `req.mode` is `ctr` or `ctr-acpkm`; iv = n/2 bits; `--s` (default n);
     /// CTR-ACPKM: `--section-bytes` N (default: 4096 for Kuznyechik, 1024
@@ -171,9 +168,6 @@ pub struct Ofb {
     x: XorStream<OfbGen>,
 }
 
-// `update`/`finalize` are the public streaming API; the crate itself uses
-// `oneshot`, and `modes::gost` is not yet exported (see modes/mod.rs).
-#[allow(dead_code)]
 impl Ofb {
     /// iv = the m-bit register, m = z·n; `--s` (default n).
     pub fn new(req: &Request<'_>) -> Result<Ofb> {

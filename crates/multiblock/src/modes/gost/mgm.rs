@@ -12,8 +12,8 @@
 //!
 //! One-shot: [`seal`] returns C || T; [`open`] takes C || T, checks the
 //! tag in constant time first and only then decrypts, so no plaintext is
-//! made for a forged message. Streaming: [`MgmStream`] (through
-//! [`crate::modes::aead_stream::AeadStream`]), whose decryption releases
+//! made for a forged message. Streaming: through
+//! [`AeadStream`](crate::modes::aead_stream::AeadStream), whose decryption releases
 //! plaintext before the tag is known: its callers hold it back.
 //!
 //! RustCrypto's `mgm` crate computes the same (the tests check it) but is

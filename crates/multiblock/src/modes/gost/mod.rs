@@ -6,7 +6,7 @@
 //!   m = z·n register (z interleaved chains) and s-bit segments;
 //! - RFC 8645 (R 1323565.1.017-2018): CTR-ACPKM and OMAC-ACPKM ([`acpkm`]);
 //! - RFC 9058 (R 1323565.1.026-2019): MGM ([`mgm`], GF multiplication in
-//!   [`gf`] with PCLMULQDQ in `gf_clmul`);
+//!   `gf` with PCLMULQDQ in `gf_clmul`);
 //! - GOST 28147-89 / RFC 5830 for `gost89`: CNT ("gamma" with C1/C2), CFB and
 //!   the MAC "imitovstavka", with RFC 4357 §2.3 CryptoPro key meshing
 //!   ([`gost28147`]).
@@ -19,8 +19,9 @@
 //! Streaming: [`Ctr`] (CTR and CTR-ACPKM), [`Ofb`], [`Cfb`] (also gost89 CFB),
 //! [`Cnt`] work in place on any split of the data; [`Cbc`] buffers partial
 //! blocks; [`Cmac`], [`OmacAcpkm`] and [`Imit`] take the message in pieces.
-//! MGM is one-shot ([`mgm::seal`], [`mgm::open`]): streaming decryption would
-//! have to release plaintext before the tag is checked.
+//! MGM is one-shot here ([`mgm::seal`], [`mgm::open`]) and streams through
+//! [`AeadStream`](crate::modes::aead_stream::AeadStream), whose decryption
+//! releases plaintext before the tag is checked (the caller holds it back).
 
 pub mod acpkm;
 pub mod cmac;
