@@ -286,6 +286,23 @@ pub(crate) fn always(_: &CpuFeatures) -> bool {
 }
 
 /// How the caller wants the backend chosen.
+///
+/// A name this cipher lacks, or one this CPU cannot run, is an error, not
+/// a silent fallback:
+///
+/// ```
+/// use multiblock::{BackendChoice, Cipher, CipherId, Error};
+/// let key = [0u8; 32];
+/// // `reference` (the plain oracle, not constant-time) exists for every cipher.
+/// let c = Cipher::with_id(CipherId::Magma, &key, None, BackendChoice::Named("reference"))?;
+/// assert!(!c.backend().constant_time);
+/// // `Auto` is never a backend whose timing depends on the data.
+/// let c = Cipher::with_id(CipherId::Magma, &key, None, BackendChoice::Auto)?;
+/// assert!(c.backend().constant_time || std::env::var(multiblock::BACKEND_ENV).is_ok());
+/// let err = Cipher::with_id(CipherId::Magma, &key, None, BackendChoice::Named("no-such")).err();
+/// assert!(matches!(err, Some(Error::UnknownBackend { .. })));
+/// # Ok::<(), multiblock::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum BackendChoice<'a> {
     /// `MULTIBLOCK_BACKEND` if set, else the fastest constant-time backend.

@@ -8,6 +8,14 @@ use std::fmt;
 /// Everything that can go wrong, with what the caller gave and what was
 /// expected. Field names say the same in every variant: `cipher` the cipher
 /// name, `name`/`mode` the caller's string, `known` the accepted names.
+///
+/// ```
+/// use multiblock::{Cipher, Error};
+/// let err = Cipher::new("kuznyechik", &[0; 16], None, None).err().unwrap();
+/// assert_eq!(err, Error::KeyLength { cipher: "kuznyechik", expected: 32, got: 16 });
+/// assert_eq!(err.to_string(), "kuznyechik needs a key of 32 bytes (64 hex digits), got 16 bytes");
+/// assert!(matches!(Cipher::new("aes", &[0; 16], None, None), Err(Error::UnknownCipher { .. })));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Error {
     /// The cipher name is not one of [`crate::CipherId::ALL`].

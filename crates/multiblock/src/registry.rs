@@ -62,6 +62,28 @@ pub fn env_backend(cipher: &str) -> Result<Option<BackendInfo>> {
 }
 
 /// The backends of `cipher`, fastest first.
+///
+/// Every backend this CPU runs gives the same bytes; here each one of
+/// Kuznyechik, keyed by name, against GOST R 34.12-2015 A.1:
+///
+/// ```
+/// use multiblock::{backends, BackendChoice, Cipher, CipherId};
+/// # fn hex(s: &str) -> Vec<u8> {
+/// #     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+/// # }
+/// let key = hex("8899aabbccddeeff0011223344556677fedcba98765432100123456789abcdef");
+/// let list = backends("kuznyechik")?;
+/// let default = list.iter().find(|b| b.is_default).expect("one default");
+/// assert!(default.available && default.info.constant_time);
+/// for b in list.iter().filter(|b| b.available) {
+///     let c = Cipher::with_id(CipherId::Kuznyechik, &key, None, BackendChoice::Named(b.info.name))?;
+///     assert_eq!(c.backend().name, b.info.name);
+///     let mut block = hex("1122334455667700ffeeddccbbaa9988");
+///     c.encrypt_blocks(&mut block)?;
+///     assert_eq!(block, hex("7f679d90bebc24305a468d42b9d4edcd"), "backend {}", b.info.name);
+/// }
+/// # Ok::<(), multiblock::Error>(())
+/// ```
 pub fn backends(cipher: &str) -> Result<Vec<BackendStatus>> {
     Ok(match CipherId::from_name(cipher)? {
         CipherId::Kalyna128_128
@@ -77,7 +99,29 @@ pub fn backends(cipher: &str) -> Result<Vec<BackendStatus>> {
     })
 }
 
-/// Any cipher, chosen by name at run time.
+/// Any cipher, chosen by name at run time: multi-block ECB in place, the
+/// base of every mode in [`crate::modes`].
+///
+/// Kalyna-256/256 by name, checked against DSTU 7624:2014 Annex B:
+///
+/// ```
+/// use multiblock::Cipher;
+/// # fn hex(s: &str) -> Vec<u8> {
+/// #     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+/// # }
+/// let key = hex("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
+/// let kalyna = Cipher::new("kalyna-256-256", &key, None, None)?;
+/// assert_eq!(kalyna.block_bytes(), 32);
+/// let mut data = hex("202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f");
+/// kalyna.encrypt_blocks(&mut data)?;
+/// assert_eq!(data, hex("f66e3d570ec92135aedae323dcbd2a8ca03963ec206a0d5a88385c24617fd92c"));
+/// kalyna.decrypt_blocks(&mut data)?;
+/// assert_eq!(data, hex("202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"));
+/// // GOST 28147-89 takes an S-box set by name; a partial block is an error.
+/// let gost = Cipher::new("gost89", &[0; 32], Some("cryptopro-a"), None)?;
+/// assert!(matches!(gost.encrypt_blocks(&mut [0; 12]), Err(multiblock::Error::DataLength { .. })));
+/// # Ok::<(), multiblock::Error>(())
+/// ```
 pub struct Cipher {
     id: CipherId,
     engine: Engine,

@@ -173,9 +173,9 @@ pub(crate) fn engine(v: Variant, key: &[u8], choice: BackendChoice<'_>) -> Resul
 
 /// One typed cipher per variant (`block_cipher_type!` with its engine).
 macro_rules! kalyna_types {
-    ($($name:ident: $variant:ident, $doc:literal, block = $block:ty, key = $key:ty, par = $par:ty;)*) => {$(
+    ($($(#[$doc:meta])* $name:ident: $variant:ident, block = $block:ty, key = $key:ty, par = $par:ty;)*) => {$(
         block_cipher_type!(
-            #[doc = $doc]
+            $(#[$doc])*
             $name, id = CipherId::$name, block = $block, key = $key, par = $par,
             make = |key, choice| engine(Variant::$variant, key, choice)
         );
@@ -183,14 +183,38 @@ macro_rules! kalyna_types {
 }
 
 kalyna_types! {
-    Kalyna128_128: K128_128, "Kalyna-128/128 (DSTU 7624:2014): 16-byte block, 16-byte key, 10 rounds.",
+    /// Kalyna-128/128 (DSTU 7624:2014): 16-byte block, 16-byte key, 10 rounds.
+    ///
+    /// Checked against DSTU 7624:2014 Annex B, on the default backend and
+    /// on the plain-Rust `portable` one, which every CPU runs:
+    ///
+    /// ```
+    /// use multiblock::kalyna::Kalyna128_128;
+    /// use multiblock::BackendChoice;
+    /// # fn hex(s: &str) -> Vec<u8> {
+    /// #     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    /// # }
+    /// let key = hex("000102030405060708090a0b0c0d0e0f");
+    /// for choice in [BackendChoice::Auto, BackendChoice::Named("portable")] {
+    ///     let kalyna = Kalyna128_128::with_backend(&key, choice)?;
+    ///     let mut block = hex("101112131415161718191a1b1c1d1e1f");
+    ///     kalyna.encrypt_buffer(&mut block)?;
+    ///     assert_eq!(block, hex("81bf1c7d779bac20e1c9ea39b4d2ad06"), "{}", kalyna.backend().name);
+    /// }
+    /// # Ok::<(), multiblock::Error>(())
+    /// ```
+    Kalyna128_128: K128_128,
         block = U16, key = U16, par = U16;
-    Kalyna128_256: K128_256, "Kalyna-128/256 (DSTU 7624:2014): 16-byte block, 32-byte key, 14 rounds.",
+    /// Kalyna-128/256 (DSTU 7624:2014): 16-byte block, 32-byte key, 14 rounds.
+    Kalyna128_256: K128_256,
         block = U16, key = U32, par = U16;
-    Kalyna256_256: K256_256, "Kalyna-256/256 (DSTU 7624:2014): 32-byte block, 32-byte key, 14 rounds.",
+    /// Kalyna-256/256 (DSTU 7624:2014): 32-byte block, 32-byte key, 14 rounds.
+    Kalyna256_256: K256_256,
         block = U32, key = U32, par = U8;
-    Kalyna256_512: K256_512, "Kalyna-256/512 (DSTU 7624:2014): 32-byte block, 64-byte key, 18 rounds.",
+    /// Kalyna-256/512 (DSTU 7624:2014): 32-byte block, 64-byte key, 18 rounds.
+    Kalyna256_512: K256_512,
         block = U32, key = U64, par = U8;
-    Kalyna512_512: K512_512, "Kalyna-512/512 (DSTU 7624:2014): 64-byte block, 64-byte key, 18 rounds.",
+    /// Kalyna-512/512 (DSTU 7624:2014): 64-byte block, 64-byte key, 18 rounds.
+    Kalyna512_512: K512_512,
         block = U64, key = U64, par = U4;
 }

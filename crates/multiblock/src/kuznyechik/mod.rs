@@ -27,8 +27,8 @@
 //!   CPU; circuits from `build.rs`, see `crate::bitslice`);
 //! - `neon.rs` (16 blocks, `TBL`/`TBX` lookups): the aarch64 constant-time
 //!   backend on `sliced.rs`;
-//! - `table.rs`: the fused 64 KiB LS tables of the seed papers (not
-//!   constant-time, by name only).
+//! - `table.rs`: the fused 64 KiB LS tables of the published table-based
+//!   implementations (not constant-time, by name only).
 
 #[cfg(any(target_arch = "x86_64", test))]
 mod aes_basis;
@@ -110,6 +110,26 @@ pub(crate) fn engine(key: &[u8], choice: BackendChoice<'_>) -> Result<Engine> {
 
 block_cipher_type!(
     /// Kuznyechik, GOST R 34.12-2015 (RFC 7801), bytes as printed in the standard.
+    ///
+    /// A RustCrypto block cipher (`KeyInit`, `BlockCipherEncrypt`,
+    /// `BlockCipherDecrypt`); checked against GOST R 34.12-2015 A.1
+    /// (RFC 7801 §5.5):
+    ///
+    /// ```
+    /// use multiblock::cipher::{Block, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
+    /// use multiblock::kuznyechik::Kuznyechik;
+    /// # fn hex(s: &str) -> Vec<u8> {
+    /// #     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    /// # }
+    /// let key = hex("8899aabbccddeeff0011223344556677fedcba98765432100123456789abcdef");
+    /// let cipher = Kuznyechik::new_from_slice(&key).unwrap();
+    /// let plaintext = hex("1122334455667700ffeeddccbbaa9988");
+    /// let mut block = Block::<Kuznyechik>::try_from(&plaintext[..]).unwrap();
+    /// cipher.encrypt_block(&mut block);
+    /// assert_eq!(block.as_slice(), hex("7f679d90bebc24305a468d42b9d4edcd"));
+    /// cipher.decrypt_block(&mut block);
+    /// assert_eq!(block.as_slice(), plaintext);
+    /// ```
     Kuznyechik, id = CipherId::Kuznyechik, block = U16, key = U32, par = U64,
     make = |key, choice| engine(key, choice)
 );

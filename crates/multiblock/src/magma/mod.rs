@@ -206,23 +206,74 @@ pub(crate) fn engine_gost89(key: &[u8], sbox: SboxSet, choice: BackendChoice<'_>
 
 block_cipher_type!(
     /// Magma, GOST R 34.12-2015 (RFC 8891), bytes as printed in the standard.
+    ///
+    /// Besides the RustCrypto traits, whole buffers in place (ECB) on the
+    /// default or a named backend; checked against GOST R 34.13-2015 A.2.1:
+    ///
+    /// ```
+    /// use multiblock::magma::Magma;
+    /// use multiblock::BackendChoice;
+    /// # fn hex(s: &str) -> Vec<u8> {
+    /// #     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    /// # }
+    /// let key = hex("ffeeddccbbaa99887766554433221100f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff");
+    /// let magma = Magma::with_backend(&key, BackendChoice::Auto)?;
+    /// let mut data = hex("92def06b3c130a59db54c704f8189d204a98fb2e67a8024c8912409b17b57e41");
+    /// magma.encrypt_buffer(&mut data)?;
+    /// assert_eq!(data, hex("2b073f0494f372a0de70e715d3556e4811d8d9e9eacfbc1e7c68260996c67efb"));
+    /// magma.decrypt_buffer(&mut data)?;
+    /// assert_eq!(data, hex("92def06b3c130a59db54c704f8189d204a98fb2e67a8024c8912409b17b57e41"));
+    /// # Ok::<(), multiblock::Error>(())
+    /// ```
     Magma, id = CipherId::Magma, block = U8, key = U32, par = U64,
     make = |key, choice| engine_magma(key, choice)
 );
 
 macro_rules! gost89_type {
-    ($name:ident, $set:expr, $doc:literal) => {
+    ($name:ident, $set:expr, $(#[$doc:meta])*) => {
         block_cipher_type!(
-            #[doc = $doc]
+            $(#[$doc])*
             $name, id = CipherId::Gost89, block = U8, key = U32, par = U64,
             make = |key, choice| engine_gost89(key, $set, choice)
         );
     };
 }
 
-gost89_type!(Gost89Tc26Z, SboxSet::Tc26Z, "GOST 28147-89 (RFC 5830 byte order) with the tc26-z S-box.");
-gost89_type!(Gost89Test, SboxSet::Test, "GOST 28147-89 with id-GostR3411-94-TestParamSet.");
-gost89_type!(Gost89CryptoProA, SboxSet::CryptoProA, "GOST 28147-89 with CryptoPro-A (RFC 4357).");
-gost89_type!(Gost89CryptoProB, SboxSet::CryptoProB, "GOST 28147-89 with CryptoPro-B (RFC 4357).");
-gost89_type!(Gost89CryptoProC, SboxSet::CryptoProC, "GOST 28147-89 with CryptoPro-C (RFC 4357).");
-gost89_type!(Gost89CryptoProD, SboxSet::CryptoProD, "GOST 28147-89 with CryptoPro-D (RFC 4357).");
+gost89_type!(Gost89Tc26Z, SboxSet::Tc26Z,
+    /// GOST 28147-89 (RFC 5830 byte order) with the tc26-z S-box.
+);
+gost89_type!(Gost89Test, SboxSet::Test,
+    /// GOST 28147-89 with id-GostR3411-94-TestParamSet.
+);
+gost89_type!(
+    Gost89CryptoProA,
+    SboxSet::CryptoProA,
+    /// GOST 28147-89 with CryptoPro-A (RFC 4357).
+    ///
+    /// Checked against gost-engine's `testecb1` (computed with CryptoPro
+    /// CSP), through the RustCrypto traits:
+    ///
+    /// ```
+    /// use multiblock::cipher::{Block, BlockCipherEncrypt, KeyInit};
+    /// use multiblock::magma::Gost89CryptoProA;
+    /// # fn hex(s: &str) -> Vec<u8> {
+    /// #     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    /// # }
+    /// let key = hex("bbf1edd320af8a628e11c8a951ccbe81477b41a16af67f05e8512f9e01f8cf49");
+    /// let gost = Gost89CryptoProA::new_from_slice(&key).unwrap();
+    /// let data = hex("743d76f91bee353ca25c3b10eb64cff5");
+    /// let mut blocks: Vec<Block<Gost89CryptoProA>> =
+    ///     data.chunks(8).map(|b| Block::<Gost89CryptoProA>::try_from(b).unwrap()).collect();
+    /// gost.encrypt_blocks(&mut blocks);
+    /// assert_eq!(blocks.concat(), hex("c373909535580863cb68859677e8fba9"));
+    /// ```
+);
+gost89_type!(Gost89CryptoProB, SboxSet::CryptoProB,
+    /// GOST 28147-89 with CryptoPro-B (RFC 4357).
+);
+gost89_type!(Gost89CryptoProC, SboxSet::CryptoProC,
+    /// GOST 28147-89 with CryptoPro-C (RFC 4357).
+);
+gost89_type!(Gost89CryptoProD, SboxSet::CryptoProD,
+    /// GOST 28147-89 with CryptoPro-D (RFC 4357).
+);

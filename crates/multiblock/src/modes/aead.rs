@@ -2,7 +2,7 @@
 //! fits them: MGM (RFC 9058) for Kuznyechik and Magma, and DSTU 7624 GCM
 //! for the five Kalyna variants.
 //!
-//! Each type holds the key and the backend choice; a call keys the cipher
+//! Each type holds the key; a call keys the cipher on the default backend
 //! and runs the same one-shot code as [`crate::modes::encrypt`] (so the
 //! bytes are those of the vectors), with the nonce as the `--iv` and the
 //! full-block tag. Shorter tags (`--tag-bits`) and CCM (whose nonce and
@@ -11,6 +11,27 @@
 //! Errors: the opaque [`aead::Error`] for a wrong tag and for inputs the
 //! mode refuses (MGM: a nonce whose top bit is set; GCM: no AAD and no
 //! message).
+//!
+//! Kalyna-128/128 GCM through [`aead::Aead`], checked against the GCM
+//! example of DSTU 7624:2014 Annex B (ciphertext ‖ tag):
+//!
+//! ```
+//! use multiblock::aead::{Aead, KeyInit, Payload};
+//! use multiblock::modes::aead::Kalyna128_128Gcm;
+//! # fn hex(s: &str) -> Vec<u8> {
+//! #     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+//! # }
+//! let gcm = Kalyna128_128Gcm::new_from_slice(&hex("000102030405060708090a0b0c0d0e0f")).unwrap();
+//! let nonce = hex("101112131415161718191a1b1c1d1e1f");
+//! let nonce = nonce.as_slice().try_into().unwrap();
+//! let aad = hex("202122232425262728292a2b2c2d2e2f");
+//! let msg = hex("303132333435363738393a3b3c3d3e3f404142434445464748494a4b4c4d4e4f");
+//! let sealed = gcm.encrypt(nonce, Payload { msg: &msg, aad: &aad }).unwrap();
+//! assert_eq!(sealed, hex("b91a7b8790bbcfcfe65d04e5538e98e216ac209da33122fda596e8928070be51\
+//!                         c8310571cd60f9584b45c1b4ece179af"));
+//! assert_eq!(gcm.decrypt(nonce, Payload { msg: &sealed, aad: &aad }).unwrap(), msg);
+//! assert!(gcm.decrypt(nonce, Payload { msg: &sealed, aad: b"other" }).is_err());
+//! ```
 
 use crate::cpu::BackendChoice;
 use crate::modes::{dstu::KalynaGcm, gost::mgm, Mode, Params, Request};

@@ -115,6 +115,46 @@ impl AeadStream {
     }
 
     /// Decrypts ciphertext‖tag (MGM, GCM; CCM needs [`decryptor_sized`](AeadStream::decryptor_sized)).
+    ///
+    /// The GCM example of DSTU 7624:2014 Annex B (Kalyna-128/128) fed in
+    /// pieces of 5 bytes: the plaintext comes out as the pieces arrive, and
+    /// is released to the reader only when [`finalize`](AeadStream::finalize)
+    /// has checked the tag.
+    ///
+    /// ```
+    /// use multiblock::modes::{aead_stream::AeadStream, Mode, Params, Request};
+    /// use multiblock::{BackendChoice, CipherId, Error};
+    /// # fn hex(s: &str) -> Vec<u8> {
+    /// #     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    /// # }
+    /// let key = hex("000102030405060708090a0b0c0d0e0f");
+    /// let params = Params {
+    ///     iv: Some(hex("101112131415161718191a1b1c1d1e1f")),
+    ///     aad: hex("202122232425262728292a2b2c2d2e2f"),
+    ///     tag_bits: Some(128),
+    ///     ..Params::default()
+    /// };
+    /// let req = Request {
+    ///     cipher: CipherId::Kalyna128_128, mode: Mode::Gcm, key: &key, sbox: None,
+    ///     backend: BackendChoice::Auto, params,
+    /// };
+    /// let sealed = hex("b91a7b8790bbcfcfe65d04e5538e98e216ac209da33122fda596e8928070be51\
+    ///                   c8310571cd60f9584b45c1b4ece179af");
+    /// let open = |sealed: &[u8]| -> Result<Vec<u8>, Error> {
+    ///     let mut dec = AeadStream::decryptor(&req)?;
+    ///     let mut unverified = Vec::new();
+    ///     for piece in sealed.chunks(5) {
+    ///         dec.update(piece, &mut unverified)?;
+    ///     }
+    ///     dec.finalize(&mut unverified)?;
+    ///     Ok(unverified) // authenticated from here on
+    /// };
+    /// assert_eq!(open(&sealed)?, hex("303132333435363738393a3b3c3d3e3f404142434445464748494a4b4c4d4e4f"));
+    /// let mut forged = sealed.clone();
+    /// forged[40] ^= 0x80; // a tag bit
+    /// assert_eq!(open(&forged), Err(Error::Authentication));
+    /// # Ok::<(), multiblock::Error>(())
+    /// ```
     pub fn decryptor(req: &Request<'_>) -> Result<AeadStream> {
         AeadStream::new(req, false, None)
     }

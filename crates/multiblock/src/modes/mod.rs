@@ -83,6 +83,23 @@ pub enum Kind {
 
 impl Mode {
     /// Every mode, in the order the CLI lists them.
+    ///
+    /// Which modes a cipher has, and what each does:
+    ///
+    /// ```
+    /// use multiblock::modes::{Kind, Mode};
+    /// use multiblock::CipherId;
+    /// let kuz = Mode::for_cipher(CipherId::Kuznyechik);
+    /// assert!(kuz.contains(&Mode::Mgm) && !kuz.contains(&Mode::Gcm));
+    /// assert_eq!(Mode::parse(CipherId::Kalyna128_128, "gcm")?.kind(), Kind::Aead);
+    /// assert!(Mode::parse(CipherId::Magma, "xts").is_err()); // a DSTU mode, not Magma's
+    /// for id in CipherId::ALL {
+    ///     for mode in Mode::for_cipher(id) {
+    ///         assert_eq!(Mode::parse(id, mode.name())?, mode);
+    ///     }
+    /// }
+    /// # Ok::<(), multiblock::Error>(())
+    /// ```
     pub const ALL: [Mode; 16] = [
         Mode::Ecb,
         Mode::Ctr,
@@ -238,6 +255,37 @@ pub fn encrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
 
 /// Decrypts (or unwraps, or opens ciphertext||tag: [`Error::Authentication`]
 /// and no plaintext on a wrong tag) `data`.
+///
+/// Kuznyechik MGM, checked against RFC 9058 Appendix A; a changed bit
+/// anywhere fails the whole message:
+///
+/// ```
+/// use multiblock::modes::{self, Mode, Params, Request};
+/// use multiblock::{BackendChoice, CipherId, Error};
+/// # fn hex(s: &str) -> Vec<u8> {
+/// #     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+/// # }
+/// let key = hex("8899aabbccddeeff0011223344556677fedcba98765432100123456789abcdef");
+/// let params = Params {
+///     iv: Some(hex("1122334455667700ffeeddccbbaa9988")),
+///     aad: hex("0202020202020202010101010101010104040404040404040303030303030303ea0505050505050505"),
+///     ..Params::default()
+/// };
+/// let req = Request {
+///     cipher: CipherId::Kuznyechik, mode: Mode::Mgm, key: &key, sbox: None,
+///     backend: BackendChoice::Auto, params,
+/// };
+/// let mut sealed = hex("a9757b8147956e9055b8a33de89f42fc8075d2212bf9fd5bd3f7069aadc16b39\
+///                       497ab15915a6ba85936b5d0ea9f6851cc60c14d4d3f883d0ab94420695c76deb\
+///                       2c7552cf5d656f40c34f5c46e8bb0e29fcdb4c"); // ciphertext ‖ tag
+/// let plaintext = modes::decrypt(&req, &sealed)?;
+/// assert_eq!(plaintext, hex("1122334455667700ffeeddccbbaa998800112233445566778899aabbcceeff0a\
+///                            112233445566778899aabbcceeff0a002233445566778899aabbcceeff0a0011aabbcc"));
+/// assert_eq!(modes::encrypt(&req, &plaintext)?, sealed);
+/// sealed[0] ^= 1;
+/// assert_eq!(modes::decrypt(&req, &sealed), Err(Error::Authentication));
+/// # Ok::<(), multiblock::Error>(())
+/// ```
 pub fn decrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
     crypt(req, data, gost::Direction::Decrypt)
 }
@@ -255,6 +303,26 @@ fn crypt(req: &Request<'_>, data: &[u8], dir: gost::Direction) -> Result<Vec<u8>
 }
 
 /// Computes the MAC (tag) of `data`.
+///
+/// The GOST R 34.13-2015 MAC of Magma with 32 bits (`mac_bits`), checked
+/// against the standard's A.2.6:
+///
+/// ```
+/// use multiblock::modes::{self, Mode, Params, Request};
+/// use multiblock::{BackendChoice, CipherId};
+/// # fn hex(s: &str) -> Vec<u8> {
+/// #     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+/// # }
+/// let key = hex("ffeeddccbbaa99887766554433221100f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff");
+/// let req = Request {
+///     cipher: CipherId::Magma, mode: Mode::Mac, key: &key, sbox: None,
+///     backend: BackendChoice::Auto,
+///     params: Params { mac_bits: Some(32), ..Params::default() },
+/// };
+/// let message = hex("92def06b3c130a59db54c704f8189d204a98fb2e67a8024c8912409b17b57e41");
+/// assert_eq!(modes::mac(&req, &message)?, hex("154e7210"));
+/// # Ok::<(), multiblock::Error>(())
+/// ```
 pub fn mac(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
     check_kind(req, &[Kind::Mac], "mac")?;
     match req.cipher.family() {

@@ -3,6 +3,22 @@
 use crate::error::{Error, Result};
 
 /// How ECB and CBC fill the last block (`--padding`).
+///
+/// ```
+/// use multiblock::modes::Padding;
+/// // GOST R 34.13-2015 procedure 2: a 1 bit, then zeros to the block's end.
+/// assert_eq!(Padding::Gost2.pad(b"abc", 8), b"abc\x80\0\0\0\0");
+/// // PKCS#7 adds a whole block to a whole block.
+/// assert_eq!(Padding::Pkcs7.padded_len(16, 16), 32);
+/// for padding in [Padding::Gost2, Padding::Pkcs7] {
+///     for len in 0..40 {
+///         let data: Vec<u8> = (0..len as u8).collect();
+///         assert_eq!(padding.unpad(padding.pad(&data, 16), 16)?, data);
+///     }
+/// }
+/// assert!(Padding::Pkcs7.unpad(vec![1, 2, 3, 0], 4).is_err());
+/// # Ok::<(), multiblock::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Padding {
     /// No padding: the input must already fit the mode.

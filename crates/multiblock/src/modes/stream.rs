@@ -402,6 +402,31 @@ enum MacState {
 
 /// Streaming MAC: [`update`](MacStream::update) with the message in
 /// pieces, then [`finalize`](MacStream::finalize) for the tag.
+///
+/// The Kalyna-128/128 CMAC example of DSTU 7624:2014 Annex B, in pieces
+/// of 7 bytes:
+///
+/// ```
+/// use multiblock::modes::{stream::MacStream, Mode, Params, Request};
+/// use multiblock::{BackendChoice, CipherId};
+/// # fn hex(s: &str) -> Vec<u8> {
+/// #     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+/// # }
+/// let key = hex("000102030405060708090a0b0c0d0e0f");
+/// let req = Request {
+///     cipher: CipherId::Kalyna128_128, mode: Mode::Cmac, key: &key, sbox: None,
+///     backend: BackendChoice::Auto,
+///     params: Params { tag_bits: Some(128), ..Params::default() },
+/// };
+/// let message = hex("202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f\
+///                    404142434445464748494a4b4c4d4e4f");
+/// let mut mac = MacStream::new(&req)?;
+/// for piece in message.chunks(7) {
+///     mac.update(piece)?;
+/// }
+/// assert_eq!(mac.finalize()?, hex("123b4eab8e63ecf3e645a99c1115e241"));
+/// # Ok::<(), multiblock::Error>(())
+/// ```
 pub struct MacStream {
     state: MacState,
 }

@@ -1,6 +1,7 @@
 //! uBlock, winner of the 2019 Chinese national cipher design competition
 //! (Wu W., Zhang L., Zheng Y., Li L., J. Cryptologic Research 2019, 6(6)),
-//! as described in seed 001 (Fast software implementation of uBlock, AVX2) §1.
+//! as summarized in Gao et al. 2024 (fast software uBlock with AVX2, J.
+//! National Univ. of Defense Technology 46(6)), §1.
 //!
 //! Variants uBlock-n/k: 128/128 (16 rounds), 128/256 (24), 256/256 (24).
 //! Bytes: a block or key byte string is read big-endian by nibbles (nibble 0
@@ -149,6 +150,24 @@ pub(crate) fn engine(v: Variant, key: &[u8], choice: BackendChoice<'_>) -> Resul
 
 block_cipher_type!(
     /// uBlock-128/128: 128-bit block, 128-bit key, 16 rounds.
+    ///
+    /// Checked against the test vector of the uBlock design document
+    /// (Wu et al. 2019, §8) through the RustCrypto traits:
+    ///
+    /// ```
+    /// use multiblock::cipher::{Block, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
+    /// use multiblock::ublock::Ublock128_128;
+    /// # fn hex(s: &str) -> Vec<u8> {
+    /// #     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    /// # }
+    /// let key = hex("0123456789abcdeffedcba9876543210");
+    /// let ublock = Ublock128_128::new_from_slice(&key).unwrap();
+    /// let mut block = Block::<Ublock128_128>::try_from(&key[..]).unwrap(); // the plaintext is the key
+    /// ublock.encrypt_block(&mut block);
+    /// assert_eq!(block.as_slice(), hex("32122bedd023c429023470e1158c147d"));
+    /// ublock.decrypt_block(&mut block);
+    /// assert_eq!(block.as_slice(), key);
+    /// ```
     Ublock128_128, id = CipherId::Ublock128_128, block = U16, key = U16, par = U16,
     make = |key, choice| engine(Variant::U128_128, key, choice)
 );

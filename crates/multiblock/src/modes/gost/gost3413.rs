@@ -93,6 +93,31 @@ fn keep_msb(buf: &mut Vec<u8>, start: usize, n: usize, s: usize) {
 
 /// GOST R 34.13 CTR and RFC 8645 CTR-ACPKM (encryption = decryption), in
 /// place on any split of the data.
+///
+/// Magma CTR, checked against GOST R 34.13-2015 A.2.2, in pieces of 3
+/// bytes:
+///
+/// ```
+/// use multiblock::modes::{gost::Ctr, Mode, Params, Request};
+/// use multiblock::{BackendChoice, CipherId};
+/// # fn hex(s: &str) -> Vec<u8> {
+/// #     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+/// # }
+/// let key = hex("ffeeddccbbaa99887766554433221100f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff");
+/// let req = Request {
+///     cipher: CipherId::Magma, mode: Mode::Ctr, key: &key, sbox: None,
+///     backend: BackendChoice::Auto,
+///     params: Params { iv: Some(hex("12345678")), ..Params::default() },
+/// };
+/// let mut data = hex("92def06b3c130a59db54c704f8189d204a98fb2e67a8024c8912409b17b57e41");
+/// let mut ctr = Ctr::new(&req)?;
+/// for piece in data.chunks_mut(3) {
+///     ctr.update(piece)?;
+/// }
+/// ctr.finalize();
+/// assert_eq!(data, hex("4e98110c97b7b93c3e250d93d6e85d69136d868807b2dbef568eb680ab52a12d"));
+/// # Ok::<(), multiblock::Error>(())
+/// ```
 pub struct Ctr {
     x: XorStream<CtrGen>,
 }
