@@ -1,4 +1,4 @@
-//! The `avx2` backend's multi-key path (seed paper §2.0, §2.6): several
+//! The `avx2` backend's multi-key path (Gao et al. 2024, §2.0, §2.6): several
 //! independent (key, message) streams in one call, each stream in its own
 //! slot of the packed groups (packed.rs), so that short messages fill the
 //! SIMD lanes and key setup is shared too.

@@ -1,5 +1,5 @@
 //! The `avx512-vbmi` backend: the packed groups of packed.rs in 64-byte zmm
-//! registers (seed paper §2.6), with `vpermb` (AVX-512 VBMI) for the
+//! registers (Gao et al. 2024, §2.6), with `vpermb` (AVX-512 VBMI) for the
 //! 32-nibble permutations of n = 256.
 //!
 //! - n = 128: a group is [X0, X1] zmm = 8 blocks (4 lanes × low/high

@@ -5,7 +5,7 @@
 //! slot LANES + s is lane s, high nibbles. Part h (16 bytes) of the blocks
 //! of slots 0..LANES is one register of raw bytes `a`, of the other slots
 //! `b`; [`spread`] makes the two nibble registers of part h from them
-//! (bytes → high/low nibbles → `punpck*bw`, the seed paper's Table 8 form)
+//! (bytes → high/low nibbles → `punpck*bw`, the Table 8 form of Gao et al. 2024)
 //! and [`pack`] goes back (`pmaddubsw` 16·hi + lo, then `packuswb`).
 
 use super::rounds::Groups;

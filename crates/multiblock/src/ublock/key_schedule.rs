@@ -1,7 +1,7 @@
 //! The uBlock key schedule (paper §1.5, Algorithm 3 "key-register update").
 //!
 //! The k-bit key sits in a register of k/4 nibbles, read big-endian (nibble 0
-//! = high nibble of key byte 0; seed 001 §1.8). RK⁰ is the
+//! = high nibble of key byte 0; Gao et al. 2024, §1.8). RK⁰ is the
 //! register's left n bits; each of the r updates yields the next RK^i as the
 //! new left n bits. One update, with K = K0‖K1‖K2‖K3 (k/4 bits each):
 //!
@@ -97,7 +97,7 @@ mod tests {
     use super::*;
     use crate::test_util::hex;
 
-    /// uBlock design document §8 / seed 001 §1.10: every
+    /// uBlock design document §8 / Gao et al. 2024, §1.10: every
     /// round key of uBlock-128/128 for K = 0123456789abcdeffedcba9876543210.
     #[test]
     fn round_keys_128_128() {

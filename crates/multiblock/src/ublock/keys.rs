@@ -1,7 +1,7 @@
 //! The uBlock key schedule (Wu et al. 2019, §1.5, Algorithm 3;
 //! key_schedule.rs is the reference) in registers, for the keys of all
-//! slots of a group at once (the seed paper's "parallel key expansion",
-//! §2.6.1), on any machine.
+//! slots of a group at once (the "parallel key expansion" of Gao et al.
+//! 2024, §2.6.1), on any machine.
 //!
 //! The k-bit register is nibble-spread like a block (groups.rs), one key
 //! per slot, so RK^t comes out in the blocks' register form: the multi-key

@@ -2,8 +2,8 @@
 //! the spec tables (tables.rs). No unsafe here.
 //!
 //! The SIMD backends hold a half-block "nibble-spread": byte j of a 16-byte
-//! lane holds nibble j (big-endian nibble order, seed 001
-//! §1.8), so every nibble permutation of the cipher is one `pshufb` whose
+//! lane holds nibble j (big-endian nibble order, Gao et al.
+//! 2024, §1.8), so every nibble permutation of the cipher is one `pshufb` whose
 //! mask says, for each output byte, which input byte it takes (out[j] =
 //! in[m[j]], 0x80 = zero). A 64-bit half (n = 128) is 16 nibbles: one lane.
 //! A 128-bit half (n = 256) is 32 nibbles: two lanes, "a" = nibbles 0..15 and
@@ -17,7 +17,7 @@ use super::Variant;
 use crate::permutation::inverse;
 
 /// `<<<₃₂ bits` (bits = 4, 8, 20) on 16 nibbles = two 32-bit words:
-/// out[j] = in[8·⌊j/8⌋ + (j mod 8 + bits/4) mod 8] (seed §2.5.2, mask A1).
+/// out[j] = in[8·⌊j/8⌋ + (j mod 8 + bits/4) mod 8] (Gao et al. 2024, §2.5.2, mask A1).
 pub(crate) const fn rot32(bits: usize) -> [u8; 16] {
     let s = bits / 4;
     let mut m = [0u8; 16];
@@ -216,9 +216,9 @@ mod tests {
         core::array::from_fn(|j| if m[j] & 0x80 != 0 { 0 } else { x[(m[j] & 15) as usize] })
     }
 
-    /// The seed's masks (§2.5.1, §2.5.2) for n = 128.
+    /// The masks of Gao et al. 2024 (§2.5.1, §2.5.2) for n = 128.
     #[test]
-    fn masks_match_the_seed() {
+    fn masks_match_the_paper() {
         assert_eq!(ROT4, [1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8]);
         assert_eq!(ROT8, [2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9]);
         assert_eq!(ROT20, [5, 6, 7, 0, 1, 2, 3, 4, 13, 14, 15, 8, 9, 10, 11, 12]);

@@ -1,6 +1,6 @@
 //! The packed kernel on xmm and ymm groups (the `avx2` backend, the short
-//! tails of `avx512-vbmi`, and the multi-key path): the seed paper's AVX2
-//! layouts (§2.2, §2.6) with a twist for n = 256.
+//! tails of `avx512-vbmi`, and the multi-key path): the AVX2 layouts of
+//! Gao et al. 2024 (§2.2, §2.6) with a twist for n = 256.
 //!
 //! "High-nibble parallelism" (§2.6): the low nibble of a byte belongs to
 //! one block, the high nibble to another, so a ymm holds four blocks — a
@@ -16,7 +16,7 @@
 //!   crossing anywhere; tracked coordinates ([`Tracked`]) make PL free and
 //!   PR one realigning shuffle.
 //! - n = 256: a group is [X0a, X0b, X1a, X1b] (a = nibbles 0..15, b =
-//!   16..31 of the half). The seed keeps a 32-nibble half in one ymm and
+//!   16..31 of the half). Gao et al. keep a 32-nibble half in one ymm and
 //!   crosses lanes with `vpermq` for PL₂₅₆/PR₂₅₆ (Alg. 5, 2 blocks per ymm
 //!   pair); here the lanes carry different blocks, so PL₂₅₆/PR₂₅₆ are 2
 //!   `vpshufb` + `vpor` per output register with no lane crossing

@@ -3,7 +3,7 @@
 //! is a table lookup indexed by secret nibbles.
 //!
 //! A block is X0‖X1, each half `H` = n/16 bytes (8 or 16); nibbles are read
-//! big-endian (seed 001 §1.8), so `<<<₃₂ b` is a left
+//! big-endian (Gao et al. 2024, §1.8), so `<<<₃₂ b` is a left
 //! rotation of each big-endian 32-bit word of a half.
 
 use super::key_schedule::RoundKeys;

@@ -1,7 +1,7 @@
 //! uBlock's rounds on nibble-spread registers, written once for every
 //! machine (Wu et al., J. Cryptologic Research 2019, 6(6), Algorithms 1
-//! and 2; the SIMD forms of the seed paper "Fast software implementation of
-//! uBlock", §2.2 and §2.6).
+//! and 2; the SIMD forms of Gao et al. 2024, "Fast software implementation
+//! of uBlock", §2.2 and §2.6).
 //!
 //! A register holds one nibble per byte. In *packed* form (avx2,
 //! avx512-vbmi) the low nibble of a byte belongs to one block and the high

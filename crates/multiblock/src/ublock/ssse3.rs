@@ -1,5 +1,5 @@
 //! The `ssse3` backend: the uBlock designers' SSE structure (their reference
-//! code; seed paper §2) on the shared rounds (rounds.rs) in plain form.
+//! code; Gao et al. 2024, §2) on the shared rounds (rounds.rs) in plain form.
 //!
 //! One block per register set, one nibble per byte (high nibble 0), so
 //! - the S-box layer is one `pshufb` with the S-box as the table;
@@ -8,7 +8,7 @@
 //!   (nibbles 0..15 and 16..31), and PL₂₅₆/PR₂₅₆ gather from both with two
 //!   `pshufb` and an `or` per output register ([`Plain`]).
 //!
-//! Conversion in and out as groups.rs (the seed's Table 8 improvement).
+//! Conversion in and out as groups.rs (the Table 8 improvement of Gao et al. 2024).
 //! Four blocks run interleaved for instruction-level parallelism, a shorter
 //! rest as one interleaved call of its blocks (`plain.rs`, shared with
 //! `neon`). Key setup: the register key schedule (keys.rs) in plain form.

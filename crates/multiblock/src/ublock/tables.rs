@@ -1,6 +1,6 @@
-//! uBlock constants, as printed in the uBlock design document and in the seed
-//! paper (GAO Ying et al., J. National Univ. of Defense Technology 2024,
-//! 46(6), §1; summarized in seed 001, Fast software implementation of uBlock, §1.4–§1.7).
+//! uBlock constants, as printed in the uBlock design document (Wu et al.
+//! 2019, J. Cryptologic Research 6(6)) and in Gao et al. 2024 (fast software
+//! uBlock, J. National Univ. of Defense Technology 46(6), §1.4–§1.7).
 //!
 //! Permutation convention (all of them): `out[i] = in[P[i]]`, the "gather"
 //! of `pshufb` (paper eq. 2).
@@ -114,7 +114,7 @@ mod tests {
     /// The design document derives RC_i from an 8-stage LFSR
     /// c_i = c_{i-2} ⊕ c_{i-3} ⊕ c_{i-7} ⊕ c_{i-8}, c0..c7 = 0,1,1,0,1,1,0,0;
     /// with w_i = (c_i … c_{i+7})₂, RC_i = (w_i⊕40)‖(w_i⊕54)‖(w_i⊕11)‖(w_i⊕05)
-    /// (seed 001 §1.7). This also confirms the RC12 erratum.
+    /// (Gao et al. 2024, §1.7). This also confirms the RC12 erratum.
     #[test]
     fn round_constants_follow_the_lfsr() {
         let mut c = vec![0u8, 1, 1, 0, 1, 1, 0, 0];

@@ -100,6 +100,31 @@ impl MacMany {
 
 /// The tags of `messages` under one key, as [`crate::modes::mac`] gives
 /// them one by one (the first failing message's error).
+///
+/// ```
+/// use multiblock::modes::{self, many, Mode, Params, Request};
+/// use multiblock::{BackendChoice, CipherId};
+/// # fn hex(s: &str) -> Vec<u8> {
+/// #     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+/// # }
+/// let key = hex("8899aabbccddeeff0011223344556677fedcba98765432100123456789abcdef");
+/// let req = Request {
+///     cipher: CipherId::Kuznyechik, mode: Mode::Mac, key: &key, sbox: None,
+///     backend: BackendChoice::Auto,
+///     params: Params { mac_bits: Some(64), ..Params::default() },
+/// };
+/// // GOST R 34.13-2015 A.1.6, and 40 other messages of different lengths.
+/// let a16 = hex("1122334455667700ffeeddccbbaa998800112233445566778899aabbcceeff0a\
+///                112233445566778899aabbcceeff0a002233445566778899aabbcceeff0a0011");
+/// let others: Vec<Vec<u8>> = (1..=40).map(|i| vec![i as u8; 100 * i]).collect();
+/// let messages: Vec<&[u8]> = std::iter::once(&a16[..]).chain(others.iter().map(|m| &m[..])).collect();
+/// let tags = many::mac_many(&req, &messages)?;
+/// assert_eq!(tags[0], hex("336f4d296059fbe3"));
+/// for (tag, message) in tags.iter().zip(&messages) {
+///     assert_eq!(*tag, modes::mac(&req, message)?);
+/// }
+/// # Ok::<(), multiblock::Error>(())
+/// ```
 pub fn mac_many(req: &Request<'_>, messages: &[&[u8]]) -> Result<Vec<Vec<u8>>> {
     let mut m = MacMany::new(req, messages.len())?;
     m.update(messages)?;
