@@ -29,8 +29,8 @@ fn backend_environment_variable() {
     run_child("list", Some("no-such,reference"));
     run_child("unusable", Some("no-such"));
     assert!(run_child("unset", None).is_empty());
-    // Names a cipher lacks are skipped (issue 15: `ssse3` broke Kuznyechik
-    // and Kalyna, `table` broke uBlock).
+    // Names a cipher lacks are skipped, not errors: `ssse3` is only
+    // Magma's and uBlock's, `table` is not uBlock's.
     run_child("skip", Some("ssse3"));
     let stderr = run_child("table", Some("table"));
     // A non-constant-time backend chosen by the environment is announced,

@@ -202,7 +202,7 @@ fn multi_key_rejects_bad_streams_and_writes_nothing() {
     }
 }
 
-/// Multi-key speed (seed 001's scenario: short messages, key setup
+/// Multi-key speed (the scenario of Gao et al. 2024: short messages, key setup
 /// included). Not a correctness test: run with
 /// `cargo test --release -p multiblock --test ublock_backends -- --ignored --nocapture`.
 /// Prints TSC ticks per byte, best of many repetitions, for S streams of

@@ -45,8 +45,8 @@
 //! cycles = 1.43 TSC ticks here): `vpermi2b`/`vpermb` zmm 5, ymm 4;
 //! `vpshufb` 2 (ymm and zmm), `vpshufd` 1, `vprolq` 2, `vgf2p8affineqb` 3,
 //! `vpternlog`/`vpblendmb` 1, `vpmovb2m` then a blend 5. On zmm, `vpermi2b`,
-//! `vpermb`, `vpshufb`, `vprolq` and `vgf2p8affineqb` issue 1 per cycle
-//! (double-pumped), `vpternlog` and `vpblendmb` 2; on ymm 2 per cycle.
+//! `vpermb`, `vpshufb`, `vprolq` and `vgf2p8affineqb` run one per cycle
+//! (double-pumped), `vpternlog` and `vpblendmb` two; on ymm two per cycle.
 //!
 //! Count per round and register (µops; chain in core cycles):
 //!
@@ -87,22 +87,18 @@
 //! 11.7-11.9 ticks/byte).
 //!
 //! Measured (AMD EPYC Zen 4 VM, TSC ticks per byte, `multiblock bench
-//! --ways 1 2 4 --reps 7` and `--modes --reps 21 --bytes 65536`,
-//! alternated with a build of the previous kernel in one run, 2-core VM
-//! shared with builds; `table` in brackets). Encryption of a 1-block call,
-//! before → after: Kalyna-128/128 19.4 → 14.2-14.4 (8.9-10.5), 128/256
-//! 26.9 → 19.6 (12.1-14.3), 256/256 14.3 → 10.8 (9.2), 256/512 18.2 →
-//! 13.7 (11.7), 512/512 9.1-9.9 either (12.6: no half path, unchanged).
-//! Decryption of a 1-block call: 19.9 → 14.8-15.5, 27.6 → 21.2-21.4,
-//! 14.5 → 11.4, 18.6 → 14.8. 4 Kalyna-128 blocks (zmm, rotation form):
-//! 5.4-5.5 → 4.5-5.1. Chained modes on the default (the narrow tier),
-//! before → after (`table`): CBC encryption 20.9 → 15.9 (10.5), 28.4-29.1
-//! → 21.4-21.6 (13.7), 15.0 → 11.7-11.8 (9.8), 18.8 → 14.2-14.5 (12.3),
-//! 10.3-10.4 → 10.1-10.2 (12.7-16.8, noisy); CMAC 20.4 → 15.3-15.4 (9.5),
-//! 27.9-28.7 → 20.8 (12.7), 14.4 → 11.3 (9.5), 18.3 → 13.8-14.3 (12.0),
-//! 9.5-10.1 → 10.0 (12.7). So Kalyna-128 chains still cost ≈ 1.5x `table`,
-//! Kalyna-256 1.2x; Kalyna-512 stays faster than `table`. The tier: with
-//! two batches (the second on half registers) the narrow kernel now also
+//! --ways 1 2 4 --reps 7` and `--modes --reps 21 --bytes 65536`, 2-core
+//! VM shared with builds; `table` in brackets). Encryption of a 1-block
+//! call: Kalyna-128/128 14.2-14.4 (8.9-10.5), 128/256 19.6 (12.1-14.3),
+//! 256/256 10.8 (9.2), 256/512 13.7 (11.7), 512/512 9.1-9.9 (12.6).
+//! Decryption of a 1-block call: 14.8-15.5, 21.2-21.4, 11.4, 14.8. 4
+//! Kalyna-128 blocks (zmm, rotation form): 4.5-5.1. Chained modes on the
+//! default (the narrow tier), with `table` in brackets: CBC encryption
+//! 15.9 (10.5), 21.4-21.6 (13.7), 11.7-11.8 (9.8), 14.2-14.5 (12.3),
+//! 10.1-10.2 (12.7-16.8, noisy); CMAC 15.3-15.4 (9.5), 20.8 (12.7), 11.3
+//! (9.5), 13.8-14.3 (12.0), 10.0 (12.7). So Kalyna-128 chains cost ≈ 1.5x
+//! `table`, Kalyna-256 1.2x; Kalyna-512 is faster than `table`. The tier:
+//! with two batches (the second on half registers) the narrow kernel also
 //! beats avx512-gfni at 5-6 Kalyna-128 blocks (80-96 B: enc 6.5 / 5.7 vs
 //! 7.0-7.4 / 6.3-6.4, dec 7.0-7.2 / 5.8-6.2 vs 9.5-9.7 / 8.2-8.4) and
 //! 3 Kalyna-256 blocks (enc a tie, 7.7-8.4 vs 7.7-8.7; dec 8.2-8.8 vs
@@ -112,11 +108,11 @@
 //!
 //! Two registers: a batch of more than one register runs both in one
 //! round loop, so the second one's lookups fill the first's chain. On a
-//! Sapphire Rapids VM (TSC ticks/byte, A/B, 3 rounds), one register after
-//! the other → interleaved: Kalyna-128/128 5, 6, 8 blocks enc 6.9, 5.8,
-//! 4.5 → 5.0, 4.2, 3.1, dec 8.1, 6.7, 5.2 → 5.6, 4.6, 3.4; Kalyna-256/256
-//! 3 and 4 blocks enc 8.5, 6.4 → 5.6, 4.5, dec 9.3, 6.5 → 6.2, 4.7. The
-//! default's tier on Intel now ends at 128 bytes (decryption 192; see
+//! Sapphire Rapids VM (TSC ticks/byte, A/B, 3 rounds), interleaved against
+//! one register after the other: Kalyna-128/128 5, 6, 8 blocks enc 5.0,
+//! 4.2, 3.1 against 6.9, 5.8, 4.5, dec 5.6, 4.6, 3.4 against 8.1, 6.7, 5.2;
+//! Kalyna-256/256 3 and 4 blocks enc 5.6, 4.5 against 8.5, 6.4, dec 6.2,
+//! 4.7 against 9.3, 6.5. The default's tier on Intel ends at 128 bytes (decryption 192; see
 //! `avx512_gfni.rs`).
 //!
 //! One block on Intel: a chain of the 8 `vpermi2b` and their sum alone
@@ -215,7 +211,8 @@ const DEC_MATRICES: [u64; 8] = matrices(&MDS_INV);
 /// built on the first decryption: encryption-only uses (CBC/CFB/OFB
 /// encryption, CTR, every MAC) skip their InvMixColumns, which is most of
 /// the key setup of the 512-bit variant (measured on Zen 4: a 64-byte
-/// Kalyna-512/512 message with key setup 145 → 75 cycles/byte without it).
+/// Kalyna-512/512 message with key setup takes 75 cycles/byte, 145 if the
+/// decryption keys are built with the key).
 pub(crate) struct NarrowKeys {
     variant: Variant,
     /// K_r, r = 0..=t.
@@ -294,7 +291,8 @@ impl DecKeys {
     /// products: constant-time, about 20 instructions per round key, where
     /// the scalar constant-time column product took most of Kalyna-512's
     /// key setup). Written in place in its box: built on the stack and
-    /// boxed, its 2.4 KiB were copied once more per first decryption.
+    /// then boxed, its 2.4 KiB would be copied once more per first
+    /// decryption.
     #[inline(always)]
     fn new<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, v: Variant, enc: &[Pattern; 19]) -> Box<DecKeys> {
         let idx = index_registers(m, NB, true);

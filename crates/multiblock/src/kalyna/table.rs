@@ -1,6 +1,7 @@
 //! The table backend: 8 T-tables of 256 u64 per direction (2 KiB each), the
-//! classic fast scalar Kalyna of the developers, Crypto++ and the seed paper
-//! (Sovyn et al., Zakhyst Informatsii 21(4), 2019, §9.1): one round of a
+//! classic fast scalar Kalyna of the developers, Crypto++ and Sovyn et al.
+//! 2019 (Kalyna and GOST 28147-89 with SSE, AVX and AVX-512, Zakhyst
+//! Informatsii 21(4), §9.1): one round of a
 //! column is 8 lookups and 7 XORs.
 //! Several blocks are interleaved so their lookups overlap.
 //!
@@ -20,7 +21,7 @@
 //! last round is InvShiftRows + InvSubBytes by byte tables, then ⊟K_0.
 
 // A plain BlockKernel rather than `kernel::backend` on the Portable machine:
-// run through the batch adapter, Kalyna-512 decryption here was 10% slower
+// run through the batch adapter, Kalyna-512 decryption here is 10% slower
 // (same code, different inlining), and a table backend needs no driver.
 use super::tables::{MDS, MDS_INV, SBOX, SBOX_INV};
 use super::{Keys, Variant};

@@ -1,7 +1,7 @@
 //! Table-based Kuznyechik (NOT constant-time: addresses depend on the data;
-//! chosen only by name), the technique of seed 003 (Magma and Kuznyechik with
-//! SSE2/AVX/AVX2 and LUTs) and seed 004 (Golchevskiy and Ushakov, Vestnik
-//! Syktyvkar Univ. 1(46), 2023, doi:10.34130/1992-2752_2023_1_30):
+//! chosen only by name), the technique of the study "Magma and Kuznyechik
+//! with SSE2/AVX/AVX2 and LUTs" and of Golchevsky & Ushakov 2023 (Bulletin
+//! of Syktyvkar University 1(46), doi:10.34130/1992-2752_2023_1_30):
 //! fused LS tables T[i][b] = L(π(b)·e_i), 16 × 256 entries of 16 bytes (64 KiB),
 //! so a round is LSX[K](a) = ⊕_i T[i][(a⊕K)_i].
 //!

@@ -8,8 +8,9 @@
 //! pass. The sliced layout's tables and 14 KiB of repeated key bytes are
 //! built on the first call that has 32 blocks, so keying for a short message or a serial
 //! mode costs only the round keys and a few 16-byte tables (measured: 64 B
-//! including key setup ≈ 1.3k ticks, was ≈ 23k when built eagerly).
-//! Seed 000 (Sovyn et al., Zakhyst Informatsii 21(4), 2019), Table 5: 3.39
+//! including key setup ≈ 1.3k ticks, ≈ 23k if the sliced tables were built
+//! with the key).
+//! Sovyn et al. 2019 (Zakhyst Informatsii 21(4)), Table 5: 3.39
 //! cycles/byte for AVX-256 at 32 blocks.
 
 use super::feistel::crypt;

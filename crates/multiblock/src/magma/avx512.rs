@@ -6,8 +6,8 @@
 //! groups it needs. Round per 16 blocks, 12 instructions (vpaddd, the 10 of
 //! `Masked`, vpxord): ports (Ice Lake and later) p5 4 (vpshufb), p0 2
 //! (shift, rotate), p05 6 → 6 cycles per round per 16 blocks, 1.5
-//! cycles/byte at best. Seed 000 (Sovyn et al., Zakhyst Informatsii 21(4),
-//! 2019), Table 5: 1.88 cycles/byte for AVX-512 at 64 blocks (Skylake-SP).
+//! cycles/byte at best. Sovyn et al. 2019 (Zakhyst Informatsii 21(4)),
+//! Table 5: 1.88 cycles/byte for AVX-512 at 64 blocks (Skylake-SP).
 
 use super::lanes::LaneCipher;
 use super::subs::Masked;

@@ -14,7 +14,8 @@
 //! `R = π5|π0` bytes 0 and 2 of `I2`, `S = π7|π2` bytes 1 and 3 of `I2`.
 //! Every lookup result is already in its nibble's place; [`KEEP_I1`] keeps
 //! the wanted nibbles of the `I1` lookups and its complement those of `I2`.
-//! (The pairing is the one of seed paper 003 §4, rearranged so that one
+//! (The pairing is the one of the study "Magma and Kuznyechik with
+//! SSE2/AVX/AVX2 and LUTs", §4, rearranged so that one
 //! byte-blend per index word replaces two of the masks.)
 //!
 //! **vpermb** (AVX-512 VBMI) looks up 64-entry tables: the index byte is
@@ -71,8 +72,8 @@ impl ShufTables {
 
 /// The two vpermb tables: (low-nibble S-boxes, high-nibble S-boxes << 4).
 /// Row by row with fixed-size copies and shifts, which compile to a few
-/// vector moves (the byte-indexed form was a scalar loop of 128 stores,
-/// about 5% of a 64-byte Magma message with key setup).
+/// vector moves (a byte-indexed form compiles to a scalar loop of 128
+/// stores, about 5% of a 64-byte Magma message with key setup).
 pub(super) fn permb_tables(sbox: &Sbox) -> ([u8; 64], [u8; 64]) {
     let (mut lo, mut hi) = ([0u8; 64], [0u8; 64]);
     for (j, (l, h)) in lo.chunks_exact_mut(16).zip(hi.chunks_exact_mut(16)).enumerate() {

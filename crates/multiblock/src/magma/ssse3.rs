@@ -4,8 +4,7 @@
 //! Up to 4 groups of 4 blocks (16) interleaved; a short tail runs only the
 //! groups it needs. Round per 4 blocks, 23 instructions (paddd, the 21 of
 //! `Masks`, pxor); SSSE3 has no blend, hence the masks (AVX2 saves 4 with
-//! blends). Seed 000 (Sovyn et al., Zakhyst Informatsii 21(4), 2019),
-//! Table 5: 7.66 cycles/byte for SSE at 8 blocks.
+//! blends). Sovyn et al. 2019 (Zakhyst Informatsii 21(4)), Table 5: 7.66 cycles/byte for SSE at 8 blocks.
 
 use super::lanes::LaneCipher;
 use super::subs::Masks;

@@ -13,7 +13,7 @@
 //! - [`Masked`] (AVX-512F+BW): vpsrld 4 · vpandd (L) · 2 vpternlogd (I1, I2)
 //!   · 4 vpshufb, two merge-masked onto the odd bytes · vpternlogd (nibble
 //!   mux) · vprold = 10 (ports on Ice Lake and later: p5 4, p0 2, p05 4;
-//!   seed 000: Sovyn et al., Zakhyst Informatsii 21(4), 2019, Table 5:
+//!   Sovyn et al. 2019, Zakhyst Informatsii 21(4), Table 5:
 //!   1.88 cycles/byte at 64 blocks on Skylake-SP);
 //! - [`Permb`] (AVX-512 VBMI): 2 vpternlogd (indexes: nibble | position
 //!   << 4) · vpsrld · 2 vpermb · vpord · vprold = 7 (p5 2, p0 2).

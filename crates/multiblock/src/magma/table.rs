@@ -1,5 +1,6 @@
-//! `table` and `table12`: the papers' table-based GOST 28147-89 (seed 000:
-//! Sovyn et al., Zakhyst Informatsii 21(4), 2019, §8.1, Fig. 3): 4-bit
+//! `table` and `table12`: the papers' table-based GOST 28147-89 (Sovyn et
+//! al. 2019, Kalyna and GOST 28147-89 with SSE, AVX and AVX-512, Zakhyst
+//! Informatsii 21(4), §8.1, Fig. 3): 4-bit
 //! S-boxes merged into larger tables whose entries are already placed at
 //! their nibbles and rotated left by 11, so g is a few loads and XORs:
 //! - `table`: pairs of S-boxes, four 8-bit tables of 256 words; a round is
@@ -9,8 +10,8 @@
 //!   33 KiB, mostly in L1D): three loads and two XORs.
 //!
 //! One kernel over the two g's: several blocks are interleaved on
-//! general-purpose registers to hide the load latency (seed 000 Table 4: 5
-//! blocks, 10.9-12.2 cycles/byte; 6 measured best here, 4 to 8 within
+//! general-purpose registers to hide the load latency (Sovyn et al. 2019,
+//! Table 4: 5 blocks, 10.9-12.2 cycles/byte; 6 measured best here, 4 to 8 within
 //! noise); a tail runs block by block.
 //!
 //! NOT constant-time: the table addresses depend on the key and the data.

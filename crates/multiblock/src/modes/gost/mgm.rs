@@ -49,7 +49,7 @@ struct Mgm {
 
 impl Drop for Mgm {
     fn drop(&mut self) {
-        // E(0‖nonce) and E(1‖nonce): the seeds of the keystream and of H.
+        // E(0‖nonce) and E(1‖nonce): the starting blocks of the keystream and of H.
         self.y1.zeroize();
         self.z1.zeroize();
     }
