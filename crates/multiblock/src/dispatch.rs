@@ -100,10 +100,11 @@ static NO_BACKEND: BackendInfo = BackendInfo { name: "", constant_time: true, wa
 
 /// A family's backends and crossovers, with what the default gives for them
 /// on this CPU worked out once: the CPU's features (after
-/// `MULTIBLOCK_DISABLE`) are fixed for the process. Looking the tiers up by
-/// name on every key setup, and building them on the stack before boxing,
-/// cost 550 instructions per key (callgrind, uBlock-128/128 with one short
-/// tier), now 300; a 64-byte uBlock message with key setup is 9% faster.
+/// `MULTIBLOCK_DISABLE`) are fixed for the process. A key setup then costs
+/// about 300 instructions here, where looking the tiers up by name and
+/// building them on the stack before boxing would cost 550 (callgrind,
+/// uBlock-128/128 with one short tier): 9% of a 64-byte uBlock message
+/// with key setup.
 pub(crate) struct Family<K: 'static> {
     pub backends: &'static [Backend<K>],
     pub crossovers: &'static [Crossover],

@@ -22,7 +22,7 @@ impl Engine {
     /// (`dispatch`).
     ///
     /// `keys` is borrowed: a Kalyna key schedule is 1.2 KiB, and moving it
-    /// by value through here was a memcpy call on every key setup.
+    /// by value through here would be a memcpy call on every key setup.
     pub(crate) fn new<K: Clone + Send + Sync + 'static>(
         cipher: &'static str,
         block_bytes: usize,

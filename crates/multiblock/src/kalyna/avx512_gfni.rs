@@ -64,11 +64,11 @@ use crate::simd::{Avx512Gfni, Zmm};
 /// Kalyna-512 block) and decryptions of up to 128 on AMD Zen 4, both up to
 /// 128 on Zen 5, on Intel encryptions of up to 128 and decryptions of up to
 /// 192. Measured (`bench --ways`, TSC ticks/byte, narrow against wide):
-/// - AMD EPYC Zen 4: with one register per batch, at 112–128 bytes the wide
-///   decryption was 5–17% slower for all three block sizes, the wide
-///   encryption as fast or faster; with two registers interleaved
-///   (`narrow.rs`, "Two registers"), at 128 bytes the wide Kalyna-256
-///   encryption was still faster (6.1-6.6 against 6.5-7.0).
+/// - AMD EPYC Zen 4: at 112–128 bytes the wide decryption is 5–17% slower
+///   for all three block sizes even against a narrow kernel of one
+///   register per batch; with two registers interleaved (`narrow.rs`,
+///   "Two registers"), at 128 bytes the wide Kalyna-256 encryption is
+///   faster (6.1-6.6 against 6.5-7.0).
 /// - AMD EPYC Zen 5 (family 26), two registers: at 128 bytes the narrow
 ///   encryption wins for every block size (Kalyna-128/256 2.34 against
 ///   3.01, Kalyna-256/256 2.47 against 3.09, Kalyna-512 3.15 against 3.86)

@@ -86,7 +86,7 @@ pub(crate) fn expand(v: Variant, key: &[u8], rk: &mut [[u8; MAX_BLOCK]; MAX_ROUN
     assert_eq!(key.len(), v.key_bytes(), "Kalyna key length");
     // One copy per block and key size: with the sizes fixed, the copies and
     // rotations below compile to register moves. With run-time sizes each
-    // was a memcpy/memmove call of 8-64 bytes, about 40 of them per key
+    // would be a memcpy/memmove call of 8-64 bytes, about 40 of them per key
     // (profiled on Zen 4: a fifth of a 64-byte message with key setup).
     match (v.block_bytes(), v.key_bytes()) {
         (16, 16) => expand_sized::<16, 16>(v, key, rk),

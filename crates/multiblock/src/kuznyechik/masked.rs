@@ -18,7 +18,7 @@
 //! padded block, 49 for five, and 15–16 for the non-constant-time `table`
 //! (64 KiB of tables). `avx2` runs calls of up to 5 blocks on it, and
 //! `avx2-gfni` (whose wide kernel is faster) up to 3 (`kernel::tiered`), so
-//! CBC encryption, the MACs and short messages no longer pay for 16 blocks.
+//! CBC encryption, the MACs and short messages do not pay for 16 blocks.
 
 use super::layers::{Lookup, Tree};
 use super::linear::{l_inv_map, l_map, Linear};

@@ -9,22 +9,22 @@
 //! `build/kuznyechik_sbox.rs`), checked there against `tables.rs`; L and
 //! L⁻¹ are their 16 LFSR steps, each ℓ's 8×128 bit matrix through Paar's
 //! greedy (2976 XORs; the greedy on L's whole 128×128 matrix takes 2852,
-//! but its shared sums stay live across all 128 outputs and spill: the
-//! steps ran Kuznyechik 10% faster on Zen 5 and cut a Cortex-A57 round
-//! from about 5760 cycles to 4890 in llvm-mca, 4360 with X[K] applied
-//! inside S's pass below).
+//! but its shared sums stay live across all 128 outputs and spill: with
+//! the steps Kuznyechik runs 10% faster on Zen 5, and llvm-mca puts a
+//! Cortex-A57 round at about 4890 cycles against 5760, 4360 with X[K]
+//! applied inside S's pass below).
 //!
 //! Count before writing, per round on 64 blocks (1 KiB), in word operations:
 //! - S: 16 × 233 (π⁻¹: 176) ≈ 3 700. The generic circuit of an 8-bit S-box
 //!   (minterms of two nibbles, ~600 operations) made it 9 600;
 //! - L: the matrix has ~8 200 ones; the greedy gives 2 909 XORs (L⁻¹ 2 922;
-//!   now 16 LFSR steps of 186, 2 976 in all, which spill far less);
+//!   the 16 LFSR steps used take 186 each, 2 976 in all, and spill far less);
 //! - X[K]: 128 mask XORs (3 operations each, the mask made from the key bit).
 //! ≈ 7 000 per round ≈ 7 per byte, × 9 rounds ≈ 62 u64 operations per
 //! byte, plus ≈ 9 for the transposes; on 128 blocks half as many 128-bit
-//! operations. Measured on Sapphire Rapids (1 MiB ECB): 17.5 → 11.5
-//! cycles/byte (encryption) and 17.2 → 10.6 (decryption) with the
-//! structured circuits, against 4.9 and 6.1 for the table backend.
+//! operations. Measured on Sapphire Rapids (1 MiB ECB): 11.5 cycles/byte
+//! (encryption) and 10.6 (decryption) with the structured circuits (17.5
+//! and 17.2 with generic ones), against 4.9 and 6.1 for the table backend.
 //! Byte-sliced alternatives without `pshufb` (SSE2 baseline) would scan π's
 //! 256 entries with masks: ≈ 3 operations per entry per 16 bytes ≈ 48 per
 //! byte per S, far more.

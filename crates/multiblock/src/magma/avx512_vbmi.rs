@@ -22,9 +22,10 @@
 //! On Intel every call runs on zmm, the MAC steps too: there `vpermb` zmm
 //! is one µop of 3 cycles and `vpermi2b` ymm three of 4-5 (measured on a
 //! Sapphire Rapids VM), so the zmm round is shorter. Measured there (TSC
-//! ticks/byte, A/B, 3 rounds), ymm → zmm: 1 block 32.2 → 26.9, 16 blocks
-//! 2.34 → 1.58, 32 blocks 1.67 → 1.07; CBC encryption 34.3 → 28.8 and
-//! the GOST R 34.13 MAC 33.9 → 28.3 (`table12`: 30.0 and 28.3).
+//! ticks/byte, A/B, 3 rounds), zmm against ymm: 1 block 26.9 against 32.2,
+//! 16 blocks 1.58 against 2.34, 32 blocks 1.07 against 1.67; CBC
+//! encryption 28.8 against 34.3 and the GOST R 34.13 MAC 28.3 against
+//! 33.9 (`table12`: 30.0 and 28.3).
 
 use super::narrow::Narrow;
 use super::Keys;

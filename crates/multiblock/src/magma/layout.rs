@@ -35,8 +35,8 @@ pub(super) fn pair_scatter(order: ByteOrder) -> [u8; 16] {
     }
 }
 
-// Built at compile time: a key setup only picks them (they were a few
-// percent of a 64-byte message with key setup when built per key).
+// Built at compile time: a key setup only picks them (built per key they
+// would cost a few percent of a 64-byte message with key setup).
 const PAIR_GATHER: [[u8; 16]; 2] = [gather(ByteOrder::Magma), gather(ByteOrder::Gost89)];
 const PAIR_SCATTER: [[u8; 16]; 2] = [inverse(&PAIR_GATHER[0]), inverse(&PAIR_GATHER[1])];
 

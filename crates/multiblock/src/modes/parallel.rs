@@ -197,7 +197,7 @@ impl Counter {
     fn fill(self, n: usize, first: u128, out: &mut [u8]) {
         match self {
             // One-shot CTR's counter writer: per block one inlined store
-            // (a variable-length copy here had called memmove per block,
+            // (a variable-length copy here would call memmove per block,
             // 30% of Kuznyechik CTR's time).
             Counter::GostBe { base } => {
                 put_counters(out, n, base.wrapping_add(first));

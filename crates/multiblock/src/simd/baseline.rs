@@ -11,12 +11,13 @@
 //! [`run_baseline`] runs a portable kernel's job; on x86-64 CPUs with AVX it
 //! compiles the same operations in the three-operand VEX encoding, which
 //! drops most of the register copies SSE2's two-operand form needs in
-//! the large circuits (Zen 4: Kalyna-512 `portable` 53 → 32 ticks/B). On
+//! the large circuits (Zen 4: Kalyna-512 `portable` 32 ticks/B, 53 in the
+//! SSE2 encoding). On
 //! aarch64 it does not use SHA3's `EOR3`: LLVM fuses a ⊕ b ⊕ c into it even
 //! where a ⊕ b is a shared gate of the circuit, so each use reloads both
 //! halves; with Kuznyechik's L as 16 LFSR steps that made the bitsliced
 //! batch slower (llvm-mca Neoverse N2: 19.6 cycles/byte for the rounds
-//! with `EOR3`, 15.9 without), where it had helped the one-matrix L.
+//! with `EOR3`, 15.9 without).
 //!
 //! Why a register type and not `[u64; 2]`: LLVM keeps `[u64; 2]` in pairs
 //! of general registers in the S-box circuits (two scalar operations and
