@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The provider through `openssl enc` (and `openssl mac`):
 
-1. every public vector (tests/vectors/*.json) that `openssl enc` can express
+1. every public vector (crates/multiblock/vectors/*.json) that `openssl enc` can express
    (no AEAD, a whole-block s, the default IV length or a GOST register
    given as the IV): ciphertext equal, and back;
 2. bytes equal to the multiblock CLI on random data of many lengths for

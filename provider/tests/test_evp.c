@@ -1,5 +1,5 @@
 /*
- * Runs the public vectors (tests/vectors, as lines from
+ * Runs the public vectors (crates/multiblock/vectors, as lines from
  * crates/multiblock-c/tests/c/vectors_to_lines.py) through EVP with the
  * multiblock provider: every cipher and AEAD vector the provider can
  * express, encrypting and decrypting in one piece and in random pieces,

@@ -3,7 +3,7 @@
 # temporary prefix, compile the example, the vector test and the misuse test
 # with the system cc against the header, once with the static and once with
 # the shared library, and run them (the vector test runs every vector of
-# tests/vectors; the misuse test the header's promises under misuse). Then
+# crates/multiblock/vectors; the misuse test the header's promises under misuse). Then
 # both tests again built with -fsanitize=address,undefined against the
 # static library, and under valgrind.
 set -euo pipefail
@@ -28,7 +28,7 @@ for l in $(pkg-config --static --libs-only-l multiblock); do
 done
 
 src=crates/multiblock-c
-python3 "$src/tests/c/vectors_to_lines.py" tests/vectors > "$tmp/vectors.txt"
+python3 "$src/tests/c/vectors_to_lines.py" crates/multiblock/vectors > "$tmp/vectors.txt"
 for kind in static shared; do
     libs_var="${kind}_libs[@]"
     cc "${cflags[@]}" "$src/examples/example.c" "${!libs_var}" -o "$tmp/example-$kind"

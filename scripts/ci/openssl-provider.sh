@@ -37,7 +37,7 @@ export OPENSSL_MODULES="$target/ossl-modules"
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-python3 crates/multiblock-c/tests/c/vectors_to_lines.py tests/vectors > "$tmp/vectors.txt"
+python3 crates/multiblock-c/tests/c/vectors_to_lines.py crates/multiblock/vectors > "$tmp/vectors.txt"
 cflags=(-std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror)
 cc "${cflags[@]}" -O2 provider/tests/test_evp.c -lcrypto -o "$tmp/test_evp"
 cc "${cflags[@]}" -O2 provider/tests/test_misuse.c -lcrypto -o "$tmp/test_misuse"
@@ -61,4 +61,4 @@ OPENSSL_MODULES="$tmp/asan" "$tmp/test_evp_asan" "$tmp/vectors.txt" | grep -v '^
 OPENSSL_MODULES="$tmp/asan" "$tmp/test_misuse_asan"
 unset ASAN_OPTIONS UBSAN_OPTIONS
 echo "== provider: openssl enc, the CLI and gostprov"
-python3 provider/tests/enc_and_cli.py tests/vectors "$target/release/multiblock" "$tmp/test_evp" --gostprov "$gostdir"
+python3 provider/tests/enc_and_cli.py crates/multiblock/vectors "$target/release/multiblock" "$tmp/test_evp" --gostprov "$gostdir"

@@ -24,7 +24,7 @@ fn run(args: &[&str], stdin: &[u8]) -> Output {
 }
 
 fn vectors() -> Vec<Value> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/vectors");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../multiblock/vectors");
     ["kalyna", "kuznyechik", "magma", "gost89", "ublock"]
         .iter()
         .flat_map(|f| {

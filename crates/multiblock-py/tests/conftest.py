@@ -1,11 +1,11 @@
-"""Shared helpers: the JSON vectors of tests/vectors and the mode table."""
+"""Shared helpers: the JSON vectors of crates/multiblock/vectors and the mode table."""
 
 import json
 import pathlib
 
 import pytest
 
-VECTOR_DIR = pathlib.Path(__file__).resolve().parents[3] / "tests" / "vectors"
+VECTOR_DIR = pathlib.Path(__file__).resolve().parents[2] / "multiblock" / "vectors"
 VECTOR_FILES = ["kalyna.json", "kuznyechik.json", "magma.json", "gost89.json", "ublock.json"]
 
 MAC_MODES = {"mac", "omac-acpkm", "cmac", "gmac"}

@@ -1,4 +1,4 @@
-"""Every vector in tests/vectors through the Python API: ECB (with the
+"""Every vector in crates/multiblock/vectors through the Python API: ECB (with the
 Monte-Carlo `iterations`) through Cipher on every backend this CPU runs and
 through encrypt(mode="ecb"); every mode vector through encrypt / decrypt /
 mac with its params, AEAD and key-wrap checks failing on a flipped bit."""

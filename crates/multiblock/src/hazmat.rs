@@ -1,7 +1,19 @@
-//! Tools for measuring the library, not for using it: outside the stable
-//! API and its semver promises. Today: the time-stamp counter that the
+//! Tools for measuring and checking the library, not for using it: outside
+//! the stable API and its semver promises. The time-stamp counter that the
 //! benchmark (`multiblock bench`) and the examples turn into cycles per
-//! byte.
+//! byte, and the published test vectors that `multiblock selftest` runs.
+
+/// The published test vectors the library is checked against, as the JSON
+/// text of the crate's `vectors/` files, by family: `(name, json)`. Each
+/// file's `conventions` says how its bytes read and each vector's `source`
+/// where it was published.
+pub const VECTORS: [(&str, &str); 5] = [
+    ("kalyna", include_str!("../vectors/kalyna.json")),
+    ("kuznyechik", include_str!("../vectors/kuznyechik.json")),
+    ("magma", include_str!("../vectors/magma.json")),
+    ("gost89", include_str!("../vectors/gost89.json")),
+    ("ublock", include_str!("../vectors/ublock.json")),
+];
 
 /// TSC ticks (x86-64), or nanoseconds since an arbitrary start elsewhere.
 #[inline]

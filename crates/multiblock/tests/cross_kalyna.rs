@@ -195,7 +195,7 @@ fn wrong_key_length_is_an_error() {
     }
 }
 
-/// The Kalyna ECB vectors of tests/vectors/kalyna.json on every available
+/// The Kalyna ECB vectors of crates/multiblock/vectors/kalyna.json on every available
 /// backend (tests/ecb_vectors.rs runs them too, once every family exists).
 #[test]
 fn kalyna_ecb_vectors() {

@@ -1,5 +1,5 @@
 //! uBlock cross-checks. There is no independent uBlock crate, so:
-//! 1. every ublock ECB vector of tests/vectors/ublock.json (with Monte-Carlo
+//! 1. every ublock ECB vector of crates/multiblock/vectors/ublock.json (with Monte-Carlo
 //!    `iterations`), both directions, plus the longer Monte-Carlo runs quoted
 //!    in the official uBlock test-vector files (uBlock design document §8);
 //! 2. per variant, 1000 random (key, multi-block data) cases: round trip, the

@@ -1,4 +1,4 @@
-//! Every ECB vector in tests/vectors, both directions, on every backend this
+//! Every ECB vector in crates/multiblock/vectors, both directions, on every backend this
 //! CPU runs (each forced by name).
 
 mod common;

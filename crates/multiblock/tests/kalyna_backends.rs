@@ -81,7 +81,7 @@ per_variant! {
     every_length_512_512 => 4,
 }
 
-/// The Kalyna ECB vectors (tests/vectors/kalyna.json, with Monte-Carlo
+/// The Kalyna ECB vectors (crates/multiblock/vectors/kalyna.json, with Monte-Carlo
 /// iterations) on every backend this CPU runs.
 #[test]
 fn ecb_vectors_on_every_backend() {

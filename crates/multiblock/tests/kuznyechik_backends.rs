@@ -1,6 +1,6 @@
 //! Every Kuznyechik backend this CPU runs, forced by name, against the
 //! `reference` backend (random keys, every length 0..=385 blocks, both
-//! directions), on the ECB vectors of tests/vectors/kuznyechik.json, and
+//! directions), on the ECB vectors of crates/multiblock/vectors/kuznyechik.json, and
 //! against RustCrypto `kuznyechik` 0.9 on random data.
 
 mod common;

@@ -1,6 +1,6 @@
 //! Every Magma / GOST 28147-89 backend this CPU runs against `reference`:
 //! magma and gost89 with each S-box set, random keys, every length from 0 to
-//! 300 blocks, both directions; plus the ECB vectors of tests/vectors on
+//! 300 blocks, both directions; plus the ECB vectors of crates/multiblock/vectors on
 //! every backend, and the name/availability contract of the backend list.
 
 mod common;

@@ -1,4 +1,4 @@
-//! Every mode vector in tests/vectors through the library's one-shot API:
+//! Every mode vector in crates/multiblock/vectors through the library's one-shot API:
 //! both directions, AEAD tags (and a flipped tag failing), MACs, key wrap.
 
 mod common;

@@ -1,7 +1,7 @@
 //! uBlock SIMD backends against the reference backend (the oracle):
 //! 1. every backend this CPU runs, forced by name, all three variants,
 //!    random keys, every length 0..=300 blocks, both directions;
-//! 2. the ECB vectors of tests/vectors/ublock.json (with Monte-Carlo
+//! 2. the ECB vectors of crates/multiblock/vectors/ublock.json (with Monte-Carlo
 //!    `iterations`) on every backend;
 //! 3. the multi-key API against one `Cipher` per stream.
 

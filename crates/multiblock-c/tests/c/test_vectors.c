@@ -1,5 +1,5 @@
 /*
- * Runs every vector of tests/vectors through include/multiblock.h, plus
+ * Runs every vector of crates/multiblock/vectors through include/multiblock.h, plus
  * random round trips, a cross-check against the `reference` backend, many
  * messages at once against one at a time, and
  * error cases (wrong key length, bad names, short buffers, a failed AEAD tag).

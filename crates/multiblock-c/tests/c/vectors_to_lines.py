@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns tests/vectors/*.json into lines that test_vectors.c reads (C has no
+"""Turns crates/multiblock/vectors/*.json into lines that test_vectors.c reads (C has no
 JSON parser). One vector per line, space-separated `name=value` fields:
 
     cipher=kuznyechik mode=mgm key=<hex> iv=<hex> aad=<hex> pt=<hex> ct=<hex>

@@ -1,4 +1,4 @@
-//! `selftest`: the ECB vectors of tests/vectors, built into the binary, on
+//! `selftest`: the ECB vectors of the library's vectors/, built into the binary, on
 //! every backend this CPU runs, in both directions.
 
 use crate::args::SelftestArgs;
@@ -6,13 +6,7 @@ use crate::{hex, out, Failure};
 use multiblock::{backends, Cipher, CipherId};
 use serde_json::Value;
 
-const FILES: [(&str, &str); 5] = [
-    ("kalyna", include_str!("../../../../tests/vectors/kalyna.json")),
-    ("kuznyechik", include_str!("../../../../tests/vectors/kuznyechik.json")),
-    ("magma", include_str!("../../../../tests/vectors/magma.json")),
-    ("gost89", include_str!("../../../../tests/vectors/gost89.json")),
-    ("ublock", include_str!("../../../../tests/vectors/ublock.json")),
-];
+const FILES: [(&str, &str); 5] = multiblock::hazmat::VECTORS;
 
 /// Monte-Carlo vectors longer than this are left to `cargo test`.
 const MAX_ITERATIONS: u64 = 10_000;

@@ -4,7 +4,7 @@
 //! Sources: tc26-z from GOST R 34.12-2015 §5.1.1 / RFC 7836 (id-tc26-gost-28147-param-Z);
 //! test = id-GostR3411-94-TestParamSet (1.2.643.2.2.30.0, "Applied Cryptography",
 //! Crypto++/Botan default); cryptopro-a..d = id-Gost28147-89-CryptoPro-A..D-ParamSet
-//! (1.2.643.2.2.31.1..4, RFC 4357 §11.2). Checked against tests/vectors/gost89.json.
+//! (1.2.643.2.2.31.1..4, RFC 4357 §11.2). Checked against crates/multiblock/vectors/gost89.json.
 
 use crate::error::{Error, Result};
 

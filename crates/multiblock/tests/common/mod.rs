@@ -13,9 +13,9 @@ pub fn to_hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
-/// All vectors of one file in tests/vectors (each file names its sources).
+/// All vectors of one file in vectors/ (each file names its sources).
 pub fn vectors(file: &str) -> Vec<Value> {
-    let path = format!("{}/../../tests/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let doc: Value = serde_json::from_str(&text).expect("vector JSON");
     doc["vectors"].as_array().expect("vectors array").clone()
