@@ -136,3 +136,7 @@ pub use error::{Error, Result};
 pub use cipher_id::{CipherId, Family};
 pub use registry::{all_backend_names, backends, env_backend, BackendStatus, Cipher};
 
+/// The crate's README.md, whose example `cargo test --doc` runs too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
