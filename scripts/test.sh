@@ -32,6 +32,7 @@ step() {
   echo "test.sh: $* took $((SECONDS - start)) s" >&2
 }
 step cargo test --workspace --locked
+step bash scripts/ci/package.sh --no-doctest   # docs with -D warnings, cargo package (doctests ran above)
 step cargo run --quiet --release --locked -p multiblock-cli -- selftest --thorough
 step bash scripts/ci/python.sh
 step bash scripts/ci/c.sh
