@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The CLI's streaming speed against the library's own `bench --threads N`,
-# in the same run (issue 21): CTR encryption of a page-cached file to
+# in the same run: CTR encryption of a page-cached file to
 # stdout (/dev/null and a pipe into cat), and to --out with and without
 # the time of the fsync before the rename; then MGM of a 1 GiB file with
 # its peak RSS. Best of REPS runs each. Usage:

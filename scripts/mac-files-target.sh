@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 18's many-streams target, measured through the CLI in one run:
+# The many-streams MACs against ECB, measured through the CLI in one run:
 # `multiblock mac FILE...` over 64 files of 256 KiB against `multiblock
 # encrypt --mode ecb` over one 16 MiB file (same bytes in total), for every
 # serial MAC with a wide form. Prints, per job, the best of --reps runs of

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# Runs every test of the project: the library's vectors and cross-checks,
-# the CLI end to end, the built-in selftest on every backend this CPU has,
-# the Python package (fresh venv), the C library and the OpenSSL provider
-# (with gostprov interop), the constant-time checks
-# (Valgrind memcheck with secrets marked; differential machine-code traces of
-# every constant-time backend, in the emulator for those this CPU lacks), a
-# short fuzz run of every target, and the Kalyna AVX-512/GFNI backends
-# (natively, or under an emulated Tiger Lake CPU), the portable fallbacks
-# with every CPU feature disabled (MULTIBLOCK_DISABLE=all), and the aarch64
-# build with its NEON backends under qemu-user. Each scripts/ci/
-# step installs what it needs (apt-get, pip, cargo); .ci/run calls exactly this.
+# Runs every test of the project: the documentation's wording, links and
+# shell examples; the library's vectors, cross-checks and doctests; the
+# packaging (cargo doc, cargo package); the CLI end to end; the built-in
+# selftest on every backend this CPU has; the Python package (its abi3
+# wheel in a fresh venv); the C library and the OpenSSL provider (with
+# gostprov interop, and misuse batteries under Valgrind and ASan); the
+# constant-time checks (Valgrind memcheck with secrets marked; differential
+# machine-code traces of every constant-time backend, in the emulator for
+# those this CPU lacks); a short fuzz run of every target; the Kalyna
+# AVX-512/GFNI backends (natively, or under an emulated Tiger Lake CPU); the
+# portable fallbacks with every CPU feature disabled (MULTIBLOCK_DISABLE=all);
+# and the aarch64 build with its NEON backends under qemu-user. Each
+# scripts/ci/ step installs what it needs (apt-get, pip, cargo); .ci/run
+# calls exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,9 +34,14 @@ step() {
   "$@"
   echo "test.sh: $* took $((SECONDS - start)) s" >&2
 }
+# The documentation first (seconds): no history in the product, every
+# relative link and anchor resolves.
+step bash scripts/ci/history.sh
+step python3 scripts/ci/links.py
 step cargo test --workspace --locked
 step bash scripts/ci/package.sh --no-doctest   # docs with -D warnings, cargo package (doctests ran above)
 step cargo run --quiet --release --locked -p multiblock-cli -- selftest --thorough
+step bash scripts/ci/doc-examples.sh   # the shell examples of README.md and docs/, verbatim
 step bash scripts/ci/python.sh
 step bash scripts/ci/c.sh
 step bash scripts/ci/openssl-provider.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fallbacks of issue 20 (README, "Security"): with MULTIBLOCK_DISABLE=all
+# The portable fallbacks (docs/security.md): with MULTIBLOCK_DISABLE=all
 # detection sees no CPU feature, so every cipher runs its portable
 # constant-time backend. `info` must show a constant-time default for every
 # cipher (Magma, GOST 28147-89 and uBlock: `portable`), and `selftest` must
