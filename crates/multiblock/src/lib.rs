@@ -140,3 +140,10 @@ pub use registry::{all_backend_names, backends, env_backend, BackendStatus, Ciph
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The repository's front page, whose Rust example `cargo test --doc` runs
+/// too (only in the repository: a packaged crate has no such file, and
+/// `cfg(doctest)` is set only when rustdoc tests).
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct RepositoryReadmeDoctests;
