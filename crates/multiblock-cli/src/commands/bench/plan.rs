@@ -159,15 +159,25 @@ fn default_jobs(args: &BenchArgs, ciphers: &[CipherId]) -> Result<Vec<Job>, Fail
             }
         }
     }
-    #[cfg(feature = "peers")]
-    if filter.is_empty() {
-        jobs.push(Job::Aes);
+    jobs.extend(reference_points(filter, ciphers));
+    Ok(jobs)
+}
+
+/// The runs every report has when no backend is forced: AES-128-CTR on the
+/// AES instructions (with the peers built in) for scale, and OpenSSL's
+/// providers for the GOST R 34.12-2015 ciphers among `ciphers`.
+fn reference_points(filter: &[String], ciphers: &[CipherId]) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    if !filter.is_empty() {
+        return jobs;
     }
+    #[cfg(feature = "peers")]
+    jobs.push(Job::Aes);
     let gost_r: Vec<CipherId> = ciphers.iter().copied().filter(|c| matches!(c, CipherId::Kuznyechik | CipherId::Magma)).collect();
-    if filter.is_empty() && !gost_r.is_empty() {
+    if !gost_r.is_empty() {
         jobs.push(Job::OpenSsl(gost_r));
     }
-    Ok(jobs)
+    jobs
 }
 
 /// `--full`: every backend this CPU runs (ECB, 64 B), the modes with
@@ -193,14 +203,7 @@ fn full_jobs(args: &BenchArgs, ciphers: &[CipherId]) -> Result<Vec<Job>, Failure
             jobs.push(Job::Peer(id));
         }
     }
-    #[cfg(feature = "peers")]
-    if filter.is_empty() {
-        jobs.push(Job::Aes);
-    }
-    let gost_r: Vec<CipherId> = ciphers.iter().copied().filter(|c| matches!(c, CipherId::Kuznyechik | CipherId::Magma)).collect();
-    if filter.is_empty() && !gost_r.is_empty() {
-        jobs.push(Job::OpenSsl(gost_r));
-    }
+    jobs.extend(reference_points(filter, ciphers));
     for &id in ciphers {
         for b in with_auto(id, filter)? {
             jobs.push(Job::Short(id, b));
