@@ -4,6 +4,8 @@
 //! key setup plus a 64-byte message on the default backend.
 //!
 //! `cargo bench -p multiblock --bench kernels -- gost89` runs a subset.
+// criterion_group! makes undocumented public functions.
+#![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use multiblock::{backends, BackendChoice, Cipher, CipherId};

@@ -30,6 +30,8 @@ impl Engine {
         keys: &K,
         choice: BackendChoice<'_>,
     ) -> Result<Engine> {
+        #[cfg(test)]
+        KEY_SETUPS.with(|n| n.set(n.get() + 1));
         let (backend, kernel, short) = match cpu::is_default_choice(choice) {
             true => family.keyed_default(keys),
             false => {
@@ -94,4 +96,18 @@ impl Engine {
     pub(crate) fn kernel(&self) -> &dyn BlockKernel {
         &*self.kernel
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    static KEY_SETUPS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many ciphers this thread has keyed so far (every keyed cipher, by
+/// name or typed, is made here): the tests that check that a mode keys its
+/// cipher exactly once count with it.
+#[cfg(test)]
+#[allow(dead_code)]
+pub(crate) fn key_setups_on_this_thread() -> usize {
+    KEY_SETUPS.with(|n| n.get())
 }

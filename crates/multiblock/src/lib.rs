@@ -106,6 +106,7 @@ mod bitslice;
 mod cpu;
 mod dispatch;
 mod engine;
+mod keyed;
 mod gf256;
 mod permutation;
 pub(crate) mod simd;
@@ -133,6 +134,10 @@ pub use cipher;
 pub use aead;
 pub use cpu::{disabled_features, BackendChoice, BackendInfo, CpuFeatures, BACKEND_ENV, DISABLE_ENV};
 pub use error::{Error, Result};
+pub use keyed::Direction;
+#[cfg(test)]
+#[allow(unused_imports)] // the mode tests that count key setups use it
+pub(crate) use engine::key_setups_on_this_thread;
 pub use cipher_id::{CipherId, Family};
 pub use registry::{all_backend_names, backends, env_backend, BackendStatus, Cipher};
 

@@ -8,7 +8,7 @@
 mod common;
 use common::*;
 use multiblock::ublock::{self, Variant};
-use multiblock::{backends, BackendChoice, Cipher};
+use multiblock::{backends, BackendChoice, Cipher, Direction};
 
 const VARIANTS: [(Variant, &str); 3] = [
     (Variant::U128_128, "ublock-128-128"),
@@ -156,7 +156,7 @@ fn multi_key_equals_one_cipher_per_stream() {
                 let data: Vec<Vec<u8>> = lens.iter().map(|&l| rng.bytes(l * bb)).collect();
                 for encrypt in [true, false] {
                     let want = per_stream(name, &keys, &data, encrypt);
-                    let dir = if encrypt { ublock::Direction::Encrypt } else { ublock::Direction::Decrypt };
+                    let dir = if encrypt { Direction::Encrypt } else { Direction::Decrypt };
                     let got = run_streams(&keys, &data, |s| match choice {
                         None if encrypt => ublock::encrypt_multi_key(v, s),
                         None => ublock::decrypt_multi_key(v, s),
@@ -196,7 +196,7 @@ fn multi_key_rejects_bad_streams_and_writes_nothing() {
         assert_eq!(out, d, "{name}: nothing written");
         // Forcing a backend by name follows the usual rules.
         let r = run_streams(std::slice::from_ref(&good_key), &data[..1], |s| {
-            ublock::multi_key(v, s, ublock::Direction::Encrypt, BackendChoice::Named("nope")).map(|_| ())
+            ublock::multi_key(v, s, Direction::Encrypt, BackendChoice::Named("nope")).map(|_| ())
         });
         assert!(matches!(r, Err(multiblock::Error::UnknownBackend { .. })), "{name}: {r:?}");
     }

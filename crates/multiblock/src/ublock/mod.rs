@@ -45,7 +45,7 @@ use cipher::consts::{U12, U16, U32};
 use key_schedule::RoundKeys;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-pub use multi_key::{decrypt_multi_key, encrypt_multi_key, multi_key, Direction};
+pub use multi_key::{decrypt_multi_key, encrypt_multi_key, multi_key};
 
 /// Fastest first; the default is the first constant-time one the CPU runs.
 pub(crate) static BACKENDS: &[Backend<Keys>] = &[

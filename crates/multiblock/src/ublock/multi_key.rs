@@ -12,6 +12,7 @@ use super::{Keys, Variant, BACKENDS};
 use crate::cpu::CpuFeatures;
 use crate::cpu::{self, BackendChoice};
 use crate::error::{Error, Result};
+use crate::Direction;
 
 /// ECB-encrypts every stream in place under its own key:
 /// `streams[i] = (key, data)`, each key `variant.key_bytes()` long, each data
@@ -47,14 +48,6 @@ pub fn decrypt_multi_key(variant: Variant, streams: &mut [(&[u8], &mut [u8])]) -
     multi_key(variant, streams, Direction::Decrypt, BackendChoice::Auto).map(|_| ())
 }
 
-/// Which way [`multi_key`] runs the streams.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// Encrypt every stream.
-    Encrypt,
-    /// Decrypt every stream.
-    Decrypt,
-}
 
 /// [`encrypt_multi_key`] / [`decrypt_multi_key`] on a chosen backend.
 /// Returns the name of the backend that ran.

@@ -6,7 +6,8 @@
 use super::measure::{choice, entry, key_for, measure_stats, shown, Label};
 use super::row::{Entry, Kind};
 use crate::Failure;
-use multiblock::ublock::{self, Direction, Variant};
+use multiblock::ublock::{self, Variant};
+use multiblock::Direction;
 use multiblock::{backends, BackendChoice, BackendInfo, Cipher, CipherId};
 use std::hint::black_box;
 

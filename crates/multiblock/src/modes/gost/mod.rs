@@ -49,14 +49,7 @@ use crate::{CipherId, Family};
 /// How many bytes of independent blocks go to the cipher in one call.
 pub const CHUNK_BYTES: usize = 8192;
 
-/// Which way a mode runs (CFB and CBC differ between the two).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// Encryption (plaintext in).
-    Encrypt,
-    /// Decryption (ciphertext in).
-    Decrypt,
-}
+pub use crate::Direction;
 
 const GOST_R_34_13: &[Mode] =
     &[Mode::Ctr, Mode::Ofb, Mode::Cbc, Mode::Cfb, Mode::Mac, Mode::CtrAcpkm, Mode::OmacAcpkm, Mode::Mgm];
