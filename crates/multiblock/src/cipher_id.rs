@@ -65,11 +65,8 @@ impl CipherId {
 
     /// The variant of a name from [`CipherId::name`].
     pub fn from_name(name: &str) -> Result<CipherId> {
-        CipherId::ALL
-            .iter()
-            .copied()
-            .find(|c| c.name() == name)
-            .ok_or_else(|| Error::UnknownCipher { name: name.to_string() })
+        let known = || CipherId::ALL.map(CipherId::name).to_vec();
+        CipherId::ALL.into_iter().find(|c| c.name() == name).ok_or_else(|| Error::UnknownCipher { name: name.into(), known: known() })
     }
 
     /// Block size in bytes.

@@ -74,9 +74,8 @@
 //!
 //! Each keyed cipher runs on one backend ([`BackendInfo`]): by default the
 //! fastest constant-time one this CPU supports (some send short calls to a
-//! narrower constant-time kernel of their own, see
-//! [`Cipher::short_backends`]). [`BackendChoice::Named`] or the environment
-//! variable [`BACKEND_ENV`] (`MULTIBLOCK_BACKEND`) choose another;
+//! narrower constant-time kernel of their own). [`BackendChoice::Named`] or
+//! the environment variable [`BACKEND_ENV`] (`MULTIBLOCK_BACKEND`) choose another;
 //! [`DISABLE_ENV`] (`MULTIBLOCK_DISABLE`) hides CPU features, to test the
 //! fallbacks. The `table` backends index memory by secret data and are
 //! never chosen by default. Every backend gives the same bytes.
@@ -101,11 +100,21 @@
 // emulated machines test them anywhere; elsewhere only the tests use them.
 #![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 
+/// Declares a family's backend modules (`<family>/backends/`) by the
+/// architectures they build on.
+macro_rules! backend_modules {
+    (x86_64: [$($x86:ident),*], aarch64: [$($arm:ident),*], everywhere: [$($any:ident),*],) => {
+        $(#[cfg(target_arch = "x86_64")] pub(super) mod $x86;)*
+        $(#[cfg(target_arch = "aarch64")] pub(super) mod $arm;)*
+        $(pub(super) mod $any;)*
+    };
+}
+pub(crate) use backend_modules;
+
 mod cipher_id;
 mod bitslice;
+mod backend;
 mod cpu;
-mod dispatch;
-mod engine;
 mod keyed;
 mod gf256;
 mod permutation;
@@ -132,14 +141,16 @@ mod test_util;
 pub use cipher;
 /// The RustCrypto `aead` crate whose traits [`modes::aead`] implements.
 pub use aead;
-pub use cpu::{disabled_features, BackendChoice, BackendInfo, CpuFeatures, BACKEND_ENV, DISABLE_ENV};
+pub use backend::{BackendChoice, BackendInfo, BACKEND_ENV};
+pub use cpu::{disabled_features, CpuFeatures, DISABLE_ENV};
 pub use error::{Error, Result};
 pub use keyed::Direction;
 #[cfg(test)]
 #[allow(unused_imports)] // the mode tests that count key setups use it
-pub(crate) use engine::key_setups_on_this_thread;
+pub(crate) use keyed::key_setups_on_this_thread;
 pub use cipher_id::{CipherId, Family};
-pub use registry::{all_backend_names, backends, env_backend, BackendStatus, Cipher};
+pub use keyed::Cipher;
+pub use registry::{all_backend_names, backends, env_backend, BackendStatus};
 
 /// The crate's README.md, whose example `cargo test --doc` runs too.
 #[cfg(doctest)]

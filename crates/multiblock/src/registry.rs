@@ -1,7 +1,8 @@
 //! Ciphers by name: the dynamic API that the CLI and the bindings use.
 
-use crate::cpu::{self, Backend, BackendChoice, BackendInfo, CpuFeatures};
-use crate::engine::Engine;
+use crate::backend::{self, Backend, BackendChoice, BackendInfo};
+use crate::cpu::CpuFeatures;
+use crate::keyed::Cipher;
 use crate::error::{Error, Result};
 use crate::magma::SboxSet;
 use crate::{kalyna, kuznyechik, magma, ublock, CipherId, Family};
@@ -19,7 +20,7 @@ pub struct BackendStatus {
 
 fn statuses<K>(backends: &'static [Backend<K>]) -> Vec<BackendStatus> {
     let cpu = CpuFeatures::get();
-    let default = cpu::default_backend(backends, cpu).info.name;
+    let default = backend::default_backend(backends, cpu).info.name;
     backends
         .iter()
         .map(|b| BackendStatus {
@@ -53,10 +54,10 @@ pub fn env_backend(cipher: &str) -> Result<Option<BackendInfo>> {
     let id = CipherId::from_name(cipher)?;
     let name = id.name();
     match id.family() {
-        Family::Kalyna => cpu::env_choice(name, kalyna::BACKENDS),
-        Family::Kuznyechik => cpu::env_choice(name, kuznyechik::BACKENDS),
-        Family::Magma | Family::Gost89 => cpu::env_choice(name, magma::BACKENDS),
-        Family::Ublock => cpu::env_choice(name, ublock::BACKENDS),
+        Family::Kalyna => backend::env_choice(name, kalyna::BACKENDS),
+        Family::Kuznyechik => backend::env_choice(name, kuznyechik::BACKENDS),
+        Family::Magma | Family::Gost89 => backend::env_choice(name, magma::BACKENDS),
+        Family::Ublock => backend::env_choice(name, ublock::BACKENDS),
     }
     .transpose()
 }
@@ -99,34 +100,7 @@ pub fn backends(cipher: &str) -> Result<Vec<BackendStatus>> {
     })
 }
 
-/// Any cipher, chosen by name at run time: multi-block ECB in place, the
-/// base of every mode in [`crate::modes`].
-///
-/// Kalyna-256/256 by name, checked against DSTU 7624:2014 Annex B:
-///
-/// ```
-/// use multiblock::Cipher;
-/// # fn hex(s: &str) -> Vec<u8> {
-/// #     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
-/// # }
-/// let key = hex("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
-/// let kalyna = Cipher::new("kalyna-256-256", &key, None, None)?;
-/// assert_eq!(kalyna.block_bytes(), 32);
-/// let mut data = hex("202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f");
-/// kalyna.encrypt_blocks(&mut data)?;
-/// assert_eq!(data, hex("f66e3d570ec92135aedae323dcbd2a8ca03963ec206a0d5a88385c24617fd92c"));
-/// kalyna.decrypt_blocks(&mut data)?;
-/// assert_eq!(data, hex("202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"));
-/// // GOST 28147-89 takes an S-box set by name; a partial block is an error.
-/// let gost = Cipher::new("gost89", &[0; 32], Some("cryptopro-a"), None)?;
-/// assert!(matches!(gost.encrypt_blocks(&mut [0; 12]), Err(multiblock::Error::DataLength { .. })));
-/// # Ok::<(), multiblock::Error>(())
-/// ```
-pub struct Cipher {
-    id: CipherId,
-    engine: Engine,
-}
-
+/// Keying by name or by [`CipherId`]: the one place that knows every family.
 impl Cipher {
     /// Keys `cipher` (a name from [`CipherId::name`]). `sbox` names a GOST
     /// 28147-89 S-box set (gost89: default `tc26-z`; magma: only `tc26-z`);
@@ -140,79 +114,58 @@ impl Cipher {
     /// As [`Cipher::new`], with the cipher as a [`CipherId`] and the backend
     /// as a [`BackendChoice`].
     pub fn with_id(id: CipherId, key: &[u8], sbox: Option<&str>, choice: BackendChoice<'_>) -> Result<Cipher> {
-        if key.len() != id.key_bytes() {
-            return Err(Error::KeyLength { cipher: id.name(), expected: id.key_bytes(), got: key.len() });
+        let sbox = check_key(id, key, sbox)?;
+        let cipher = match id {
+            CipherId::Kalyna128_128 => kalyna::keyed(kalyna::Variant::K128_128, key, choice)?,
+            CipherId::Kalyna128_256 => kalyna::keyed(kalyna::Variant::K128_256, key, choice)?,
+            CipherId::Kalyna256_256 => kalyna::keyed(kalyna::Variant::K256_256, key, choice)?,
+            CipherId::Kalyna256_512 => kalyna::keyed(kalyna::Variant::K256_512, key, choice)?,
+            CipherId::Kalyna512_512 => kalyna::keyed(kalyna::Variant::K512_512, key, choice)?,
+            CipherId::Kuznyechik => kuznyechik::keyed(key, choice)?,
+            CipherId::Magma => magma::keyed_magma(key, choice)?,
+            CipherId::Gost89 => magma::keyed_gost89(key, sbox.unwrap_or(SboxSet::Tc26Z), choice)?,
+            CipherId::Ublock128_128 => ublock::keyed(ublock::Variant::U128_128, key, choice)?,
+            CipherId::Ublock128_256 => ublock::keyed(ublock::Variant::U128_256, key, choice)?,
+            CipherId::Ublock256_256 => ublock::keyed(ublock::Variant::U256_256, key, choice)?,
+        };
+        Ok(cipher)
+    }
+}
+
+/// The checks of [`Cipher::with_id`] that need no key schedule: the key's
+/// length and the S-box set (`Some` for gost89 with a named set). The modes
+/// validate a request with it before they key anything.
+pub(crate) fn check_key(id: CipherId, key: &[u8], sbox: Option<&str>) -> Result<Option<SboxSet>> {
+    if key.len() != id.key_bytes() {
+        return Err(Error::KeyLength { cipher: id.name(), expected: id.key_bytes(), got: key.len() });
+    }
+    match (sbox, id) {
+        (None, _) => Ok(None),
+        (Some(name), CipherId::Gost89) => Ok(Some(SboxSet::from_name(name)?)),
+        (Some(name), CipherId::Magma) => match SboxSet::from_name(name)? {
+            SboxSet::Tc26Z => Ok(None),
+            _ => Err(Error::SboxNotApplicable { cipher: id.name() }),
+        },
+        (Some(_), _) => Err(Error::SboxNotApplicable { cipher: id.name() }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::KNOWN_NAMES;
+
+    #[test]
+    fn every_backend_name_is_known_to_the_selection() {
+        let names = all_backend_names();
+        for n in &names {
+            assert!(KNOWN_NAMES.contains(n), "{n} missing from backend::KNOWN_NAMES");
         }
-        let sbox = match (sbox, id) {
-            (None, _) => None,
-            (Some(name), CipherId::Gost89) => Some(SboxSet::from_name(name)?),
-            (Some(name), CipherId::Magma) => match SboxSet::from_name(name)? {
-                SboxSet::Tc26Z => None,
-                _ => return Err(Error::SboxNotApplicable { cipher: id.name() }),
-            },
-            (Some(_), _) => return Err(Error::SboxNotApplicable { cipher: id.name() }),
-        };
-        let engine = match id {
-            CipherId::Kalyna128_128 => kalyna::engine(kalyna::Variant::K128_128, key, choice)?,
-            CipherId::Kalyna128_256 => kalyna::engine(kalyna::Variant::K128_256, key, choice)?,
-            CipherId::Kalyna256_256 => kalyna::engine(kalyna::Variant::K256_256, key, choice)?,
-            CipherId::Kalyna256_512 => kalyna::engine(kalyna::Variant::K256_512, key, choice)?,
-            CipherId::Kalyna512_512 => kalyna::engine(kalyna::Variant::K512_512, key, choice)?,
-            CipherId::Kuznyechik => kuznyechik::engine(key, choice)?,
-            CipherId::Magma => magma::engine_magma(key, choice)?,
-            CipherId::Gost89 => magma::engine_gost89(key, sbox.unwrap_or(SboxSet::Tc26Z), choice)?,
-            CipherId::Ublock128_128 => ublock::engine(ublock::Variant::U128_128, key, choice)?,
-            CipherId::Ublock128_256 => ublock::engine(ublock::Variant::U128_256, key, choice)?,
-            CipherId::Ublock256_256 => ublock::engine(ublock::Variant::U256_256, key, choice)?,
-        };
-        Ok(Cipher { id, engine })
-    }
-
-    /// The cipher variant.
-    pub fn id(&self) -> CipherId {
-        self.id
-    }
-
-    /// Block size in bytes.
-    pub fn block_bytes(&self) -> usize {
-        self.engine.block_bytes()
-    }
-
-    /// The backend this key runs on (long calls; see [`Cipher::short_backends`]).
-    pub fn backend(&self) -> BackendInfo {
-        self.engine.backend()
-    }
-
-    /// Under the default choice, the narrower constant-time backends that
-    /// short encryptions (and MAC steps) run on (faster there: less
-    /// padding, less key material), each with the longest call in bytes it
-    /// takes, shortest first; empty when every call runs on
-    /// [`Cipher::backend`].
-    pub fn short_backends(&self) -> &[(&'static BackendInfo, usize)] {
-        self.engine.short_backends(false)
-    }
-
-    /// As [`Cipher::short_backends`], for decryption: the same backends,
-    /// whose bounds can be larger where a wide kernel's decryption costs
-    /// more than its encryption (Kalyna).
-    pub fn short_backends_decrypt(&self) -> &[(&'static BackendInfo, usize)] {
-        self.engine.short_backends(true)
-    }
-
-    /// ECB-encrypts whole blocks in place.
-    pub fn encrypt_blocks(&self, data: &mut [u8]) -> Result<()> {
-        self.engine.encrypt_blocks(data)
-    }
-
-    /// ECB-decrypts whole blocks in place.
-    pub fn decrypt_blocks(&self, data: &mut [u8]) -> Result<()> {
-        self.engine.decrypt_blocks(data)
-    }
-
-    /// The GOST 28147-89 MAC steps (RFC 5830 §8) on this key's backend, for
-    /// magma and gost89: for each 8-byte block M of `data` (whole blocks),
-    /// `state = E16(state ⊕ M)`, words in the cipher's byte order.
-    pub(crate) fn imit_steps(&self, state: &mut [u8; 8], data: &[u8]) -> Result<()> {
-        self.engine.imit_steps(state, data)
+        // Names of the other architectures' backends only.
+        let elsewhere: Vec<_> = KNOWN_NAMES.iter().filter(|n| !names.contains(n)).collect();
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(elsewhere, [&"neon"]);
+        #[cfg(target_arch = "aarch64")]
+        assert!(elsewhere.iter().all(|n| !n.starts_with("neon")), "{elsewhere:?}");
     }
 }

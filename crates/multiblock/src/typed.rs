@@ -1,7 +1,7 @@
-//! The glue between an [`Engine`](crate::engine::Engine) and the RustCrypto
+//! The glue between a keyed [`Cipher`](crate::Cipher) and the RustCrypto
 //! `cipher` 0.5 traits, shared by every public cipher type.
 
-use crate::cpu::BlockKernel;
+use crate::backend::BlockKernel;
 use cipher::array::{Array, ArraySize};
 use cipher::{
     Block, BlockCipherDecBackend, BlockCipherEncBackend, BlockSizeUser, InOut, InOutBuf,
@@ -54,17 +54,17 @@ kernel_backend!(BlockCipherDecBackend, decrypt_block, decrypt_par_blocks, decryp
 /// Declares a public cipher type: `KeyInit`, `BlockCipherEncrypt`,
 /// `BlockCipherDecrypt`, the plain whole-buffer API and backend choice.
 ///
-/// `$make` is an expression of type `fn(&[u8], BackendChoice) -> Result<Engine>`
-/// that receives a key of exactly `$key` bytes.
+/// `$make` is an expression of type `fn(&[u8], BackendChoice) -> Result<Cipher>`
+/// that receives a key of exactly `$key` bytes; `$backends` is the family's list.
 macro_rules! block_cipher_type {
     (
         $(#[$doc:meta])*
         $name:ident, id = $id:expr, block = $block:ty, key = $key:ty, par = $par:ty,
-        make = $make:expr
+        make = $make:expr, backends = $backends:expr
     ) => {
         $(#[$doc])*
         pub struct $name {
-            engine: $crate::engine::Engine,
+            cipher: $crate::Cipher,
         }
 
         impl $name {
@@ -76,24 +76,24 @@ macro_rules! block_cipher_type {
                 if key.len() != id.key_bytes() {
                     return Err($crate::Error::KeyLength { cipher: id.name(), expected: id.key_bytes(), got: key.len() });
                 }
-                let make: fn(&[u8], $crate::BackendChoice<'_>) -> $crate::Result<$crate::engine::Engine> = $make;
-                Ok(Self { engine: make(key, choice)? })
+                let make: fn(&[u8], $crate::BackendChoice<'_>) -> $crate::Result<$crate::Cipher> = $make;
+                Ok(Self { cipher: make(key, choice)? })
             }
 
             /// The backend this instance runs on.
             pub fn backend(&self) -> $crate::BackendInfo {
-                self.engine.backend()
+                self.cipher.backend()
             }
 
             /// Encrypts whole blocks in place (ECB); errors if `data` is not a
             /// whole number of blocks.
             pub fn encrypt_buffer(&self, data: &mut [u8]) -> $crate::Result<()> {
-                self.engine.encrypt_blocks(data)
+                self.cipher.encrypt_blocks(data)
             }
 
             /// Decrypts whole blocks in place (ECB).
             pub fn decrypt_buffer(&self, data: &mut [u8]) -> $crate::Result<()> {
-                self.engine.decrypt_blocks(data)
+                self.cipher.decrypt_blocks(data)
             }
         }
 
@@ -110,13 +110,10 @@ macro_rules! block_cipher_type {
                 // `with_backend` only fails on a bad MULTIBLOCK_BACKEND here
                 // (the key length is fixed by the type): fall back to the default.
                 Self::with_backend(key, $crate::BackendChoice::Auto).unwrap_or_else(|_| {
-                    let make: fn(&[u8], $crate::BackendChoice<'_>) -> $crate::Result<$crate::engine::Engine> = $make;
-                    let default = $crate::backends($id.name())
-                        .ok()
-                        .and_then(|list| list.into_iter().find(|b| b.is_default))
-                        .map(|b| b.info.name)
-                        .unwrap_or("reference");
-                    Self { engine: make(key, $crate::BackendChoice::Named(default)).expect("the default backend runs here") }
+                    let make: fn(&[u8], $crate::BackendChoice<'_>) -> $crate::Result<$crate::Cipher> = $make;
+                    let cpu = $crate::CpuFeatures::get();
+                    let default = $crate::backend::default_backend($backends, cpu).info.name;
+                    Self { cipher: make(key, $crate::BackendChoice::Named(default)).expect("the default backend runs here") }
                 })
             }
         }
@@ -130,7 +127,7 @@ macro_rules! block_cipher_type {
         impl ::cipher::BlockCipherEncrypt for $name {
             fn encrypt_with_backend(&self, f: impl ::cipher::BlockCipherEncClosure<BlockSize = Self::BlockSize>) {
                 f.call(&$crate::typed::KernelBackend::<$block, $par> {
-                    kernel: self.engine.kernel(),
+                    kernel: self.cipher.kernel(),
                     _sizes: ::core::marker::PhantomData,
                 });
             }
@@ -139,7 +136,7 @@ macro_rules! block_cipher_type {
         impl ::cipher::BlockCipherDecrypt for $name {
             fn decrypt_with_backend(&self, f: impl ::cipher::BlockCipherDecClosure<BlockSize = Self::BlockSize>) {
                 f.call(&$crate::typed::KernelBackend::<$block, $par> {
-                    kernel: self.engine.kernel(),
+                    kernel: self.cipher.kernel(),
                     _sizes: ::core::marker::PhantomData,
                 });
             }

@@ -12,7 +12,7 @@
 //!
 //! Plain Rust on `u64`: no table, branch or address depends on the data.
 
-use crate::cpu::{always, Backend, BackendInfo, BlockKernel};
+use crate::backend::{always, Backend, BackendInfo, BlockKernel};
 
 /// Blocks per batch of every `portable` backend: one per bit of a `u64`.
 pub(crate) const WAYS: usize = 64;

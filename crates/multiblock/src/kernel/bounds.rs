@@ -5,7 +5,8 @@
 //! kernel runs depends on the call's length and the CPU's class only, both
 //! public.
 
-use crate::cpu::{self, Core};
+use crate::cpu;
+use crate::cpu::Core;
 
 /// The longest encryption and decryption, in bytes, that a backend's
 /// narrow kernel takes on each class of CPU: where the two kernels' costs

@@ -2,6 +2,29 @@
 //! batch of blocks does on machine `M`), and [`backend`] turns it into a
 //! registry entry whose keyed kernel runs the one batch driver
 //! ([`batch::for_each_batch`]) inside the machine's instruction set.
+//!
+//! # Size-aware dispatch
+//!
+//! The one place where a call's length chooses a kernel. A wide kernel is
+//! the fastest on long messages but pays for its width on short ones (a
+//! call padded to its granule, per-key material sized for its registers);
+//! a narrow kernel has one block's latency. A backend that has both is one
+//! registry entry that sends each call to one of them:
+//!
+//! - [`paired_backend`] (`paired.rs`): one batch cipher, one key material,
+//!   on a narrow and a wide machine (Magma, uBlock).
+//! - [`tiered_backend`] (`tiered.rs`): a narrow and a wide batch cipher with
+//!   different key material; the narrow one is keyed with the backend, the
+//!   wide one on the first longer call, from the key schedule the narrow
+//!   one gives back (Kalyna, Kuznyechik).
+//! - `bounds.rs`: where the narrow kernel stops, in bytes, per direction
+//!   and per class of CPU ([`crate::cpu::core`]), measured with
+//!   `multiblock-bench --ways` where the two kernels' costs cross.
+//!
+//! Which kernel runs depends on the call's length and the CPU's class
+//! only, both public, and both kernels are constant-time, so the whole is.
+//! Choosing between backends is `backend.rs`'s job and never depends on a
+//! call's length.
 
 pub(crate) mod batch;
 pub(crate) mod bitslice;
@@ -19,7 +42,7 @@ pub(crate) use bounds::{Everywhere, NarrowBounds};
 #[cfg(target_arch = "x86_64")]
 pub(crate) use tiered::{tiered_backend, KeySchedule};
 
-use crate::cpu::{Backend, BackendInfo, BlockKernel};
+use crate::backend::{Backend, BackendInfo, BlockKernel};
 use crate::simd::{Job, Machine};
 
 /// The value of the `OnceLock` `cell`, made by `make` on first use: key

@@ -3,18 +3,11 @@
 //! (throughput) are one batch cipher with the same keys on registers of two
 //! widths, a paired backend keys that cipher once and sends calls within
 //! the bounds of this CPU's class (`bounds.rs`) to the narrow machine,
-//! longer ones to the wide one.
-//! The default's size-aware dispatch (`dispatch.rs`) does the same for
-//! tiers with different key material, at the price of keeping the key,
-//! keying each tier on first use behind a lazy cell, and a boxed
-//! dispatcher: about 100 TSC ticks of a 64-byte Magma message with key
-//! setup on Zen 4 (700 against 600), which a paired backend does not pay.
-//!
-//! Which machine runs depends on the call's length and the CPU's class
-//! only, both public.
+//! longer ones to the wide one. The module documentation of `kernel`
+//! describes the size-aware dispatch as a whole.
 
 use super::{both, imit, run, BatchCipher, Kernel, NarrowBounds};
-use crate::cpu::{Backend, BackendInfo, BlockKernel};
+use crate::backend::{Backend, BackendInfo, BlockKernel};
 use crate::simd::Machine;
 
 /// A keyed cipher on a narrow machine `N` and a wide machine `W`.

@@ -1,22 +1,16 @@
 //! A narrow and a wide batch cipher with different key material behind one
 //! backend. Calls of up to a bound in bytes (one for encryption, one for
-//! decryption, per CPU class: `bounds.rs`) run on the
-//! narrow cipher,
-//! and so does the rest of a longer call after the wide cipher's whole
+//! decryption, per CPU class: `bounds.rs`) run on the narrow cipher, and
+//! so does the rest of a longer call after the wide cipher's whole
 //! batches when it is that short. The narrow cipher is keyed with the
 //! backend: short messages, chained modes and key setup pay only its key
 //! setup. The wide cipher is keyed on the first longer call, from the key
 //! schedule the narrow one gives back ([`KeySchedule`]).
-//!
-//! This is the default's size-aware dispatch (`dispatch.rs`) for one pair,
-//! without its costs: a boxed dispatcher in front of the kernels, a tier
-//! search and a lazy cell on every call, a dynamic call into the tier's own
-//! box. Which cipher runs depends on the call's length and the CPU's class
-//! only, both public; the wide keys are made the same way whenever they
-//! are made.
+//! The wide keys are made the same way whenever they are made. The module
+//! documentation of `kernel` describes the size-aware dispatch as a whole.
 
 use super::{both, imit, run, wide_len, BatchCipher, Kernel, NarrowBounds};
-use crate::cpu::{Backend, BackendInfo, BlockKernel};
+use crate::backend::{Backend, BackendInfo, BlockKernel};
 use crate::simd::Machine;
 use std::sync::OnceLock;
 

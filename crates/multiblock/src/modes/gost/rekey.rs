@@ -5,7 +5,7 @@
 //! dispatch (a short ACPKM section or a one-block MAC step goes to the
 //! narrow tier, as under the first key) and resolves to the same backends.
 
-use crate::cpu::BackendChoice;
+use crate::backend::BackendChoice;
 use crate::error::Result;
 use crate::magma::SboxSet;
 use crate::modes::Request;
@@ -49,19 +49,15 @@ mod tests {
         Request { cipher: CipherId::Magma, mode: Mode::Ctr, key: &[7; 32], sbox: None, backend, params: Params::default() }
     }
 
-    /// A new section key keeps what the first key had: the same long-call
-    /// backend and, when the library chose, the same short-call tiers.
+    /// A new section key runs on the backend the first key had.
     #[test]
-    fn rekeying_keeps_the_backend_and_the_short_call_tiers() {
-        let names = |c: &Cipher| (c.backend().name, c.short_backends().iter().map(|(b, n)| (b.name, *n)).collect::<Vec<_>>());
+    fn rekeying_keeps_the_backend() {
+        let names = |c: &Cipher| c.backend().name;
         for choice in [BackendChoice::Auto, BackendChoice::Named("reference")] {
             let req = request(choice);
             let (rekey, first) = Rekey::new(&req).unwrap();
             let again = rekey.key(&[9; 32]).unwrap();
             assert_eq!(names(&again), names(&first), "{choice:?}");
         }
-        // A named backend never dispatches.
-        let (rekey, _) = Rekey::new(&request(BackendChoice::Named("reference"))).unwrap();
-        assert!(rekey.key(&[1; 32]).unwrap().short_backends().is_empty());
     }
 }
