@@ -1,6 +1,6 @@
 //! Helpers the unit tests share (their random generator is `test_rng`).
 
-use crate::cpu::BlockKernel;
+use crate::backend::BlockKernel;
 
 /// The bytes of a hex string, two digits a byte.
 pub(crate) fn hex(s: &str) -> Vec<u8> {

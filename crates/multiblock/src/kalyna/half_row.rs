@@ -8,7 +8,7 @@
 //! registers: one chunk on xmm, two on ymm (one per 128-bit lane).
 
 use super::nibble::{dup, from_rows, sbox, to_rows, Lane, DEC_ROWS, ENC_ROWS};
-use super::tables::{SBOX, SBOX_INV};
+use super::constants::{SBOX, SBOX_INV};
 use super::{Keys, Variant};
 use crate::gf256::{self, KALYNA};
 use crate::kernel;
@@ -390,8 +390,8 @@ impl HalfRow {
 
 #[cfg(test)]
 mod tests {
-    use super::super::reference;
-    use super::super::tables::{MDS, MDS_INV};
+    use super::super::backends::reference;
+    use super::super::constants::{MDS, MDS_INV};
     use super::*;
     use crate::simd::emu::Emu;
     use crate::test_rng::Rng;

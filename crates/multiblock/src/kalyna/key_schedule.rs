@@ -44,20 +44,20 @@ fn xor_key(s: &mut [u8], k: &[u8]) {
 /// portable backend's bitsliced round on all the blocks at once.
 fn psi(v: Variant, s: &mut [u8]) {
     #[cfg(target_arch = "x86_64")]
-    if super::narrow::psi(v, s) {
+    if super::backends::narrow::psi(v, s) {
         return;
     }
     // The CPU's features do not change: either every chunk runs on the SIMD
     // round or the first one already says no (and is left untouched).
     #[cfg(target_arch = "x86_64")]
-    if s.chunks_mut(64).all(|chunk| super::avx2::psi(v, chunk)) {
+    if s.chunks_mut(64).all(|chunk| super::backends::avx2::psi(v, chunk)) {
         return;
     }
     #[cfg(target_arch = "aarch64")]
-    if s.chunks_mut(64).all(|chunk| super::neon::psi(v, chunk)) {
+    if s.chunks_mut(64).all(|chunk| super::backends::neon::psi(v, chunk)) {
         return;
     }
-    super::portable::psi_blocks(v, s);
+    super::backends::portable::psi_blocks(v, s);
 }
 
 /// Largest block in bytes (Kalyna-512).

@@ -13,7 +13,7 @@
 
 use super::nibble::{self, from_rows, to_rows, Rows, DEC_ROWS, ENC_ROWS};
 use super::row_sliced::{Layer, Pattern};
-use super::tables::{SBOX, SBOX_INV};
+use super::constants::{SBOX, SBOX_INV};
 use crate::simd::{Avx512, Simd, Vbmi as VbmiOps};
 
 /// S-boxes by `vpermi2b`, transposes by `vpermb` and `vpermt2q`; for 64-byte

@@ -24,7 +24,7 @@
 //! name), `reference` (the oracle); on aarch64 `neon` (constant-time,
 //! `half_row.rs` with `TBL`/`TBX` S-boxes).
 
-/// The modules of the x86-64 backends.
+/// The modules of the x86-64 kernels.
 macro_rules! x86_64_modules {
     ($($name:ident),*) => {$(
         #[cfg(target_arch = "x86_64")]
@@ -32,52 +32,24 @@ macro_rules! x86_64_modules {
     )*};
 }
 
-x86_64_modules!(avx2, avx2_gfni, avx512_gfni, layers, narrow, row_sliced);
+x86_64_modules!(layers, row_sliced);
+mod backends;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod half_row;
-#[cfg(target_arch = "aarch64")]
-mod neon;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod nibble;
 mod key_schedule;
-mod portable;
-mod reference;
-mod table;
-mod tables;
+mod constants;
 
-use crate::cpu::{Backend, BackendChoice};
-use crate::dispatch::{Crossover, Family};
-use crate::engine::Engine;
+use crate::backend::BackendChoice;
+pub(crate) use backends::BACKENDS;
+use crate::keyed::Cipher;
 use crate::error::Result;
 use crate::typed::block_cipher_type;
 use crate::CipherId;
 use cipher::consts::{U16, U32, U4, U64, U8};
 use key_schedule::{MAX_BLOCK, MAX_ROUND_KEYS};
 
-/// Fastest first; the default is the first constant-time one the CPU runs:
-/// `portable` (plain Rust, bitsliced) runs on every CPU, so it is the default
-/// wherever no SIMD backend does. `table` is last: never a default.
-#[cfg(target_arch = "x86_64")]
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[
-    avx512_gfni::BACKEND,
-    narrow::BACKEND,
-    avx2_gfni::BACKEND,
-    avx2::BACKEND,
-    portable::BACKEND,
-    reference::BACKEND,
-    table::BACKEND,
-];
-#[cfg(target_arch = "aarch64")]
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[neon::BACKEND, portable::BACKEND, reference::BACKEND, table::BACKEND];
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[portable::BACKEND, reference::BACKEND, table::BACKEND];
-
-/// No dispatch tiers: `avx512-gfni` sends short calls to its narrow kernel
-/// itself (`avx512_gfni.rs`).
-pub(crate) static CROSSOVERS: &[Crossover] = &[];
-
-/// The backends and crossovers, with the default's plan on this CPU.
-static FAMILY: Family<Keys> = Family::new(BACKENDS, CROSSOVERS);
 
 /// The five parameter sets: block bits / key bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -143,7 +115,7 @@ impl Variant {
 /// The expanded key: round keys K_0..K_t, each block_bytes long (the rest of
 /// each row is zero). Encryption and decryption use the same round keys.
 #[derive(Clone)]
-pub struct Keys {
+pub(crate) struct Keys {
     pub(crate) variant: Variant,
     pub(crate) rk: [[u8; MAX_BLOCK]; MAX_ROUND_KEYS],
 }
@@ -166,9 +138,9 @@ impl Keys {
     }
 }
 
-pub(crate) fn engine(v: Variant, key: &[u8], choice: BackendChoice<'_>) -> Result<Engine> {
+pub(crate) fn keyed(v: Variant, key: &[u8], choice: BackendChoice<'_>) -> Result<Cipher> {
     let keys = Keys::new(v, key);
-    Engine::new(v.id().name(), v.block_bytes(), &FAMILY, &keys, choice)
+    Cipher::keyed(v.id(), BACKENDS, &keys, choice)
 }
 
 /// One typed cipher per variant (`block_cipher_type!` with its engine).
@@ -177,7 +149,7 @@ macro_rules! kalyna_types {
         block_cipher_type!(
             $(#[$doc])*
             $name, id = CipherId::$name, block = $block, key = $key, par = $par,
-            make = |key, choice| engine(Variant::$variant, key, choice)
+            make = |key, choice| keyed(Variant::$variant, key, choice), backends = BACKENDS
         );
     )*};
 }

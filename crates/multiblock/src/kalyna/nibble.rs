@@ -11,7 +11,7 @@
 //! 16 vpshufb + 9 vpxor + 3 vpaddb + 7 vpblendvb = 35 (the paper's row scan:
 //! 178 per register of mixed rows).
 
-use super::tables::{SBOX, SBOX_INV};
+use super::constants::{SBOX, SBOX_INV};
 use crate::simd::Simd;
 
 /// A constant of one 16-byte lane, repeated for both ymm lanes (an xmm

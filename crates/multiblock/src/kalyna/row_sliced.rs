@@ -24,7 +24,7 @@
 //! The ⊞K_0 / ⊞K_t of the first and last rounds (mod 2^64 per column) are a
 //! `vpaddq` in the natural layout, inside the machine's load and store.
 
-use super::tables::{MDS, MDS_INV};
+use super::constants::{MDS, MDS_INV};
 use super::{Keys, Variant};
 use crate::gf256::{self, KALYNA};
 use crate::kernel::BatchCipher;
@@ -322,7 +322,7 @@ impl<M: Simd + Gfni, S: Layer<M>> BatchCipher<M> for RowSliced<S> {
 #[cfg(test)]
 mod tests {
     use super::super::layers::{Nibble, Vbmi};
-    use super::super::reference;
+    use super::super::backends::reference;
     use super::*;
     use crate::kernel;
     use crate::simd::emu::{affine_byte, Emu};

@@ -12,7 +12,7 @@
 //! Everything here is a public constant of the cipher, computed at compile
 //! time; [`to_aes`] on key bytes is a constant-time matrix product.
 
-use super::tables::{PI, PI_INV};
+use super::constants::{PI, PI_INV};
 use super::transforms::Block;
 use crate::gf256::{self, AES, KUZNYECHIK};
 

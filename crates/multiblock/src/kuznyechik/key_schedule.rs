@@ -6,7 +6,7 @@
 
 use super::layers::{Lookup, Tree};
 use super::linear::l_map;
-use super::tables::PI;
+use super::constants::PI;
 use super::transforms::{x, Block};
 use crate::simd::{Job, Machine, Simd};
 use std::sync::OnceLock;
@@ -31,14 +31,14 @@ fn round_constants() -> &'static [Block; 32] {
 /// circuit.
 fn s_secret(a: &mut Block) {
     #[cfg(target_arch = "x86_64")]
-    if super::avx2::sub_block(a) {
+    if super::backends::avx2::sub_block(a) {
         return;
     }
     #[cfg(target_arch = "aarch64")]
-    if super::neon::sub_block(a) {
+    if super::backends::neon::sub_block(a) {
         return;
     }
-    super::portable::sub_block(a);
+    super::backends::portable::sub_block(a);
 }
 
 /// F[k](a1, a0) = (LSX[k](a1) ⊕ a0, a1), in place on the pair.

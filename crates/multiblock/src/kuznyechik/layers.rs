@@ -4,7 +4,7 @@
 
 use super::sliced::{Layer, MULS, MUL_MATRICES};
 use crate::gf256::{self, KUZNYECHIK};
-use super::tables::{PI, PI_INV};
+use super::constants::{PI, PI_INV};
 use crate::simd::{Avx512, Gfni, Job, Simd, Table256};
 use core::marker::PhantomData;
 

@@ -22,7 +22,7 @@
 
 use super::layers::{Lookup, Tree};
 use super::linear::{l_inv_map, l_map, Linear};
-use super::tables::{PI, PI_INV};
+use super::constants::{PI, PI_INV};
 use super::transforms::Block;
 use super::Keys;
 use crate::kernel::BatchCipher;
@@ -82,7 +82,7 @@ impl crate::kernel::KeySchedule<Keys> for MaskedL {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kuznyechik::reference::{decrypt_block, encrypt_block};
+    use crate::kuznyechik::backends::reference::{decrypt_block, encrypt_block};
     use crate::simd::emu::Emu;
 
     /// On the emulated ymm machine, block by block against `reference`

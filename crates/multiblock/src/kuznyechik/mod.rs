@@ -4,7 +4,7 @@
 //! Bytes as printed in the standard: the first byte of a block is a15 (the
 //! byte ℓ multiplies by 148), the first 16 key bytes are K1.
 //!
-//! - `tables.rs`: π, π⁻¹, the ℓ coefficients (§4.1);
+//! - `constants.rs`: π, π⁻¹, the ℓ coefficients (§4.1);
 //! - `transforms.rs`: X, S, R, L and their inverses (§4.1.2);
 //! - `key_schedule.rs`: C_i and the 32 Feistel steps (§4.3);
 //! - `reference.rs`: the reference backend (§4.4), oracle for the others;
@@ -30,12 +30,9 @@
 //! - `table.rs`: the fused 64 KiB LS tables of the published table-based
 //!   implementations (not constant-time, by name only).
 
+mod backends;
 #[cfg(any(target_arch = "x86_64", test))]
 mod aes_basis;
-#[cfg(target_arch = "x86_64")]
-mod avx2;
-#[cfg(target_arch = "x86_64")]
-mod avx512_gfni;
 mod key_schedule;
 mod layers;
 mod linear;
@@ -43,53 +40,22 @@ mod linear;
 mod masked;
 #[cfg(any(target_arch = "x86_64", test))]
 mod narrow;
-mod portable;
-#[cfg(target_arch = "aarch64")]
-mod neon;
-mod reference;
 mod sliced;
-#[cfg(target_arch = "x86_64")]
-mod table;
-mod tables;
+mod constants;
 mod transforms;
 
-use crate::cpu::{Backend, BackendChoice};
-use crate::dispatch::{Crossover, Family};
-use crate::engine::Engine;
+use crate::backend::BackendChoice;
+pub(crate) use backends::BACKENDS;
+use crate::keyed::Cipher;
 use crate::error::Result;
 use crate::typed::block_cipher_type;
 use crate::CipherId;
 use cipher::consts::{U16, U32, U64};
 
-/// Fastest first; the default is the first constant-time one the CPU runs:
-/// `portable` (plain Rust, bitsliced) runs on every CPU, so it is the default
-/// wherever no SIMD backend does. `table` is last: never a default.
-#[cfg(target_arch = "x86_64")]
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[
-    avx512_gfni::BACKEND,
-    avx512_gfni::BACKEND_NARROW,
-    avx2::BACKEND_GFNI,
-    avx2::BACKEND,
-    avx2::BACKEND_NARROW,
-    portable::BACKEND,
-    reference::BACKEND,
-    table::BACKEND,
-];
-#[cfg(target_arch = "aarch64")]
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[neon::BACKEND, portable::BACKEND, reference::BACKEND];
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[portable::BACKEND, reference::BACKEND];
-
-/// No dispatch tiers: `avx512-gfni` sends short calls to its narrow kernel
-/// itself (`avx512_gfni.rs`).
-pub(crate) static CROSSOVERS: &[Crossover] = &[];
-
-/// The backends and crossovers, with the default's plan on this CPU.
-static FAMILY: Family<Keys> = Family::new(BACKENDS, CROSSOVERS);
 
 /// The expanded key: round keys K1..K10, each 16 bytes in printed order.
 #[derive(Clone)]
-pub struct Keys {
+pub(crate) struct Keys {
     pub(crate) rk: [[u8; 16]; 10],
 }
 
@@ -103,9 +69,9 @@ impl Keys {
     }
 }
 
-pub(crate) fn engine(key: &[u8], choice: BackendChoice<'_>) -> Result<Engine> {
+pub(crate) fn keyed(key: &[u8], choice: BackendChoice<'_>) -> Result<Cipher> {
     let keys = Keys::new(key);
-    Engine::new(CipherId::Kuznyechik.name(), 16, &FAMILY, &keys, choice)
+    Cipher::keyed(CipherId::Kuznyechik, BACKENDS, &keys, choice)
 }
 
 block_cipher_type!(
@@ -131,5 +97,5 @@ block_cipher_type!(
     /// assert_eq!(block.as_slice(), plaintext);
     /// ```
     Kuznyechik, id = CipherId::Kuznyechik, block = U16, key = U32, par = U64,
-    make = |key, choice| engine(key, choice)
+    make = |key, choice| keyed(key, choice), backends = BACKENDS
 );

@@ -345,8 +345,8 @@ fn crypt_n<M: Ops, const N: usize, const DECRYPT: bool>(m: M, k: &NarrowKernel, 
 mod tests {
     use super::*;
     use crate::kuznyechik::key_schedule::expand;
-    use crate::kuznyechik::reference::tests::every_length;
-    use crate::kuznyechik::reference::{decrypt_block, encrypt_block};
+    use crate::kuznyechik::backends::reference::tests::every_length;
+    use crate::kuznyechik::backends::reference::{decrypt_block, encrypt_block};
     use crate::kuznyechik::transforms::tests::rng_block;
     use crate::kuznyechik::transforms::{l, l_inv};
     use crate::simd::emu::Emu;

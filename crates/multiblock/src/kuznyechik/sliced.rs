@@ -21,7 +21,7 @@
 //! read a keyed byte correct for it through their constant, see
 //! [`step_constants`]). Decryption uses L⁻¹(X[K](a)) = L⁻¹(a) ⊕ L⁻¹(K).
 
-use super::tables::L_COEFFS;
+use super::constants::L_COEFFS;
 use super::linear::Linear;
 use super::transforms::{l_inv, Block};
 use crate::gf256::{self, KUZNYECHIK};
@@ -335,10 +335,10 @@ pub(crate) fn decrypt_batch<M: Simd, S: Layer<M>>(m: M, k: &SlicedKeys, data: &m
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::kuznyechik::reference::{decrypt_block, encrypt_block};
+    use crate::kuznyechik::backends::reference::{decrypt_block, encrypt_block};
     use crate::kuznyechik::key_schedule::expand;
     use crate::kuznyechik::layers::{Nibble, NibbleGfni, Registers, Vbmi};
-    use crate::kuznyechik::reference::tests::every_length;
+    use crate::kuznyechik::backends::reference::tests::every_length;
     use crate::kuznyechik::transforms::tests::rng_block;
     use crate::kuznyechik::transforms::{gf_mul, l};
     use crate::simd::emu::{affine_byte, Emu};

@@ -3,7 +3,7 @@
 //!
 //! A block is its 16 bytes as printed: byte 0 is a15, byte 15 is a0.
 
-use super::tables::{L_COEFFS, PI, PI_INV, POLY_LOW};
+use super::constants::{L_COEFFS, PI, PI_INV, POLY_LOW};
 
 /// A 128-bit block (or round key) in printed byte order.
 pub(crate) type Block = [u8; 16];

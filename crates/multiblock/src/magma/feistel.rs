@@ -122,7 +122,7 @@ pub(super) mod tests {
     //! Every layout and strategy on the emulator, at every width, against
     //! the reference backend (every S-box set, both byte orders).
     use super::*;
-    use crate::magma::{reference, ByteOrder, Keys, SboxSet};
+    use crate::magma::{backends::reference, ByteOrder, Keys, SboxSet};
     use crate::test_rng::Rng;
 
     /// Runs `crypt` for `N` groups both ways on random keys and data and

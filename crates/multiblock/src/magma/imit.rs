@@ -4,7 +4,7 @@
 //! kernel would pay for 64 blocks per step): one loop over a g, and the
 //! constant-time g of `portable`.
 //!
-//! [`BlockKernel::imit_steps`]: crate::cpu::BlockKernel::imit_steps
+//! [`BlockKernel::imit_steps`]: crate::backend::BlockKernel::imit_steps
 
 use super::ByteOrder;
 use super::Sbox;

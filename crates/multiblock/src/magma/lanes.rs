@@ -7,7 +7,7 @@
 //! every backend on this layout alone: 1 to 4 interleaved groups.
 
 use super::feistel::{groups, swapping, Layout};
-use super::schedule::RoundKeys;
+use super::key_schedule::RoundKeys;
 use super::{layout, Keys, Sbox};
 use crate::kernel::BatchCipher;
 use crate::simd::Simd;
@@ -95,7 +95,7 @@ impl<S> Lanes<S> {
 }
 
 impl<S> Lanes<S> {
-    /// The GOST 28147-89 MAC steps ([`crate::cpu::BlockKernel::imit_steps`])
+    /// The GOST 28147-89 MAC steps ([`crate::backend::BlockKernel::imit_steps`])
     /// with round keys `rk` (K0..K7 twice), one group in registers: every
     /// lane holds the same block (`splat64`), so the chain is one round's
     /// latency per round; loading and splitting the next message block is

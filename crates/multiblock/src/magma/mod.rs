@@ -38,73 +38,28 @@
 //! `imit::steps` (`portable` with a constant-time SWAR g, one block at a
 //! time rather than 64 bitsliced).
 
-#[cfg(target_arch = "x86_64")]
-mod avx2;
-#[cfg(target_arch = "x86_64")]
-mod avx512;
-#[cfg(target_arch = "x86_64")]
-mod avx512_vbmi;
+mod backends;
 mod feistel;
 mod imit;
 mod lanes;
 mod layout;
-#[cfg(target_arch = "x86_64")]
-mod narrow;
-#[cfg(target_arch = "aarch64")]
-mod neon;
 mod nibble;
-mod portable;
-mod reference;
 mod sbox;
-mod schedule;
+mod key_schedule;
 mod sliced;
-#[cfg(target_arch = "x86_64")]
-mod ssse3;
 mod subs;
-mod table;
 
 pub use sbox::{Sbox, SboxSet};
 
-use crate::cpu::{Backend, BackendChoice};
-use crate::dispatch::{Crossover, Family};
-use crate::engine::Engine;
+use crate::backend::BackendChoice;
+pub(crate) use backends::BACKENDS;
+use crate::keyed::Cipher;
 use crate::error::Result;
 use crate::typed::block_cipher_type;
 use crate::CipherId;
 use cipher::consts::{U32, U64, U8};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-/// Fastest first; the default is the first constant-time one the CPU runs.
-/// `table` and `table12` index memory by secret data, so they are chosen only
-/// by name; `reference` is the oracle.
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[
-    #[cfg(target_arch = "aarch64")]
-    neon::BACKEND,
-    #[cfg(target_arch = "x86_64")]
-    avx512_vbmi::BACKEND,
-    #[cfg(target_arch = "x86_64")]
-    narrow::BACKEND,
-    #[cfg(target_arch = "x86_64")]
-    avx512::BACKEND,
-    #[cfg(target_arch = "x86_64")]
-    avx2::BACKEND,
-    #[cfg(target_arch = "x86_64")]
-    ssse3::BACKEND,
-    portable::BACKEND,
-    table::BACKEND_12,
-    table::BACKEND,
-    reference::BACKEND,
-];
-
-/// Short calls under the default (`dispatch`): none. `avx512-vbmi` sends
-/// its calls of up to 256 bytes to its own ymm form (`avx512-vbmi-narrow`,
-/// the same key material) itself on AMD (none on Intel; see
-/// `avx512_vbmi.rs`), which a 64-byte message with key setup found about
-/// 100 TSC ticks cheaper on AMD Zen 4 than a dispatch tier.
-pub(crate) static CROSSOVERS: &[Crossover] = &[];
-
-/// The backends and crossovers, with the default's plan on this CPU.
-static FAMILY: Family<Keys> = Family::new(BACKENDS, CROSSOVERS);
 
 /// How block and key bytes map onto the core's 32-bit words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,7 +72,7 @@ pub enum ByteOrder {
 
 /// The expanded key: the eight 32-bit key words, the S-box and the byte order.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
-pub struct Keys {
+pub(crate) struct Keys {
     pub(crate) k: [u32; 8],
     #[zeroize(skip)]
     pub(crate) sbox: &'static Sbox,
@@ -194,14 +149,14 @@ impl ByteOrder {
     }
 }
 
-pub(crate) fn engine_magma(key: &[u8], choice: BackendChoice<'_>) -> Result<Engine> {
+pub(crate) fn keyed_magma(key: &[u8], choice: BackendChoice<'_>) -> Result<Cipher> {
     let keys = Keys::new(key, SboxSet::Tc26Z, ByteOrder::Magma);
-    Engine::new(CipherId::Magma.name(), 8, &FAMILY, &keys, choice)
+    Cipher::keyed(CipherId::Magma, BACKENDS, &keys, choice)
 }
 
-pub(crate) fn engine_gost89(key: &[u8], sbox: SboxSet, choice: BackendChoice<'_>) -> Result<Engine> {
+pub(crate) fn keyed_gost89(key: &[u8], sbox: SboxSet, choice: BackendChoice<'_>) -> Result<Cipher> {
     let keys = Keys::new(key, sbox, ByteOrder::Gost89);
-    Engine::new(CipherId::Gost89.name(), 8, &FAMILY, &keys, choice)
+    Cipher::keyed(CipherId::Gost89, BACKENDS, &keys, choice)
 }
 
 block_cipher_type!(
@@ -226,7 +181,7 @@ block_cipher_type!(
     /// # Ok::<(), multiblock::Error>(())
     /// ```
     Magma, id = CipherId::Magma, block = U8, key = U32, par = U64,
-    make = |key, choice| engine_magma(key, choice)
+    make = |key, choice| keyed_magma(key, choice), backends = BACKENDS
 );
 
 macro_rules! gost89_type {
@@ -234,7 +189,7 @@ macro_rules! gost89_type {
         block_cipher_type!(
             $(#[$doc])*
             $name, id = CipherId::Gost89, block = U8, key = U32, par = U64,
-            make = |key, choice| engine_gost89(key, $set, choice)
+            make = |key, choice| keyed_gost89(key, $set, choice), backends = BACKENDS
         );
     };
 }

@@ -31,7 +31,7 @@
 
 use super::feistel::Layout;
 use super::layout::word_byte;
-use super::schedule::RoundKeys;
+use super::key_schedule::RoundKeys;
 use super::{ByteOrder, Sbox};
 use crate::simd::Simd;
 use zeroize::Zeroize;

@@ -193,7 +193,7 @@ fn substitute<M: Vbmi + Avx512>(m: M, (lo, hi, low, tags): &<Permb as Sub<M>>::C
 mod tests {
     use super::super::feistel::tests::check;
     use super::super::lanes::Lanes;
-    use super::super::schedule::RoundKeys;
+    use super::super::key_schedule::RoundKeys;
     use super::*;
     use crate::magma::Keys;
     use crate::simd::emu::Emu;

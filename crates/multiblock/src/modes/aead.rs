@@ -33,7 +33,7 @@
 //! assert!(gcm.decrypt(nonce, Payload { msg: &sealed, aad: b"other" }).is_err());
 //! ```
 
-use crate::cpu::BackendChoice;
+use crate::backend::BackendChoice;
 use crate::modes::{dstu::KalynaGcm, gost::mgm, Mode, Params, Request};
 use crate::CipherId;
 use aead::array::Array;

@@ -4,7 +4,7 @@
 //! anywhere is refused and the last bytes are not output.
 
 use super::*;
-use crate::cpu::BackendChoice;
+use crate::backend::BackendChoice;
 use crate::modes::{self, Params};
 use crate::CipherId;
 use crate::test_rng::{split, Rng};

@@ -27,7 +27,7 @@ mod threads;
 
 pub use padding::Padding;
 
-use crate::cpu::BackendChoice;
+use crate::backend::BackendChoice;
 use crate::error::{Error, Result};
 use crate::{Cipher, CipherId, Family};
 

@@ -3,7 +3,7 @@
 //! from 0 to 300 blocks and odd byte lengths, random splits, 1 and 3 threads.
 
 use super::*;
-use crate::cpu::BackendChoice;
+use crate::backend::BackendChoice;
 use crate::modes::{self, Padding, Params};
 use crate::CipherId;
 

@@ -3,7 +3,7 @@
 //! slot of the packed groups (packed.rs), so that short messages fill the
 //! SIMD lanes and key setup is shared too.
 //!
-//! - Key schedule in registers, one key per slot (keys.rs).
+//! - Key schedule in registers, one key per slot (key_schedule_simd.rs).
 //! - Streams are sorted by length and taken four at a time (ymm, 2 lanes ×
 //!   2 nibbles; the last one or two streams: xmm). The blocks all streams of
 //!   a set have (the shortest length) run in lockstep, block j of every
@@ -15,7 +15,7 @@
 
 use super::groups::{pack, spread};
 use super::key_schedule::MAX_ROUND_KEYS;
-use super::keys::{expand, Schedule};
+use super::key_schedule_simd::{expand, Schedule};
 use super::packed::{groups, Packed};
 use super::rounds::{Groups, KeyRegs};
 use super::{Keys, Variant};
@@ -125,7 +125,7 @@ fn one_set<X: Simd, const ENC: bool, const H: usize, const S: usize>(
         }
         lockstep::<X, ENC, H, S>(x, &KeyRegs { bytes: &keys.0[..n], regs, count: r + 1 }, &mut lock, common);
         // One memset of the bytes the schedule wrote (a half to a third of
-        // the buffer for uBlock-128), kept by `black_box` (see keys.rs
+        // the buffer for uBlock-128), kept by `black_box` (see key_schedule_simd.rs
         // `DirKeys`).
         keys.0[..n].fill(0);
         core::hint::black_box(&mut keys);

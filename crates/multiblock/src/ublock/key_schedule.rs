@@ -12,7 +12,7 @@
 //! K     <- K2‖K3‖K1‖K0
 //! ```
 
-use super::tables::{PK1, PK2, PK3, RC, S, T};
+use super::constants::{PK1, PK2, PK3, RC, S, T};
 use super::Variant;
 use zeroize::Zeroize;
 

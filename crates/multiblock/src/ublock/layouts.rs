@@ -20,7 +20,7 @@ use super::masks::{
     TRACKED_DEC, TRACKED_ENC,
 };
 use super::rounds::{Layout, NibbleMap, K64};
-use super::tables::{PL_256, PL_256_INV, PR_256, PR_256_INV, S, S_INV};
+use super::constants::{PL_256, PL_256_INV, PR_256, PR_256_INV, S, S_INV};
 use crate::simd::{Simd, Vbmi};
 
 /// The S-box of a direction.

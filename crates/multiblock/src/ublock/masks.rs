@@ -1,5 +1,5 @@
 //! Byte-shuffle masks for the SIMD backends, computed at compile time from
-//! the spec tables (tables.rs). No unsafe here.
+//! the spec tables (constants.rs). No unsafe here.
 //!
 //! The SIMD backends hold a half-block "nibble-spread": byte j of a 16-byte
 //! lane holds nibble j (big-endian nibble order, Gao et al.
@@ -9,7 +9,7 @@
 //! A 128-bit half (n = 256) is 32 nibbles: two lanes, "a" = nibbles 0..15 and
 //! "b" = nibbles 16..31.
 
-use super::tables::{
+use super::constants::{
     PK1, PK2, PK3, PL_128, PL_128_INV, PL_256, PL_256_INV, PR_128, PR_128_INV, PR_256, PR_256_INV,
     RC,
 };
@@ -166,7 +166,7 @@ const _: () = {
 
 /// The first 16 entries of PK_t (paper Table 6): the permutation of the
 /// first 16 nibbles of K0‖K1 — all of it for k = 128; K0 for k = 256, where
-/// K1 only swaps its two 8-nibble halves (tables.rs checks that).
+/// K1 only swaps its two 8-nibble halves (constants.rs checks that).
 pub(crate) const fn pk16(v: Variant) -> [u8; 16] {
     let pk: &[u8] = match v {
         Variant::U128_128 => &PK1,

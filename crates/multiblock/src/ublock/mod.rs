@@ -9,35 +9,26 @@
 //! first k/32 bytes — as in the design document's examples and the official
 //! test files. Round constant RC12 is 8e9adfcb (the paper misprints it).
 
-#[cfg(target_arch = "x86_64")]
-mod avx2;
+mod backends;
 #[cfg(target_arch = "x86_64")]
 mod avx2_multi;
-#[cfg(target_arch = "x86_64")]
-mod avx512_vbmi;
 mod groups;
 mod key_schedule;
-mod keys;
+mod key_schedule_simd;
 mod layouts;
 mod masks;
 mod multi_key;
-#[cfg(target_arch = "aarch64")]
-mod neon;
 #[cfg(target_arch = "x86_64")]
 mod packed;
-mod portable;
 mod plain;
-mod reference;
 mod rounds;
-#[cfg(target_arch = "x86_64")]
-mod ssse3;
-mod tables;
+mod constants;
 #[cfg(test)]
 mod tests;
 
-use crate::cpu::{Backend, BackendChoice};
-use crate::dispatch::{Crossover, Family};
-use crate::engine::Engine;
+use crate::backend::BackendChoice;
+pub(crate) use backends::BACKENDS;
+use crate::keyed::Cipher;
 use crate::error::Result;
 use crate::typed::block_cipher_type;
 use crate::CipherId;
@@ -47,29 +38,6 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 pub use multi_key::{decrypt_multi_key, encrypt_multi_key, multi_key};
 
-/// Fastest first; the default is the first constant-time one the CPU runs.
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[
-    #[cfg(target_arch = "aarch64")]
-    neon::BACKEND,
-    #[cfg(target_arch = "x86_64")]
-    avx512_vbmi::BACKEND,
-    #[cfg(target_arch = "x86_64")]
-    avx2::BACKEND,
-    #[cfg(target_arch = "x86_64")]
-    ssse3::BACKEND,
-    portable::BACKEND,
-    reference::BACKEND,
-];
-
-/// Short calls under the default (`dispatch`): none. `avx512-vbmi` runs
-/// one or two blocks on the plain kernel of `ssse3` and calls of up to 384
-/// bytes on the packed groups of `avx2` itself, all from one key schedule
-/// (avx512_vbmi.rs), which a 64-byte message with key setup found cheaper
-/// than dispatch tiers keyed apart.
-pub(crate) static CROSSOVERS: &[Crossover] = &[];
-
-/// The backends and crossovers, with the default's plan on this CPU.
-static FAMILY: Family<Keys> = Family::new(BACKENDS, CROSSOVERS);
 
 /// The three uBlock variants (block bits / key bits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,7 +84,7 @@ impl Variant {
 /// spec-following key_schedule.rs, the SIMD backends with an in-register
 /// schedule, so that their key setup is constant-time and fast too.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
-pub struct Keys {
+pub(crate) struct Keys {
     key: [u8; 32],
     #[zeroize(skip)]
     pub(crate) variant: Variant,
@@ -143,9 +111,9 @@ impl Keys {
     }
 }
 
-pub(crate) fn engine(v: Variant, key: &[u8], choice: BackendChoice<'_>) -> Result<Engine> {
+pub(crate) fn keyed(v: Variant, key: &[u8], choice: BackendChoice<'_>) -> Result<Cipher> {
     let keys = Keys::new(v, key);
-    Engine::new(v.id().name(), v.block_bytes(), &FAMILY, &keys, choice)
+    Cipher::keyed(v.id(), BACKENDS, &keys, choice)
 }
 
 block_cipher_type!(
@@ -169,17 +137,17 @@ block_cipher_type!(
     /// assert_eq!(block.as_slice(), key);
     /// ```
     Ublock128_128, id = CipherId::Ublock128_128, block = U16, key = U16, par = U16,
-    make = |key, choice| engine(Variant::U128_128, key, choice)
+    make = |key, choice| keyed(Variant::U128_128, key, choice), backends = BACKENDS
 );
 
 block_cipher_type!(
     /// uBlock-128/256: 128-bit block, 256-bit key, 24 rounds.
     Ublock128_256, id = CipherId::Ublock128_256, block = U16, key = U32, par = U16,
-    make = |key, choice| engine(Variant::U128_256, key, choice)
+    make = |key, choice| keyed(Variant::U128_256, key, choice), backends = BACKENDS
 );
 
 block_cipher_type!(
     /// uBlock-256/256: 256-bit block, 256-bit key, 24 rounds.
     Ublock256_256, id = CipherId::Ublock256_256, block = U32, key = U32, par = U12,
-    make = |key, choice| engine(Variant::U256_256, key, choice)
+    make = |key, choice| keyed(Variant::U256_256, key, choice), backends = BACKENDS
 );

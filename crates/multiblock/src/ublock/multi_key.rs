@@ -10,7 +10,7 @@
 use super::{Keys, Variant, BACKENDS};
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::CpuFeatures;
-use crate::cpu::{self, BackendChoice};
+use crate::backend::{self, BackendChoice};
 use crate::error::{Error, Result};
 use crate::Direction;
 
@@ -66,7 +66,7 @@ pub fn multi_key(
             return Err(Error::DataLength { cipher: name, block_bytes: variant.block_bytes(), got: data.len() });
         }
     }
-    let backend = cpu::select(name, BACKENDS, choice)?;
+    let backend = backend::select(name, BACKENDS, choice)?;
     let enc = direction == Direction::Encrypt;
     #[cfg(target_arch = "x86_64")]
     // The lane-sharing path is AVX2 (ymm groups); an AVX-512 choice runs it too.

@@ -35,7 +35,7 @@
 //! branch or address.
 
 use super::groups::Batch;
-use super::keys::{self, DirKeys};
+use super::key_schedule_simd::{self, DirKeys};
 use super::layouts::{Shuffled, Tracked};
 use super::rounds::{run, Groups, KeyRegs};
 use super::Keys;
@@ -53,7 +53,7 @@ impl Packed {
     /// Keys `keys` with the SIMD key schedule on `x`, the 16-byte machine
     /// of the kernel's level.
     pub(crate) fn new<X: Simd>(x: X, keys: &Keys) -> Self {
-        Packed { rk: keys::schedule::<X, true, 16>(x, keys), wide: keys.variant.block_bytes() == 32 }
+        Packed { rk: key_schedule_simd::schedule::<X, true, 16>(x, keys), wide: keys.variant.block_bytes() == 32 }
     }
 
     /// ECB on `data` (whole blocks) in place.

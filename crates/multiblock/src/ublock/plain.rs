@@ -3,7 +3,7 @@
 //! one interleaved call of its blocks (see `ssse3.rs` for the layout).
 
 use super::groups::Batch;
-use super::keys::{self, DirKeys};
+use super::key_schedule_simd::{self, DirKeys};
 use super::layouts::Plain;
 use super::rounds::{run, Crypt, KeyRegs};
 use super::Keys;
@@ -24,7 +24,7 @@ impl<M: Simd> Crypt<M> for Spread {
 
     fn new(m: M, keys: &Keys) -> Self {
         debug_assert_eq!(M::BYTES, 16);
-        Spread { rk: keys::schedule::<M, false, 16>(m, keys), wide: keys.variant.block_bytes() == 32 }
+        Spread { rk: key_schedule_simd::schedule::<M, false, 16>(m, keys), wide: keys.variant.block_bytes() == 32 }
     }
     #[inline(always)]
     fn crypt<const ENC: bool>(&self, m: M, data: &mut [u8]) {

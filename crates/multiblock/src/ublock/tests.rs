@@ -4,10 +4,10 @@
 //! against the reference backend.
 
 use super::groups::Batch;
-use super::keys;
+use super::key_schedule_simd;
 use super::layouts::{Plain, Shuffled, Tracked};
 use super::rounds::{run, Layout};
-use super::{reference, Keys, Variant};
+use super::{backends::reference, Keys, Variant};
 use crate::simd::emu::Emu;
 use crate::test_rng::Rng;
 
@@ -25,7 +25,7 @@ pub(super) fn check<const N: usize, const PACKED: bool, const H: usize, const G:
     for blocks in [G * per_group, G * per_group - 1, 1] {
         let keys = Keys::new(v, &rng.bytes(v.key_bytes()));
         // One 16-byte lane per key register, as the backends keep them.
-        let rk = keys::schedule::<Emu<16>, PACKED, 16>(Emu, &keys);
+        let rk = key_schedule_simd::schedule::<Emu<16>, PACKED, 16>(Emu, &keys);
         let plain = rng.bytes(blocks * v.block_bytes());
         let mut want = plain.clone();
         (reference::BACKEND.new)(&keys).encrypt_blocks(&mut want);

@@ -244,7 +244,7 @@ impl KalynaKw {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cpu::BackendChoice;
+    use crate::backend::BackendChoice;
     use crate::modes::{Mode, Params};
     use crate::CipherId;
     use crate::test_rng::Rng;

@@ -3,7 +3,7 @@
 //! lives here; tests/dstu_modes.rs covers the one-shot API and dstu-core).
 
 use super::*;
-use crate::cpu::BackendChoice;
+use crate::backend::BackendChoice;
 use crate::modes::{self, Params};
 
 use crate::test_rng::Rng;

@@ -276,7 +276,7 @@ mod tests {
     //! The MAC through every backend (forced, and the default) against
     //! RFC 5830 §8 written out here with the S-box table (the oracle).
     use super::*;
-    use crate::cpu::BackendChoice;
+    use crate::backend::BackendChoice;
     use crate::magma::SboxSet;
     use crate::modes::Params;
     use crate::test_rng::Rng;

@@ -1,7 +1,7 @@
 //! Streaming = one-shot on random splits, for every streaming type.
 
 use super::*;
-use crate::cpu::BackendChoice;
+use crate::backend::BackendChoice;
 use crate::modes::{Padding, Params};
 
 use crate::test_rng::Rng;

@@ -5,7 +5,7 @@
 //! and different keys.
 
 use super::*;
-use crate::cpu::BackendChoice;
+use crate::backend::BackendChoice;
 use crate::modes::{self, Mode, Padding, Params};
 use crate::test_rng::Rng;
 use crate::CipherId;
