@@ -158,8 +158,7 @@ fn info_lists_every_cipher_with_a_default_backend() {
     assert!(text.contains("features:"));
     for name in CIPHERS {
         assert!(
-            // The status column: "default", or "default (shorter calls: …)"
-            // where size-aware dispatch hands short calls to another backend.
+            // The status column.
             text.lines().any(|l| l.starts_with(name) && l.split_whitespace().nth(4) == Some("default")),
             "{name} has no default backend in:\n{text}"
         );

@@ -1,7 +1,7 @@
 //! `info`: what this CPU has and which backend each cipher uses.
 
 use crate::{out, Failure};
-use multiblock::{backends, BackendChoice, Cipher, CipherId, CpuFeatures};
+use multiblock::{backends, CipherId, CpuFeatures};
 
 /// The CPU's model name from /proc/cpuinfo (Linux) with its family and
 /// model numbers, e.g. "AMD EPYC (family 25, model 17)": a VM's model name
@@ -19,23 +19,6 @@ pub fn cpu_model() -> String {
         (Some(family), Some(model)) => format!("{name} (family {family}, model {model})"),
         _ => name,
     }
-}
-
-/// The default's size-aware dispatch for `id`, e.g. "ssse3 ≤ 32 B, avx2 ≤
-/// 384 B", or "avx512-gfni-narrow ≤ 96 B (decryption ≤ 128 B)" where the
-/// directions differ (empty: one backend for every call).
-fn short_calls(id: CipherId) -> String {
-    let key = vec![0u8; id.key_bytes()];
-    let Ok(c) = Cipher::with_id(id, &key, None, BackendChoice::Auto) else { return String::new() };
-    c.short_backends()
-        .iter()
-        .zip(c.short_backends_decrypt())
-        .map(|((b, enc), (_, dec))| match enc == dec {
-            true => format!("{} ≤ {enc} B", b.name),
-            false => format!("{} ≤ {enc} B (decryption ≤ {dec} B)", b.name),
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 pub fn run() -> Result<(), Failure> {
@@ -64,13 +47,7 @@ pub fn run() -> Result<(), Failure> {
         let listed = |name: &str| env.as_deref().is_some_and(|l| l.split(',').any(|n| n.trim() == name));
         for b in backends(id.name()).map_err(Failure::input)? {
             let status = match (b.available, b.is_default, chosen) {
-                (true, true, None) => match short_calls(id) {
-                    tiers if tiers.is_empty() => "default".to_string(),
-                    tiers => format!("default (shorter calls: {tiers})"),
-                },
-                (true, false, None) if short_calls(id).contains(&format!("{} ", b.info.name)) => {
-                    "available, default for short calls".to_string()
-                }
+                (true, true, None) => "default".to_string(),
                 (true, true, Some(name)) if name == b.info.name && !listed(name) => {
                     "default (env lists none of its backends)".to_string()
                 }
