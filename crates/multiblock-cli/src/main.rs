@@ -3,44 +3,22 @@
 //! stderr naming the problem. No partial `--out` file is ever left.
 
 mod commands;
-mod io;
+mod input;
 mod mapped;
-mod out;
 mod pipeline;
 mod progress;
 mod signals;
 mod sink;
 mod staged;
-mod std_fds;
 mod target;
 
-use multiblock_cli::{args, hex, request};
+use multiblock_cli::failure::Failure;
+use multiblock_cli::{args, buffers, cpu, hex, os_error, out, request, std_fds};
 
 use args::{Cli, Command};
 use clap::Parser;
 use commands::crypt::Verb;
 use std::process::ExitCode;
-
-/// Why a command failed, which decides the exit status.
-#[derive(Debug)]
-pub enum Failure {
-    /// Bad input, bad arguments or an I/O failure: exit 2.
-    Input(String),
-    /// A wrong authentication tag: exit 1.
-    Auth(String),
-}
-
-impl Failure {
-    pub fn input(e: impl std::fmt::Display) -> Failure {
-        Failure::Input(e.to_string())
-    }
-}
-
-impl From<String> for Failure {
-    fn from(s: String) -> Failure {
-        Failure::Input(s)
-    }
-}
 
 fn main() -> ExitCode {
     std_fds::guard();

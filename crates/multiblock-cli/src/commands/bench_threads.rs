@@ -4,7 +4,7 @@
 //! Default ciphers: kuznyechik and kalyna-128-128 (the targets of the
 //! "Large files and threads" README section); `--cipher` picks others.
 
-use super::crypt_stream::BUF_BYTES;
+use crate::buffers::BUF_BYTES;
 use crate::args::BenchArgs;
 use crate::{out, Failure};
 use multiblock::modes::stream::CipherStream;

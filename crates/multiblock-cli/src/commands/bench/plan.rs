@@ -310,7 +310,7 @@ impl Plan {
                     }
                     Job::Many(id) => entries.extend(many::rows(*id, s.many_bytes, s.reps)?),
                     Job::Sizes(id, bks) => {
-                        let mut buf = crate::io::zeroed(s.max_bytes.max(id.block_bytes()), "the size sweep")?;
+                        let mut buf = crate::buffers::zeroed(s.max_bytes.max(id.block_bytes()), "the size sweep")?;
                         for (i, b) in buf.iter_mut().enumerate() {
                             *b = i as u8;
                         }

@@ -281,6 +281,6 @@ pub fn write(path: &Path, r: &Report) -> Result<(), Failure> {
         .and_then(|_| std::fs::rename(&tmp, path))
         .map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
-            Failure::Input(format!("cannot write {}: {}", path.display(), crate::io::plain(&e)))
+            Failure::Input(format!("cannot write {}: {}", path.display(), crate::os_error::plain(&e)))
         })
 }
