@@ -2,12 +2,13 @@
 //! parsing (clap), hex text, and turning `encrypt`/`decrypt`/`mac` arguments
 //! into a library request, for the fuzz targets (../../fuzz) to call
 //! without spawning the binary; and what `multiblock-bench` shares with the
-//! command: the failure kinds, stdout that fails cleanly, the standard
+//! command: the failure kinds and exit statuses, stdout that fails cleanly, the standard
 //! descriptors, fallible buffers and the CPU's name.
 
 pub mod args;
 pub mod buffers;
 pub mod cpu;
+pub mod exit;
 pub mod failure;
 pub mod hex;
 pub mod key;

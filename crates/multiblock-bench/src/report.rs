@@ -3,8 +3,8 @@
 //! of every column, then the sections of sections.rs; and the folder
 //! itself, written with the SVG plot beside it.
 
-use super::plan::Report;
-use super::{plot, sections};
+use crate::plan::Report;
+use crate::{plot, sections};
 use crate::Failure;
 use std::path::{Path, PathBuf};
 

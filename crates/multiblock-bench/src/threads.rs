@@ -1,4 +1,4 @@
-//! `bench --threads N`: CTR streamed through [`CipherStream`] in
+//! `multiblock-bench --threads N`: CTR streamed through [`CipherStream`] in
 //! [`BUF_BYTES`] updates, as `encrypt` streams a file, on 1 thread and on N;
 //! reports both rates and the scaling factor (N-thread rate / 1-thread rate).
 //! Default ciphers: kuznyechik and kalyna-128-128 (the targets of the
