@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""A/B benchmark of two `multiblock` binaries on the same machine, alternated.
+"""A/B benchmark of two `multiblock-bench` binaries on the same machine, alternated.
 
-Runs `bench --json` of binary A and binary B in turn, ROUNDS times each, for
+Runs `--json` of binary A and binary B in turn, ROUNDS times each, for
 the same cipher/backend selection, keeps each row's best (lowest) TSC
 cycles/byte per binary, and prints B/A per row. Alternating the two and
 taking the best of several runs lets a busy VM weigh on both alike.
@@ -22,7 +22,7 @@ import sys
 
 
 def run(binary, args):
-    out = subprocess.run([binary, "bench", "--json", *args], check=True, capture_output=True, text=True).stdout
+    out = subprocess.run([binary, "--json", *args], check=True, capture_output=True, text=True).stdout
     rows = {}
     for line in out.splitlines():
         if not line.startswith("{"):

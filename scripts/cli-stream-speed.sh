@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The CLI's streaming speed against the library's own `bench --threads N`,
+# The CLI's streaming speed against `multiblock-bench --threads N`,
 # in the same run: CTR encryption of a page-cached file to
 # stdout (/dev/null and a pipe into cat), and to --out with and without
 # the time of the fsync before the rename; then MGM of a 1 GiB file with
@@ -11,7 +11,9 @@ mib=${2:-512}
 reps=${3:-5}
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${MULTIBLOCK_BIN:-$root/target/release/multiblock}
+bench_bin=${MULTIBLOCK_BENCH_BIN:-$root/target/release/multiblock-bench}
 [ -x "$bin" ] || cargo build --release -q -p multiblock-cli --manifest-path "$root/Cargo.toml"
+[ -x "$bench_bin" ] || cargo build --release -q -p multiblock-bench --manifest-path "$root/Cargo.toml"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/mb-speed.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 key=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
@@ -44,7 +46,7 @@ rate() { awk -v b="$bytes" -v s="$1" 'BEGIN { printf "%.0f", b / s / 1e6 }'; }
 enc=(encrypt --cipher kuznyechik --mode ctr --key "$key" --iv 0011223344556677 --threads "$threads" --quiet --in "$dir/in")
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load: $(cut -d' ' -f1-3 /proc/loadavg)"
 # The library's own rate over the same number of bytes, best of as many runs.
-bench_rate() { "$bin" bench --threads "$threads" --cipher kuznyechik --bytes "$bytes" --reps "$reps" --csv | tail -1 | cut -d, -f6; }
+bench_rate() { "$bench_bin" --threads "$threads" --cipher kuznyechik --bytes "$bytes" --reps "$reps" --csv | tail -1 | cut -d, -f6; }
 bench=$(bench_rate)
 to_null() { "$bin" "${enc[@]}" >/dev/null; }
 to_pipe() { "$bin" "${enc[@]}" | cat >/dev/null; }
@@ -54,7 +56,7 @@ one() { "$bin" encrypt --cipher kuznyechik --mode ctr --key "$key" --iv 00112233
 # /dev/null), so that a busy neighbour weighs on both: the median ratio.
 ratios=()
 for _ in $(seq "$reps"); do
-    b=$("$bin" bench --threads "$threads" --cipher kuznyechik --bytes "$bytes" --reps 1 --csv | tail -1 | cut -d, -f6)
+    b=$("$bench_bin" --threads "$threads" --cipher kuznyechik --bytes "$bytes" --reps 1 --csv | tail -1 | cut -d, -f6)
     t=$(best_once to_null)
     ratios+=("$(awk -v b="$b" -v r="$(rate "$t")" 'BEGIN { printf "%.3f", r / b }')")
 done
@@ -64,7 +66,7 @@ tn=$(best to_null)
 tp=$(best to_pipe)
 tf=$(best to_file)
 bench2=$(bench_rate)
-printf 'bench --threads %s (before, after): %s, %s MB/s\n' "$threads" "$bench" "$bench2"
+printf 'multiblock-bench --threads %s (before, after): %s, %s MB/s\n' "$threads" "$bench" "$bench2"
 printf 'CLI 1 thread to /dev/null:            %s s  %s MB/s\n' "$t1" "$(rate "$t1")"
 printf 'CLI %s threads to /dev/null:           %s s  %s MB/s  (%s%% of bench)\n' "$threads" "$tn" "$(rate "$tn")" \
     "$(awk -v r="$(rate "$tn")" -v b="$bench" -v c="$bench2" 'BEGIN { m = b > c ? b : c; printf "%.0f", 100 * r / m }')"

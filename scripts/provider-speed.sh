@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prints the README's provider speed table (Markdown): `openssl speed -evp`
 # at 16 KiB for kuznyechik-ctr, magma-ctr and kuznyechik-mgm with our
-# provider and with gost-engine's gostprov, beside `multiblock bench
+# provider and with gost-engine's gostprov, beside `multiblock-bench
 # --modes` for the same cipher and mode at 16 KiB.
 # Needs the provider built (scripts/build-provider.sh) and
 # libengine-gost-openssl installed. SECONDS_PER_RUN=N (default 3).
@@ -11,7 +11,7 @@ target="${CARGO_TARGET_DIR:-$PWD/target}"
 secs="${SECONDS_PER_RUN:-3}"
 gostdir="$(dirname "$(dpkg -L libengine-gost-openssl | grep '/gostprov.so$' | head -n1)")"
 [ -f "$target/ossl-modules/multiblock.so" ] || bash scripts/build-provider.sh >&2
-cargo build --release --locked -p multiblock-cli >&2
+cargo build --release --locked -p multiblock-bench >&2
 
 # MB/s (10^6 B/s) of one `openssl speed` run: its last line, in 1000s of B/s.
 speed() { # module-dir provider alg [extra args]
@@ -24,7 +24,7 @@ speed() { # module-dir provider alg [extra args]
         awk -v a="$alg" '$1 == a { sub(/k$/, "", $2); printf "%.0f", $2 / 1000 }'
 }
 
-bench="$("$target/release/multiblock" bench --text --rounds 1 --cipher kuznyechik --cipher magma --modes --bytes 16384 --reps 3 --ways 16)"
+bench="$("$target/release/multiblock-bench" --text --rounds 1 --cipher kuznyechik --cipher magma --modes --bytes 16384 --reps 3 --ways 16)"
 bench_mbs() { # cipher mode
     awk -v c="$1" -v m="$2" '$1 == c && $2 == m && $4 == "encrypt" { print int($5); exit }' <<< "$bench"
 }
@@ -32,7 +32,7 @@ bench_mbs() { # cipher mode
 cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 echo "OpenSSL $(openssl version | cut -d' ' -f2), $cpu, 16 KiB messages, MB/s = 10^6 B/s, encryption"
 echo
-echo "| cipher | ours (openssl speed) | gostprov (openssl speed) | ours ÷ gostprov | multiblock bench --modes | ours ÷ bench |"
+echo "| cipher | ours (openssl speed) | gostprov (openssl speed) | ours ÷ gostprov | multiblock-bench --modes | ours ÷ bench |"
 echo "|---|---:|---:|---:|---:|---:|"
 for row in "kuznyechik-ctr kuznyechik ctr" "magma-ctr magma ctr" "kuznyechik-mgm kuznyechik mgm"; do
     read -r alg cipher mode <<< "$row"

@@ -52,7 +52,7 @@ fuzz_target!(|data: &[u8]| {
             Command::Encrypt(a) => crypt(a, Verb::Encrypt),
             Command::Decrypt(a) => crypt(a, Verb::Decrypt),
             Command::Mac(a) => crypt(&a.crypt, Verb::Mac),
-            // info, selftest and bench take no user data worth fuzzing (and are slow).
+            // info and selftest take no user data worth fuzzing (and are slow).
             _ => {}
         },
     }

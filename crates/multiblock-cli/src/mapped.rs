@@ -12,7 +12,6 @@
 use crate::signals;
 use memmap2::{Advice, Mmap};
 use std::fs::File;
-use std::os::unix::ffi::OsStrExt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
@@ -69,15 +68,4 @@ extern "C" fn on_sigbus(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc
     }
     // SAFETY: _exit is async-signal-safe and ends every thread at once.
     unsafe { libc::_exit(1) };
-}
-
-/// The path as a NUL-terminated C string in `buf`, if it fits (no allocation).
-pub fn c_path<'a>(path: &std::path::Path, buf: &'a mut [u8; 4096]) -> Option<&'a [u8]> {
-    let bytes = path.as_os_str().as_bytes();
-    if bytes.len() >= buf.len() || bytes.contains(&0) {
-        return None;
-    }
-    buf[..bytes.len()].copy_from_slice(bytes);
-    buf[bytes.len()] = 0;
-    Some(&buf[..=bytes.len()])
 }

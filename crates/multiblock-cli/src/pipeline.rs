@@ -99,7 +99,7 @@ fn compute_loop(
     transform: &mut impl FnMut(&mut Vec<u8>) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     while let Ok(next) = filled.recv() {
-        let mut buf = next.map_err(|e| format!("cannot read {what}: {}", crate::io::plain(&e)))?;
+        let mut buf = next.map_err(|e| format!("cannot read {what}: {}", crate::os_error::plain(&e)))?;
         if buf.is_empty() {
             return Ok(());
         }
@@ -119,7 +119,7 @@ fn read_loop(mut input: Box<dyn Read + Send>, chunk: usize, free: Receiver<Vec<u
             return;
         }
         buf.resize(chunk, 0);
-        let got = crate::io::read_full(&mut *input, &mut buf);
+        let got = crate::input::read_full(&mut *input, &mut buf);
         let end = !matches!(got, Ok(n) if n > 0);
         if let Ok(n) = got {
             buf.truncate(n);

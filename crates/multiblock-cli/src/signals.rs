@@ -10,6 +10,7 @@
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
+use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard, Once};
 
@@ -27,7 +28,7 @@ pub fn pending() -> MutexGuard<'static, Option<PathBuf>> {
 pub fn remove_pending_in_handler() {
     if let Ok(guard) = PENDING.try_lock() {
         let mut buf = [0u8; 4096];
-        if let Some(c) = guard.as_deref().and_then(|p| crate::mapped::c_path(p, &mut buf)) {
+        if let Some(c) = guard.as_deref().and_then(|p| c_path(p, &mut buf)) {
             // SAFETY: unlink(2) of a NUL-terminated path; async-signal-safe.
             unsafe { libc::unlink(c.as_ptr().cast()) };
         }
@@ -61,4 +62,15 @@ pub fn install() -> Result<(), String> {
             });
     });
     result
+}
+
+/// The path as a NUL-terminated C string in `buf`, if it fits (no allocation).
+fn c_path<'a>(path: &std::path::Path, buf: &'a mut [u8; 4096]) -> Option<&'a [u8]> {
+    let bytes = path.as_os_str().as_bytes();
+    if bytes.len() >= buf.len() || bytes.contains(&0) {
+        return None;
+    }
+    buf[..bytes.len()].copy_from_slice(bytes);
+    buf[bytes.len()] = 0;
+    Some(&buf[..=bytes.len()])
 }

@@ -11,7 +11,9 @@
 //! unnamed temporary file (mode 0600, already unlinked) in `$TMPDIR` that
 //! is copied to them only by [`Sink::commit`].
 
-use crate::io::plain;
+use crate::buffers::zeroed;
+use crate::input::read_full;
+use crate::os_error::plain;
 use crate::staged::Staged;
 use crate::target::{self, Target};
 use std::fs::File;
@@ -85,9 +87,9 @@ impl Sink {
             Sink::Held(mut spool, mut to) => {
                 let what = |e: io::Error| format!("cannot read the temporary output file: {}", plain(&e));
                 spool.rewind().map_err(what)?;
-                let mut buf = crate::io::zeroed(1 << 20, "the output buffer")?;
+                let mut buf = zeroed(1 << 20, "the output buffer")?;
                 loop {
-                    let got = crate::io::read_full(&mut spool, &mut buf).map_err(what)?;
+                    let got = read_full(&mut spool, &mut buf).map_err(what)?;
                     if got == 0 {
                         break;
                     }
@@ -97,4 +99,11 @@ impl Sink {
             }
         }
     }
+}
+
+/// Writes `data` to `path` atomically, or to stdout.
+pub fn write_output(path: Option<&Path>, data: &[u8]) -> Result<(), String> {
+    let mut sink = Sink::create(path)?;
+    sink.write(data)?;
+    sink.commit()
 }

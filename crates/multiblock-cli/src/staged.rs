@@ -11,7 +11,7 @@
 //! dropped uncommitted (an error, a failed tag check) it is removed, and a
 //! signal removes it too (see [`crate::signals`]).
 
-use crate::io::plain;
+use crate::os_error::plain;
 use crate::signals;
 use crate::target::{error, Keep};
 use std::fs::{File, OpenOptions};

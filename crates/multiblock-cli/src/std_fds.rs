@@ -98,7 +98,7 @@ pub fn stdout_error(e: &std::io::Error) -> String {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         STDOUT_BROKEN.store(true, Ordering::Relaxed);
     }
-    format!("cannot write stdout: {}", crate::io::plain(e))
+    format!("cannot write stdout: {}", crate::os_error::plain(e))
 }
 
 /// After a failed command: if stdout's reader went away (`multiblock info |

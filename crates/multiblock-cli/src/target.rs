@@ -9,7 +9,7 @@
 //! - a regular file, or a name that does not exist yet, gets a temporary
 //!   file beside it ([`Target::Regular`]) that is renamed over it on success.
 
-use crate::io::plain;
+use crate::os_error::plain;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, ErrorKind};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};

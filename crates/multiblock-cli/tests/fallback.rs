@@ -37,7 +37,6 @@ fn rows(o: &Output) -> Vec<(String, String, String, String)> {
 
 /// The default backend of every cipher, with its constant-time column.
 fn defaults(o: &Output) -> Vec<(String, String, String)> {
-    // "default (shorter calls: …)" where size-aware dispatch has tiers.
     rows(o).into_iter().filter(|r| r.3 == "default" || r.3.starts_with("default (")).map(|(c, b, ct, _)| (c, b, ct)).collect()
 }
 

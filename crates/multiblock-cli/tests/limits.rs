@@ -50,13 +50,6 @@ fn buffer_size_from_the_environment_is_bounded() {
     }
 }
 
-#[test]
-fn bench_bytes_is_bounded() {
-    for v in ["18446744073709551615", "99999999999999", "1073741825", "0", "-5"] {
-        fails(&run(&["bench", "--bytes", v, "--cipher", "magma"]), "--bytes", v);
-    }
-}
-
 /// Runs `args` under an address-space limit (`ulimit -v`, KiB).
 fn limited(limit_kib: u64, args: &[String]) -> Output {
     let mut script = format!("ulimit -v {limit_kib} && exec \"$0\"");

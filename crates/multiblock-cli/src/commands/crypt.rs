@@ -4,7 +4,7 @@
 //! [`super::crypt_kw`].
 
 use crate::args::CryptArgs;
-use crate::{hex, io, request, Failure};
+use crate::{buffers, hex, input, request, sink, Failure};
 use multiblock::modes;
 use multiblock::Error;
 
@@ -30,7 +30,7 @@ pub fn run(args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
         return super::crypt_kw::run(&req, args, verb);
     }
 
-    let data = request::input_bytes(io::read_input(args.input.as_deref())?, args.hex)?;
+    let data = request::input_bytes(input::read_input(args.input.as_deref())?, args.hex)?;
 
     let threads = args.threads.map_or(0, usize::from);
     let mut out = match verb {
@@ -42,10 +42,10 @@ pub fn run(args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
 
     if args.hex {
         let mut text = Vec::new();
-        io::reserve(&mut text, out.len().saturating_mul(2).saturating_add(1), "the hex output")?;
+        buffers::reserve(&mut text, out.len().saturating_mul(2).saturating_add(1), "the hex output")?;
         hex::encode_into(&out, &mut text);
         text.push(b'\n');
         out = text;
     }
-    io::write_output(args.output.as_deref(), &out).map_err(Failure::Input)
+    sink::write_output(args.output.as_deref(), &out).map_err(Failure::Input)
 }

@@ -8,7 +8,7 @@
 use super::crypt::{failure, Verb};
 use super::crypt_stream::{open_input, Input};
 use crate::args::CryptArgs;
-use crate::io::plain;
+use crate::os_error::plain;
 use crate::sink::Sink;
 use crate::Failure;
 use multiblock::modes::dstu::KalynaKw;

@@ -13,7 +13,8 @@
 
 use super::crypt::{failure, Verb};
 use crate::args::CryptArgs;
-use crate::io::plain;
+use crate::buffers::BUF_BYTES;
+use crate::os_error::plain;
 use crate::progress::Progress;
 use crate::sink::Sink;
 use crate::Failure;
@@ -23,10 +24,6 @@ use multiblock::modes::{Kind, Mode, Request};
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::fd::AsFd;
-
-/// Bytes read per step: big enough to give every thread a few hundred KiB,
-/// small enough that the five buffers in flight stay a few MiB each.
-pub const BUF_BYTES: usize = 4 << 20;
 
 enum Work {
     Cipher(CipherStream),
@@ -65,7 +62,7 @@ pub fn run(req: &Request<'_>, args: &CryptArgs, verb: Verb) -> Result<(), Failur
             progress.advance(piece.len());
             if out.len() < piece.len() {
                 out.clear();
-                crate::io::reserve(out, piece.len(), "the output buffer")?;
+                crate::buffers::reserve(out, piece.len(), "the output buffer")?;
                 out.resize(piece.len(), 0);
             }
             let n = s.update_into(piece, out).map_err(failure)?;

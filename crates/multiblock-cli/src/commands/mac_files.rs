@@ -18,7 +18,8 @@
 
 use super::crypt::failure;
 use crate::args::MacArgs;
-use crate::io::{plain, read_full};
+use crate::input::read_full;
+use crate::os_error::plain;
 use crate::{hex, request, Failure};
 use multiblock::modes::many::MacMany;
 use std::fs::File;
@@ -86,7 +87,7 @@ pub fn run(args: &MacArgs) -> Result<(), Failure> {
         return Err(Failure::Input(format!("{failed} of {} files could not be MACed", args.files.len())));
     }
     if let Some(out) = args.crypt.output.as_deref() {
-        crate::io::write_output(Some(out), lines.as_bytes()).map_err(Failure::Input)?;
+        crate::sink::write_output(Some(out), lines.as_bytes()).map_err(Failure::Input)?;
     }
     Ok(())
 }

@@ -5,10 +5,10 @@
 //! beside them; with `--size-sweep`, against the data size). Drawn with `plotters` into a string, then written to a temporary
 //! file and renamed, so that a failure leaves no partial file.
 
-use super::papers;
-use super::plan::Report;
-use super::row::{Entry, Kind};
-use super::sections;
+use crate::papers;
+use crate::plan::Report;
+use crate::row::{Entry, Kind};
+use crate::sections;
 use crate::Failure;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -281,6 +281,6 @@ pub fn write(path: &Path, r: &Report) -> Result<(), Failure> {
         .and_then(|_| std::fs::rename(&tmp, path))
         .map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
-            Failure::Input(format!("cannot write {}: {}", path.display(), crate::io::plain(&e)))
+            Failure::Input(format!("cannot write {}: {}", path.display(), crate::os_error::plain(&e)))
         })
 }

@@ -1,11 +1,11 @@
-//! Independent implementations measured in the same `bench` run, in the same
+//! Independent implementations measured in the same benchmark run, in the same
 //! units (cargo feature `peers`): RustCrypto `kuznyechik` 0.9 and `magma`
 //! 0.10 (table-based, not constant-time), `dstu-core` 0.7 Kalyna (tables),
 //! and hardware AES-128-CTR (RustCrypto `aes` 0.9 + `ctr` 0.10, which pick
 //! AES-NI or VAES at run time) as the cipher users would otherwise pick.
 
-use super::measure::{entry, key_for, measure_stats, Label};
-use super::row::{Entry, Kind};
+use crate::measure::{entry, key_for, measure_stats, Label};
+use crate::row::{Entry, Kind};
 use multiblock::{CipherId, CpuFeatures};
 
 /// A keyed peer: an in-place ECB (or CTR) pass over whole blocks.

@@ -2,7 +2,7 @@
 //! repetitions after a warm-up; and the TSC's frequency against the
 //! monotonic clock.
 
-use super::row::{Entry, Kind, Row};
+use crate::row::{Entry, Kind, Row};
 use crate::Failure;
 use multiblock::hazmat;
 use multiblock::{BackendChoice, BackendInfo, Cipher, CipherId};

@@ -1,27 +1,11 @@
-//! Reading the input and writing the output without ever leaving a partial
-//! output file (see [`crate::sink`]), and with every buffer whose size the
-//! user controls allocated fallibly: too large is a one-line error, not an
-//! abort.
+//! Reading the whole input (`--in` or stdin) into memory, every buffer
+//! grown fallibly, and reading a buffer full from a pipe.
 
-use crate::sink::Sink;
+use crate::buffers::reserve;
+use crate::os_error::plain;
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
-
-pub use multiblock_cli::os_error::plain;
-
-/// Reserves `extra` more bytes in `v`, or a one-line error naming `what`.
-pub fn reserve(v: &mut Vec<u8>, extra: usize, what: &str) -> Result<(), String> {
-    v.try_reserve_exact(extra).map_err(|_| format!("cannot allocate {extra} bytes for {what}: not enough memory"))
-}
-
-/// A zeroed buffer of `len` bytes, or a one-line error naming `what`.
-pub fn zeroed(len: usize, what: &str) -> Result<Vec<u8>, String> {
-    let mut v = Vec::new();
-    reserve(&mut v, len, what)?;
-    v.resize(len, 0);
-    Ok(v)
-}
 
 /// Reads all of `input` into `data`, growing it fallibly.
 fn read_all(input: &mut dyn Read, data: &mut Vec<u8>, what: &str) -> Result<(), String> {
@@ -57,13 +41,6 @@ pub fn read_input(path: Option<&Path>) -> Result<Vec<u8>, String> {
         }
     }
     Ok(data)
-}
-
-/// Writes `data` to `path` atomically, or to stdout.
-pub fn write_output(path: Option<&Path>, data: &[u8]) -> Result<(), String> {
-    let mut sink = Sink::create(path)?;
-    sink.write(data)?;
-    sink.commit()
 }
 
 /// Fills `buf` unless the input ends first (pipes deliver short reads).

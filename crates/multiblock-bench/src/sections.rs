@@ -3,11 +3,12 @@
 //! peers, the summaries. Every number printed here was measured in this run, except
 //! the columns headed "paper".
 
-use super::papers::{self, cell, figure_for, Figure};
-use super::plan::Report;
-use super::row::{Entry, Kind};
-use super::measure::AUTO;
-use super::table::Table;
+use crate::figure::Figure;
+use crate::papers::{self, cell, figure_for};
+use crate::plan::Report;
+use crate::row::{Entry, Kind};
+use crate::measure::AUTO;
+use crate::table::Table;
 use multiblock::{backends, CipherId};
 
 fn f2(x: f64) -> String {
@@ -520,7 +521,7 @@ fn best_vs_peers(r: &Report) -> Vec<Table> {
         t.note(n.clone());
     }
     if !r.peers_built {
-        t.note("Peers not built: run with `--features peers` (the README's main command does).");
+        t.note("Peers not built: this build left out the default feature `peers` (--no-default-features).");
     }
     vec![t]
 }

@@ -1,7 +1,7 @@
 //! `--json`: one object per line, every entry of the run (see row.rs for the keys).
 
-use super::papers::figure_for;
-use super::plan::Report;
+use crate::papers::figure_for;
+use crate::plan::Report;
 use crate::{out, Failure};
 
 pub fn print(r: &Report) -> Result<(), Failure> {

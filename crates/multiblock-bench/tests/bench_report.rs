@@ -1,4 +1,4 @@
-//! The `bench` report's output formats, end to end: the default run's
+//! The benchmark report's output formats, end to end: the default run's
 //! summary and report folder, JSON lines, CSV and Markdown shapes, the SVG
 //! plot, `--full`, `--quick`. No timing is asserted (the machine may be
 //! loaded); the checks are on shape, keys, the legend and the papers'
@@ -8,13 +8,12 @@ use serde_json::Value;
 use std::process::{Command, Output, Stdio};
 
 fn bench(args: &[&str]) -> Output {
-    let o = Command::new(env!("CARGO_BIN_EXE_multiblock"))
-        .arg("bench")
+    let o = Command::new(env!("CARGO_BIN_EXE_multiblock-bench"))
         .args(args)
         .env_remove("MULTIBLOCK_BACKEND")
         .stdin(Stdio::null())
         .output()
-        .expect("spawn multiblock");
+        .expect("spawn multiblock-bench");
     o
 }
 
@@ -328,7 +327,7 @@ fn default_run_measures_the_default_backend_the_table_code_and_a_few_modes() {
     assert!(!has(&|v| v["section"] == "ecb" && (v["backend"] == "portable" || v["backend"] == "reference")), "{text}");
 }
 
-/// `bench --help` describes the options in plain words and cites papers by authors and year.
+/// `--help` describes the options in plain words and cites papers by authors and year.
 #[test]
 fn help_cites_papers_by_authors_and_year() {
     let text = ok(&bench(&["--help"]));
@@ -336,4 +335,41 @@ fn help_cites_papers_by_authors_and_year() {
         assert!(text.contains(needle), "no '{needle}' in:\n{text}");
     }
     assert!(!text.to_lowercase().contains("seed"), "{text}");
+}
+
+#[test]
+fn json_lines_have_the_stable_keys() {
+    let o = bench(&["--json", "--cipher", "magma", "kuznyechik", "--bytes", "4096", "--reps", "1"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let mut lines = 0;
+    for line in text.lines() {
+        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        for k in ["cipher", "backend", "constant_time", "direction", "ways", "bytes", "mb_per_s", "cycles_per_byte"] {
+            assert!(v.get(k).is_some(), "{line} lacks {k}");
+        }
+        assert!(v["cycles_per_byte"].as_f64().unwrap() > 0.0);
+        // The long-message ECB rows of our backends use --bytes; the report's
+        // other sections (sweeps, 64-byte messages, peers) have their own sizes.
+        if v["section"] == "ecb" && v.get("peer").is_none() && v["backend"] != "reference" {
+            assert_eq!(v["bytes"], 4096, "{line}");
+        }
+        lines += 1;
+    }
+    // Two ciphers, both directions, at least one backend each.
+    assert!(lines >= 4, "{text}");
+}
+
+#[test]
+fn modes_rows_carry_the_mode_key() {
+    let o = bench(&["--json", "--modes", "--cipher", "ublock-128-128", "--backend", "reference", "--bytes", "512", "--reps", "1"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let modes: Vec<String> = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter_map(|v| v.get("mode").and_then(Value::as_str).map(str::to_string))
+        .collect();
+    // uBlock has CBC besides ECB: one encrypt and one decrypt row.
+    assert_eq!(modes, vec!["cbc", "cbc"], "{text}");
 }

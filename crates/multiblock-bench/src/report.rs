@@ -3,8 +3,8 @@
 //! of every column, then the sections of sections.rs; and the folder
 //! itself, written with the SVG plot beside it.
 
-use super::plan::Report;
-use super::{plot, sections};
+use crate::plan::Report;
+use crate::{plot, sections};
 use crate::Failure;
 use std::path::{Path, PathBuf};
 
@@ -83,7 +83,7 @@ pub fn prepare(dir: &Path) -> Result<(), Failure> {
         return Err(Failure::Input(format!("cannot write the report to {}: it is not a folder", dir.display())));
     }
     std::fs::create_dir_all(dir)
-        .map_err(|e| Failure::Input(format!("cannot create the report folder {}: {}", dir.display(), crate::io::plain(&e))))
+        .map_err(|e| Failure::Input(format!("cannot create the report folder {}: {}", dir.display(), crate::os_error::plain(&e))))
 }
 
 /// Writes `report.md` and `bench.svg` into `dir`; returns their paths.
@@ -94,7 +94,7 @@ pub fn write(dir: &Path, r: &Report) -> Result<(PathBuf, PathBuf), Failure> {
     let tmp = dir.join("report.md.partial");
     std::fs::write(&tmp, markdown(r, Some("bench.svg")).as_bytes()).and_then(|_| std::fs::rename(&tmp, &md)).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
-        Failure::Input(format!("cannot write {}: {}", md.display(), crate::io::plain(&e)))
+        Failure::Input(format!("cannot write {}: {}", md.display(), crate::os_error::plain(&e)))
     })?;
     Ok((md, svg))
 }

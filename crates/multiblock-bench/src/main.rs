@@ -1,22 +1,26 @@
-//! `bench`: the benchmark report. The default run measures each cipher's
-//! default backend against its table code and the peers (long messages, 64
-//! bytes with key setup, CTR, CBC and the AEAD mode), prints a summary and
-//! writes the full report (report.md, bench.svg) to a folder; `--full` adds
-//! every backend, the blocks-per-call sweeps of Sovyn et al. 2019 and the
-//! many-streams section; `--modes` every mode. The published figures of
-//! the papers sit beside ours (bench/papers.rs). Units: TSC ticks per byte
-//! and MB/s, best (and median) of `--reps` after a warm-up.
+//! `multiblock-bench`: the benchmark report. The default run measures each
+//! cipher's default backend against its table code and the peers (long
+//! messages, 64 bytes with key setup, CTR, CBC and the AEAD mode), prints a
+//! summary and writes the full report (report.md, bench.svg) to a folder;
+//! `--full` adds every backend, the blocks-per-call sweeps of Sovyn et al.
+//! 2019 and the many-streams section; `--modes` every mode; `--threads N`
+//! the CTR scaling on N threads instead. The published figures of the
+//! papers sit beside ours (papers.rs). Units: TSC ticks per byte and MB/s,
+//! best (and median) of `--reps` after a warm-up.
 //!
 //! The JSON keys (cipher, backend, constant_time, direction, ways, bytes,
 //! mb_per_s, cycles_per_byte, peer, mode) are stable: the report adds
-//! keys, never renames them.
+//! keys, never renames them. Exit status: 0, or 2 with one line on stderr.
 
+mod args;
+mod figure;
 mod format_csv;
 mod format_json;
 mod format_text;
 mod header;
-pub mod measure;
 mod many;
+mod measure;
+mod mode_rows;
 mod openssl;
 mod papers;
 #[cfg(feature = "peers")]
@@ -31,17 +35,27 @@ mod sizes;
 mod summary;
 mod sweep;
 mod table;
+mod threads;
 
-pub use measure::measure;
-pub use row::Row;
-
-use crate::args::BenchArgs;
-use crate::{out, Failure};
+use args::BenchArgs;
+use multiblock_cli::failure::Failure;
+use multiblock_cli::{buffers, cpu, exit, os_error, out, std_fds};
 use std::path::PathBuf;
+use std::process::ExitCode;
 
-pub fn run(args: &BenchArgs) -> Result<(), Failure> {
+const PROGRAM: &str = "multiblock-bench";
+
+fn main() -> ExitCode {
+    std_fds::guard();
+    match exit::parse::<BenchArgs>(PROGRAM) {
+        Ok(args) => exit::status(PROGRAM, run(&args)),
+        Err(status) => status,
+    }
+}
+
+fn run(args: &BenchArgs) -> Result<(), Failure> {
     if let Some(t) = args.threads {
-        return super::bench_threads::run(args, usize::from(t));
+        return threads::run(args, usize::from(t));
     }
     if let Some(path) = &args.plot {
         plot::check_target(path)?;

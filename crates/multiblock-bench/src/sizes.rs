@@ -1,4 +1,4 @@
-//! `bench --size-sweep`: the method of Golchevsky & Ushakov 2023
+//! `--size-sweep`: the method of Golchevsky & Ushakov 2023
 //! ("Acceleration of cryptographic computations by low-level optimisation
 //! of basic blocks", §3: the whole 512 MB of test data encrypted, then half
 //! of it, and so on down to one block, with more trials as the size
@@ -8,8 +8,8 @@
 //! bandwidth and cache effects, small ones the call and key overheads and
 //! where the narrow and wide kernels cross.
 
-use super::measure::{choice, entry, key_for, measure_stats, shown, Label};
-use super::row::{Entry, Kind};
+use crate::measure::{choice, entry, key_for, measure_stats, shown, Label};
+use crate::row::{Entry, Kind};
 use crate::Failure;
 use multiblock::{Cipher, CipherId};
 

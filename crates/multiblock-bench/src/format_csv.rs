@@ -1,8 +1,8 @@
 //! `--csv`: a header line, then one line per entry of the run.
 
-use super::papers::figure_for;
-use super::plan::Report;
-use super::row::Entry;
+use crate::papers::figure_for;
+use crate::plan::Report;
+use crate::row::Entry;
 use crate::{out, Failure};
 
 pub fn print(r: &Report) -> Result<(), Failure> {

@@ -1,7 +1,7 @@
 //! One measurement: the foundation's [`Row`] (its JSON keys are stable) and
 //! the report's [`Entry`], which adds what the report sections need.
 
-use super::papers::Figure;
+use crate::figure::Figure;
 
 pub struct Row {
     pub cipher: &'static str,

@@ -3,8 +3,8 @@
 //! one 64-byte message per operation; and uBlock's multi-key
 //! scenario (`ublock::multi_key`: four keys, four streams, one call).
 
-use super::measure::{choice, entry, key_for, measure_stats, shown, Label};
-use super::row::{Entry, Kind};
+use crate::measure::{choice, entry, key_for, measure_stats, shown, Label};
+use crate::row::{Entry, Kind};
 use crate::Failure;
 use multiblock::ublock::{self, Variant};
 use multiblock::Direction;
@@ -26,7 +26,7 @@ fn info(id: CipherId, backend: &str) -> Result<BackendInfo, Failure> {
 }
 
 /// Key setup and a 64-byte message, `ops` times per repetition, on
-/// `backend` ([`super::measure::AUTO`]: none forced).
+/// `backend` ([`crate::measure::AUTO`]: none forced).
 pub fn single_key(id: CipherId, backend: &str, ops: usize, reps: usize) -> Result<Vec<Entry>, Failure> {
     let key = key_for(id);
     let choice = choice(backend);

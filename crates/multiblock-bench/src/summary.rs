@@ -4,10 +4,11 @@
 //! ours, and where the full report was written (the last line). At most
 //! about 40 lines of at most [`WIDTH`] columns.
 
-use super::papers::{self, Source};
-use super::plan::Report;
-use super::row::{Entry, Kind};
-use super::sections;
+use crate::figure::Source;
+use crate::papers;
+use crate::plan::Report;
+use crate::row::{Entry, Kind};
+use crate::sections;
 use multiblock::{backends, CipherId};
 use std::path::Path;
 
@@ -62,7 +63,7 @@ fn modes_line(r: &Report) -> Option<String> {
     for e in r.entries.iter().filter(|e| e.kind == Kind::Mode) {
         let x = &e.row;
         let Some(mode) = x.mode.filter(|m| ["ctr", "cnt", "cbc", "mgm", "gcm"].contains(m)) else { continue };
-        let backend = if x.backend == super::measure::AUTO { papers::default_backend(x.cipher).unwrap_or(x.backend) } else { x.backend };
+        let backend = if x.backend == crate::measure::AUTO { papers::default_backend(x.cipher).unwrap_or(x.backend) } else { x.backend };
         let dir = if x.direction == "decrypt" { "decrypt" } else { "encrypt" };
         let Some(ecb) = r.entries.iter().find(|o| o.kind == Kind::Ecb && o.row.peer.is_none() && o.row.cipher == x.cipher && o.row.backend == backend && o.row.direction == dir) else {
             continue;
@@ -182,7 +183,7 @@ pub fn lines(r: &Report, written: Option<(&Path, &Path, &Path)>) -> Vec<String> 
             out.push(format!("  For scale: AES-128-CTR on the AES instructions (RustCrypto), {:.2} c/B, {:.0} MB/s.", aes.row.cycles_per_byte, aes.row.mb_per_s));
         }
         if !r.peers_built {
-            out.push("  Peers not built: add `--features peers` to the cargo command to measure them.".into());
+            out.push("  Peers not built: this build left out the default feature `peers` (--no-default-features).".into());
         }
     }
     for n in &r.notes {

@@ -1,10 +1,10 @@
-//! `bench --threads N`: CTR streamed through [`CipherStream`] in
+//! `multiblock-bench --threads N`: CTR streamed through [`CipherStream`] in
 //! [`BUF_BYTES`] updates, as `encrypt` streams a file, on 1 thread and on N;
 //! reports both rates and the scaling factor (N-thread rate / 1-thread rate).
 //! Default ciphers: kuznyechik and kalyna-128-128 (the targets of the
 //! "Large files and threads" README section); `--cipher` picks others.
 
-use super::crypt_stream::BUF_BYTES;
+use crate::buffers::BUF_BYTES;
 use crate::args::BenchArgs;
 use crate::{out, Failure};
 use multiblock::modes::stream::CipherStream;

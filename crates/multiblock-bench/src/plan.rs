@@ -1,11 +1,11 @@
-//! What one `bench` run measures (from the arguments: the default run,
+//! What one benchmark run measures (from the arguments: the default run,
 //! `--full`, `--quick`, `--size-sweep`), as a list of jobs run under a
 //! progress bar on stderr (drawn only when stderr is a terminal).
 
-use super::header::Machine;
-use super::measure::{ecb_entries, tsc_hz, AUTO};
-use super::row::{Entry, Kind};
-use super::{many, openssl, short, sizes, sweep};
+use crate::header::Machine;
+use crate::measure::{ecb_entries, tsc_hz, AUTO};
+use crate::row::{Entry, Kind};
+use crate::{many, openssl, short, sizes, sweep};
 use crate::args::BenchArgs;
 use crate::Failure;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -310,7 +310,7 @@ impl Plan {
                     }
                     Job::Many(id) => entries.extend(many::rows(*id, s.many_bytes, s.reps)?),
                     Job::Sizes(id, bks) => {
-                        let mut buf = crate::io::zeroed(s.max_bytes.max(id.block_bytes()), "the size sweep")?;
+                        let mut buf = crate::buffers::zeroed(s.max_bytes.max(id.block_bytes()), "the size sweep")?;
                         for (i, b) in buf.iter_mut().enumerate() {
                             *b = i as u8;
                         }
@@ -321,17 +321,17 @@ impl Plan {
                     }
                     Job::Modes(id, b) | Job::SomeModes(id, b) => {
                         let bytes = if matches!(*b, "reference" | "portable") { s.reference_bytes } else { s.bytes };
-                        let only = matches!(job, Job::SomeModes(..)).then(|| crate::commands::bench_modes::few(*id));
-                        for row in crate::commands::bench_modes::rows(*id, b, bytes.max(id.block_bytes()), s.reps, only.as_deref())? {
-                            // bench_modes keeps only the best repetition: it stands for the median too.
+                        let only = matches!(job, Job::SomeModes(..)).then(|| crate::mode_rows::few(*id));
+                        for row in crate::mode_rows::rows(*id, b, bytes.max(id.block_bytes()), s.reps, only.as_deref())? {
+                            // mode_rows keeps only the best repetition: it stands for the median too.
                             let median = row.cycles_per_byte;
                             entries.push(Entry::new(Kind::Mode, row, median));
                         }
                     }
                     #[cfg(feature = "peers")]
-                    Job::Peer(id) => entries.extend(super::peers::rows(*id, s.bytes, s.reps)),
+                    Job::Peer(id) => entries.extend(crate::peers::rows(*id, s.bytes, s.reps)),
                     #[cfg(feature = "peers")]
-                    Job::Aes => entries.push(super::peers::aes_ctr(s.bytes, s.reps)),
+                    Job::Aes => entries.push(crate::peers::aes_ctr(s.bytes, s.reps)),
                     Job::OpenSsl(ids) => {
                         let (small, large, reps) = s.openssl;
                         match openssl::rows(ids, small, large, reps, machine.tsc_hz) {

@@ -6,23 +6,9 @@
 //! Gao et al. 2024 §4; Wu et al. 2019 §5.1 (the uBlock design document).
 //! NA marks a cell the paper leaves empty.
 
-use super::measure::AUTO;
-use super::row::{Entry, Kind};
-
-/// Where a figure was published and measured.
-pub struct Source {
-    /// A short label for table cells, e.g. "Sovyn 2019 T5" (Sovyn et al. 2019, Table 5).
-    pub tag: &'static str,
-    pub paper: &'static str,
-    pub table: &'static str,
-    pub cpu: &'static str,
-}
-
-impl Source {
-    pub fn cite(&self) -> String {
-        format!("{}, {}", self.paper, self.table)
-    }
-}
+use crate::figure::{Figure, Source};
+use crate::measure::AUTO;
+use crate::row::{Entry, Kind};
 
 /// Ya. Sovyn, V. Khoma, Yu. Nakonechnyi, M. Stakhiv (2019).
 pub const SOVYN_2019: &str = "Ya. Sovyn, V. Khoma, Yu. Nakonechnyi, M. Stakhiv, \"Efficient implementation and performance comparison of the Kalyna and GOST 28147-89 ciphers with vector extensions SSE, AVX and AVX-512\", Zakhyst Informatsii 21(4), 2019";
@@ -368,14 +354,6 @@ pub static POINTS: &[Point] = &[
     Point { source: &WU_2019_1MB, cipher: "ublock-256-256", implementation: "designers' SSE code", backends: &["ssse3"], kind: Kind::Ecb, direction: "encrypt", cycles_per_byte: 13.6, mb_per_s: NA },
     Point { source: &WU_2019_1MB, cipher: "ublock-256-256", implementation: "designers' SSE code", backends: &["ssse3"], kind: Kind::Ecb, direction: "decrypt", cycles_per_byte: 13.4, mb_per_s: NA },
 ];
-
-/// A paper figure matched to one of our entries.
-pub struct Figure {
-    pub source: &'static Source,
-    pub implementation: String,
-    pub cycles_per_byte: Option<f64>,
-    pub mb_per_s: Option<f64>,
-}
 
 fn some(x: f64) -> Option<f64> {
     (!x.is_nan()).then_some(x)

@@ -1,8 +1,8 @@
 //! `--text`: the full report as aligned text tables (the header, then the
 //! sections of sections.rs), for a terminal wide enough.
 
-use super::plan::Report;
-use super::{report, sections};
+use crate::plan::Report;
+use crate::{report, sections};
 use crate::{out, Failure};
 
 pub fn print(r: &Report) -> Result<(), Failure> {

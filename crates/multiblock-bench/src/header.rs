@@ -30,7 +30,7 @@ impl Machine {
             })
             .collect();
         Machine {
-            cpu: crate::commands::info::cpu_model(),
+            cpu: crate::cpu::cpu_model(),
             date: today(),
             features: CpuFeatures::get().names().join(" "),
             tsc_hz,

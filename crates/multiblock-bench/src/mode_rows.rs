@@ -1,10 +1,10 @@
 //! The modes of operation of a cipher on one backend (`auto`: none forced,
 //! what a user gets), at the same message size as the ECB rows, so that the
 //! report shows mode-vs-ECB ratios measured in one run: CTR, CBC and the
-//! AEAD mode in the default run ([`few`]), every mode with `bench --modes`.
+//! AEAD mode in the default run ([`few`]), every mode with `--modes`.
 
-use super::bench::{measure, Row};
-use super::bench::measure::{choice, shown};
+use crate::measure::{choice, measure, shown};
+use crate::row::Row;
 use crate::Failure;
 use multiblock::modes::{self, Kind, Mode, Params, Request};
 use multiblock::{Cipher, CipherId, Error};
@@ -47,7 +47,7 @@ pub fn few(id: CipherId) -> Vec<Mode> {
 
 /// Rows of every mode of `id` except ECB, or of the modes in `only`.
 pub fn rows(id: CipherId, backend: &'static str, bytes: usize, reps: usize, only: Option<&[Mode]>) -> Result<Vec<Row>, Failure> {
-    let key = super::bench::measure::key_for(id);
+    let key = crate::measure::key_for(id);
     let info = Cipher::with_id(id, &key, None, choice(backend)).map_err(Failure::input)?.backend();
     let info = shown(backend, info);
     let len = bytes / id.block_bytes() * id.block_bytes();

@@ -4,8 +4,8 @@
 //! buffer to cover `target_bytes`, so that the TSC read costs little; the
 //! figure includes the call overhead, as the paper's did.
 
-use super::measure::{choice, entry, key_for, measure_stats, shown, Label};
-use super::row::{Entry, Kind};
+use crate::measure::{choice, entry, key_for, measure_stats, shown, Label};
+use crate::row::{Entry, Kind};
 use crate::Failure;
 use multiblock::{Cipher, CipherId};
 

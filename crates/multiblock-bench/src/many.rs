@@ -7,9 +7,9 @@
 //! (`encrypt_many_to`, direction `encrypt_to`) and where the messages are
 //! (`encrypt_many_in_place`, direction `encrypt_in_place`). `--quick`: 64 × 16 KiB and 1 MiB.
 
-use super::measure::{entry, key_for, measure_stats, shown, Label, AUTO};
-use super::row::{Entry, Kind};
-use crate::commands::bench_modes::request;
+use crate::measure::{entry, key_for, measure_stats, shown, Label, AUTO};
+use crate::row::{Entry, Kind};
+use crate::mode_rows::request;
 use crate::Failure;
 use multiblock::modes::many::{encrypt_many, encrypt_many_in_place, encrypt_many_to, mac_many, Fit};
 use multiblock::modes::{Kind as ModeKind, Mode};

@@ -3,7 +3,7 @@
 //! large file, timed from here; the difference of the two runs removes the
 //! process start-up, and the TSC frequency turns seconds into ticks.
 
-use super::row::{Entry, Kind, Row};
+use crate::row::{Entry, Kind, Row};
 use multiblock::CipherId;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -1,0 +1,21 @@
+//! Why a command failed, which decides the exit status.
+
+#[derive(Debug)]
+pub enum Failure {
+    /// Bad input, bad arguments or an I/O failure: exit 2.
+    Input(String),
+    /// A wrong authentication tag: exit 1.
+    Auth(String),
+}
+
+impl Failure {
+    pub fn input(e: impl std::fmt::Display) -> Failure {
+        Failure::Input(e.to_string())
+    }
+}
+
+impl From<String> for Failure {
+    fn from(s: String) -> Failure {
+        Failure::Input(s)
+    }
+}
