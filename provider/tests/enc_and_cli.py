@@ -12,7 +12,8 @@
    for every cipher and MAC both offer, on random data and keys.
 
 Usage: enc_and_cli.py VECTOR_DIR MULTIBLOCK_CLI TEST_EVP [--gostprov GOST_MODULE_DIR]
-(OPENSSL_MODULES must point at the directory of multiblock.so.)
+(OPENSSL_MODULES must point at the directory of multiblock.so; OPENSSL=path
+runs that `openssl` binary instead of the one on PATH.)
 Prints failures and a summary; exits 1 on any failure.
 """
 
@@ -24,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 
+OPENSSL = os.environ.get("OPENSSL", "openssl")
 OURS = ["-provider", "multiblock", "-provider", "default"]
 # `openssl enc` (3.0) holds the IV in a buffer of EVP_MAX_IV_LENGTH = 16
 # bytes and refuses XTS: the ciphers with 32- and 64-byte IVs (Kalyna-256
@@ -40,7 +42,7 @@ def fail(msg):
 
 
 def enc(args, data, env=None, decrypt=False):
-    cmd = ["openssl", "enc"] + (["-d"] if decrypt else []) + args
+    cmd = [OPENSSL, "enc"] + (["-d"] if decrypt else []) + args
     r = subprocess.run(cmd, input=data, capture_output=True, env=env)
     return r.returncode, r.stdout, r.stderr.decode(errors="replace").strip().splitlines()[:1]
 
@@ -180,7 +182,7 @@ def gostprov(gdir, rng):
                 f = os.path.join(d, "m")
                 pathlib.Path(f).write_bytes(rng.randbytes(length))
                 key = rng.randbytes(32).hex()
-                cmd = ["openssl", "mac", "-macopt", f"hexkey:{key}", "-in", f, mac]
+                cmd = [OPENSSL, "mac", "-macopt", f"hexkey:{key}", "-in", f, mac]
                 a = subprocess.run(cmd[:2] + OURS + cmd[2:], capture_output=True)
                 b = subprocess.run(cmd[:2] + theirs + cmd[2:], capture_output=True, env=genv)
                 checks += 1
