@@ -59,11 +59,14 @@ for p in json.load(sys.stdin)["packages"]:
 [ -x "$src/Configure" ] || { echo "openssl-build.sh: no OpenSSL source in openssl-src $crate ($src)" >&2; exit 1; }
 grep -q "^MAJOR=${version%%.*}\$" "$src/VERSION.dat" || { echo "openssl-build.sh: $src is not OpenSSL $version" >&2; exit 1; }
 
-# Out of the (read-only, shared) cargo source tree, then installed into $dir.
+# Out of the (shared) cargo source tree; installed into a staging tree
+# first and moved into $dir whole, so an interrupted run leaves no half
+# install that a later one would take for a build.
 build="$cache/build-openssl-$version"
-rm -rf "$build" "$dir"
+stage="$cache/stage-openssl-$version"
+rm -rf "$build" "$stage" "$dir"
 mkdir -p "$build"
-trap 'rm -rf "$build"' EXIT
+trap 'rm -rf "$build" "$stage"' EXIT
 start=$SECONDS
 (
     cd "$build"
@@ -72,9 +75,10 @@ start=$SECONDS
         { tail -n 20 configure.log >&2; echo "openssl-build.sh: Configure of OpenSSL $version failed" >&2; exit 1; }
     make -j"${MAKE_JOBS:-$(nproc)}" > make.log 2>&1 ||
         { tail -n 30 make.log >&2; echo "openssl-build.sh: make of OpenSSL $version failed" >&2; exit 1; }
-    make install_sw > install.log 2>&1 ||
+    make install_sw DESTDIR="$stage" > install.log 2>&1 ||
         { tail -n 20 install.log >&2; echo "openssl-build.sh: make install_sw of OpenSSL $version failed" >&2; exit 1; }
 )
+mv "$stage$dir" "$dir"
 installed || { echo "openssl-build.sh: $dir/bin/openssl does not report OpenSSL $version" >&2; exit 1; }
 [ -f "$dir/include/openssl/core_dispatch.h" ] || { echo "openssl-build.sh: no headers in $dir/include" >&2; exit 1; }
 echo "openssl-build.sh: OpenSSL $version built into $dir in $((SECONDS - start)) s" >&2
