@@ -7,9 +7,11 @@
 # Usage: scripts/ci/openssl-build.sh 3.5|4.0    (or the crate's exact version,
 #        e.g. 400.0.2+4.0.3)
 # Configured no-tests no-docs no-shared no-legacy: a static bin/openssl that
-# still loads provider modules (the crate's trimmed source has neither the
-# shared-library generator nor the legacy provider's). Needs cc, make, perl
-# and cargo (to fetch the crate); MAKE_JOBS=N (default: the CPU count).
+# still loads provider modules (the crate's trimmed source lacks
+# util/mkdef.pl, which shared libraries need, and the legacy provider's
+# generated parts). Needs cc, make, perl
+# and cargo (to fetch the crate), installing make and perl with apt-get
+# when they are missing; MAKE_JOBS=N (default: the CPU count).
 set -euo pipefail
 # The openssl-src releases tested; newer ones: `cargo info openssl-src@400`.
 case "${1:-}" in
@@ -28,7 +30,14 @@ if installed; then
     echo "$dir"
     exit 0
 fi
-for tool in cc make perl cargo; do
+# make and perl from the distribution when they are missing (Debian).
+need=()
+command -v make >/dev/null || need+=(make)
+command -v perl >/dev/null || need+=(perl)
+if [ ${#need[@]} -gt 0 ] && command -v apt-get >/dev/null; then
+    apt-get update -qq && apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+for tool in cc make perl cargo python3; do
     command -v "$tool" >/dev/null || { echo "openssl-build.sh: $tool not found (needed to build OpenSSL $version)" >&2; exit 1; }
 done
 
