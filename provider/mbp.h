@@ -57,8 +57,9 @@ typedef struct mbp_provctx {
 #define MBP_R_AUTH 4    /* AEAD tag check failed */
 void mbp_error(mbp_provctx *p, int reason, const char *fmt, ...);
 /* A call with a NULL algorithm context (EVP leaves it NULL on the target of
- * a refused EVP_CIPHER_CTX_copy): raises an error through libcrypto, as
- * there is no provider context to raise it through, and returns 0. */
+ * a refused EVP_CIPHER_CTX_copy): raises an error through the core handle
+ * of a loaded instance of the provider, as the call brings no provider
+ * context, and returns 0. */
 int mbp_no_ctx(void);
 /* The "sbox" UTF-8 parameter into dst (cap bytes, NUL-terminated), read
  * within its data_size whether or not the caller's string ends in a NUL. */
@@ -161,5 +162,20 @@ void mbp_cipher_mb_params(const mbp_cipher_ctx *c, mb_params *p);
 
 /* Wipes and frees. */
 void mbp_cleanse_free(void *p, size_t len);
+
+/* libcrypto's helpers, written in mbp_ossl.c (the module links no
+ * libcrypto): OSSL_PARAM_locate, _get_*, _set_* with OpenSSL's rules, and
+ * a wipe the compiler cannot drop (OPENSSL_cleanse). */
+const OSSL_PARAM *mbp_param_locate_const(const OSSL_PARAM *params, const char *key);
+OSSL_PARAM *mbp_param_locate(OSSL_PARAM *params, const char *key);
+int mbp_param_get_uint(const OSSL_PARAM *p, unsigned int *val);
+int mbp_param_get_size_t(const OSSL_PARAM *p, size_t *val);
+int mbp_param_set_int(OSSL_PARAM *p, int val);
+int mbp_param_set_uint(OSSL_PARAM *p, unsigned int val);
+int mbp_param_set_size_t(OSSL_PARAM *p, size_t val);
+int mbp_param_set_octet_string(OSSL_PARAM *p, const void *val, size_t len);
+int mbp_param_set_utf8_string(OSSL_PARAM *p, const char *val);
+int mbp_param_set_utf8_ptr(OSSL_PARAM *p, const char *val);
+void mbp_cleanse(void *p, size_t len);
 
 #endif

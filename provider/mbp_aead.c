@@ -15,7 +15,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <openssl/crypto.h>
 
 #include "mbp.h"
 

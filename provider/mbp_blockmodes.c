@@ -12,7 +12,6 @@
  *   has no mode for; PKCS#7 padding as OpenSSL's EVP does it.
  */
 #include <string.h>
-#include <openssl/crypto.h>
 
 #include "mbp.h"
 
@@ -95,7 +94,7 @@ static int cfb_decrypt_blocks(mbp_cipher_ctx *c, unsigned char *out, const unsig
         out += b * n;
         blocks -= b;
     }
-    OPENSSL_cleanse(ks, sizeof(ks));
+    mbp_cleanse(ks, sizeof(ks));
     return 1;
 }
 
@@ -147,7 +146,7 @@ static int cbc_blocks(mbp_cipher_ctx *c, unsigned char *out, const unsigned char
         out += b * n;
         blocks -= b;
     }
-    OPENSSL_cleanse(buf, sizeof(buf));
+    mbp_cleanse(buf, sizeof(buf));
     return 1;
 }
 
@@ -251,17 +250,17 @@ int mbp_unpad(mbp_cipher_ctx *c, uint8_t *block, unsigned char *out, size_t *out
         bad |= in_pad & (block[i] != pad);
     }
     if (bad & 1u) {
-        OPENSSL_cleanse(block, n);
+        mbp_cleanse(block, n);
         mbp_error(c->prov, MBP_R_ARG, "%s: bad padding", c->alg->names);
         return 0;
     }
     if (outsize < n - pad) {
-        OPENSSL_cleanse(block, n);
+        mbp_cleanse(block, n);
         mbp_error(c->prov, MBP_R_ARG, "output buffer too small");
         return 0;
     }
     memcpy(out, block, n - pad);
     *outl = n - pad;
-    OPENSSL_cleanse(block, n);
+    mbp_cleanse(block, n);
     return 1;
 }

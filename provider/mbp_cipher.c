@@ -12,7 +12,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <openssl/crypto.h>
 
 #include "mbp.h"
 
@@ -48,10 +47,10 @@ static void stop(mbp_cipher_ctx *c)
     mbp_cleanse_free(c->aad, c->aad_len);
     c->aad = NULL;
     c->aad_len = 0;
-    OPENSSL_cleanse(c->reg, sizeof(c->reg));
-    OPENSSL_cleanse(c->ks, sizeof(c->ks));
-    OPENSSL_cleanse(c->part, sizeof(c->part));
-    OPENSSL_cleanse(c->chain, sizeof(c->chain));
+    mbp_cleanse(c->reg, sizeof(c->reg));
+    mbp_cleanse(c->ks, sizeof(c->ks));
+    mbp_cleanse(c->part, sizeof(c->part));
+    mbp_cleanse(c->chain, sizeof(c->chain));
     c->ks_used = c->ring = c->part_len = c->in_total = c->chain_len = 0;
     c->data_done = c->auth_ok = c->finalized = 0;
     c->fed = 0;
@@ -239,7 +238,7 @@ static int init(mbp_cipher_ctx *c, int encrypt, const unsigned char *key, size_t
     was_keyed = c->have_key && (c->have_iv || c->iv_len == 0);
     stop(c);
     if (was_keyed) {
-        OPENSSL_cleanse(c->tag, sizeof(c->tag));
+        mbp_cleanse(c->tag, sizeof(c->tag));
         c->tag_set = 0;
     }
     c->encrypt = encrypt;
@@ -322,7 +321,7 @@ static void keep_last_block(mbp_cipher_ctx *c, unsigned char *out, size_t *len)
     *len = *len - n + c->part_len;
     memcpy(c->part, last, n);
     c->part_len = n;
-    OPENSSL_cleanse(last, sizeof(last));
+    mbp_cleanse(last, sizeof(last));
 }
 
 static int stream_update(mbp_cipher_ctx *c, unsigned char *out, size_t *outl, size_t outsize,

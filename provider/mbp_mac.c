@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/core_names.h>
-#include <openssl/crypto.h>
 #include <openssl/params.h>
 
 #include "mbp.h"
@@ -166,15 +165,15 @@ static int apply(mac_ctx *c, const OSSL_PARAM params[])
 {
     const OSSL_PARAM *p;
     unsigned int u;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_SIZE)) != NULL) {
+    if ((p = mbp_param_locate_const(params, OSSL_MAC_PARAM_SIZE)) != NULL) {
         size_t sz;
-        if (!OSSL_PARAM_get_size_t(p, &sz) || sz == 0 || sz > c->alg->n) {
+        if (!mbp_param_get_size_t(p, &sz) || sz == 0 || sz > c->alg->n) {
             mbp_error(c->prov, MBP_R_ARG, "%s: a size of 1 to %zu bytes", c->alg->names, c->alg->n);
             return 0;
         }
         c->size = sz;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_IV)) != NULL) {
+    if ((p = mbp_param_locate_const(params, OSSL_MAC_PARAM_IV)) != NULL) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size > sizeof(c->iv)
             || (p->data == NULL && p->data_size != 0)) {
             mbp_error(c->prov, MBP_R_ARG, "%s: an IV is an octet string of up to %zu bytes", c->alg->names,
@@ -186,20 +185,20 @@ static int apply(mac_ctx *c, const OSSL_PARAM params[])
             memcpy(c->iv, p->data, p->data_size);
         c->iv_len = p->data_size;
     }
-    if ((p = OSSL_PARAM_locate_const(params, "sbox")) != NULL
+    if ((p = mbp_param_locate_const(params, "sbox")) != NULL
         && !mbp_param_sbox(c->prov, c->alg->names, p, c->sbox, sizeof(c->sbox)))
         return 0;
-    if ((p = OSSL_PARAM_locate_const(params, "key-meshing")) != NULL) {
-        if (!OSSL_PARAM_get_uint(p, &u))
+    if ((p = mbp_param_locate_const(params, "key-meshing")) != NULL) {
+        if (!mbp_param_get_uint(p, &u))
             return 0;
         c->key_meshing = u != 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, "section-bytes")) != NULL && !OSSL_PARAM_get_size_t(p, &c->section))
+    if ((p = mbp_param_locate_const(params, "section-bytes")) != NULL && !mbp_param_get_size_t(p, &c->section))
         return 0;
-    if ((p = OSSL_PARAM_locate_const(params, "key-section-bytes")) != NULL
-        && !OSSL_PARAM_get_size_t(p, &c->key_section))
+    if ((p = mbp_param_locate_const(params, "key-section-bytes")) != NULL
+        && !mbp_param_get_size_t(p, &c->key_section))
         return 0;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_KEY)) != NULL) {
+    if ((p = mbp_param_locate_const(params, OSSL_MAC_PARAM_KEY)) != NULL) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size != c->alg->key_bytes || p->data == NULL) {
             mbp_error(c->prov, MBP_R_ARG, "%s needs a key of %zu bytes, got %zu", c->alg->names,
                       c->alg->key_bytes, p->data_size);
@@ -242,7 +241,7 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[])
             ok = 0;
         }
     }
-    OPENSSL_cleanse(&before, sizeof(before));
+    mbp_cleanse(&before, sizeof(before));
     return ok;
 }
 
@@ -359,11 +358,11 @@ static const OSSL_PARAM *settable(void *vctx, void *provctx)
 static int sizes(const mac_alg *a, size_t size, OSSL_PARAM params[])
 {
     OSSL_PARAM *p;
-    if ((p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_SIZE)) != NULL && !OSSL_PARAM_set_size_t(p, size))
+    if ((p = mbp_param_locate(params, OSSL_MAC_PARAM_SIZE)) != NULL && !mbp_param_set_size_t(p, size))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_BLOCK_SIZE)) != NULL && !OSSL_PARAM_set_size_t(p, a->n))
+    if ((p = mbp_param_locate(params, OSSL_MAC_PARAM_BLOCK_SIZE)) != NULL && !mbp_param_set_size_t(p, a->n))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, "keylen")) != NULL && !OSSL_PARAM_set_size_t(p, a->key_bytes))
+    if ((p = mbp_param_locate(params, "keylen")) != NULL && !mbp_param_set_size_t(p, a->key_bytes))
         return 0;
     return 1;
 }

@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/core_names.h>
-#include <openssl/crypto.h>
-#include <openssl/err.h>
+#include <openssl/opensslv.h>
 #include <openssl/params.h>
 
 #include "mbp.h"
@@ -15,6 +14,10 @@
 static OSSL_FUNC_core_new_error_fn *core_new_error;
 static OSSL_FUNC_core_set_error_debug_fn *core_set_error_debug;
 static OSSL_FUNC_core_vset_error_fn *core_vset_error;
+/* The core handle of one loaded instance of the provider, for the errors
+ * of calls that bring no provider context (mbp_no_ctx); cleared when that
+ * instance is torn down. Atomic: instances load and unload on any thread. */
+static const OSSL_CORE_HANDLE *any_core;
 
 void mbp_core_init(const OSSL_CORE_HANDLE *core, const OSSL_DISPATCH *in)
 {
@@ -36,31 +39,45 @@ void mbp_core_init(const OSSL_CORE_HANDLE *core, const OSSL_DISPATCH *in)
     }
 }
 
+static void core_error(const OSSL_CORE_HANDLE *core, int reason, const char *fmt, va_list ap)
+{
+    if (core == NULL || core_new_error == NULL || core_vset_error == NULL)
+        return;
+    core_new_error(core);
+    if (core_set_error_debug != NULL)
+        core_set_error_debug(core, __FILE__, __LINE__, "multiblock");
+    core_vset_error(core, (uint32_t)reason, fmt, ap);
+}
+
 void mbp_error(mbp_provctx *p, int reason, const char *fmt, ...)
 {
     va_list ap;
-    if (p == NULL || core_new_error == NULL || core_vset_error == NULL)
+    if (p == NULL)
         return;
-    core_new_error(p->core);
-    if (core_set_error_debug != NULL)
-        core_set_error_debug(p->core, __FILE__, __LINE__, "multiblock");
     va_start(ap, fmt);
-    core_vset_error(p->core, (uint32_t)reason, fmt, ap);
+    core_error(p->core, reason, fmt, ap);
+    va_end(ap);
+}
+
+static void no_ctx_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    core_error(__atomic_load_n(&any_core, __ATOMIC_ACQUIRE), MBP_R_STATE, fmt, ap);
     va_end(ap);
 }
 
 int mbp_no_ctx(void)
 {
-    ERR_raise_data(ERR_LIB_PROV, ERR_R_PASSED_NULL_PARAMETER,
-                   "multiblock: no algorithm context (the target of a refused copy?): initialise it again with its "
-                   "cipher or MAC");
+    no_ctx_error("multiblock: no algorithm context (the target of a refused copy?): initialise it again with its "
+                 "cipher or MAC");
     return 0;
 }
 
 void mbp_cleanse_free(void *p, size_t len)
 {
     if (p != NULL) {
-        OPENSSL_cleanse(p, len);
+        mbp_cleanse(p, len);
         free(p);
     }
 }
@@ -83,17 +100,17 @@ static int get_params(void *provctx, OSSL_PARAM params[])
 {
     OSSL_PARAM *p;
     (void)provctx;
-    p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME);
-    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, "multiblock provider (Kuznyechik, Magma, GOST 28147-89, Kalyna, uBlock)"))
+    p = mbp_param_locate(params, OSSL_PROV_PARAM_NAME);
+    if (p != NULL && !mbp_param_set_utf8_ptr(p, "multiblock provider (Kuznyechik, Magma, GOST 28147-89, Kalyna, uBlock)"))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION);
-    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, mb_version()))
+    p = mbp_param_locate(params, OSSL_PROV_PARAM_VERSION);
+    if (p != NULL && !mbp_param_set_utf8_ptr(p, mb_version()))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO);
-    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, "libmultiblock " "built against " OPENSSL_VERSION_TEXT))
+    p = mbp_param_locate(params, OSSL_PROV_PARAM_BUILDINFO);
+    if (p != NULL && !mbp_param_set_utf8_ptr(p, "libmultiblock " "built against " OPENSSL_VERSION_TEXT))
         return 0;
-    p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS);
-    if (p != NULL && !OSSL_PARAM_set_int(p, 1))
+    p = mbp_param_locate(params, OSSL_PROV_PARAM_STATUS);
+    if (p != NULL && !mbp_param_set_int(p, 1))
         return 0;
     return 1;
 }
@@ -128,6 +145,12 @@ static const OSSL_ITEM *get_reason_strings(void *provctx)
 
 static void teardown(void *provctx)
 {
+    mbp_provctx *p = provctx;
+    const OSSL_CORE_HANDLE *expected;
+    if (p != NULL) {
+        expected = p->core;
+        __atomic_compare_exchange_n(&any_core, &expected, NULL, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
     free(provctx);
 }
 
@@ -149,6 +172,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *core, const OSSL_DISPATCH *in,
         return 0;
     p->core = core;
     mbp_core_init(core, in);
+    __atomic_store_n(&any_core, core, __ATOMIC_RELEASE);
     *out = provider_functions;
     *provctx = p;
     return 1;

@@ -38,25 +38,25 @@ const OSSL_PARAM *mbp_cipher_gettable_params(void *provctx)
 int mbp_cipher_get_alg_params(const mbp_alg *alg, OSSL_PARAM params[])
 {
     OSSL_PARAM *p;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) != NULL && !OSSL_PARAM_set_uint(p, alg->ossl_mode))
+    if ((p = mbp_param_locate(params, OSSL_CIPHER_PARAM_MODE)) != NULL && !mbp_param_set_uint(p, alg->ossl_mode))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL && !OSSL_PARAM_set_size_t(p, alg->key_bytes))
+    if ((p = mbp_param_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL && !mbp_param_set_size_t(p, alg->key_bytes))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL && !OSSL_PARAM_set_size_t(p, alg->iv_bytes))
+    if ((p = mbp_param_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL && !mbp_param_set_size_t(p, alg->iv_bytes))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) != NULL
-        && !OSSL_PARAM_set_size_t(p, alg->block_bytes))
+    if ((p = mbp_param_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) != NULL
+        && !mbp_param_set_size_t(p, alg->block_bytes))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD)) != NULL
-        && !OSSL_PARAM_set_int(p, alg->kind == MBP_AEAD))
+    if ((p = mbp_param_locate(params, OSSL_CIPHER_PARAM_AEAD)) != NULL
+        && !mbp_param_set_int(p, alg->kind == MBP_AEAD))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV)) != NULL && !OSSL_PARAM_set_int(p, 0))
+    if ((p = mbp_param_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV)) != NULL && !mbp_param_set_int(p, 0))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CTS)) != NULL && !OSSL_PARAM_set_int(p, 0))
+    if ((p = mbp_param_locate(params, OSSL_CIPHER_PARAM_CTS)) != NULL && !mbp_param_set_int(p, 0))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK)) != NULL && !OSSL_PARAM_set_int(p, 0))
+    if ((p = mbp_param_locate(params, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK)) != NULL && !mbp_param_set_int(p, 0))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_HAS_RAND_KEY)) != NULL && !OSSL_PARAM_set_int(p, 0))
+    if ((p = mbp_param_locate(params, OSSL_CIPHER_PARAM_HAS_RAND_KEY)) != NULL && !mbp_param_set_int(p, 0))
         return 0;
     return 1;
 }
@@ -108,29 +108,29 @@ int mbp_cipher_get_ctx_params(void *vctx, OSSL_PARAM params[])
     OSSL_PARAM *p;
     if (c == NULL)
         return mbp_no_ctx();
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL
-        && !OSSL_PARAM_set_size_t(p, c->alg->key_bytes))
+    if ((p = mbp_param_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL
+        && !mbp_param_set_size_t(p, c->alg->key_bytes))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL && !OSSL_PARAM_set_size_t(p, c->iv_len))
+    if ((p = mbp_param_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL && !mbp_param_set_size_t(p, c->iv_len))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_PADDING)) != NULL
-        && !OSSL_PARAM_set_uint(p, (unsigned)c->padding))
+    if ((p = mbp_param_locate(params, OSSL_CIPHER_PARAM_PADDING)) != NULL
+        && !mbp_param_set_uint(p, (unsigned)c->padding))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_NUM)) != NULL
-        && !OSSL_PARAM_set_uint(p, (unsigned)c->ks_used))
+    if ((p = mbp_param_locate(params, OSSL_CIPHER_PARAM_NUM)) != NULL
+        && !mbp_param_set_uint(p, (unsigned)c->ks_used))
         return 0;
     /* IV: the one given at init; UPDATED_IV: CBC's chaining value (the
      * other modes' running state is inside the library: their IV). */
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL
-        && !OSSL_PARAM_set_octet_string(p, c->iv, c->iv_len))
+    if ((p = mbp_param_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL
+        && !mbp_param_set_octet_string(p, c->iv, c->iv_len))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != NULL
-        && !OSSL_PARAM_set_octet_string(p, mbp_cipher_updated_iv(c), c->iv_len))
+    if ((p = mbp_param_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != NULL
+        && !mbp_param_set_octet_string(p, mbp_cipher_updated_iv(c), c->iv_len))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) != NULL
-        && !OSSL_PARAM_set_size_t(p, c->tag_len))
+    if ((p = mbp_param_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) != NULL
+        && !mbp_param_set_size_t(p, c->tag_len))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL) {
+    if ((p = mbp_param_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL) {
         /* Only after an encryption, and only the tag length (or less). */
         if (c->alg->kind != MBP_AEAD || !c->encrypt || !c->data_done || p->data_size == 0
             || p->data_size > c->tag_len) {
@@ -138,16 +138,16 @@ int mbp_cipher_get_ctx_params(void *vctx, OSSL_PARAM params[])
                       c->alg->names, c->tag_len);
             return 0;
         }
-        if (!OSSL_PARAM_set_octet_string(p, c->tag, p->data_size))
+        if (!mbp_param_set_octet_string(p, c->tag, p->data_size))
             return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, MBP_PARAM_SBOX)) != NULL && !OSSL_PARAM_set_utf8_string(p, c->sbox))
+    if ((p = mbp_param_locate(params, MBP_PARAM_SBOX)) != NULL && !mbp_param_set_utf8_string(p, c->sbox))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, MBP_PARAM_KEY_MESHING)) != NULL
-        && !OSSL_PARAM_set_uint(p, (unsigned)c->key_meshing))
+    if ((p = mbp_param_locate(params, MBP_PARAM_KEY_MESHING)) != NULL
+        && !mbp_param_set_uint(p, (unsigned)c->key_meshing))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, MBP_PARAM_SECTION_BYTES)) != NULL
-        && !OSSL_PARAM_set_size_t(p, c->section_bytes))
+    if ((p = mbp_param_locate(params, MBP_PARAM_SECTION_BYTES)) != NULL
+        && !mbp_param_set_size_t(p, c->section_bytes))
         return 0;
     return 1;
 }
@@ -264,38 +264,38 @@ static int apply(mbp_cipher_ctx *c, const OSSL_PARAM params[])
     const OSSL_PARAM *p;
     size_t sz;
     unsigned int u;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL) {
-        if (!OSSL_PARAM_get_size_t(p, &sz) || sz != c->alg->key_bytes) {
+    if ((p = mbp_param_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL) {
+        if (!mbp_param_get_size_t(p, &sz) || sz != c->alg->key_bytes) {
             mbp_error(c->prov, MBP_R_ARG, "%s has a fixed key length of %zu bytes", c->alg->names,
                       c->alg->key_bytes);
             return 0;
         }
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL) {
-        if (!OSSL_PARAM_get_size_t(p, &sz) || !set_ivlen(c, sz))
+    if ((p = mbp_param_locate_const(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL) {
+        if (!mbp_param_get_size_t(p, &sz) || !set_ivlen(c, sz))
             return 0;
     }
     /* Padding (ECB, CBC) is applied by this provider at final: it may change
      * at any time before final, as with OpenSSL's own ciphers. */
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PADDING)) != NULL) {
-        if (!OSSL_PARAM_get_uint(p, &u))
+    if ((p = mbp_param_locate_const(params, OSSL_CIPHER_PARAM_PADDING)) != NULL) {
+        if (!mbp_param_get_uint(p, &u))
             return 0;
         c->padding = u != 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL && !set_tag(c, p))
+    if ((p = mbp_param_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL && !set_tag(c, p))
         return 0;
-    if ((p = OSSL_PARAM_locate_const(params, MBP_PARAM_SBOX)) != NULL
+    if ((p = mbp_param_locate_const(params, MBP_PARAM_SBOX)) != NULL
         && !mbp_param_sbox(c->prov, c->alg->names, p, c->sbox, sizeof(c->sbox)))
         return 0;
-    if ((p = OSSL_PARAM_locate_const(params, MBP_PARAM_KEY_MESHING)) != NULL) {
-        if (!OSSL_PARAM_get_uint(p, &u))
+    if ((p = mbp_param_locate_const(params, MBP_PARAM_KEY_MESHING)) != NULL) {
+        if (!mbp_param_get_uint(p, &u))
             return 0;
         c->key_meshing = u != 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, MBP_PARAM_SECTION_BYTES)) != NULL
-        && !OSSL_PARAM_get_size_t(p, &c->section_bytes))
+    if ((p = mbp_param_locate_const(params, MBP_PARAM_SECTION_BYTES)) != NULL
+        && !mbp_param_get_size_t(p, &c->section_bytes))
         return 0;
-    if ((p = OSSL_PARAM_locate_const(params, MBP_PARAM_NB)) != NULL && !OSSL_PARAM_get_size_t(p, &c->ccm_nb))
+    if ((p = mbp_param_locate_const(params, MBP_PARAM_NB)) != NULL && !mbp_param_get_size_t(p, &c->ccm_nb))
         return 0;
     return 1;
 }

@@ -3,13 +3,14 @@
 # shell examples; the library's vectors, cross-checks and doctests; the
 # packaging (cargo doc, cargo package); the CLI end to end; the built-in
 # selftest on every backend this CPU has; the Python package (its abi3
-# wheel in a fresh venv); the C library and the OpenSSL provider (with
-# gostprov interop, and misuse batteries under Valgrind and ASan); the
-# constant-time checks (Valgrind memcheck with secrets marked; differential
-# machine-code traces of every constant-time backend, in the emulator for
-# those this CPU lacks); a short fuzz run of every target; the Kalyna
-# AVX-512/GFNI backends (natively, or under an emulated Tiger Lake CPU); the
-# portable fallbacks with every CPU feature disabled (MULTIBLOCK_DISABLE=all);
+# wheel in a fresh venv); the C library and the OpenSSL provider on
+# OpenSSL 3.0, 3.5 and 4.0 (with gostprov interop on 3.0, and misuse
+# batteries under Valgrind and ASan); the constant-time checks (Valgrind
+# memcheck with secrets marked; differential machine-code traces of every
+# constant-time backend, in the emulator for those this CPU lacks); a
+# short fuzz run of every target; the Kalyna AVX-512/GFNI backends
+# (natively, or under an emulated Tiger Lake CPU); the portable fallbacks
+# with every CPU feature disabled (MULTIBLOCK_DISABLE=all);
 # and the aarch64 build with its NEON backends under qemu-user. Each
 # scripts/ci/ step installs what it needs (apt-get, pip, cargo); .ci/run
 # calls exactly this.
@@ -45,6 +46,11 @@ step cargo run --quiet --release --locked -p multiblock-cli -- selftest --thorou
 step bash scripts/ci/doc-examples.sh   # the shell examples of README.md and docs/, verbatim
 step bash scripts/ci/python.sh
 step bash scripts/ci/c.sh
+# OpenSSL 3.5 and 4.0 for the provider, built from source once and cached
+# in ~/.cache/multiblock (then each step takes no time); the provider step
+# tests on them and on the system's 3.0.
+step bash scripts/ci/openssl-build.sh 3.5
+step bash scripts/ci/openssl-build.sh 4.0
 step bash scripts/ci/openssl-provider.sh
 step bash scripts/ci/fallback.sh
 step bash scripts/ci/ct-valgrind.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The provider through `openssl enc` (and `openssl mac`):
+"""The provider through `openssl enc` and `openssl mac`:
 
 1. every public vector (crates/multiblock/vectors/*.json) that `openssl enc` can express
    (no AEAD, a whole-block s, the default IV length or a GOST register
@@ -8,11 +8,14 @@
    every non-AEAD cipher algorithm of the provider, both directions: through
    `openssl enc`, or where it cannot (XTS, IVs over 16 bytes) through EVP
    with test_evp's -e/-d mode;
-3. with --gostprov: interoperation both ways with gost-engine's provider
+3. the MACs through `openssl mac`: tags equal to the CLI's `mac` on random
+   data and keys;
+4. with --gostprov: interoperation both ways with gost-engine's provider
    for every cipher and MAC both offer, on random data and keys.
 
 Usage: enc_and_cli.py VECTOR_DIR MULTIBLOCK_CLI TEST_EVP [--gostprov GOST_MODULE_DIR]
-(OPENSSL_MODULES must point at the directory of multiblock.so.)
+(OPENSSL_MODULES must point at the directory of multiblock.so; OPENSSL=path
+runs that `openssl` binary instead of the one on PATH.)
 Prints failures and a summary; exits 1 on any failure.
 """
 
@@ -24,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 
+OPENSSL = os.environ.get("OPENSSL", "openssl")
 OURS = ["-provider", "multiblock", "-provider", "default"]
 # `openssl enc` (3.0) holds the IV in a buffer of EVP_MAX_IV_LENGTH = 16
 # bytes and refuses XTS: the ciphers with 32- and 64-byte IVs (Kalyna-256
@@ -40,7 +44,7 @@ def fail(msg):
 
 
 def enc(args, data, env=None, decrypt=False):
-    cmd = ["openssl", "enc"] + (["-d"] if decrypt else []) + args
+    cmd = [OPENSSL, "enc"] + (["-d"] if decrypt else []) + args
     r = subprocess.run(cmd, input=data, capture_output=True, env=env)
     return r.returncode, r.stdout, r.stderr.decode(errors="replace").strip().splitlines()[:1]
 
@@ -148,6 +152,34 @@ def equal_to_cli(cli, rng, tool):
                 fail(f"{name} len {length}: openssl enc -d does not give the data back {err}")
 
 
+# (openssl mac name, cli cipher, cli mode, key bytes, extra cli args): gost-mac-12's
+# defaults are gostprov's, TC26 Z with CryptoPro key meshing.
+MACS = [("kuznyechik-mac", "kuznyechik", "mac", 32, []), ("magma-mac", "magma", "mac", 32, []),
+        ("gost-mac-12", "gost89", "mac", 32, ["--sbox", "tc26-z", "--key-meshing"]),
+        ("kuznyechik-omac-acpkm", "kuznyechik", "omac-acpkm", 32, []),
+        ("magma-omac-acpkm", "magma", "omac-acpkm", 32, []), ("kalyna-128-128-cmac", "kalyna-128-128", "cmac", 16, []),
+        ("kalyna-256-512-cmac", "kalyna-256-512", "cmac", 64, []),
+        ("kalyna-512-512-cmac", "kalyna-512-512", "cmac", 64, [])]
+
+
+def macs_equal_to_cli(cli, rng):
+    global checks
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "m")
+        for name, c, mode, keyl, extra in MACS:
+            for length in [1, 7, 8, 16, 17, 64, 1000, 4097] + [rng.randrange(1, 20000)]:
+                key, data = rng.randbytes(keyl).hex(), rng.randbytes(length)
+                pathlib.Path(f).write_bytes(data)
+                a = subprocess.run([OPENSSL, "mac"] + OURS + ["-macopt", f"hexkey:{key}", "-in", f, name],
+                                   capture_output=True)
+                b = subprocess.run([cli, "mac", "--cipher", c, "--mode", mode, "--key", key, "--hex"] + extra,
+                                   input=data.hex().encode(), capture_output=True)
+                checks += 1
+                tag_a, tag_b = a.stdout.strip().lower(), b.stdout.strip().lower()
+                if a.returncode or b.returncode or tag_a != tag_b or len(tag_a) < 8:
+                    fail(f"MAC {name} len {length}: openssl mac {tag_a!r} {a.stderr[:80]!r}, the CLI {tag_b!r}")
+
+
 GOST_CIPHERS = [("kuznyechik-ecb", 0), ("kuznyechik-cbc", 16), ("kuznyechik-cfb", 16), ("kuznyechik-ofb", 16),
                 ("kuznyechik-ctr", 8), ("kuznyechik-ctr-acpkm", 8), ("magma-cbc", 8), ("magma-ctr", 4),
                 ("magma-ctr-acpkm", 4), ("gost89", 8), ("gost89-cnt", 8), ("gost89-cnt-12", 8), ("gost89-cbc", 8)]
@@ -180,7 +212,7 @@ def gostprov(gdir, rng):
                 f = os.path.join(d, "m")
                 pathlib.Path(f).write_bytes(rng.randbytes(length))
                 key = rng.randbytes(32).hex()
-                cmd = ["openssl", "mac", "-macopt", f"hexkey:{key}", "-in", f, mac]
+                cmd = [OPENSSL, "mac", "-macopt", f"hexkey:{key}", "-in", f, mac]
                 a = subprocess.run(cmd[:2] + OURS + cmd[2:], capture_output=True)
                 b = subprocess.run(cmd[:2] + theirs + cmd[2:], capture_output=True, env=genv)
                 checks += 1
@@ -201,6 +233,7 @@ def main():
     rng = random.Random(int.from_bytes(os.urandom(8), "little"))
     vectors(sys.argv[1])
     equal_to_cli(sys.argv[2], rng, sys.argv[3])
+    macs_equal_to_cli(sys.argv[2], rng)
     if len(sys.argv) == 6:
         gostprov(sys.argv[5], rng)
     print(f"{checks - len(failures)} passed, {len(failures)} failed")

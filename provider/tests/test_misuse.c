@@ -19,12 +19,14 @@
  * Then the named cases behind them (padding after init, the length
  * declaration, a refused copy's target, an AEAD's 0-byte update, CBC's
  * updated IV, a re-initialised AEAD decryption's tag, AEAD_TAG as text,
- * an unterminated "sbox").
+ * an unterminated "sbox"), and the provider's own OSSL_PARAM reads and
+ * writes at every integer width.
  *
  * Usage: test_misuse [GROUP]   (OPENSSL_MODULES pointing at multiblock.so)
  *   GROUP: one of the names printed with -l; all when none.
  * Prints one line per failure and "N passed, N failed".
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1161,6 +1163,94 @@ static void sbox_unterminated(void)
     free(exact);
 }
 
+/* An integer or real parameter of one width: its value as a size_t, or
+ * -1 when it holds none (negative, fractional). */
+static long long number_of(const OSSL_PARAM *p)
+{
+    if (p->data_type == OSSL_PARAM_UNSIGNED_INTEGER) {
+        switch (p->data_size) {
+        case 1: return *(const uint8_t *)p->data;
+        case 2: return *(const uint16_t *)p->data;
+        case 4: return *(const uint32_t *)p->data;
+        case 8: return (long long)*(const uint64_t *)p->data;
+        }
+    } else if (p->data_type == OSSL_PARAM_INTEGER) {
+        switch (p->data_size) {
+        case 1: return *(const int8_t *)p->data;
+        case 2: return *(const int16_t *)p->data;
+        case 4: return *(const int32_t *)p->data;
+        case 8: return (long long)*(const int64_t *)p->data;
+        }
+    } else if (p->data_type == OSSL_PARAM_REAL && p->data_size == sizeof(double)) {
+        double d = *(const double *)p->data;
+        return d >= 0 && d == (double)(long long)d ? (long long)d : -1;
+    }
+    return -1;
+}
+
+/* The provider reads and writes OSSL_PARAM with helpers of its own (the
+ * module links no libcrypto): integers of every width and either sign and
+ * doubles, as OpenSSL's OSSL_PARAM functions take and give them; the size
+ * query (a NULL data pointer); a negative or fractional value refused. */
+static void param_widths(void)
+{
+    static const struct {
+        unsigned type;
+        size_t size;
+    } widths[] = {
+        { OSSL_PARAM_UNSIGNED_INTEGER, 1 }, { OSSL_PARAM_UNSIGNED_INTEGER, 2 }, { OSSL_PARAM_UNSIGNED_INTEGER, 4 },
+        { OSSL_PARAM_UNSIGNED_INTEGER, 8 }, { OSSL_PARAM_INTEGER, 1 },          { OSSL_PARAM_INTEGER, 2 },
+        { OSSL_PARAM_INTEGER, 4 },          { OSSL_PARAM_INTEGER, 8 },          { OSSL_PARAM_REAL, sizeof(double) },
+    };
+    for (size_t i = 0; i < nalgs; i++) {
+        const alg *a = &algs[i];
+        for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
+            uint64_t buf = 0;
+            OSSL_PARAM p[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
+            char what[96];
+            p[0].key = OSSL_CIPHER_PARAM_KEYLEN;
+            p[0].data_type = widths[w].type;
+            p[0].data = &buf;
+            p[0].data_size = widths[w].size;
+            p[0].return_size = OSSL_PARAM_UNMODIFIED;
+            snprintf(what, sizeof(what), "keylen read as a %zu-byte %s", widths[w].size,
+                     widths[w].type == OSSL_PARAM_REAL ? "double" : widths[w].type == OSSL_PARAM_INTEGER ? "int" : "uint");
+            /* A key length over 127 would not fit the 1-byte signed width. */
+            check(EVP_CIPHER_get_params(a->c, p) && p[0].return_size == widths[w].size
+                      && number_of(&p[0]) == (long long)a->keylen,
+                  a->name, what);
+            ERR_clear_error();
+        }
+        {
+            OSSL_PARAM q[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
+            q[0].key = OSSL_CIPHER_PARAM_IVLEN;
+            q[0].data_type = OSSL_PARAM_UNSIGNED_INTEGER;
+            q[0].return_size = OSSL_PARAM_UNMODIFIED;
+            check(EVP_CIPHER_get_params(a->c, q) && q[0].return_size == sizeof(size_t), a->name,
+                  "ivlen's size query (NULL data) answers sizeof(size_t)");
+            ERR_clear_error();
+        }
+        if (a->pads) {
+            EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+            int64_t zero = 0;
+            int32_t minus = -1;
+            double half = 0.5;
+            unsigned got = 1;
+            OSSL_PARAM set0[2] = { OSSL_PARAM_int64(OSSL_CIPHER_PARAM_PADDING, &zero), OSSL_PARAM_END };
+            OSSL_PARAM setm[2] = { OSSL_PARAM_int32(OSSL_CIPHER_PARAM_PADDING, &minus), OSSL_PARAM_END };
+            OSSL_PARAM seth[2] = { OSSL_PARAM_double(OSSL_CIPHER_PARAM_PADDING, &half), OSSL_PARAM_END };
+            OSSL_PARAM get[2] = { OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, &got), OSSL_PARAM_END };
+            check(EVP_EncryptInit_ex2(ctx, a->c, K1, IV1, NULL) && EVP_CIPHER_CTX_set_params(ctx, set0)
+                      && EVP_CIPHER_CTX_get_params(ctx, get) && got == 0,
+                  a->name, "padding set as a 64-bit int 0 reads back 0");
+            check(!EVP_CIPHER_CTX_set_params(ctx, setm), a->name, "padding -1 accepted");
+            check(!EVP_CIPHER_CTX_set_params(ctx, seth), a->name, "padding 0.5 accepted");
+            ERR_clear_error();
+            EVP_CIPHER_CTX_free(ctx);
+        }
+    }
+}
+
 static const struct {
     const char *name;
     void (*run)(void);
@@ -1173,6 +1263,7 @@ static const struct {
     { "reinit-tag", reinit_tag },
     { "tag-utf8", tag_utf8 },
     { "sbox-unterminated", sbox_unterminated },
+    { "param-widths", param_widths },
     { "cipher-battery", cipher_battery },
     { "mac-battery", mac_battery },
 };
