@@ -20,8 +20,9 @@ pub fn failure(e: Error) -> Failure {
 pub fn run(args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
     let parsed = request::parse(args, verb)?;
     let req = parsed.request(args);
-    // Key, S-box and backend errors before reading any input.
-    req.keyed().map_err(failure)?;
+    // Key and S-box errors before reading any input, without a key setup
+    // (the mode keys its cipher once, below).
+    req.check().map_err(failure)?;
     // Raw input of a mode that streams: bounded memory, any size.
     if !args.hex && super::crypt_stream::streams(req.mode, verb) {
         return super::crypt_stream::run(&req, args, verb);

@@ -16,12 +16,14 @@
 pub mod aead;
 pub mod aead_stream;
 mod alloc;
+mod buffers;
 pub mod dstu;
 pub mod gost;
 pub mod many;
 pub mod padding;
-mod parallel;
+pub(crate) mod parallel;
 pub mod stream;
+mod stream_core;
 mod tag;
 mod threads;
 
@@ -222,6 +224,26 @@ pub struct Request<'a> {
 }
 
 impl Request<'_> {
+    /// Checks, without keying, that the cipher has the mode, the key's
+    /// length and the S-box (the mode's own parameters are checked where
+    /// the mode is made, before its one key setup).
+    pub fn check(&self) -> Result<()> {
+        Mode::parse(self.cipher, self.mode.name())?;
+        let id = self.cipher;
+        if self.key.len() != id.key_bytes() {
+            return Err(Error::KeyLength { cipher: id.name(), expected: id.key_bytes(), got: self.key.len() });
+        }
+        match (self.sbox, id) {
+            (None, _) => Ok(()),
+            (Some(name), CipherId::Gost89) => crate::magma::SboxSet::from_name(name).map(drop),
+            (Some(name), CipherId::Magma) => match crate::magma::SboxSet::from_name(name)? {
+                crate::magma::SboxSet::Tc26Z => Ok(()),
+                _ => Err(Error::SboxNotApplicable { cipher: id.name() }),
+            },
+            (Some(_), _) => Err(Error::SboxNotApplicable { cipher: id.name() }),
+        }
+    }
+
     /// The cipher keyed with the request's key.
     pub fn keyed(&self) -> Result<Cipher> {
         self.rekeyed(self.key)
@@ -366,3 +388,6 @@ fn ecb(req: &Request<'_>, data: &[u8], encrypt: bool) -> Result<Vec<u8>> {
         req.params.padding.unpad(buf, n)
     }
 }
+
+#[cfg(test)]
+mod key_setup_tests;

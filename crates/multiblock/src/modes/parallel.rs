@@ -9,26 +9,19 @@
 //! check the parameters with the same messages as the one-shot calls; the
 //! equality with those one-shot calls is what the tests check.
 
-use super::dstu::{Cbc as DstuCbc, KalynaCfb, KalynaCtr as DstuCtr, KalynaXts};
+use super::buffers::{xor_in as xor, xor_to as xor_into, CHUNK};
+use super::dstu::{cfb as dstu_cfb, util as dstu_util, KalynaCfb, KalynaCtr as DstuCtr, KalynaXts};
 use super::gost::rekey::Rekey;
-use super::gost::stream::{put_counters, xor_in as xor};
-use super::gost::{acpkm, Cbc as GostCbc, Cfb as GostCfb, Ctr as GostCtrType, Direction};
-use super::stream::StreamCore;
+use super::gost::stream::put_counters;
+use super::gost::{acpkm, Cbc as GostCbc, Cfb as GostCfb, Ctr as GostCtrType};
+use super::stream_core::{any_split, Sequential, StreamCore};
+use crate::Direction;
 use super::threads::Pool;
 use super::{Mode, Padding, Request};
 use crate::error::{Error, Result};
 use crate::{Cipher, Family};
 use zeroize::{Zeroize, Zeroizing};
 
-/// Bytes of keystream or scratch a task makes per cipher call (fits L1/L2).
-const CHUNK: usize = 8192;
-
-/// `dst = src ^ ks`, the out-of-place form of [`xor`].
-fn xor_into(dst: &mut [u8], src: &[u8], ks: &[u8]) {
-    for ((d, s), k) in dst.iter_mut().zip(src).zip(ks) {
-        *d = *s ^ *k;
-    }
-}
 
 /// The input of a keystream XOR: `dst` itself, or a separate `src` of the
 /// same length (so a mapped input file is read once, not copied first).
@@ -154,32 +147,34 @@ pub(crate) struct Ctr {
     done: u128,
 }
 
-/// Checks a GOST CTR or CTR-ACPKM request (through the GOST type, for its
-/// messages); true when it is `mode` with s = n, whose blocks split.
-fn gost_whole_blocks(req: &Request<'_>, mode: Mode) -> Result<bool> {
-    drop(GostCtrType::new(req)?);
-    Ok(req.mode == mode && req.params.s.is_none_or(|s| s == 8 * req.cipher.block_bytes()))
+/// GOST R 34.13 CTR or CTR-ACPKM, checked and keyed once by the GOST type:
+/// split across threads when s = n (and `parallel`), else that type itself
+/// (the segments of s < n bits; one thread byte by byte).
+pub(crate) fn gost_ctr(req: &Request<'_>, parallel: bool) -> Result<Box<dyn StreamCore>> {
+    let ctr = GostCtrType::new(req)?;
+    if !parallel || req.params.s.is_some_and(|s| s != 8 * req.cipher.block_bytes()) {
+        return Ok(any_split(ctr, GostCtrType::update));
+    }
+    let n = req.cipher.block_bytes();
+    let iv = req.params.iv.as_deref().unwrap_or_default();
+    let mut full = [0u8; 16];
+    full[16 - n..16 - n / 2].copy_from_slice(iv);
+    let counter = Counter::GostBe { base: u128::from_be_bytes(full) };
+    let (cipher, rekey) = ctr.into_keys();
+    Ok(match req.mode {
+        Mode::CtrAcpkm => {
+            let section = req.params.section_bytes.unwrap_or_else(|| acpkm::default_section(n));
+            let key = Zeroizing::new(req.key.to_vec());
+            Box::new(CtrAcpkm { key, cipher: Some(cipher), rekey, counter, n, section, done: 0 })
+        }
+        _ => Box::new(Ctr { cipher, counter, done: 0 }),
+    })
 }
 
 impl Ctr {
-    /// GOST R 34.13 CTR for Kuznyechik and Magma, when s = n (else `None`:
-    /// the segments of s < n bits and CTR-ACPKM stay sequential).
-    pub(crate) fn gost(req: &Request<'_>) -> Result<Option<Ctr>> {
-        if !gost_whole_blocks(req, Mode::Ctr)? {
-            return Ok(None);
-        }
-        let n = req.cipher.block_bytes();
-        let iv = req.params.iv.as_deref().unwrap_or_default();
-        let mut full = [0u8; 16];
-        full[16 - n..16 - n / 2].copy_from_slice(iv);
-        let base = u128::from_be_bytes(full);
-        Ok(Some(Ctr { cipher: req.keyed()?, counter: Counter::GostBe { base }, done: 0 }))
-    }
-
     /// DSTU 7624 CTR for Kalyna.
     pub(crate) fn dstu(req: &Request<'_>) -> Result<Ctr> {
-        drop(DstuCtr::new(req)?);
-        let cipher = req.keyed()?;
+        let cipher = DstuCtr::new(req)?.into_cipher();
         let n = cipher.block_bytes();
         let mut block = Zeroizing::new(req.params.iv.clone().unwrap_or_default());
         cipher.encrypt_blocks(&mut block)?;
@@ -341,6 +336,9 @@ impl Drop for Ctr {
 pub(crate) struct CtrAcpkm {
     /// The key of the next section, as bytes.
     key: Zeroizing<Vec<u8>>,
+    /// The cipher under `key` while it is the first key (later sections
+    /// are keyed when they are used).
+    cipher: Option<Cipher>,
     rekey: Rekey,
     counter: Counter,
     n: usize,
@@ -357,32 +355,32 @@ fn acpkm_step(cipher: &Cipher) -> Result<Zeroizing<Vec<u8>>> {
 }
 
 impl CtrAcpkm {
-    pub(crate) fn new(req: &Request<'_>) -> Result<Option<CtrAcpkm>> {
-        if !gost_whole_blocks(req, Mode::CtrAcpkm)? {
-            return Ok(None);
-        }
-        let n = req.cipher.block_bytes();
-        let section = req.params.section_bytes.unwrap_or_else(|| acpkm::default_section(n));
-        let iv = req.params.iv.as_deref().unwrap_or_default();
-        let mut full = [0u8; 16];
-        full[16 - n..16 - n / 2].copy_from_slice(iv);
-        let (rekey, _) = Rekey::new(req)?;
-        let counter = Counter::GostBe { base: u128::from_be_bytes(full) };
-        Ok(Some(CtrAcpkm { key: Zeroizing::new(req.key.to_vec()), rekey, counter, n, section, done: 0 }))
-    }
-
     /// XORs sections (the last may be short) from block `first`, the first
-    /// under `key`.
-    fn sections(&self, key: &[u8], first: u128, src: Source<'_>, data: &mut [u8]) -> Result<()> {
+    /// under `key` (keyed as `first_cipher` when given).
+    fn sections(
+        &self,
+        first_cipher: Option<&Cipher>,
+        key: &[u8],
+        first: u128,
+        src: Source<'_>,
+        data: &mut [u8],
+    ) -> Result<()> {
         let blocks = (self.section / self.n) as u128;
         let mut key = Zeroizing::new(key.to_vec());
         let count = data.len().div_ceil(self.section);
         for (i, sec) in data.chunks_mut(self.section).enumerate() {
-            let cipher = self.rekey.key(&key)?;
+            let keyed;
+            let cipher = match (i, first_cipher) {
+                (0, Some(c)) => c,
+                _ => {
+                    keyed = self.rekey.key(&key)?;
+                    &keyed
+                }
+            };
             let part = src.part(i * self.section, sec.len());
-            keystream_xor(&cipher, self.counter, first + i as u128 * blocks, part, sec)?;
+            keystream_xor(cipher, self.counter, first + i as u128 * blocks, part, sec)?;
             if i + 1 < count {
-                key = acpkm_step(&cipher)?;
+                key = acpkm_step(cipher)?;
             }
         }
         Ok(())
@@ -395,23 +393,31 @@ impl SplitKeystream for CtrAcpkm {
     }
 
     fn tail(&self, tail: &mut [u8]) -> Result<()> {
-        self.sections(&self.key, self.done, Source::InPlace, tail)
+        self.sections(self.cipher.as_ref(), &self.key, self.done, Source::InPlace, tail)
     }
 
     /// Whole sections split across the pool.
     fn run(&mut self, src: Source<'_>, data: &mut [u8], pool: &Pool) -> Result<()> {
         let per = pool.piece(data.len(), self.section);
         let mut starts = Vec::new();
+        let first = match self.cipher.take() {
+            Some(cipher) => cipher,
+            None => self.rekey.key(&self.key)?,
+        };
         let mut key = self.key.clone();
         for at in (0..data.len()).step_by(self.section) {
             if at % per == 0 {
                 starts.push(key.clone());
             }
-            key = acpkm_step(&self.rekey.key(&key)?)?;
+            key = match at {
+                0 => acpkm_step(&first)?,
+                _ => acpkm_step(&self.rekey.key(&key)?)?,
+            };
         }
         let (done, n) = (self.done, self.n);
         pool.run(data, self.section, |off, piece| {
-            self.sections(&starts[off / per], done + (off / n) as u128, src.part(off, piece.len()), piece)
+            let cipher = (off == 0).then_some(&first);
+            self.sections(cipher, &starts[off / per], done + (off / n) as u128, src.part(off, piece.len()), piece)
         })?;
         self.key = key;
         self.done += (data.len() / n) as u128;
@@ -436,15 +442,21 @@ pub(crate) type Cbc = Padded<CbcBlocks>;
 
 impl Cbc {
     pub(crate) fn new(req: &Request<'_>, encrypt: bool) -> Result<Cbc> {
-        match (req.cipher.family(), encrypt) {
-            (Family::Kuznyechik | Family::Magma, true) => drop(GostCbc::new(req, Direction::Encrypt)?),
-            (Family::Kuznyechik | Family::Magma, false) => drop(GostCbc::new(req, Direction::Decrypt)?),
-            (_, true) => drop(DstuCbc::encryptor(req)?),
-            (_, false) => drop(DstuCbc::decryptor(req)?),
-        }
+        let dir = if encrypt { Direction::Encrypt } else { Direction::Decrypt };
+        let cipher = match req.cipher.family() {
+            Family::Kuznyechik | Family::Magma => GostCbc::new(req, dir)?.into_cipher(),
+            _ => dstu_util::keyed_with_iv(req, true, &["iv", "padding"])?.0,
+        };
         let reg = Zeroizing::new(req.params.iv.clone().unwrap_or_default());
         let blocks = CbcBlocks { reg, scratch: Zeroizing::default() };
-        Ok(Padded { cipher: req.keyed()?, encrypt, padding: req.params.padding, blocks })
+        Ok(Padded { cipher, encrypt, padding: req.params.padding, blocks })
+    }
+}
+
+impl Cbc {
+    /// The keyed cipher (for the many-messages CBC).
+    pub(crate) fn into_cipher(self) -> Cipher {
+        self.cipher
     }
 }
 
@@ -491,20 +503,30 @@ pub(crate) struct CfbDecrypt {
 
 impl CfbDecrypt {
     /// `None` where the parameters make CFB chain (s < n, m > n, key meshing).
-    pub(crate) fn new(req: &Request<'_>) -> Result<Option<CfbDecrypt>> {
+    /// CFB decryption, checked and keyed once: split across threads when
+    /// s = m = n without key meshing (and `parallel`), else sequential.
+    pub(crate) fn new(req: &Request<'_>, parallel: bool) -> Result<Box<dyn StreamCore>> {
         let dstu = req.cipher.family() == Family::Kalyna;
-        if dstu {
-            drop(KalynaCfb::decryptor(req)?);
-        } else {
-            drop(GostCfb::new(req, Direction::Decrypt)?);
-        }
         let n = req.cipher.block_bytes();
         let iv = req.params.iv.as_deref().unwrap_or_default();
-        if req.params.s.is_some_and(|s| s != 8 * n) || iv.len() != n || req.params.key_meshing {
-            return Ok(None);
-        }
+        let splits = parallel && req.params.s.is_none_or(|s| s == 8 * n) && iv.len() == n && !req.params.key_meshing;
+        let cipher = match (dstu, splits) {
+            (true, true) => dstu_cfb::keyed(req)?.0,
+            (true, false) => {
+                let mode = KalynaCfb::decryptor(req)?;
+                let unit = req.params.s.unwrap_or(8 * n) / 8;
+                return Ok(Box::new(Sequential { mode, unit, update: KalynaCfb::update, finish: KalynaCfb::finish }));
+            }
+            (false, _) => {
+                let cfb = GostCfb::new(req, Direction::Decrypt)?;
+                if !splits {
+                    return Ok(any_split(cfb, GostCfb::update));
+                }
+                cfb.into_cipher()
+            }
+        };
         let reg = Zeroizing::new(iv.to_vec());
-        Ok(Some(CfbDecrypt { cipher: req.keyed()?, reg, scratch: Zeroizing::default(), tail_from_end: dstu }))
+        Ok(Box::new(CfbDecrypt { cipher, reg, scratch: Zeroizing::default(), tail_from_end: dstu }))
     }
 }
 

@@ -32,69 +32,14 @@
 //! key wrap KW is one-shot only.
 
 use super::dstu::{KalynaCfb, KalynaCmac, KalynaGmac, KalynaOfb};
-use super::gost::{mgm, Cfb, Cmac, Cnt, Ctr, Direction, Imit, Ofb, OmacAcpkm};
+use super::gost::{mgm, Cfb, Cmac, Cnt, Direction, Imit, Ofb, OmacAcpkm};
 use super::parallel;
+use super::stream_core::{any_split, Sequential, StreamCore};
 use super::threads::Pool;
 use super::{Kind, Mode, Request};
 use crate::error::{Error, Result};
 use crate::Family;
 use zeroize::Zeroizing;
-
-/// One direction of one mode, fed whole `unit`s by [`CipherStream`].
-pub(crate) trait StreamCore: Send {
-    /// `update` takes a multiple of this many bytes.
-    fn unit(&self) -> usize;
-    /// Bytes always kept back for `finish` (a padded decryption's last
-    /// block, XTS's stolen block).
-    fn hold(&self) -> usize {
-        0
-    }
-    /// Transforms `data` in place.
-    fn update(&mut self, data: &mut [u8], pool: &Pool) -> Result<()>;
-    /// Transforms `src` into `dst` (the same length): a copy, then
-    /// [`update`](StreamCore::update), unless the mode reads its input in
-    /// the same pass (CTR).
-    fn update_from(&mut self, src: &[u8], dst: &mut [u8], pool: &Pool) -> Result<()> {
-        dst.copy_from_slice(src);
-        self.update(dst, pool)
-    }
-    /// Whether [`update_from`](StreamCore::update_from) reads `src` in the
-    /// pass that writes `dst` (no copy first).
-    fn reads_in_pass(&self) -> bool {
-        false
-    }
-    /// The output for the last bytes (fewer than `unit() + hold()`), with
-    /// `total` the length of the whole input, for error messages.
-    fn finish(self: Box<Self>, tail: Vec<u8>, total: u64, pool: &Pool) -> Result<Vec<u8>>;
-}
-
-/// A sequential streaming type of the families, adapted to [`StreamCore`].
-struct Sequential<T> {
-    mode: T,
-    unit: usize,
-    update: fn(&mut T, &mut [u8]) -> Result<()>,
-    finish: fn(T, &mut [u8]) -> Result<()>,
-}
-
-impl<T: Send> StreamCore for Sequential<T> {
-    fn unit(&self) -> usize {
-        self.unit
-    }
-
-    fn update(&mut self, data: &mut [u8], _: &Pool) -> Result<()> {
-        (self.update)(&mut self.mode, data)
-    }
-
-    fn finish(self: Box<Self>, mut tail: Vec<u8>, _: u64, _: &Pool) -> Result<Vec<u8>> {
-        (self.finish)(self.mode, &mut tail)?;
-        Ok(tail)
-    }
-}
-
-/// A type whose `update` takes any split and needs no end.
-fn any_split<T: Send + 'static>(mode: T, update: fn(&mut T, &mut [u8]) -> Result<()>) -> Box<dyn StreamCore> {
-    Box::new(Sequential { mode, unit: 1, update, finish: |_, _| Ok(()) })
-}
 
 /// Whether `mode` streams (else only the one-shot calls take it).
 pub fn streams(mode: Mode) -> bool {
@@ -122,15 +67,8 @@ fn engine(req: &Request<'_>, encrypt: bool, bytewise: bool) -> Result<Box<dyn St
         (Mode::Ctr, Family::Kalyna) => Box::new(parallel::Ctr::dstu(req)?),
         // One thread, byte by byte (the C API): the sequential CTR, which
         // is also what the one-shot call runs.
-        (Mode::Ctr, _) if bytewise => any_split(Ctr::new(req)?, Ctr::update),
-        (Mode::Ctr, _) => match parallel::Ctr::gost(req)? {
-            Some(ctr) => Box::new(ctr),
-            None => any_split(Ctr::new(req)?, Ctr::update),
-        },
-        (Mode::CtrAcpkm, _) => match parallel::CtrAcpkm::new(req)? {
-            Some(ctr) => Box::new(ctr),
-            None => any_split(Ctr::new(req)?, Ctr::update),
-        },
+        (Mode::Ctr, _) => parallel::gost_ctr(req, !bytewise)?,
+        (Mode::CtrAcpkm, _) => parallel::gost_ctr(req, true)?,
         (Mode::Xts, _) => Box::new(parallel::Xts::new(req, encrypt)?),
         (Mode::Ofb, Family::Kalyna) => any_split(KalynaOfb::new(req)?, |m, d| {
             m.update(d);
@@ -138,14 +76,10 @@ fn engine(req: &Request<'_>, encrypt: bool, bytewise: bool) -> Result<Box<dyn St
         }),
         (Mode::Ofb, _) => any_split(Ofb::new(req)?, Ofb::update),
         (Mode::Cnt, _) => any_split(Cnt::new(req)?, Cnt::update),
-        // Bytewise GOST CFB decrypts sequentially (the arm below).
-        (Mode::Cfb, _)
-            if !encrypt && (!bytewise || family == Family::Kalyna) && parallel::CfbDecrypt::new(req)?.is_some() =>
-        {
-            Box::new(parallel::CfbDecrypt::new(req)?.expect("checked"))
-        }
+        // Bytewise GOST CFB decrypts sequentially.
+        (Mode::Cfb, _) if !encrypt => parallel::CfbDecrypt::new(req, !bytewise || family == Family::Kalyna)?,
         (Mode::Cfb, Family::Kalyna) => {
-            let mode = if encrypt { KalynaCfb::encryptor(req)? } else { KalynaCfb::decryptor(req)? };
+            let mode = KalynaCfb::encryptor(req)?;
             let unit = req.params.s.unwrap_or(8 * req.cipher.block_bytes()) / 8;
             Box::new(Sequential { mode, unit, update: KalynaCfb::update, finish: KalynaCfb::finish })
         }

@@ -34,18 +34,25 @@ pub struct KalynaCfb {
     scratch: Vec<u8>,
 }
 
+/// The checks of DSTU CFB (`--iv`, `--s`) and its keyed cipher.
+pub(crate) fn keyed<'r>(req: &'r Request<'_>) -> Result<(Cipher, &'r [u8])> {
+    let n = req.cipher.block_bytes();
+    let s = req.params.s.unwrap_or(8 * n);
+    let (cipher, iv) = keyed_with_iv(req, false, &["iv", "s"])?;
+    if !S_BITS.contains(&s) || s > 8 * n {
+        let ok: Vec<String> = S_BITS.iter().filter(|&&b| b <= 8 * n).map(|b| b.to_string()).collect();
+        return Err(Error::Param(format!("{} needs --s of {} (bits), got {s}", who(req), ok.join(", "))));
+    }
+    Ok((cipher, iv))
+}
+
 directions!(KalynaCfb, "CFB", "`--iv` (one block) and `--s`", finish);
 
 impl KalynaCfb {
     fn new(req: &Request<'_>, encrypt: bool) -> Result<KalynaCfb> {
-        let (cipher, iv) = keyed_with_iv(req, false, &["iv", "s"])?;
-        let n = cipher.block_bytes();
-        let s = req.params.s.unwrap_or(8 * n);
-        if !S_BITS.contains(&s) || s > 8 * n {
-            let ok: Vec<String> = S_BITS.iter().filter(|&&b| b <= 8 * n).map(|b| b.to_string()).collect();
-            return Err(Error::Param(format!("{} needs --s of {} (bits), got {s}", who(req), ok.join(", "))));
-        }
-        Ok(KalynaCfb { cipher, reg: iv.to_vec(), q: s / 8, encrypt, scratch: Vec::new() })
+        let (cipher, iv) = keyed(req)?;
+        let q = req.params.s.unwrap_or(8 * cipher.block_bytes()) / 8;
+        Ok(KalynaCfb { cipher, reg: iv.to_vec(), q, encrypt, scratch: Vec::new() })
     }
 
     /// Encrypts or decrypts whole q-byte pieces in place.

@@ -26,16 +26,16 @@ use super::util::{bits_range, check_family, encrypt_one, only, tag_bytes, who, x
 use crate::error::{Error, Result};
 use crate::modes::{Padding, Request};
 use crate::Cipher;
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 /// Streaming DSTU MAC (Kalyna): `--tag-bits` (8 to the block size in steps
 /// of 8, default the block size).
 pub struct KalynaCmac {
     cipher: Cipher,
     /// The chaining value B.
-    state: Vec<u8>,
+    state: Zeroizing<Vec<u8>>,
     /// The last block (or less), kept until more data shows it is not last.
-    buf: Vec<u8>,
+    buf: Zeroizing<Vec<u8>>,
     tag: usize,
     who: String,
 }
@@ -54,12 +54,22 @@ impl KalynaCmac {
         let cipher = req.keyed()?;
         let n = cipher.block_bytes();
         let tag = tag_bytes(req, n, &bits_range(8, 8 * n), &format!("of 8 to {} in steps of 8", 8 * n))?;
-        Ok(KalynaCmac { state: vec![0; n], buf: Vec::with_capacity(n), cipher, tag, who: who(req) })
+        let (state, buf) = (Zeroizing::new(vec![0; n]), Zeroizing::new(Vec::with_capacity(n)));
+        Ok(KalynaCmac { state, buf, cipher, tag, who: who(req) })
     }
 
-    /// The tag length in bytes (the many-streams MAC keys its own cipher).
-    pub(crate) fn tag_bytes(&self) -> usize {
-        self.tag
+    /// The keyed cipher, the tag length in bytes and the error of an empty
+    /// message (for the many-streams MAC).
+    pub(crate) fn into_parts(self) -> (Cipher, usize, Error) {
+        let empty = self.empty_message();
+        (self.cipher, self.tag, empty)
+    }
+
+    fn empty_message(&self) -> Error {
+        Error::Param(format!(
+            "{} needs a message of at least 1 byte (DSTU 7624 §9 defines no MAC of an empty message)",
+            self.who
+        ))
     }
 
     fn chain(&mut self, block: &[u8]) {
@@ -100,10 +110,7 @@ impl KalynaCmac {
         let n = self.state.len();
         let r = self.buf.len();
         if r == 0 {
-            return Err(Error::Param(format!(
-                "{} needs a message of at least 1 byte (DSTU 7624 §9 defines no MAC of an empty message)",
-                self.who
-            )));
+            return Err(self.empty_message());
         }
         // The last block, padded if partial, and the key K* that masks it.
         let mut last = std::mem::take(&mut self.buf);
@@ -122,14 +129,7 @@ impl KalynaCmac {
         last.zeroize();
         state[self.tag..].zeroize();
         state.truncate(self.tag);
-        Ok(state)
-    }
-}
-
-impl Drop for KalynaCmac {
-    fn drop(&mut self) {
-        self.state.zeroize();
-        self.buf.zeroize();
+        Ok(state.to_vec())
     }
 }
 

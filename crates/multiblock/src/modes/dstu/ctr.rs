@@ -149,6 +149,13 @@ impl KalynaCtr {
     }
 }
 
+impl KalynaCtr {
+    /// The keyed cipher (for the parallel CTR).
+    pub(crate) fn into_cipher(self) -> Cipher {
+        self.cipher
+    }
+}
+
 /// One-shot CTR (its own inverse).
 pub(crate) fn apply(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
     let mut out = data.to_vec();

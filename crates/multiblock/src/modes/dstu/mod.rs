@@ -28,7 +28,7 @@
 
 mod cbc;
 mod ccm;
-mod cfb;
+pub(crate) mod cfb;
 mod clmul;
 mod cmac;
 mod ctr;
@@ -36,7 +36,7 @@ mod gcm;
 mod gf;
 mod kw;
 mod ofb;
-mod util;
+pub(crate) mod util;
 mod xts;
 
 #[cfg(test)]

@@ -5,9 +5,7 @@ use crate::error::{Error, Result};
 use crate::modes::{Padding, Request};
 use crate::{Cipher, Family};
 
-/// Bytes pushed through one `encrypt_blocks` / `decrypt_blocks` call in the
-/// parallel paths (a multiple of every block size: 16, 32 and 64 bytes).
-pub(crate) const CHUNK: usize = 8192;
+pub(crate) use crate::modes::buffers::{xor_in as xor_into, CHUNK};
 
 /// `"kalyna-128-128 ctr"`, the start of every message.
 pub(crate) fn who(req: &Request<'_>) -> String {
@@ -129,13 +127,6 @@ pub(crate) fn bits_range(lo: usize, hi: usize) -> Vec<usize> {
     (lo..=hi).step_by(8).collect()
 }
 
-/// `dst ^= src` over the shorter length.
-#[inline]
-pub(crate) fn xor_into(dst: &mut [u8], src: &[u8]) {
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d ^= *s;
-    }
-}
 
 /// Encrypts one block in place (for the sequential modes).
 #[inline]

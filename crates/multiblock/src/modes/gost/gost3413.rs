@@ -143,6 +143,11 @@ impl Ctr {
         Ok(Ctr { x: XorStream::new(CtrGen::new(cipher, rekey, iv, s, section)) })
     }
 
+    /// The keyed cipher and how to key it again (for the parallel CTR).
+    pub(crate) fn into_keys(self) -> (Cipher, Rekey) {
+        (self.x.gen.cipher, self.x.gen.rekey)
+    }
+
     /// Encrypts or decrypts the next `data.len()` bytes in place.
     pub fn update(&mut self, data: &mut [u8]) -> Result<()> {
         self.x.apply(data)
@@ -191,6 +196,13 @@ impl Keystream for OfbGen {
 /// GOST R 34.13 OFB (encryption = decryption), in place on any split.
 pub struct Ofb {
     x: XorStream<OfbGen>,
+}
+
+impl Ofb {
+    /// The keyed cipher (for the many-messages OFB).
+    pub(crate) fn into_cipher(self) -> Cipher {
+        self.x.gen.cipher
+    }
 }
 
 impl Ofb {
@@ -244,6 +256,11 @@ impl Cbc {
         let reg = Zeroizing::new(params::register(req, n, true)?.to_vec());
         let cipher = req.keyed()?;
         Ok(Cbc { cipher, dir, padding: req.params.padding, n, reg, pending: Zeroizing::new(Vec::new()) })
+    }
+
+    /// The keyed cipher (for the parallel CBC).
+    pub(crate) fn into_cipher(self) -> Cipher {
+        self.cipher
     }
 
     /// Takes the next input bytes; returns the output they complete.
@@ -394,6 +411,11 @@ impl Cfb {
             scratch: Zeroizing::new(Vec::new()),
             meshing,
         })
+    }
+
+    /// The keyed cipher (for the parallel CFB decryption).
+    pub(crate) fn into_cipher(self) -> Cipher {
+        self.cipher
     }
 
     /// Encrypts or decrypts (as made) the next `data.len()` bytes in place.

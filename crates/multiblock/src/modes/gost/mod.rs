@@ -46,8 +46,7 @@ use super::{Mode, Request};
 use crate::error::{Error, Result};
 use crate::{CipherId, Family};
 
-/// How many bytes of independent blocks go to the cipher in one call.
-pub const CHUNK_BYTES: usize = 8192;
+pub(crate) use super::buffers::CHUNK as CHUNK_BYTES;
 
 pub use crate::Direction;
 

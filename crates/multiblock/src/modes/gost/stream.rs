@@ -61,13 +61,7 @@ impl<G: Keystream> XorStream<G> {
     }
 }
 
-/// `dst ^= src` over `dst.len()` bytes.
-#[inline]
-pub(crate) fn xor_in(dst: &mut [u8], src: &[u8]) {
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d ^= *s;
-    }
-}
+pub(crate) use crate::modes::buffers::xor_in;
 
 /// The register after shifting `fed` in from the right: the last
 /// `reg.len()` bytes of `reg || fed` (GOST R 34.13's R_{i+1} = LSB(R_i) || C_i).

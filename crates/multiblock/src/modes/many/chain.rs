@@ -14,7 +14,8 @@ use super::Fit;
 use crate::error::{Error, Result};
 use crate::modes::gost::stream::xor_in;
 use crate::modes::{self, Mode, Request};
-use crate::{Cipher, Family};
+use crate::modes::gost::{Cfb as GostCfb, Ofb as GostOfb};
+use crate::{Cipher, Direction, Family};
 
 /// The wide form of a request's mode.
 #[derive(Clone, Copy)]
@@ -49,8 +50,8 @@ pub(crate) fn encrypt(req: &Request<'_>, messages: &[&[u8]]) -> Result<Vec<Vec<u
     let Some(fb) = feedback(req) else {
         return messages.iter().map(|m| modes::encrypt(req, m)).collect();
     };
+    let cipher = keyed(req, fb)?;
     let lens = ciphertext_lens(req, fb, messages)?;
-    let cipher = req.keyed()?;
     let mut out: Vec<Vec<u8>> = messages
         .iter()
         .zip(&lens)
@@ -77,8 +78,8 @@ pub(crate) fn encrypt_to(req: &Request<'_>, messages: &[&[u8]], out: &mut [u8]) 
         }
         return Ok(Fit::Written(lens));
     };
+    let cipher = keyed(req, fb)?;
     let lens = ciphertext_lens(req, fb, messages)?;
-    let cipher = req.keyed()?;
     let Some(mut slots) = carve(out, &lens) else { return Ok(Fit::TooSmall { needed: lens.iter().sum() }) };
     for (slot, m) in slots.iter_mut().zip(messages) {
         prepare(req, fb, m, slot);
@@ -111,12 +112,12 @@ pub(crate) fn encrypt_in_place(req: &Request<'_>, messages: &mut [&mut [u8]]) ->
         }
         return Ok(());
     };
+    let cipher = keyed(req, fb)?;
     let refs: Vec<&[u8]> = messages.iter().map(|m| &m[..]).collect();
     let lens = ciphertext_lens(req, fb, &refs)?;
     for (m, &len) in messages.iter().zip(&lens) {
         same_length(m.len(), len)?;
     }
-    let cipher = req.keyed()?;
     run(&cipher, req, fb, messages)
 }
 
@@ -136,8 +137,20 @@ fn carve<'a>(out: &'a mut [u8], lens: &[usize]) -> Option<Vec<&'a mut [u8]>> {
 
 /// Each message's ciphertext length, after the checks one stream makes of
 /// the parameters, the key and (CBC) the padded length.
+/// The request checked as its one-message encryption checks it, and its
+/// cipher keyed (once, for every message).
+fn keyed(req: &Request<'_>, fb: Feedback) -> Result<Cipher> {
+    let gost = matches!(req.cipher.family(), Family::Kuznyechik | Family::Magma | Family::Gost89);
+    Ok(match (fb, gost) {
+        (Feedback::Cbc, _) => modes::parallel::Cbc::new(req, true)?.into_cipher(),
+        (Feedback::Cfb { .. }, true) => GostCfb::new(req, Direction::Encrypt)?.into_cipher(),
+        (Feedback::Cfb { .. }, false) => modes::dstu::cfb::keyed(req)?.0,
+        (Feedback::Ofb, true) => GostOfb::new(req)?.into_cipher(),
+        (Feedback::Ofb, false) => modes::dstu::util::keyed_with_iv(req, false, &["iv"])?.0,
+    })
+}
+
 fn ciphertext_lens(req: &Request<'_>, fb: Feedback, messages: &[&[u8]]) -> Result<Vec<usize>> {
-    modes::encrypt(req, &[])?;
     let n = req.cipher.block_bytes();
     messages
         .iter()

@@ -98,10 +98,8 @@ impl WideMac {
                 (Keys::Sections { slots: vec![first], master, rekey, per }, tag, None)
             }
             (Mode::Cmac, Family::Kalyna) => {
-                let probe = KalynaCmac::new(req)?;
-                let tag = probe.tag_bytes();
-                let empty = probe.finalize().err();
-                let cipher = req.keyed()?;
+                let (cipher, tag, empty) = KalynaCmac::new(req)?.into_parts();
+                let empty = Some(empty);
                 let n = cipher.block_bytes();
                 let mut whole = Zeroizing::new(vec![0u8; n]);
                 let mut partial = Zeroizing::new(vec![0u8; n]);

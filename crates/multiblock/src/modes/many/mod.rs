@@ -64,7 +64,9 @@ impl MacMany {
         let inner = match WideMac::new(req, streams)? {
             Some(w) => Inner::Wide(Box::new(w)),
             None => {
-                MacStream::new(req)?; // the checks, even for no stream
+                if streams == 0 {
+                    MacStream::new(req)?; // the checks, even for no stream
+                }
                 Inner::Each((0..streams).map(|_| MacStream::new(req)).collect::<Result<_>>()?)
             }
         };
