@@ -5,6 +5,15 @@
 
 use std::sync::OnceLock;
 
+/// The features whose fields are listed, each set by `std::arch::$detect!`
+/// of its name; the rest `false`.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+macro_rules! detected {
+    ($detect:ident: $($field:ident $name:tt),* $(,)?) => {
+        CpuFeatures { $($field: std::arch::$detect!($name),)* ..CpuFeatures::default() }
+    };
+}
+
 /// The instruction-set extensions the backends care about, each `true`
 /// when the CPU has it and the OS enabled it (fields named as in
 /// `is_x86_feature_detected!` and, for aarch64, `is_aarch64_feature_detected!`;
@@ -89,38 +98,15 @@ impl CpuFeatures {
 
     #[cfg(target_arch = "x86_64")]
     fn detect() -> CpuFeatures {
-        use std::arch::is_x86_feature_detected as has;
-        CpuFeatures {
-            sse2: has!("sse2"),
-            ssse3: has!("ssse3"),
-            sse41: has!("sse4.1"),
-            avx: has!("avx"),
-            avx2: has!("avx2"),
-            bmi2: has!("bmi2"),
-            aes: has!("aes"),
-            pclmulqdq: has!("pclmulqdq"),
-            avx512f: has!("avx512f"),
-            avx512bw: has!("avx512bw"),
-            avx512vl: has!("avx512vl"),
-            avx512vbmi: has!("avx512vbmi"),
-            avx512vbmi2: has!("avx512vbmi2"),
-            gfni: has!("gfni"),
-            vaes: has!("vaes"),
-            vpclmulqdq: has!("vpclmulqdq"),
-            ..CpuFeatures::default()
-        }
+        detected!(is_x86_feature_detected: sse2 "sse2", ssse3 "ssse3", sse41 "sse4.1", avx "avx", avx2 "avx2",
+            bmi2 "bmi2", aes "aes", pclmulqdq "pclmulqdq", avx512f "avx512f", avx512bw "avx512bw",
+            avx512vl "avx512vl", avx512vbmi "avx512vbmi", avx512vbmi2 "avx512vbmi2", gfni "gfni", vaes "vaes",
+            vpclmulqdq "vpclmulqdq")
     }
 
     #[cfg(target_arch = "aarch64")]
     fn detect() -> CpuFeatures {
-        use std::arch::is_aarch64_feature_detected as has;
-        CpuFeatures {
-            neon: has!("neon"),
-            aes: has!("aes"),
-            pmull: has!("pmull"),
-            sha3: has!("sha3"),
-            ..CpuFeatures::default()
-        }
+        detected!(is_aarch64_feature_detected: neon "neon", aes "aes", pmull "pmull", sha3 "sha3")
     }
 
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]

@@ -11,15 +11,10 @@ use super::Keys;
 use crate::backend::Backend;
 
 /// Fastest first; the default is the first constant-time one the CPU runs.
-pub(crate) static BACKENDS: &[Backend<Keys>] = &[
-    #[cfg(target_arch = "aarch64")]
-    neon::BACKEND,
-    #[cfg(target_arch = "x86_64")]
-    avx512_vbmi::BACKEND,
-    #[cfg(target_arch = "x86_64")]
-    avx2::BACKEND,
-    #[cfg(target_arch = "x86_64")]
-    ssse3::BACKEND,
-    portable::BACKEND,
-    reference::BACKEND,
-];
+#[cfg(target_arch = "x86_64")]
+pub(crate) static BACKENDS: &[Backend<Keys>] =
+    &[avx512_vbmi::BACKEND, avx2::BACKEND, ssse3::BACKEND, portable::BACKEND, reference::BACKEND];
+#[cfg(target_arch = "aarch64")]
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[neon::BACKEND, portable::BACKEND, reference::BACKEND];
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+pub(crate) static BACKENDS: &[Backend<Keys>] = &[portable::BACKEND, reference::BACKEND];
