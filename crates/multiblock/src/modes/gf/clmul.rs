@@ -44,24 +44,36 @@ const REVERSE_64X2: [u8; 16] = [7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 
 pub(crate) fn mgm_mul_acc<M: Clmul>(m: M, n: usize, acc: &mut Acc, h: &[u8], x: &[u8]) {
     debug_assert!(M::BYTES == 16);
     if n == 16 {
-        m.vectorize(MgmSum128 { m, acc, h, x })
+        m.vectorize(MgmSum::<M, 16> { m, acc, h, x })
     } else {
-        m.vectorize(MgmSum64 { m, acc, h, x })
+        m.vectorize(MgmSum::<M, 8> { m, acc, h, x })
     }
 }
 
-/// 256-bit products of 16-byte blocks.
-struct MgmSum128<'a, M> {
+/// The sum over N-byte blocks.
+struct MgmSum<'a, M, const N: usize> {
     m: M,
     acc: &'a mut Acc,
     h: &'a [u8],
     x: &'a [u8],
 }
 
-impl<M: Clmul> Job for MgmSum128<'_, M> {
+impl<M: Clmul, const N: usize> Job for MgmSum<'_, M, N> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
+        if N == 16 {
+            self.sum128()
+        } else {
+            self.sum64()
+        }
+    }
+}
+
+impl<M: Clmul, const N: usize> MgmSum<'_, M, N> {
+    /// 256-bit products of 16-byte blocks.
+    #[inline(always)]
+    fn sum128(self) {
         let m = self.m;
         let rev = m.load(&REVERSE_128);
         let (mut lo, mut mid, mut hi) = (m.zero(), m.zero(), m.zero());
@@ -77,20 +89,10 @@ impl<M: Clmul> Job for MgmSum128<'_, M> {
         self.acc.lo ^= to_u128(m, lo);
         self.acc.hi ^= to_u128(m, hi);
     }
-}
 
-/// 128-bit products of 8-byte blocks, two blocks per register.
-struct MgmSum64<'a, M> {
-    m: M,
-    acc: &'a mut Acc,
-    h: &'a [u8],
-    x: &'a [u8],
-}
-
-impl<M: Clmul> Job for MgmSum64<'_, M> {
-    type Output = ();
+    /// 128-bit products of 8-byte blocks, two blocks per register.
     #[inline(always)]
-    fn run(self) {
+    fn sum64(self) {
         let m = self.m;
         let rev = m.load(&REVERSE_64X2);
         let mut sum = m.zero();
