@@ -18,6 +18,7 @@ pub mod aead_stream;
 mod alloc;
 mod buffers;
 pub mod dstu;
+mod gf;
 pub mod gost;
 pub mod many;
 pub mod padding;

@@ -4,7 +4,7 @@
 //! vocabulary; `simd::tests` checks it against the real instructions where
 //! the CPU has them.
 
-use super::{Avx512, Gfni, Job, Machine, Narrow, Simd, Table256, Vbmi};
+use super::{Avx512, Clmul, Gfni, Job, Machine, Narrow, Simd, Table256, Vbmi};
 use crate::cpu::CpuFeatures;
 
 /// The emulated machine; N is 16, 32 or 64.
@@ -317,5 +317,23 @@ impl<const N: usize> Avx512 for Emu<N> {
             let src = if k < q { &a } else { &b };
             src[(k % q) * 8 + i % 8]
         })
+    }
+}
+
+impl<const N: usize> Clmul for Emu<N> {
+    /// The SDM's PCLMULQDQ per 128-bit lane: bit i of the product is the
+    /// XOR of a_j·b_(i−j).
+    fn clmul<const IMM: i32>(self, a: R<N>, b: R<N>) -> R<N> {
+        let mut out = [0u8; N];
+        for lane in (0..N).step_by(16) {
+            let word = |x: &R<N>, sel: i32| {
+                let at = lane + 8 * (sel & 1) as usize;
+                u64::from_le_bytes(x[at..at + 8].try_into().expect("8 bytes"))
+            };
+            let (x, y) = (word(&a, IMM), word(&b, IMM >> 4));
+            let p = (0..64).filter(|j| y >> j & 1 == 1).fold(0u128, |p, j| p ^ (u128::from(x) << j));
+            out[lane..lane + 16].copy_from_slice(&p.to_le_bytes());
+        }
+        out
     }
 }

@@ -28,6 +28,8 @@ pub(crate) trait HasAvx512: HasAvx2 {}
 pub(crate) trait HasGfni: Level {}
 /// Levels with AVX-512 VBMI (and VL).
 pub(crate) trait HasVbmi: HasAvx512 {}
+/// Levels with PCLMULQDQ.
+pub(crate) trait HasClmul: Level {}
 
 macro_rules! level {
     ($(#[$doc:meta])* $name:ident, $features:literal, $needs:literal, avx2: $avx2:literal, vl: $vl:literal, |$f:ident| $available:expr) => {
@@ -59,6 +61,11 @@ macro_rules! level {
 level!(
     /// SSSE3 (xmm only).
     Ssse3, "ssse3", "ssse3", avx2: false, vl: false, |f| f.ssse3
+);
+level!(
+    /// SSSE3 and PCLMULQDQ (xmm only; the GF(2^n) multiplications of the
+    /// modes, legacy-SSE encoded).
+    Pclmul, "ssse3,pclmulqdq", "ssse3+pclmulqdq", avx2: false, vl: false, |f| f.ssse3 && f.pclmulqdq
 );
 level!(
     /// AVX2 (VEX-encoded xmm and ymm).
@@ -96,3 +103,4 @@ impl HasVbmi for Avx512Vbmi {}
 impl HasVbmi for Avx512Gfni {}
 impl HasGfni for Avx2Gfni {}
 impl HasGfni for Avx512Gfni {}
+impl HasClmul for Pclmul {}

@@ -14,7 +14,9 @@
 //! - [`Gfni`]: `vgf2p8affineqb` (any width with GFNI);
 //! - [`Vbmi`]: `vpermb` / `vpermi2b` byte lookups over whole registers;
 //! - [`Avx512`]: `vpternlog`, mask blends and merge-masked shuffles,
-//!   `vpermt2q`.
+//!   `vpermt2q`;
+//! - [`Clmul`]: `pclmulqdq`, 64×64-bit carry-less products (the GF(2^n)
+//!   multiplications of MGM and DSTU GCM/GMAC).
 //!
 //! Every method is `#[inline(always)]`: on its own it is compiled without the
 //! level's features, so it must melt into a function that has them. That
@@ -51,7 +53,9 @@ mod zmm;
 
 #[cfg(target_arch = "x86_64")]
 #[allow(unused_imports)] // the levels and bounds kernels name
-pub(crate) use level::{Avx2, Avx2Gfni, Avx512Bw, Avx512Gfni, Avx512Vbmi, HasAvx2, HasAvx512, HasGfni, HasVbmi, Level, Ssse3};
+pub(crate) use level::{
+    Avx2, Avx2Gfni, Avx512Bw, Avx512Gfni, Avx512Vbmi, HasAvx2, HasAvx512, HasClmul, HasGfni, HasVbmi, Level, Pclmul, Ssse3,
+};
 #[cfg(target_arch = "x86_64")]
 pub(crate) use {xmm::Xmm, ymm::Ymm, zmm::Zmm};
 #[cfg(target_arch = "aarch64")]
@@ -256,6 +260,13 @@ pub(crate) trait Avx512: Simd {
     /// The first `dst.len()` (≤ BYTES) bytes of `v` into `dst` (masked
     /// `vmovdqu8`: bytes past `dst` are not written).
     fn store_prefix(self, v: Self::V, dst: &mut [u8]);
+}
+
+/// `pclmulqdq`: per 128-bit lane, the 128-bit carry-less product of a's
+/// 64-bit word `IMM & 1` and b's word `IMM >> 4 & 1` (IMM 0x00, 0x01, 0x10
+/// or 0x11).
+pub(crate) trait Clmul: Simd {
+    fn clmul<const IMM: i32>(self, a: Self::V, b: Self::V) -> Self::V;
 }
 
 #[cfg(test)]

@@ -126,6 +126,19 @@ macro_rules! check_affine {
     };
 }
 
+/// `pclmulqdq` with each of its four selections.
+#[allow(unused_macros)] // x86-64 only
+macro_rules! check_clmul {
+    ($m:ident, $n:literal, $rng:ident) => {
+        for _ in 0..50 {
+            same!($m, $n, $rng, |m, a, b, _c| m.xor(m.clmul::<0x00>(a, b), m.shl64::<1>(m.clmul::<0x11>(b, a))));
+            same!($m, $n, $rng, |m, a, b, _c| m.clmul::<0x01>(a, b));
+            same!($m, $n, $rng, |m, a, b, _c| m.clmul::<0x10>(a, b));
+            same!($m, $n, $rng, |m, a, _b, _c| m.clmul::<0x11>(a, m.splat64(u64::MAX)));
+        }
+    };
+}
+
 /// The 256-entry register lookups.
 #[allow(unused_macros)] // aarch64 only
 macro_rules! check_table256 {
@@ -145,6 +158,7 @@ machines! {
 #[cfg(target_arch = "x86_64")]
 machines! {
     xmm_ssse3: Xmm<Ssse3>, 16, [check_simd];
+    xmm_pclmul: Xmm<Pclmul>, 16, [check_simd, check_clmul];
     xmm_avx2: Xmm<Avx2>, 16, [check_simd];
     xmm_avx2_gfni: Xmm<Avx2Gfni>, 16, [check_affine];
     xmm_avx512: Xmm<Avx512Gfni>, 16, [check_simd, check_extensions];
@@ -175,6 +189,26 @@ fn emulated_gf2p8mulb_matches_fips_197() {
     b[1] = 1;
     let p = m.mul(a, b);
     assert_eq!((p[0], p[1]), (0xc1, 0xd5));
+}
+
+/// The emulated `pclmulqdq` on known products, so a CPU without it still
+/// checks the emulator: (1 + x)² = 1 + x², x^63 · x^63 = x^126, and
+/// x^63 · (1 + x) = x^63 + x^64, one per selection.
+#[test]
+fn emulated_pclmulqdq_known_products() {
+    let m = Emu::<16>;
+    let two = |lo: u64, hi: u64| {
+        let mut r = [0u8; 16];
+        r[..8].copy_from_slice(&lo.to_le_bytes());
+        r[8..].copy_from_slice(&hi.to_le_bytes());
+        r
+    };
+    // a = (lo 1 + x, hi x^63), b = (lo x^63, hi 1 + x).
+    let (a, b) = (two(3, 1 << 63), two(1 << 63, 3));
+    assert_eq!(m.clmul::<0x00>(a, a), two(5, 0));
+    assert_eq!(m.clmul::<0x01>(a, b), two(0, 1 << 62));
+    assert_eq!(m.clmul::<0x10>(a, b), two(5, 0));
+    assert_eq!(m.clmul::<0x11>(a, b), two(1 << 63, 1));
 }
 
 /// `Narrow::low_half` and `widen`: the low half kept both ways (the

@@ -1,7 +1,7 @@
 //! 128-bit registers: SSSE3 and up (VEX-encoded inside AVX2 levels, EVEX
 //! forms of `vpternlog`, `vprold` and the masks with AVX-512VL).
 
-use super::level::{HasAvx512, HasGfni, HasVbmi, Level};
+use super::level::{HasAvx512, HasClmul, HasGfni, HasVbmi, Level};
 use super::x86_ops::{x86_binary, x86_extensions, x86_rotl, x86_shift, x86_simd, x86_unpack};
 use core::arch::x86_64::*;
 use core::marker::PhantomData;
@@ -148,4 +148,12 @@ x86_extensions! {
     avx512: [HasAvx512] _mm_ternarylogic_epi32 _mm_movepi8_mask _mm_test_epi8_mask _mm_set1_epi8
         _mm_mask_blend_epi8 _mm_mask_shuffle_epi8 _mm_permutex2var_epi64
         _mm_maskz_loadu_epi8 _mm_mask_storeu_epi8
+}
+
+impl<L: HasClmul> super::Clmul for Xmm<L> {
+    #[inline(always)]
+    fn clmul<const IMM: i32>(self, a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: the token proves L's features, PCLMULQDQ among them.
+        unsafe { _mm_clmulepi64_si128::<IMM>(a, b) }
+    }
 }

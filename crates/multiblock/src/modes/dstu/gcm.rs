@@ -4,7 +4,7 @@
 //! - keystream as in CTR but with S = E_K(IV) stepped on its first 8 bytes
 //!   only (a little-endian u64, wrapping: UAPKI's `gamma_old[0]++`, which
 //!   dstu-core keeps); C = P ⊕ keystream;
-//! - H = E_K(0^n); B = 0; B ← (B ⊕ X)·H in GF(2^8n) ([`super::gf`]) over the
+//! - H = E_K(0^n); B = 0; B ← (B ⊕ X)·H in GF(2^8n) ([`crate::modes::gf::dstu`]) over the
 //!   blocks of A, then of C, a partial last block of either completed with
 //!   0x80 then zeros (Annex Б.2);
 //! - tag = the leading `tag_bits` of E_K(B ⊕ (|A|·8 as u64 LE at byte 0,
@@ -28,7 +28,7 @@
 //! plaintext until the tag checks. GMAC streams ([`KalynaGmac`]).
 
 use super::ctr::{Keystream, Step};
-use super::gf::{Field, Ghash};
+use crate::modes::gf::{dstu::Field, ghash::Ghash};
 use super::util::{bits_range, check_family, encrypt_one, iv_block, only, tag_bytes, who, xor_into};
 use crate::error::{Error, Result};
 use crate::modes::Request;

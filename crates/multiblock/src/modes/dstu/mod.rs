@@ -7,7 +7,7 @@
 //! | cfb | `cfb.rs` | iv, s | decryption when s = block |
 //! | ofb | `ofb.rs` | iv | no (by construction) |
 //! | cmac | `cmac.rs` | tag-bits (any length ≥ 1 byte, §9 padding) | no (CBC-MAC) |
-//! | gcm, gmac | `gcm.rs` (+ `gf.rs`, `clmul.rs`) | iv, aad, tag-bits | keystream yes; GHASH chained |
+//! | gcm, gmac | `gcm.rs` (+ `modes/gf`) | iv, aad, tag-bits | keystream yes; GHASH chained |
 //! | ccm | `ccm.rs` | iv, aad, nb, tag-bits | keystream yes; CBC-MAC no |
 //! | xts | `xts.rs` | iv (the tweak) | yes |
 //! | kw | `kw.rs` | — | no (by construction) |
@@ -29,11 +29,9 @@
 mod cbc;
 mod ccm;
 pub(crate) mod cfb;
-mod clmul;
 mod cmac;
 mod ctr;
 mod gcm;
-mod gf;
 mod kw;
 mod ofb;
 pub(crate) mod util;

@@ -1,6 +1,6 @@
 //! XTS (DSTU 7624:2014 §14; Bouncy Castle's KXTSBlockCipher): one key, IV =
 //! the tweak block. T_0 = E_K(IV), T_i = T_{i−1}·x in the GF(2^8n) of
-//! [`super::gf`] (the GCM polynomial of the block size), and block i
+//! [`crate::modes::gf::dstu`] (the GCM polynomial of the block size), and block i
 //! (from 1) is C_i = E_K(P_i ⊕ T_i) ⊕ T_i.
 //!
 //! A message that ends in a partial block of r bytes uses ciphertext
@@ -13,7 +13,7 @@
 //! cheap shift each, so XTS encrypts and decrypts up to [`CHUNK`] bytes per
 //! `encrypt_blocks` / `decrypt_blocks` call.
 
-use super::gf::{Elem, Field};
+use crate::modes::gf::dstu::{Elem, Field};
 use super::util::{directions, encrypt_one, keyed_with_iv, who, xor_into, CHUNK};
 use crate::error::{Error, Result};
 use crate::modes::Request;

@@ -8,7 +8,7 @@
 //! with A and C zero-padded to whole blocks and lengths in bits as n/2-bit
 //! big-endian numbers. Nothing chains: Y and Z counter blocks go to the
 //! cipher [`CHUNK_BYTES`] at a time and the products are summed unreduced
-//! (`gf.rs`, PCLMULQDQ when present).
+//! (`modes/gf`, PCLMULQDQ when present).
 //!
 //! One-shot: [`seal`] returns C || T; [`open`] takes C || T, checks the
 //! tag in constant time first and only then decrypts, so no plaintext is
@@ -19,7 +19,7 @@
 //! RustCrypto's `mgm` crate computes the same (the tests check it) but is
 //! written for cipher 0.3 and only offers tags of n bits.
 
-use super::gf::{self, Acc};
+use crate::modes::gf::mgm::{self as gf, Acc};
 use super::params::{self, P};
 use super::stream::xor_in;
 use super::CHUNK_BYTES;

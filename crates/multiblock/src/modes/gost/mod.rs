@@ -6,7 +6,7 @@
 //!   m = z·n register (z interleaved chains) and s-bit segments;
 //! - RFC 8645 (R 1323565.1.017-2018): CTR-ACPKM and OMAC-ACPKM ([`acpkm`]);
 //! - RFC 9058 (R 1323565.1.026-2019): MGM ([`mgm`], GF multiplication in
-//!   `gf` with PCLMULQDQ in `gf_clmul`);
+//!   `modes/gf`);
 //! - GOST 28147-89 / RFC 5830 for `gost89`: CNT ("gamma" with C1/C2), CFB and
 //!   the MAC "imitovstavka", with RFC 4357 §2.3 CryptoPro key meshing
 //!   ([`gost28147`]).
@@ -25,9 +25,6 @@
 
 pub mod acpkm;
 pub mod cmac;
-mod gf;
-#[cfg(target_arch = "x86_64")]
-mod gf_clmul;
 pub mod gost28147;
 pub mod gost3413;
 pub mod mgm;

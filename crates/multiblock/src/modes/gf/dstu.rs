@@ -11,18 +11,21 @@
 //!
 //! Elements are little-endian, without the bit reflection of NIST GHASH:
 //! bit j of byte i is the coefficient of x^(8i+j). Multiplication is a
-//! carry-less product (PCLMULQDQ in [`super::clmul`] when the CPU has it,
-//! else a masked shift-and-add that has no secret-dependent branch or
-//! index) followed by a word-wise reduction.
+//! carry-less product ([`super::clmul`] when the CPU has PCLMULQDQ, else
+//! [`super::portable`]) followed by a word-wise reduction.
 
-use super::clmul;
+use super::{clmul, portable};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::{Machine, Pclmul, Xmm};
 
 /// An element: the first `w` of these little-endian limbs are used.
 pub(crate) type Elem = [u64; 8];
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 enum Mul {
-    Clmul,
+    /// The token is the proof that the CPU has PCLMULQDQ.
+    #[cfg(target_arch = "x86_64")]
+    Clmul(Xmm<Pclmul>),
     Portable,
 }
 
@@ -39,9 +42,11 @@ pub(crate) struct Field {
 impl Field {
     /// The field for `block_bytes` = 16, 32 or 64, with the fastest multiply.
     pub(crate) fn for_block(block_bytes: usize) -> Field {
+        #[allow(unused_mut)] // no clmul outside x86-64
         let mut f = Field::portable(block_bytes);
-        if clmul::available() {
-            f.mul = Mul::Clmul;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(m) = Xmm::<Pclmul>::detect() {
+            f.mul = Mul::Clmul(m);
         }
         f
     }
@@ -106,9 +111,9 @@ impl Field {
         let w = self.w;
         let mut wide = [0u64; 16];
         match self.mul {
-            // SAFETY: Mul::Clmul is chosen only when clmul::available().
-            Mul::Clmul => unsafe { clmul::mul_wide(w, a, b, &mut wide) },
-            Mul::Portable => mul_wide_portable(&a[..w], &b[..w], &mut wide),
+            #[cfg(target_arch = "x86_64")]
+            Mul::Clmul(m) => clmul::mul_wide(m, w, a, b, &mut wide),
+            Mul::Portable => portable::mul_wide(&a[..w], &b[..w], &mut wide),
         }
         self.reduce(&mut wide)
     }
@@ -116,8 +121,8 @@ impl Field {
     /// acc ← (acc ⊕ X)·h for every whole block X of `blocks`.
     pub(crate) fn ghash_blocks(&self, h: &Elem, acc: &mut Elem, blocks: &[u8]) {
         match self.mul {
-            // SAFETY: Mul::Clmul is chosen only when clmul::available().
-            Mul::Clmul => unsafe { clmul::ghash(self.w, self.low_terms(), h, acc, blocks) },
+            #[cfg(target_arch = "x86_64")]
+            Mul::Clmul(m) => clmul::ghash(m, self.w, self.low_terms(), h, acc, blocks),
             Mul::Portable => {
                 for x in blocks.chunks_exact(8 * self.w) {
                     let x = self.elem(x);
@@ -185,103 +190,11 @@ pub(crate) fn reduce_w<const W: usize>(low: u64, wide: &mut [u64; 16]) -> Elem {
     out
 }
 
-/// 64 × 64 → 128-bit carry-less product: each bit of `b` selects a shifted
-/// `a` through a mask, never a branch.
-fn clmul64(a: u64, b: u64) -> u128 {
-    let a = a as u128;
-    let mut r = 0u128;
-    for i in 0..64 {
-        let mask = 0u128.wrapping_sub(((b >> i) & 1) as u128);
-        r ^= (a << i) & mask;
-    }
-    r
-}
-
-fn mul_wide_portable(a: &[u64], b: &[u64], wide: &mut [u64; 16]) {
-    *wide = [0; 16];
-    for (i, &x) in a.iter().enumerate() {
-        for (j, &y) in b.iter().enumerate() {
-            let p = clmul64(x, y);
-            wide[i + j] ^= p as u64;
-            wide[i + j + 1] ^= (p >> 64) as u64;
-        }
-    }
-}
-
-/// The DSTU GHASH: B ← (B ⊕ X)·H over blocks X, where a section (the
-/// associated data, the ciphertext, the GMAC message) that ends in a
-/// partial block is completed with Annex Б.2 padding: 0x80, then zeros.
-pub(crate) struct Ghash {
-    field: Field,
-    h: Elem,
-    acc: Elem,
-    buf: [u8; 64],
-    fill: usize,
-}
-
-impl Ghash {
-    /// `h` is the hash key E_K(0), one block.
-    pub(crate) fn new(field: Field, h: &[u8]) -> Ghash {
-        Ghash { field, h: field.elem(h), acc: [0; 8], buf: [0; 64], fill: 0 }
-    }
-
-    fn absorb(&mut self, blocks: &[u8]) {
-        self.field.ghash_blocks(&self.h, &mut self.acc, blocks);
-    }
-
-    /// Hashes more bytes of the current section.
-    pub(crate) fn update(&mut self, mut data: &[u8]) {
-        let n = self.field.block_bytes();
-        if self.fill > 0 {
-            let take = (n - self.fill).min(data.len());
-            self.buf[self.fill..self.fill + take].copy_from_slice(&data[..take]);
-            self.fill += take;
-            data = &data[take..];
-            if self.fill < n {
-                return;
-            }
-            let block = self.buf;
-            self.absorb(&block[..n]);
-            self.fill = 0;
-        }
-        let whole = data.len() - data.len() % n;
-        self.absorb(&data[..whole]);
-        let rest = &data[whole..];
-        self.buf[..rest.len()].copy_from_slice(rest);
-        self.fill = rest.len();
-    }
-
-    /// Ends a section: a partial last block gets 0x80 then zeros.
-    pub(crate) fn end_section(&mut self) {
-        let n = self.field.block_bytes();
-        if self.fill > 0 {
-            self.buf[self.fill] = 0x80;
-            self.buf[self.fill + 1..n].fill(0);
-            let block = self.buf;
-            self.absorb(&block[..n]);
-            self.fill = 0;
-        }
-    }
-
-    /// The accumulator B as bytes (after the last [`Ghash::end_section`]).
-    pub(crate) fn value(&self, out: &mut [u8]) {
-        self.field.write(&self.acc, out);
-    }
-}
-
-impl Drop for Ghash {
-    fn drop(&mut self) {
-        use zeroize::Zeroize;
-        self.h.zeroize();
-        self.acc.zeroize();
-        self.buf.zeroize();
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    use crate::simd::emu::Emu;
     use crate::test_rng::Rng;
 
     /// A random element of `w` 64-bit words.
@@ -327,6 +240,9 @@ mod tests {
                 let want = mul_by_definition(&p, &a, &b);
                 assert_eq!(p.mul(&a, &b), want, "portable n={n}");
                 assert_eq!(fast.mul(&a, &b), want, "fast n={n}");
+                let mut wide = [0u64; 16];
+                clmul::mul_wide(Emu::<16>, p.w, &a, &b, &mut wide);
+                assert_eq!(p.reduce(&mut wide), want, "emulated n={n}");
             }
         }
     }
@@ -354,10 +270,12 @@ mod tests {
                 let h = elem(&mut rng, p.w);
                 let start = elem(&mut rng, p.w);
                 let data: Vec<u8> = (0..blocks * n).map(|_| rng.next() as u8).collect();
-                let (mut a, mut b) = (start, start);
+                let (mut a, mut b, mut e) = (start, start, start);
                 p.ghash_blocks(&h, &mut a, &data);
                 fast.ghash_blocks(&h, &mut b, &data);
+                clmul::ghash(Emu::<16>, p.w, p.low_terms(), &h, &mut e, &data);
                 assert_eq!(a, b, "n={n} blocks={blocks}");
+                assert_eq!(e, a, "emulated, n={n} blocks={blocks}");
             }
         }
     }
