@@ -8,7 +8,7 @@
 //! shift it left by n bits per block, CFB by s bits, so OFB/CBC with z > 1
 //! run z interleaved chains: z blocks go to the cipher in one call. CTR,
 //! CBC decryption and CFB decryption have no chain at all and go through
-//! the cipher [`CHUNK_BYTES`] at a time.
+//! the cipher 8 KiB (`CHUNK_BYTES`) at a time.
 //!
 //! Why not RustCrypto's `ctr`/`cbc`/`cfb-mode`/`ofb`: they fix m = n and
 //! s = n in the type, hand the cipher at most `ParBlocksSize` blocks at a
@@ -361,7 +361,7 @@ impl Cbc {
 /// the cipher input of step i is bytes i·s .. i·s+n of V = IV || C. When
 /// encrypting, the next ⌊(m−n)/s⌋+1 inputs are already in the register and
 /// go to the cipher together; when decrypting, all of V is known and the
-/// inputs go [`CHUNK_BYTES`] at a time.
+/// inputs go 8 KiB (`CHUNK_BYTES`) at a time.
 pub struct Cfb {
     cipher: Cipher,
     rekey: Rekey,

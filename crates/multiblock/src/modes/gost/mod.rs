@@ -13,7 +13,7 @@
 //!
 //! Every mode pushes as many blocks per
 //! [`Cipher::encrypt_blocks`](crate::Cipher::encrypt_blocks) call as the
-//! standard allows ([`CHUNK_BYTES`] where the blocks are independent), so
+//! standard allows (8 KiB, `CHUNK_BYTES`, where the blocks are independent), so
 //! CTR, CTR-ACPKM, MGM, CNT, CBC/CFB decryption run near ECB speed.
 //!
 //! Streaming: [`Ctr`] (CTR and CTR-ACPKM), [`Ofb`], [`Cfb`] (also gost89 CFB),
