@@ -13,7 +13,7 @@ every strongly connected set of more than one module, exiting 1 if there is
 one. Test code (a file or inline module under `#[cfg(test)]`) may reach any
 layer and is left out. `--graph` prints the edges as well.
 
-`--inside MODULE` (a directory module such as `modes` or `modes::gost`)
+`--inside MODULE` (a directory module such as `modes` or `modes::dstu`)
 checks the children of that module instead: `crate::MODULE::X`, `super::X`
 and `super::super::X` paths from MODULE's files resolve to the child X,
 names that MODULE's own file imports from a child count as that child, and

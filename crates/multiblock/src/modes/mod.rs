@@ -12,18 +12,21 @@
 //! The one-shot functions [`encrypt`], [`decrypt`] and [`mac`] take a
 //! [`Request`]; [`stream`] streams them (with threads where the mode
 //! allows); [`many`] runs the serial modes over many messages at once in
-//! the SIMD lanes; the families also export their own streaming types.
+//! the SIMD lanes; [`aead`] implements the RustCrypto `aead` traits. The
+//! families' own streaming types are in [`crate::hazmat::modes`], outside
+//! the stable API.
 
 pub mod aead;
 pub mod aead_stream;
 mod alloc;
 mod buffers;
-pub mod dstu;
-pub mod gost;
+pub(crate) mod dstu;
+pub(crate) mod gost;
 pub mod many;
 mod oneshot;
 pub mod padding;
 pub(crate) mod parallel;
+pub(crate) mod threaded;
 mod request;
 pub mod stream;
 mod stream_core;

@@ -10,7 +10,7 @@ pub fn encrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
     crypt(req, data, Direction::Encrypt)
 }
 
-/// Decrypts (or unwraps, or opens ciphertext||tag: [`Error::Authentication`]
+/// Decrypts (or unwraps, or opens ciphertext||tag: [`Error::Authentication`](crate::Error::Authentication)
 /// and no plaintext on a wrong tag) `data`.
 ///
 /// Kuznyechik MGM, checked against RFC 9058 Appendix A; a changed bit

@@ -21,7 +21,8 @@ use super::gost28147;
 use super::params::{self, P};
 use super::rekey::Rekey;
 use super::stream::{copy_concat, put_counters, shift_in, xor_in, Keystream, XorStream};
-use super::{Direction, CHUNK_BYTES};
+use super::CHUNK_BYTES;
+use crate::Direction;
 use crate::error::{Error, Result};
 use crate::modes::{Mode, Padding, Request};
 use crate::{Cipher, Family};
@@ -98,7 +99,8 @@ fn keep_msb(buf: &mut Vec<u8>, start: usize, n: usize, s: usize) {
 /// bytes:
 ///
 /// ```
-/// use multiblock::modes::{gost::Ctr, Mode, Params, Request};
+/// use multiblock::hazmat::modes::GostCtr as Ctr;
+/// use multiblock::modes::{Mode, Params, Request};
 /// use multiblock::{BackendChoice, CipherId};
 /// # fn hex(s: &str) -> Vec<u8> {
 /// #     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()

@@ -48,7 +48,7 @@ use crate::Family;
 
 pub(crate) use super::buffers::CHUNK as CHUNK_BYTES;
 
-pub use crate::Direction;
+use crate::Direction;
 
 /// One-shot encryption or decryption of `data` in `req.mode`.
 pub(crate) fn crypt(req: &Request<'_>, data: &[u8], dir: Direction) -> Result<Vec<u8>> {
