@@ -48,7 +48,7 @@ fn feedback(req: &Request<'_>) -> Option<Feedback> {
 /// Encrypts every message of `messages` as [`modes::encrypt`] would.
 pub(crate) fn encrypt(req: &Request<'_>, messages: &[&[u8]]) -> Result<Vec<Vec<u8>>> {
     let Some(fb) = feedback(req) else {
-        return messages.iter().map(|m| modes::encrypt(req, m)).collect();
+        return super::each::encrypt_each(req, messages);
     };
     let cipher = keyed(req, fb)?;
     let lens = ciphertext_lens(req, fb, messages)?;
@@ -70,7 +70,7 @@ pub(crate) fn encrypt(req: &Request<'_>, messages: &[&[u8]]) -> Result<Vec<Vec<u
 /// its own per message.
 pub(crate) fn encrypt_to(req: &Request<'_>, messages: &[&[u8]], out: &mut [u8]) -> Result<Fit> {
     let Some(fb) = feedback(req) else {
-        let each = messages.iter().map(|m| modes::encrypt(req, m)).collect::<Result<Vec<_>>>()?;
+        let each = super::each::encrypt_each(req, messages)?;
         let lens: Vec<usize> = each.iter().map(Vec::len).collect();
         let Some(slots) = carve(out, &lens) else { return Ok(Fit::TooSmall { needed: lens.iter().sum() }) };
         for (slot, c) in slots.into_iter().zip(&each) {
@@ -103,7 +103,8 @@ pub(crate) fn encrypt_in_place(req: &Request<'_>, messages: &mut [&mut [u8]]) ->
         ))),
     };
     let Some(fb) = feedback(req) else {
-        let each = messages.iter().map(|m| modes::encrypt(req, m)).collect::<Result<Vec<_>>>()?;
+        let refs: Vec<&[u8]> = messages.iter().map(|m| &m[..]).collect();
+        let each = super::each::encrypt_each(req, &refs)?;
         for (m, c) in messages.iter().zip(&each) {
             same_length(m.len(), c.len())?;
         }

@@ -34,6 +34,7 @@
 //! messages. Messages under all-different keys run one block per call.)
 
 mod chain;
+mod each;
 mod lanes;
 mod mac;
 #[cfg(test)]
