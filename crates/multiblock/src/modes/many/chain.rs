@@ -10,7 +10,6 @@
 //! - OFB: R ← E_K(R), C_i = P_i ⊕ R (a short last piece: leading bytes).
 
 use super::lanes::{xor_block, Lanes};
-use super::Fit;
 use crate::error::{Error, Result};
 use crate::modes::gost::stream::xor_in;
 use crate::modes::{self, Mode, Request};
@@ -225,3 +224,15 @@ fn run(cipher: &Cipher, req: &Request<'_>, fb: Feedback, out: &mut [&mut [u8]]) 
     }
 }
 
+/// What [`encrypt_many_to`](super::encrypt_many_to) did with the caller's buffer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fit {
+    /// The ciphertexts fill the buffer's start: their lengths, in message order.
+    Written(Vec<usize>),
+    /// The buffer is shorter than the ciphertexts and nothing was written:
+    /// `needed` bytes would do.
+    TooSmall {
+        /// The ciphertexts' total length.
+        needed: usize,
+    },
+}
