@@ -4,8 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use multiblock::ublock::{multi_key, Direction, Ublock128_128, Ublock128_256, Ublock256_256, Variant};
-use multiblock::BackendChoice;
+use multiblock::ublock::{multi_key, Ublock128_128, Ublock128_256, Ublock256_256, Variant};
+use multiblock::{BackendChoice, Direction};
 use multiblock_fuzz::{available_backends, check_backends, check_typed, ecb, key_of, keyed};
 
 #[derive(arbitrary::Arbitrary, Debug)]

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks that the top-level modules of a crate import each other without a cycle.
 
-Usage: module-cycles.py SRC_DIR [SRC_DIR...]   (for example crates/multiblock/src)
+Usage: module-cycles.py SRC_DIR [SRC_DIR...] [--inside MODULE]... [--graph]
+       (for example crates/multiblock/src --inside modes)
 
 A crate's layers hold only if its top-level modules (src/NAME.rs or src/NAME/)
 form a directed acyclic graph under "module A's code names crate::B". This
@@ -11,12 +12,19 @@ re-exports with `pub use` count as the module they come from), and prints
 every strongly connected set of more than one module, exiting 1 if there is
 one. Test code (a file or inline module under `#[cfg(test)]`) may reach any
 layer and is left out. `--graph` prints the edges as well.
+
+`--inside MODULE` (a directory module such as `modes` or `modes::dstu`)
+checks the children of that module instead: `crate::MODULE::X`, `super::X`
+and `super::super::X` paths from MODULE's files resolve to the child X,
+names that MODULE's own file imports from a child count as that child, and
+the items MODULE's own file defines are one more node, "(own items)".
 """
 import os
 import re
 import sys
 
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+SELF = "(own items)"  # what `--inside M` calls the items M's own file defines
 
 
 def strip(text):
@@ -63,13 +71,16 @@ def test_only_files(src):
             if not f.endswith(".rs"):
                 continue
             path = os.path.join(root, f)
-            text = strip(open(path, encoding="utf-8").read())
+            raw = open(path, encoding="utf-8").read()
+            text = strip(raw)
             base = root if f in ("mod.rs", "lib.rs", "main.rs") else os.path.join(root, f[:-3])
+            # `#[path]` on a file's own `mod x;` is relative to the file's directory
+            for m in re.finditer(r'#\[cfg\(test\)\]\s*#\[path\s*=\s*"([^"]+)"\]', raw):
+                skipped.add(os.path.normpath(os.path.join(root, m.group(1))))
             for m in re.finditer(r"#\[cfg\(test\)\]\s*((?:#\[[^\]]*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?mod\s+(" + IDENT + r")\s*;", text):
                 attrs, name = m.group(1), m.group(2)
-                pm = re.search(r'#\[path\s*=\s*""\]', attrs)
-                if pm:
-                    continue  # strip() emptied the path; such files are rare and named below
+                if re.search(r"#\[path\b", attrs):
+                    continue  # named above
                 for cand in (os.path.join(base, name + ".rs"), os.path.join(base, name, "mod.rs")):
                     skipped.add(os.path.normpath(cand))
     return skipped
@@ -218,26 +229,174 @@ def strongly_connected(edges):
     return out
 
 
+def path_trees(text, pos):
+    """The paths of the use tree (or plain path) starting at `pos`, as lists of segments."""
+    m = re.compile(r"\s*(\{|" + IDENT + ")").match(text, pos)
+    if not m:
+        return [[]]
+    if m.group(1) == "{":
+        body = balanced(text, m.start(1))
+        out = []
+        for item in split_top(body):
+            out += path_trees(item, 0)
+        return out
+    seg = m.group(1)
+    more = re.compile(r"\s*::\s*").match(text, m.end())
+    if not more:
+        return [[seg]]
+    return [[seg] + rest for rest in path_trees(text, more.end())]
+
+
+def split_top(body):
+    items, depth, cur = [], 0, ""
+    for ch in body:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            items.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    items.append(cur)
+    return items
+
+
+def absolute_paths(text, modpath, children):
+    """Every `crate::`, `super::` and (in a module's own file) child-relative path, absolute."""
+    out = []
+    for m in re.finditer(r"\bcrate\s*::", text):
+        out += path_trees(text, m.end())
+    for m in re.finditer(r"\b((?:super\s*::\s*)+)", text):
+        if m.start() > 0 and text[m.start() - 1] == ":":
+            continue  # the tail of a longer super chain or a `self::super`
+        ups = m.group(1).count("super")
+        base = modpath[:max(0, len(modpath) - ups)]
+        out += [base + p for p in path_trees(text, m.end())]
+    for m in re.finditer(r"\buse\s+(?:self\s*::\s*)?(" + IDENT + r")\s*::", text):
+        if m.group(1) in children:
+            out += [modpath + p for p in path_trees(text, m.start(1))]
+    return out
+
+
+def graph_inside(src, module):
+    """Edges among the children of the directory module `module` (`a::b`)."""
+    prefix = module.split("::")
+    base = os.path.join(src, *prefix)
+    if not os.path.isdir(base):
+        raise SystemExit(f"{src}: no directory module {module}")
+    children = set()
+    for entry in os.listdir(base):
+        p = os.path.join(base, entry)
+        if entry.endswith(".rs") and entry != "mod.rs":
+            children.add(entry[:-3])
+        elif os.path.isdir(p):
+            children.add(entry)
+    skipped = test_only_files(src)
+    children = {c for c in children
+                if os.path.normpath(os.path.join(base, c + ".rs")) not in skipped
+                and os.path.normpath(os.path.join(base, c, "mod.rs")) not in skipped}
+    parent = os.path.join(base, "mod.rs")
+    if not os.path.exists(parent):
+        parent = os.path.join(src, *prefix[:-1], prefix[-1] + ".rs")
+    # names the module's own file imports from a child (`pub use x::Y`, `use x::Y`)
+    imported, outside = {}, set()
+    edges = {c: set() for c in children}
+    edges[SELF] = set()
+    if os.path.exists(parent):
+        text = drop_test_modules(strip(open(parent, encoding="utf-8").read()))
+        for m in re.finditer(r"\buse\s+", text):
+            for p in absolute_paths_from(text, m.end(), prefix, children):
+                if len(p) > len(prefix) + 1 and p[:len(prefix)] == prefix and p[len(prefix)] in children:
+                    imported[p[-1]] = p[len(prefix)]
+                elif p and p[-1] not in ("self", "*"):
+                    outside.add(p[-1])
+        # the module's own code (not its re-exports) may reach its children
+        code = re.sub(r"\bpub(?:\s*\([^)]*\))?\s+use\s+[^;]*;", "", text)
+        for m in re.finditer(r"\b(" + IDENT + r")\s*::", code):
+            if m.group(1) in children and (m.start() == 0 or code[m.start() - 1] != ":"):
+                edges[SELF].add(m.group(1))
+    for root, dirs, files in os.walk(base):
+        dirs[:] = [d for d in dirs if os.path.normpath(os.path.join(root, d, "mod.rs")) not in skipped]
+        for f in files:
+            path = os.path.normpath(os.path.join(root, f))
+            if not f.endswith(".rs") or path in skipped:
+                continue
+            modpath = module_path(src, path)
+            if len(modpath) <= len(prefix) or modpath[len(prefix)] not in children:
+                continue
+            me = modpath[len(prefix)]
+            text = drop_test_modules(strip(open(path, encoding="utf-8").read()))
+            for p in absolute_paths(text, modpath, set()):
+                if len(p) <= len(prefix) or p[:len(prefix)] != prefix:
+                    continue
+                t = p[len(prefix)]
+                if t not in children:
+                    # an item of the module's own file, unless it is a re-export
+                    t = imported.get(t) or (None if t in outside or t in ("self", "*") else SELF)
+                if t and t != me:
+                    edges[me].add(t)
+    return edges
+
+
+def absolute_paths_from(text, pos, modpath, children):
+    """The paths of one `use` tree written in the file of `modpath`, absolute."""
+    out = []
+    for p in path_trees(text, pos):
+        if not p:
+            continue
+        if p[0] == "crate":
+            out.append(p[1:])
+        elif p[0] == "self":
+            out.append(modpath + p[1:])
+        elif p[0] == "super":
+            ups = 0
+            while ups < len(p) and p[ups] == "super":
+                ups += 1
+            out.append(modpath[:max(0, len(modpath) - ups)] + p[ups:])
+        elif p[0] in children:
+            out.append(modpath + p)
+    return out
+
+
+def report(label, edges, what, show):
+    if show:
+        for m in sorted(edges):
+            print(f"{label}: {m} -> {', '.join(sorted(edges[m])) or '-'}")
+    cycles = [c for c in strongly_connected(edges) if len(c) > 1]
+    for c in cycles:
+        inner = [f"{a}->{b}" for a in c for b in sorted(edges[a]) if b in c]
+        print(f"{label}: import cycle among {', '.join(c)} ({'; '.join(inner)})")
+    if not cycles:
+        print(f"{label}: {len(edges)} {what}, no import cycle")
+    return bool(cycles)
+
+
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    show = "--graph" in sys.argv
+    argv = sys.argv[1:]
+    inside, args = [], []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--inside" and i + 1 < len(argv):
+            inside.append(argv[i + 1])
+            i += 2
+            continue
+        if not argv[i].startswith("--"):
+            args.append(argv[i])
+        i += 1
+    show = "--graph" in argv
     if not args:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     sys.setrecursionlimit(10000)
     failed = False
     for src in args:
-        edges = graph(src)
-        if show:
-            for m in sorted(edges):
-                print(f"{src}: {m} -> {', '.join(sorted(edges[m])) or '-'}")
-        cycles = [c for c in strongly_connected(edges) if len(c) > 1]
-        for c in cycles:
-            inner = [f"{a}->{b}" for a in c for b in sorted(edges[a]) if b in c]
-            print(f"{src}: import cycle among {', '.join(c)} ({'; '.join(inner)})")
-            failed = True
-        if not cycles:
-            print(f"{src}: {len(edges)} top-level modules, no import cycle")
+        if inside:
+            for module in inside:
+                failed |= report(f"{src} {module}", graph_inside(src, module), f"submodules of {module}", show)
+        else:
+            failed |= report(src, graph(src), "top-level modules", show)
     return 1 if failed else 0
 
 

@@ -148,12 +148,9 @@ fn context(spec: Spec, encrypt: bool, tag: Option<Vec<u8>>) -> PyResult<StreamCo
     let req = spec.request();
     let state = match spec.mode {
         Mode::Ccm | Mode::Kw => {
-            // Checks the parameters now, not at finalize().
-            if spec.mode == Mode::Ccm {
-                AeadStream::encryptor_sized(&req, 1).map_err(to_py)?;
-            } else {
-                modes::dstu::KalynaKw::new(&req).map_err(to_py)?;
-            }
+            // Key, S-box and mode now, without a key setup; the mode's own
+            // parameters where it is made, at finalize().
+            req.check().map_err(to_py)?;
             drop(req);
             State::Whole(spec, zeroize::Zeroizing::new(Vec::new()), tag)
         }

@@ -2,6 +2,8 @@
 //! the stable API and its semver promises. The time-stamp counter that the
 //! benchmark (`multiblock bench`) and the examples turn into cycles per
 //! byte, and the published test vectors that `multiblock selftest` runs.
+//! Also the families' own mode types ([`modes`]), for tools that need one
+//! standard's construction by itself.
 
 /// The published test vectors the library is checked against, as the JSON
 /// text of the crate's `vectors/` files, by family: `(name, json)`. Each
@@ -33,4 +35,18 @@ pub fn ticks() -> u64 {
         static START: OnceLock<Instant> = OnceLock::new();
         START.get_or_init(Instant::now).elapsed().as_nanos() as u64
     }
+}
+
+/// The families' own mode types and the threaded one-shot calls, outside
+/// the stable API: [`crate::modes`]' one-shot calls, streams, `many` and
+/// `aead` are the recommended way to use a mode.
+pub mod modes {
+    pub use crate::modes::dstu::{
+        Cbc as KalynaCbc, KalynaCcm, KalynaCfb, KalynaCmac, KalynaCtr, KalynaGcm, KalynaGmac, KalynaKw, KalynaOfb,
+        KalynaXts,
+    };
+    pub use crate::modes::gost::{
+        Cbc as GostCbc, Cfb as GostCfb, Cmac as GostCmac, Cnt, Ctr as GostCtr, Imit, Ofb as GostOfb, OmacAcpkm,
+    };
+    pub use crate::modes::threaded::{decrypt_threads, encrypt_threads};
 }

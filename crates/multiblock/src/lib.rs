@@ -42,7 +42,7 @@
 //! | a text in pieces, bounded memory, optional threads | [`modes::stream::CipherStream`], [`modes::stream::MacStream`] |
 //! | AEAD in pieces (MGM, DSTU GCM, DSTU CCM) | [`modes::aead_stream::AeadStream`] |
 //! | AEAD through the RustCrypto [`aead`] traits | [`modes::aead`] ([`modes::aead::KuznyechikMgm`], [`modes::aead::Kalyna128_128Gcm`], …) |
-//! | one family's mode as its own streaming type | [`modes::gost`] ([`modes::gost::Ctr`], [`modes::gost::Cmac`], …), [`modes::dstu`] ([`modes::dstu::KalynaXts`], …) |
+//! | a family's own mode type (outside the stable API) | [`hazmat::modes`] ([`hazmat::modes::GostCtr`], [`hazmat::modes::KalynaKw`], …) |
 //! | many messages of a serial mode (CBC/CFB/OFB encryption, MACs) at once | [`modes::many`] ([`modes::many::mac_many`], [`modes::many::encrypt_many`], …) |
 //! | many uBlock (key, message) pairs in one call | [`ublock::encrypt_multi_key`] |
 //! | the block cipher itself with the RustCrypto [`cipher`] traits | the typed ciphers: [`kalyna::Kalyna128_128`] … [`kalyna::Kalyna512_512`], [`kuznyechik::Kuznyechik`], [`magma::Magma`], [`magma::Gost89CryptoProA`] and the other S-box sets, [`ublock::Ublock128_128`], … |
@@ -91,7 +91,8 @@
 //! adapter per kernel and machine, listed fastest first per family) →
 //! ciphers ([`Cipher`] and the typed ones) → [`modes`] → the front ends
 //! (the CLI, Python, C and OpenSSL crates). [`hazmat`] holds what the
-//! benchmark and the self-test need and users do not.
+//! benchmark and the self-test need and users do not, and the families' own
+//! mode types, outside the stable API.
 
 #![deny(missing_docs)]
 

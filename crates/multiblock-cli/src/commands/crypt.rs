@@ -5,7 +5,9 @@
 
 use crate::args::CryptArgs;
 use crate::{buffers, hex, input, request, sink, Failure};
-use multiblock::modes;
+use multiblock::modes::aead_stream::AeadStream;
+use multiblock::modes::stream::CipherStream;
+use multiblock::modes::{self, Kind, Mode, Request};
 use multiblock::Error;
 
 pub use crate::request::Verb;
@@ -35,9 +37,8 @@ pub fn run(args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
 
     let threads = args.threads.map_or(0, usize::from);
     let mut out = match verb {
-        Verb::Encrypt => modes::stream::encrypt_threads(&req, &data, threads),
-        Verb::Decrypt => modes::stream::decrypt_threads(&req, &data, threads),
         Verb::Mac => modes::mac(&req, &data),
+        _ => in_memory(&req, &data, verb == Verb::Encrypt, threads),
     }
     .map_err(failure)?;
 
@@ -49,4 +50,29 @@ pub fn run(args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
         out = text;
     }
     sink::write_output(args.output.as_deref(), &out).map_err(Failure::Input)
+}
+
+/// Encrypts or decrypts `data` at once on up to `threads` threads: the
+/// streams where the mode has one (CCM needs its length first), else the
+/// one-shot call. An AEAD decryption's output is released only after
+/// `finalize` has checked the tag.
+fn in_memory(req: &Request<'_>, data: &[u8], encrypt: bool, threads: usize) -> multiblock::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    match req.mode.kind() {
+        Kind::Cipher => {
+            let s = if encrypt { CipherStream::encryptor(req)? } else { CipherStream::decryptor(req)? };
+            let mut s = s.threads(threads)?;
+            s.update(data, &mut out)?;
+            s.finalize(&mut out)?;
+        }
+        Kind::Aead if req.mode != Mode::Ccm => {
+            let s = if encrypt { AeadStream::encryptor(req)? } else { AeadStream::decryptor(req)? };
+            let mut s = s.threads(threads)?;
+            s.update(data, &mut out)?;
+            let tag = s.finalize(&mut out)?;
+            out.extend_from_slice(&tag);
+        }
+        _ => return if encrypt { modes::encrypt(req, data) } else { modes::decrypt(req, data) },
+    }
+    Ok(out)
 }

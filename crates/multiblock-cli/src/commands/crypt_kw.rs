@@ -11,7 +11,7 @@ use crate::args::CryptArgs;
 use crate::os_error::plain;
 use crate::sink::Sink;
 use crate::Failure;
-use multiblock::modes::dstu::KalynaKw;
+use multiblock::hazmat::modes::KalynaKw;
 use multiblock::modes::Request;
 
 pub fn run(req: &Request<'_>, args: &CryptArgs, verb: Verb) -> Result<(), Failure> {

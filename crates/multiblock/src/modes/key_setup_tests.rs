@@ -7,8 +7,9 @@
 //! the master key, then the first section key it derives from it.
 //!
 //! The many-messages calls key once where the mode has a wide form (CBC,
-//! CFB, OFB with a one-block register, the GOST and DSTU MACs); the other
-//! modes run one message after the other and key once per message.
+//! CFB, OFB with a one-block register, the GOST and DSTU MACs) and where
+//! the messages share the cipher as they are (ECB, CTR, CTR-ACPKM, CNT,
+//! XTS); the GOST 28147-89 MAC and GMAC key once per message.
 
 use super::stream::{CipherStream, MacStream};
 use super::{aead_stream::AeadStream, many, Kind, Mode, Padding, Params, Request};
@@ -53,6 +54,7 @@ fn expected_many(req: &Request<'_>, messages: usize) -> usize {
     let wide = match req.mode {
         Mode::Mac => req.cipher != CipherId::Gost89,
         Mode::OmacAcpkm | Mode::Cmac | Mode::Cbc | Mode::Ofb | Mode::Cfb => true,
+        Mode::Ecb | Mode::Ctr | Mode::CtrAcpkm | Mode::Cnt | Mode::Xts => true,
         _ => false,
     };
     if wide {

@@ -110,7 +110,7 @@ pub(crate) type Ecb = Padded<EcbBlocks>;
 
 impl Ecb {
     pub(crate) fn new(req: &Request<'_>, encrypt: bool) -> Result<Ecb> {
-        super::ecb_params(req)?;
+        super::oneshot::ecb_params(req)?;
         Ok(Padded { cipher: req.keyed()?, encrypt, padding: req.params.padding, blocks: EcbBlocks })
     }
 }

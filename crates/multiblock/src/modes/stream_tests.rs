@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::backend::BackendChoice;
+use crate::modes::gost::mgm;
 use crate::modes::{self, Padding, Params};
 use crate::CipherId;
 
@@ -232,7 +233,7 @@ fn mgm_split_across_threads_equals_one_shot() {
                 bad[at] ^= 1;
                 assert!(matches!(mgm::open_pool(&r, &bad, &pool), Err(Error::Authentication)), "{id} len {len}");
             }
-            assert!(encrypt_threads(&r, &data, 2).unwrap() == one);
+            assert!(crate::modes::threaded::encrypt_threads(&r, &data, 2).unwrap() == one);
         }
     }
 }

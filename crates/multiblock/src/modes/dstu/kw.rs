@@ -43,7 +43,8 @@ fn io(e: std::io::Error) -> Error {
 /// (Kalyna-128/128); a changed byte fails the integrity check:
 ///
 /// ```
-/// use multiblock::modes::{dstu::KalynaKw, Mode, Params, Request};
+/// use multiblock::hazmat::modes::KalynaKw;
+/// use multiblock::modes::{Mode, Params, Request};
 /// use multiblock::{BackendChoice, CipherId, Error};
 /// # fn hex(s: &str) -> Vec<u8> {
 /// #     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()

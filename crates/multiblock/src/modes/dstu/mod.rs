@@ -44,22 +44,10 @@ pub use self::{
     cbc::Cbc, ccm::KalynaCcm, cfb::KalynaCfb, cmac::KalynaCmac, ctr::KalynaCtr, gcm::KalynaGcm, gcm::KalynaGmac,
     kw::KalynaKw, ofb::KalynaOfb, xts::KalynaXts,
 };
-pub(crate) use self::{ccm::CcmStream, gcm::GcmStream};
+pub(crate) use self::{ccm::CcmStream, gcm::GcmStream, xts::encrypt_each as xts_encrypt_each};
 
 use super::{Mode, Request};
 use crate::error::{Error, Result};
-use crate::{CipherId, Family};
-
-const KALYNA: &[Mode] =
-    &[Mode::Ctr, Mode::Cbc, Mode::Cfb, Mode::Ofb, Mode::Cmac, Mode::Gcm, Mode::Gmac, Mode::Ccm, Mode::Xts, Mode::Kw];
-
-pub(crate) fn modes(id: CipherId) -> &'static [Mode] {
-    match id.family() {
-        Family::Kalyna => KALYNA,
-        Family::Ublock => &[Mode::Cbc],
-        _ => &[],
-    }
-}
 
 fn unsupported(req: &Request<'_>) -> Error {
     Error::Param(format!("{} {} is not a DSTU 7624 mode of this library", req.cipher, req.mode))

@@ -18,7 +18,7 @@ use super::util::{directions, encrypt_one, keyed_with_iv, who, xor_into, CHUNK};
 use crate::error::{Error, Result};
 use crate::modes::Request;
 use crate::Cipher;
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 /// Streaming XTS (Kalyna). [`KalynaXts::update`] takes whole blocks;
 /// [`KalynaXts::finish`] takes the end of the message, which must contain
@@ -101,6 +101,10 @@ impl KalynaXts {
     /// partial one (ciphertext stealing, which needs the last whole block
     /// here too).
     pub fn finish(mut self, data: &mut [u8]) -> Result<()> {
+        self.finish_here(data)
+    }
+
+    fn finish_here(&mut self, data: &mut [u8]) -> Result<()> {
         let n = self.field.block_bytes();
         let r = data.len() % n;
         if self.done + data.len() < n || (r != 0 && data.len() < n) {
@@ -140,6 +144,22 @@ impl KalynaXts {
         tk1.zeroize();
         Ok(())
     }
+}
+
+/// XTS encryption of each message under the one key and tweak of `req`:
+/// one key setup, each message from T_0 on.
+pub(crate) fn encrypt_each(req: &Request<'_>, messages: &[&[u8]]) -> Result<Vec<Vec<u8>>> {
+    let mut xts = KalynaXts::new(req, true)?;
+    let t0 = Zeroizing::new(xts.tweak);
+    messages
+        .iter()
+        .map(|m| {
+            (xts.tweak, xts.done) = (*t0, 0);
+            let mut out = m.to_vec();
+            xts.finish_here(&mut out)?;
+            Ok(out)
+        })
+        .collect()
 }
 
 impl Drop for KalynaXts {

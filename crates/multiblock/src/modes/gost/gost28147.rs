@@ -6,7 +6,7 @@
 //! - CNT: S = E_K(IV) = (N3, N4); per block N3 += C2 = 0x01010101 mod 2^32,
 //!   N4 += C1 = 0x01010104 mod 2^32 − 1 (as gost-engine and Bouncy Castle:
 //!   add, and add 1 more on a carry out of 32 bits); γ = E_K(N3, N4). The
-//!   counters are known in advance, so [`CHUNK_BYTES`] of them go to the
+//!   counters are known in advance, so 8 KiB (`CHUNK_BYTES`) of them go to the
 //!   cipher at once.
 //! - Key meshing: after every 1024 bytes (128 blocks) K' = D_K(C) with the
 //!   constant C of RFC 4357 §2.3.2, and the register (CNT: (N3, N4); CFB:

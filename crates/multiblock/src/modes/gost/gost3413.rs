@@ -8,7 +8,7 @@
 //! shift it left by n bits per block, CFB by s bits, so OFB/CBC with z > 1
 //! run z interleaved chains: z blocks go to the cipher in one call. CTR,
 //! CBC decryption and CFB decryption have no chain at all and go through
-//! the cipher [`CHUNK_BYTES`] at a time.
+//! the cipher 8 KiB (`CHUNK_BYTES`) at a time.
 //!
 //! Why not RustCrypto's `ctr`/`cbc`/`cfb-mode`/`ofb`: they fix m = n and
 //! s = n in the type, hand the cipher at most `ParBlocksSize` blocks at a
@@ -21,7 +21,8 @@ use super::gost28147;
 use super::params::{self, P};
 use super::rekey::Rekey;
 use super::stream::{copy_concat, put_counters, shift_in, xor_in, Keystream, XorStream};
-use super::{Direction, CHUNK_BYTES};
+use super::CHUNK_BYTES;
+use crate::Direction;
 use crate::error::{Error, Result};
 use crate::modes::{Mode, Padding, Request};
 use crate::{Cipher, Family};
@@ -98,7 +99,8 @@ fn keep_msb(buf: &mut Vec<u8>, start: usize, n: usize, s: usize) {
 /// bytes:
 ///
 /// ```
-/// use multiblock::modes::{gost::Ctr, Mode, Params, Request};
+/// use multiblock::hazmat::modes::GostCtr as Ctr;
+/// use multiblock::modes::{Mode, Params, Request};
 /// use multiblock::{BackendChoice, CipherId};
 /// # fn hex(s: &str) -> Vec<u8> {
 /// #     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
@@ -361,7 +363,7 @@ impl Cbc {
 /// the cipher input of step i is bytes i·s .. i·s+n of V = IV || C. When
 /// encrypting, the next ⌊(m−n)/s⌋+1 inputs are already in the register and
 /// go to the cipher together; when decrypting, all of V is known and the
-/// inputs go [`CHUNK_BYTES`] at a time.
+/// inputs go 8 KiB (`CHUNK_BYTES`) at a time.
 pub struct Cfb {
     cipher: Cipher,
     rekey: Rekey,

@@ -7,7 +7,7 @@
 //! T = MSB_S(E_K(Σ H_i ⊗ A_i ⊕ Σ H_{h+j} ⊗ C_j ⊕ H_{h+q+1} ⊗ (len(A) || len(C))))
 //! with A and C zero-padded to whole blocks and lengths in bits as n/2-bit
 //! big-endian numbers. Nothing chains: Y and Z counter blocks go to the
-//! cipher [`CHUNK_BYTES`] at a time and the products are summed unreduced
+//! cipher 8 KiB (`CHUNK_BYTES`) at a time and the products are summed unreduced
 //! (`modes/gf`, PCLMULQDQ when present).
 //!
 //! One-shot: [`seal`] returns C || T; [`open`] takes C || T, checks the

@@ -13,7 +13,7 @@
 //!
 //! Every mode pushes as many blocks per
 //! [`Cipher::encrypt_blocks`](crate::Cipher::encrypt_blocks) call as the
-//! standard allows ([`CHUNK_BYTES`] where the blocks are independent), so
+//! standard allows (8 KiB, `CHUNK_BYTES`, where the blocks are independent), so
 //! CTR, CTR-ACPKM, MGM, CNT, CBC/CFB decryption run near ECB speed.
 //!
 //! Streaming: [`Ctr`] (CTR and CTR-ACPKM), [`Ofb`], [`Cfb`] (also gost89 CFB),
@@ -41,23 +41,11 @@ pub use gost3413::{Cbc, Cfb, Ctr, Ofb};
 
 use super::{Mode, Request};
 use crate::error::{Error, Result};
-use crate::{CipherId, Family};
+use crate::Family;
 
 pub(crate) use super::buffers::CHUNK as CHUNK_BYTES;
 
-pub use crate::Direction;
-
-const GOST_R_34_13: &[Mode] =
-    &[Mode::Ctr, Mode::Ofb, Mode::Cbc, Mode::Cfb, Mode::Mac, Mode::CtrAcpkm, Mode::OmacAcpkm, Mode::Mgm];
-const GOST_28147: &[Mode] = &[Mode::Cnt, Mode::Cfb, Mode::Mac];
-
-pub(crate) fn modes(id: CipherId) -> &'static [Mode] {
-    match id.family() {
-        Family::Kuznyechik | Family::Magma => GOST_R_34_13,
-        Family::Gost89 => GOST_28147,
-        _ => &[],
-    }
-}
+use crate::Direction;
 
 /// One-shot encryption or decryption of `data` in `req.mode`.
 pub(crate) fn crypt(req: &Request<'_>, data: &[u8], dir: Direction) -> Result<Vec<u8>> {

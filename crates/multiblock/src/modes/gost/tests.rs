@@ -1,6 +1,7 @@
 //! Streaming = one-shot on random splits, for every streaming type.
 
 use super::*;
+use crate::CipherId;
 use crate::backend::BackendChoice;
 use crate::modes::{Padding, Params};
 

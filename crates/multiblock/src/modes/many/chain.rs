@@ -10,7 +10,6 @@
 //! - OFB: R ← E_K(R), C_i = P_i ⊕ R (a short last piece: leading bytes).
 
 use super::lanes::{xor_block, Lanes};
-use super::Fit;
 use crate::error::{Error, Result};
 use crate::modes::gost::stream::xor_in;
 use crate::modes::{self, Mode, Request};
@@ -48,7 +47,7 @@ fn feedback(req: &Request<'_>) -> Option<Feedback> {
 /// Encrypts every message of `messages` as [`modes::encrypt`] would.
 pub(crate) fn encrypt(req: &Request<'_>, messages: &[&[u8]]) -> Result<Vec<Vec<u8>>> {
     let Some(fb) = feedback(req) else {
-        return messages.iter().map(|m| modes::encrypt(req, m)).collect();
+        return super::each::encrypt_each(req, messages);
     };
     let cipher = keyed(req, fb)?;
     let lens = ciphertext_lens(req, fb, messages)?;
@@ -70,7 +69,7 @@ pub(crate) fn encrypt(req: &Request<'_>, messages: &[&[u8]]) -> Result<Vec<Vec<u
 /// its own per message.
 pub(crate) fn encrypt_to(req: &Request<'_>, messages: &[&[u8]], out: &mut [u8]) -> Result<Fit> {
     let Some(fb) = feedback(req) else {
-        let each = messages.iter().map(|m| modes::encrypt(req, m)).collect::<Result<Vec<_>>>()?;
+        let each = super::each::encrypt_each(req, messages)?;
         let lens: Vec<usize> = each.iter().map(Vec::len).collect();
         let Some(slots) = carve(out, &lens) else { return Ok(Fit::TooSmall { needed: lens.iter().sum() }) };
         for (slot, c) in slots.into_iter().zip(&each) {
@@ -103,7 +102,8 @@ pub(crate) fn encrypt_in_place(req: &Request<'_>, messages: &mut [&mut [u8]]) ->
         ))),
     };
     let Some(fb) = feedback(req) else {
-        let each = messages.iter().map(|m| modes::encrypt(req, m)).collect::<Result<Vec<_>>>()?;
+        let refs: Vec<&[u8]> = messages.iter().map(|m| &m[..]).collect();
+        let each = super::each::encrypt_each(req, &refs)?;
         for (m, c) in messages.iter().zip(&each) {
             same_length(m.len(), c.len())?;
         }
@@ -224,3 +224,15 @@ fn run(cipher: &Cipher, req: &Request<'_>, fb: Feedback, out: &mut [&mut [u8]]) 
     }
 }
 
+/// What [`encrypt_many_to`](super::encrypt_many_to) did with the caller's buffer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fit {
+    /// The ciphertexts fill the buffer's start: their lengths, in message order.
+    Written(Vec<usize>),
+    /// The buffer is shorter than the ciphertexts and nothing was written:
+    /// `needed` bytes would do.
+    TooSmall {
+        /// The ciphertexts' total length.
+        needed: usize,
+    },
+}

@@ -34,6 +34,7 @@
 //! messages. Messages under all-different keys run one block per call.)
 
 mod chain;
+mod each;
 mod lanes;
 mod mac;
 #[cfg(test)]
@@ -42,6 +43,7 @@ mod tests;
 use super::stream::MacStream;
 use super::{check_kind, Kind, Request};
 use crate::error::{Error, Result};
+pub use chain::Fit;
 use mac::WideMac;
 
 /// The MACs of many messages under one key, each taken in pieces.
@@ -182,19 +184,6 @@ pub fn encrypt_many_to(req: &Request<'_>, messages: &[&[u8]], out: &mut [u8]) ->
 pub fn encrypt_many_in_place(req: &Request<'_>, messages: &mut [&mut [u8]]) -> Result<()> {
     cipher_mode(req)?;
     chain::encrypt_in_place(req, messages)
-}
-
-/// What [`encrypt_many_to`] did with the caller's buffer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Fit {
-    /// The ciphertexts fill the buffer's start: their lengths, in message order.
-    Written(Vec<usize>),
-    /// The buffer is shorter than the ciphertexts and nothing was written:
-    /// `needed` bytes would do.
-    TooSmall {
-        /// The ciphertexts' total length.
-        needed: usize,
-    },
 }
 
 /// The shape of [`mac_many`] and [`encrypt_many`]: a request and its
