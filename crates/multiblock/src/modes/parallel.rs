@@ -13,7 +13,7 @@ use super::buffers::{xor_in as xor, xor_to as xor_into, CHUNK};
 use super::dstu::{cfb as dstu_cfb, util as dstu_util, KalynaCfb, KalynaCtr as DstuCtr, KalynaXts};
 use super::gost::rekey::Rekey;
 use super::gost::stream::put_counters;
-use super::gost::{acpkm, Cbc as GostCbc, Cfb as GostCfb, Ctr as GostCtrType};
+use super::gost::{rekey, Cbc as GostCbc, Cfb as GostCfb, Ctr as GostCtrType};
 use super::stream_core::{any_split, Sequential, StreamCore};
 use crate::Direction;
 use super::threads::Pool;
@@ -163,7 +163,7 @@ pub(crate) fn gost_ctr(req: &Request<'_>, parallel: bool) -> Result<Box<dyn Stre
     let (cipher, rekey) = ctr.into_keys();
     Ok(match req.mode {
         Mode::CtrAcpkm => {
-            let section = req.params.section_bytes.unwrap_or_else(|| acpkm::default_section(n));
+            let section = req.params.section_bytes.unwrap_or_else(|| rekey::default_section(n));
             let key = Zeroizing::new(req.key.to_vec());
             Box::new(CtrAcpkm { key, cipher: Some(cipher), rekey, counter, n, section, done: 0 })
         }

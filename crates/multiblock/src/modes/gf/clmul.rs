@@ -7,7 +7,7 @@
 //! product is four `pclmulqdq`: lo·lo, hi·hi and the two middle terms,
 //! which straddle the two result registers.
 
-use super::mgm::Acc;
+use super::Acc;
 use crate::simd::{Clmul, Job, Simd};
 
 /// `v · x^64` within the register (the low word moves up, zero below).

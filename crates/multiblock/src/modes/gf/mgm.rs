@@ -9,13 +9,7 @@
 
 use super::portable::{clmul128, clmul64};
 
-/// An unreduced sum of products: 2n bits as (hi, lo); for n = 64 only the
-/// low 128 bits are used.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct Acc {
-    pub(crate) hi: u128,
-    pub(crate) lo: u128,
-}
+pub(crate) use super::Acc;
 
 /// `acc ^= Σ h_i ⊗ x_i` over the n-byte blocks of `h` and `x` (n = 8 or 16).
 pub(crate) fn mul_acc(n: usize, acc: &mut Acc, h: &[u8], x: &[u8]) {

@@ -19,3 +19,11 @@ pub(crate) mod dstu;
 pub(crate) mod ghash;
 pub(crate) mod mgm;
 pub(crate) mod portable;
+
+/// MGM's unreduced sum of products (`mgm.rs`, the `clmul.rs` kernels): 2n
+/// bits as (hi, lo); for n = 64 only the low 128 bits are used.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Acc {
+    pub(crate) hi: u128,
+    pub(crate) lo: u128,
+}

@@ -17,37 +17,15 @@
 use super::cmac::{mul_x, State};
 use super::gost3413::CtrGen;
 use super::params::{self, P};
-use super::rekey::Rekey;
+use super::rekey::{default_section, Rekey, KEY_BYTES};
 use super::stream::XorStream;
 use crate::error::Result;
 use crate::modes::{Mode, Request};
 use crate::{Cipher, Family};
 use zeroize::Zeroizing;
 
-/// The key bytes of Kuznyechik and Magma (k = 256).
-const KEY_BYTES: usize = 32;
-
-/// Default CTR-ACPKM section N (and ACPKM-Master T*) for block size `n`.
-pub(crate) fn default_section(n: usize) -> usize {
-    if n == 16 {
-        4096
-    } else {
-        1024
-    }
-}
-
 /// Default OMAC-ACPKM section N.
 const OMAC_DEFAULT_SECTION: usize = 4096;
-
-/// The ACPKM transform: the cipher under ACPKM(K).
-pub(crate) fn next_key(cipher: &Cipher, rekey: &Rekey) -> Result<Cipher> {
-    let mut d = Zeroizing::new([0u8; KEY_BYTES]);
-    for (i, b) in d.iter_mut().enumerate() {
-        *b = 0x80 + i as u8;
-    }
-    cipher.encrypt_blocks(&mut d[..])?;
-    rekey.key(&d[..])
-}
 
 /// K^i || K1^i: the next k + n bytes of ACPKM-Master.
 pub(crate) fn material(master: &mut XorStream<CtrGen>, n: usize) -> Result<Zeroizing<Vec<u8>>> {

@@ -23,7 +23,7 @@
 use super::params::{self, P};
 use super::rekey::Rekey;
 use super::stream::{Keystream, XorStream};
-use super::CHUNK_BYTES;
+use crate::modes::buffers::CHUNK as CHUNK_BYTES;
 use crate::error::Result;
 use crate::modes::{Mode, Request};
 use crate::{Cipher, Family};

@@ -16,12 +16,12 @@
 //! choose the cipher and backend at run time. The `ctr` crate is used in
 //! the tests as a cross-check where the construction is the same.
 
-use super::acpkm;
+use super::rekey::{default_section, next_key};
 use super::gost28147;
 use super::params::{self, P};
 use super::rekey::Rekey;
 use super::stream::{copy_concat, put_counters, shift_in, xor_in, Keystream, XorStream};
-use super::CHUNK_BYTES;
+use crate::modes::buffers::CHUNK as CHUNK_BYTES;
 use crate::Direction;
 use crate::error::{Error, Result};
 use crate::modes::{Mode, Padding, Request};
@@ -65,7 +65,7 @@ impl Keystream for CtrGen {
         let mut blocks = want.div_ceil(self.s).clamp(1, CHUNK_BYTES / n);
         if self.section_blocks > 0 {
             if self.used == self.section_blocks {
-                self.cipher = acpkm::next_key(&self.cipher, &self.rekey)?;
+                self.cipher = next_key(&self.cipher, &self.rekey)?;
                 self.used = 0;
             }
             blocks = blocks.min(self.section_blocks - self.used);
@@ -137,7 +137,7 @@ impl Ctr {
         let s = params::bits(req, "--s", req.params.s, 8 * n, 8, 8 * n)?;
         let section = match acpkm {
             true => {
-                Some(params::section(req, "--section-bytes", req.params.section_bytes, acpkm::default_section(n), n)?)
+                Some(params::section(req, "--section-bytes", req.params.section_bytes, default_section(n), n)?)
             }
             false => None,
         };

@@ -22,7 +22,7 @@
 use crate::modes::gf::mgm::{self as gf, Acc};
 use super::params::{self, P};
 use super::stream::xor_in;
-use super::CHUNK_BYTES;
+use crate::modes::buffers::CHUNK as CHUNK_BYTES;
 use crate::error::{Error, Result};
 use crate::modes::{Mode, Request};
 use crate::{Cipher, Family};

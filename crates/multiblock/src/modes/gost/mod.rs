@@ -43,8 +43,6 @@ use super::{Mode, Request};
 use crate::error::{Error, Result};
 use crate::Family;
 
-pub(crate) use super::buffers::CHUNK as CHUNK_BYTES;
-
 use crate::Direction;
 
 /// One-shot encryption or decryption of `data` in `req.mode`.

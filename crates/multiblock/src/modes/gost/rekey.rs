@@ -10,6 +10,29 @@ use crate::error::Result;
 use crate::magma::SboxSet;
 use crate::modes::Request;
 use crate::{Cipher, CipherId};
+use zeroize::Zeroizing;
+
+/// The key bytes of Kuznyechik and Magma (k = 256).
+pub(crate) const KEY_BYTES: usize = 32;
+
+/// Default CTR-ACPKM section N (and ACPKM-Master T*) for block size `n`.
+pub(crate) fn default_section(n: usize) -> usize {
+    if n == 16 {
+        4096
+    } else {
+        1024
+    }
+}
+
+/// The ACPKM transform: the cipher under ACPKM(K).
+pub(crate) fn next_key(cipher: &Cipher, rekey: &Rekey) -> Result<Cipher> {
+    let mut d = Zeroizing::new([0u8; KEY_BYTES]);
+    for (i, b) in d.iter_mut().enumerate() {
+        *b = 0x80 + i as u8;
+    }
+    cipher.encrypt_blocks(&mut d[..])?;
+    rekey.key(&d[..])
+}
 
 /// Cipher, S-box and backend of a request, without the request's lifetime.
 #[derive(Debug, Clone, Copy)]

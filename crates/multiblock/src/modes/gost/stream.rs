@@ -1,7 +1,7 @@
 //! XOR with a keystream that a generator makes chunk by chunk (CTR,
 //! CTR-ACPKM, OFB, CNT): any split of the data gives the same result.
 
-use super::CHUNK_BYTES;
+use crate::modes::buffers::CHUNK as CHUNK_BYTES;
 use crate::error::Result;
 use zeroize::{Zeroize, Zeroizing};
 
