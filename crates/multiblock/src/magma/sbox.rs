@@ -39,6 +39,12 @@ impl SboxSet {
         SboxSet::CryptoProD,
     ];
 
+    /// The set of a name from [`SboxSet::name`].
+    pub fn from_name(name: &str) -> Result<SboxSet> {
+        let known = || SboxSet::ALL.map(SboxSet::name).to_vec();
+        SboxSet::ALL.into_iter().find(|s| s.name() == name).ok_or_else(|| Error::UnknownSbox { name: name.into(), known: known() })
+    }
+
     /// The name used on the command line.
     pub const fn name(self) -> &'static str {
         match self {
@@ -49,12 +55,6 @@ impl SboxSet {
             SboxSet::CryptoProC => "cryptopro-c",
             SboxSet::CryptoProD => "cryptopro-d",
         }
-    }
-
-    /// The set of a name from [`SboxSet::name`].
-    pub fn from_name(name: &str) -> Result<SboxSet> {
-        let known = || SboxSet::ALL.map(SboxSet::name).to_vec();
-        SboxSet::ALL.into_iter().find(|s| s.name() == name).ok_or_else(|| Error::UnknownSbox { name: name.into(), known: known() })
     }
 
     /// The eight S-boxes.

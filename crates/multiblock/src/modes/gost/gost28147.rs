@@ -138,18 +138,7 @@ impl Cnt {
         Ok(Cnt { x: XorStream::new(gen) })
     }
 
-    /// Encrypts or decrypts the next piece in place (any length).
-    pub fn update(&mut self, data: &mut [u8]) -> Result<()> {
-        self.x.apply(data)
-    }
-
-    /// Ends the stream (nothing is held back).
-    pub fn finalize(self) {}
-
-    /// One shot: a fresh stream over a copy of `data`.
-    pub(crate) fn oneshot(self, data: &[u8]) -> Result<Vec<u8>> {
-        self.x.xor_copy(data)
-    }
+    super::stream::keystream_methods!();
 }
 
 // ---------------------------------------------------------------- MAC --

@@ -150,18 +150,7 @@ impl Ctr {
         (self.x.gen.cipher, self.x.gen.rekey)
     }
 
-    /// Encrypts or decrypts the next `data.len()` bytes in place.
-    pub fn update(&mut self, data: &mut [u8]) -> Result<()> {
-        self.x.apply(data)
-    }
-
-    /// Ends the stream (the keystream left over is wiped).
-    pub fn finalize(self) {}
-
-    /// One shot: a fresh stream over a copy of `data`.
-    pub(crate) fn oneshot(self, data: &[u8]) -> Result<Vec<u8>> {
-        self.x.xor_copy(data)
-    }
+    super::stream::keystream_methods!();
 }
 
 // ---------------------------------------------------------------- OFB --
@@ -219,18 +208,7 @@ impl Ofb {
         Ok(Ofb { x: XorStream::new(OfbGen { cipher, reg, n, s }) })
     }
 
-    /// Encrypts or decrypts the next piece in place (any length).
-    pub fn update(&mut self, data: &mut [u8]) -> Result<()> {
-        self.x.apply(data)
-    }
-
-    /// Ends the stream (nothing is held back).
-    pub fn finalize(self) {}
-
-    /// One shot: a fresh stream over a copy of `data`.
-    pub(crate) fn oneshot(self, data: &[u8]) -> Result<Vec<u8>> {
-        self.x.xor_copy(data)
-    }
+    super::stream::keystream_methods!();
 }
 
 // ---------------------------------------------------------------- CBC --

@@ -122,3 +122,24 @@ pub(crate) fn put_counters(out: &mut [u8], n: usize, base: u128) -> u128 {
         c
     }
 }
+
+/// The methods of a mode that XORs a keystream (its field `x` is an
+/// [`XorStream`]): `update` in place, `finalize` (the keystream left over is
+/// wiped on drop), and the crate's one-shot `oneshot`.
+macro_rules! keystream_methods {
+    () => {
+        /// Encrypts or decrypts the next `data.len()` bytes in place.
+        pub fn update(&mut self, data: &mut [u8]) -> Result<()> {
+            self.x.apply(data)
+        }
+
+        /// Ends the stream (the keystream left over is wiped).
+        pub fn finalize(self) {}
+
+        /// One shot: a fresh stream over a copy of `data`.
+        pub(crate) fn oneshot(self, data: &[u8]) -> Result<Vec<u8>> {
+            self.x.xor_copy(data)
+        }
+    };
+}
+pub(crate) use keystream_methods;
