@@ -95,20 +95,8 @@ def module_path(src, path):
 
 def use_targets(tree):
     """The first path segment of each item of a use tree body `{a::b, c, d::{e}}`."""
-    items, depth, cur = [], 0, ""
-    for ch in tree:
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            items.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    items.append(cur)
     names = []
-    for item in items:
+    for item in split_top(tree):
         m = re.match(r"\s*(" + IDENT + ")", item)
         if m:
             names.append(m.group(1))
@@ -152,6 +140,17 @@ def root_reexports(src, top):
     return reexports
 
 
+def production_files(base, skipped):
+    """The .rs files below `base` that are not test-only (a test-only directory
+    module skips its whole subtree)."""
+    for root, dirs, files in os.walk(base):
+        dirs[:] = [d for d in dirs if os.path.normpath(os.path.join(root, d, "mod.rs")) not in skipped]
+        for f in files:
+            path = os.path.normpath(os.path.join(root, f))
+            if f.endswith(".rs") and path not in skipped:
+                yield path
+
+
 def graph(src):
     top = set()
     for entry in os.listdir(src):
@@ -163,38 +162,32 @@ def graph(src):
     reexports = root_reexports(src, top)
     skipped = test_only_files(src)
     edges = {m: set() for m in top}
-    for root, dirs, files in os.walk(src):
-        # a test-only directory module skips its whole subtree
-        dirs[:] = [d for d in dirs if os.path.normpath(os.path.join(root, d, "mod.rs")) not in skipped]
-        for f in files:
-            path = os.path.normpath(os.path.join(root, f))
-            if not f.endswith(".rs") or path in skipped:
-                continue
-            modpath = module_path(src, path)
-            if not modpath or modpath[0] not in top:
-                continue
-            me = modpath[0]
-            text = drop_test_modules(strip(open(path, encoding="utf-8").read()))
-            targets = []
-            for m in re.finditer(r"\bcrate\s*::\s*(\{|" + IDENT + ")", text):
-                if m.group(1) == "{":
-                    targets += use_targets(balanced(text, m.start(1)))
-                else:
-                    targets.append(m.group(1))
-            for m in re.finditer(r"\b((?:super\s*::\s*)+)(\{|" + IDENT + ")", text):
-                ups = m.group(1).count("super")
-                # `super` in src/a/b.rs is crate::a; in src/a/mod.rs it is the root
-                depth = len(modpath) - ups
-                if depth > 0:
-                    continue  # stays inside this top-level module
-                if m.group(2) == "{":
-                    targets += use_targets(balanced(text, m.start(2)))
-                else:
-                    targets.append(m.group(2))
-            for t in targets:
-                t = reexports.get(t, t)
-                if t in top and t != me:
-                    edges[me].add(t)
+    for path in production_files(src, skipped):
+        modpath = module_path(src, path)
+        if not modpath or modpath[0] not in top:
+            continue
+        me = modpath[0]
+        text = drop_test_modules(strip(open(path, encoding="utf-8").read()))
+        targets = []
+        for m in re.finditer(r"\bcrate\s*::\s*(\{|" + IDENT + ")", text):
+            if m.group(1) == "{":
+                targets += use_targets(balanced(text, m.start(1)))
+            else:
+                targets.append(m.group(1))
+        for m in re.finditer(r"\b((?:super\s*::\s*)+)(\{|" + IDENT + ")", text):
+            ups = m.group(1).count("super")
+            # `super` in src/a/b.rs is crate::a; in src/a/mod.rs it is the root
+            depth = len(modpath) - ups
+            if depth > 0:
+                continue  # stays inside this top-level module
+            if m.group(2) == "{":
+                targets += use_targets(balanced(text, m.start(2)))
+            else:
+                targets.append(m.group(2))
+        for t in targets:
+            t = reexports.get(t, t)
+            if t in top and t != me:
+                edges[me].add(t)
     return edges
 
 
@@ -248,6 +241,7 @@ def path_trees(text, pos):
 
 
 def split_top(body):
+    """The items of a use tree body, split at its top-level commas."""
     items, depth, cur = [], 0, ""
     for ch in body:
         if ch == "{":
@@ -317,26 +311,21 @@ def graph_inside(src, module):
         for m in re.finditer(r"\b(" + IDENT + r")\s*::", code):
             if m.group(1) in children and (m.start() == 0 or code[m.start() - 1] != ":"):
                 edges[SELF].add(m.group(1))
-    for root, dirs, files in os.walk(base):
-        dirs[:] = [d for d in dirs if os.path.normpath(os.path.join(root, d, "mod.rs")) not in skipped]
-        for f in files:
-            path = os.path.normpath(os.path.join(root, f))
-            if not f.endswith(".rs") or path in skipped:
+    for path in production_files(base, skipped):
+        modpath = module_path(src, path)
+        if len(modpath) <= len(prefix) or modpath[len(prefix)] not in children:
+            continue
+        me = modpath[len(prefix)]
+        text = drop_test_modules(strip(open(path, encoding="utf-8").read()))
+        for p in absolute_paths(text, modpath, set()):
+            if len(p) <= len(prefix) or p[:len(prefix)] != prefix:
                 continue
-            modpath = module_path(src, path)
-            if len(modpath) <= len(prefix) or modpath[len(prefix)] not in children:
-                continue
-            me = modpath[len(prefix)]
-            text = drop_test_modules(strip(open(path, encoding="utf-8").read()))
-            for p in absolute_paths(text, modpath, set()):
-                if len(p) <= len(prefix) or p[:len(prefix)] != prefix:
-                    continue
-                t = p[len(prefix)]
-                if t not in children:
-                    # an item of the module's own file, unless it is a re-export
-                    t = imported.get(t) or (None if t in outside or t in ("self", "*") else SELF)
-                if t and t != me:
-                    edges[me].add(t)
+            t = p[len(prefix)]
+            if t not in children:
+                # an item of the module's own file, unless it is a re-export
+                t = imported.get(t) or (None if t in outside or t in ("self", "*") else SELF)
+            if t and t != me:
+                edges[me].add(t)
     return edges
 
 
