@@ -27,14 +27,10 @@ const OSSL_PARAM *mbp_param_locate_const(const OSSL_PARAM *params, const char *k
     return NULL;
 }
 
+/* The same search over a writable array: the element found is one of its own. */
 OSSL_PARAM *mbp_param_locate(OSSL_PARAM *params, const char *key)
 {
-    if (params == NULL)
-        return NULL;
-    for (; params->key != NULL; params++)
-        if (strcmp(params->key, key) == 0)
-            return params;
-    return NULL;
+    return (OSSL_PARAM *)mbp_param_locate_const(params, key);
 }
 
 /* An integer parameter's value as a sign and a magnitude. */
