@@ -49,5 +49,11 @@ done
 # CI's clone is clean; by hand, uncommitted changes are packaged as they are.
 dirty=()
 [ -n "$(git status --porcelain 2>/dev/null)" ] && dirty=(--allow-dirty)
+# cargo package verifies multiblock-cli against the multiblock it just
+# packaged, through a local registry under target/package; but it reuses the
+# source it unpacked from such a registry in an earlier run at the same
+# path, which would check the CLI against an old library. Drop those copies.
+cargo_home="${CARGO_HOME:-$HOME/.cargo}"
+rm -rf "$cargo_home"/registry/src/*/multiblock-[0-9]* "$cargo_home"/registry/src/*/multiblock-cli-[0-9]*
 step cargo package --locked -p multiblock -p multiblock-cli "${dirty[@]}"
 echo "package.sh: done in $((SECONDS - start)) s" >&2
