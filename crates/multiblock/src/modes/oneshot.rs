@@ -3,7 +3,7 @@
 
 use super::request::{check_kind, Kind, Mode, Request};
 use super::{dstu, gost};
-use crate::{Direction, Family, Result};
+use crate::{Cipher, Direction, Family, Result};
 
 /// Encrypts (or wraps, or seals: ciphertext||tag) `data`.
 pub fn encrypt(req: &Request<'_>, data: &[u8]) -> Result<Vec<u8>> {
@@ -95,15 +95,20 @@ pub(crate) fn ecb_params(req: &Request<'_>) -> Result<()> {
     gost::params::only(req, &[gost::params::P::Padding])
 }
 
+/// One message padded as `req` asks, ECB-encrypted on the keyed `cipher`.
+pub(crate) fn ecb_encrypt(req: &Request<'_>, cipher: &Cipher, data: &[u8]) -> Result<Vec<u8>> {
+    let mut buf = req.params.padding.pad(data, cipher.block_bytes());
+    cipher.encrypt_blocks(&mut buf)?;
+    Ok(buf)
+}
+
 /// ECB over whole blocks, with the requested padding.
 fn ecb(req: &Request<'_>, data: &[u8], encrypt: bool) -> Result<Vec<u8>> {
     ecb_params(req)?;
     let c = req.keyed()?;
     let n = c.block_bytes();
     if encrypt {
-        let mut buf = req.params.padding.pad(data, n);
-        c.encrypt_blocks(&mut buf)?;
-        Ok(buf)
+        ecb_encrypt(req, &c, data)
     } else {
         let mut buf = data.to_vec();
         c.decrypt_blocks(&mut buf)?;

@@ -197,19 +197,7 @@ impl Request<'_> {
     /// the mode is made, before its one key setup).
     pub fn check(&self) -> Result<()> {
         Mode::parse(self.cipher, self.mode.name())?;
-        let id = self.cipher;
-        if self.key.len() != id.key_bytes() {
-            return Err(Error::KeyLength { cipher: id.name(), expected: id.key_bytes(), got: self.key.len() });
-        }
-        match (self.sbox, id) {
-            (None, _) => Ok(()),
-            (Some(name), CipherId::Gost89) => crate::magma::SboxSet::from_name(name).map(drop),
-            (Some(name), CipherId::Magma) => match crate::magma::SboxSet::from_name(name)? {
-                crate::magma::SboxSet::Tc26Z => Ok(()),
-                _ => Err(Error::SboxNotApplicable { cipher: id.name() }),
-            },
-            (Some(_), _) => Err(Error::SboxNotApplicable { cipher: id.name() }),
-        }
+        crate::registry::check_key(self.cipher, self.key, self.sbox).map(drop)
     }
 
     /// The cipher keyed with the request's key.

@@ -5,7 +5,7 @@
 //! The other modes encrypt one message after the other.
 
 use crate::error::Result;
-use crate::modes::oneshot::ecb_params;
+use crate::modes::oneshot::{ecb_encrypt, ecb_params};
 use crate::modes::{self, dstu, Mode, Request};
 use zeroize::Zeroizing;
 
@@ -22,15 +22,7 @@ pub(super) fn encrypt_each(req: &Request<'_>, messages: &[&[u8]]) -> Result<Vec<
 fn ecb(req: &Request<'_>, messages: &[&[u8]]) -> Result<Vec<Vec<u8>>> {
     ecb_params(req)?;
     let cipher = req.keyed()?;
-    let n = cipher.block_bytes();
-    messages
-        .iter()
-        .map(|m| {
-            let mut out = req.params.padding.pad(m, n);
-            cipher.encrypt_blocks(&mut out)?;
-            Ok(out)
-        })
-        .collect()
+    messages.iter().map(|m| ecb_encrypt(req, &cipher, m)).collect()
 }
 
 /// The keystream is the encryption of zeros, as long as the longest message.
