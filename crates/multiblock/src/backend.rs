@@ -46,13 +46,14 @@ pub(crate) trait BlockKernel: Send + Sync {
     }
 }
 
-/// A backend of one cipher family whose expanded key type is `K`.
-pub(crate) struct Backend<K: 'static> {
+/// A backend of one cipher family whose expanded key type is `K`, making a
+/// keyed block kernel; or of a hash, making its compression kernel (`T`).
+pub(crate) struct Backend<K: 'static, T: 'static = Box<dyn BlockKernel>> {
     pub info: BackendInfo,
     /// Whether this CPU can run it. A kernel is built only after this says yes.
     pub available: fn(&CpuFeatures) -> bool,
-    /// Builds a keyed kernel from the family's expanded key.
-    pub new: fn(&K) -> Box<dyn BlockKernel>,
+    /// Builds the kernel: a keyed block kernel from the family's expanded key.
+    pub new: fn(&K) -> T,
 }
 
 /// For backends that run everywhere.
@@ -123,11 +124,11 @@ fn env_preference() -> Option<&'static str> {
 
 /// Chooses a backend from `backends` (ordered fastest first) as described in
 /// the module documentation.
-pub(crate) fn select<K>(
+pub(crate) fn select<K, T>(
     cipher: &'static str,
-    backends: &'static [Backend<K>],
+    backends: &'static [Backend<K, T>],
     choice: BackendChoice<'_>,
-) -> Result<&'static Backend<K>> {
+) -> Result<&'static Backend<K, T>> {
     let cpu = CpuFeatures::get();
     match choice {
         BackendChoice::Named(name) => named(cipher, backends, name, cpu),
@@ -149,12 +150,12 @@ pub(crate) fn select<K>(
 /// (`ssse3` for Kuznyechik, `table` for uBlock) or one this CPU cannot run.
 /// With none left the default is used, unless the list holds a name that
 /// no cipher has (a typo), which is then an error rather than ignored.
-pub(crate) fn from_preference<K>(
+pub(crate) fn from_preference<K, T>(
     cipher: &'static str,
-    backends: &'static [Backend<K>],
+    backends: &'static [Backend<K, T>],
     list: &str,
     cpu: &CpuFeatures,
-) -> Result<&'static Backend<K>> {
+) -> Result<&'static Backend<K, T>> {
     let names: Vec<&str> = list.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
     if let Some(b) = names.iter().find_map(|n| backends.iter().find(|b| b.info.name == *n && (b.available)(cpu))) {
         return Ok(b);
@@ -181,16 +182,16 @@ fn warn_not_constant_time(cipher: &'static str, backend: &'static str) {
 
 /// What [`BackendChoice::Auto`] takes for `backends` under the current
 /// `MULTIBLOCK_BACKEND` (`None`: the variable is unset or empty).
-pub(crate) fn env_choice<K>(cipher: &'static str, backends: &'static [Backend<K>]) -> Option<Result<BackendInfo>> {
+pub(crate) fn env_choice<K, T>(cipher: &'static str, backends: &'static [Backend<K, T>]) -> Option<Result<BackendInfo>> {
     env_preference().map(|list| from_preference(cipher, backends, list, CpuFeatures::get()).map(|b| b.info))
 }
 
-fn named<K>(
+fn named<K, T>(
     cipher: &'static str,
-    backends: &'static [Backend<K>],
+    backends: &'static [Backend<K, T>],
     name: &str,
     cpu: &CpuFeatures,
-) -> Result<&'static Backend<K>> {
+) -> Result<&'static Backend<K, T>> {
     let b = backends.iter().find(|b| b.info.name == name).ok_or_else(|| {
         Error::UnknownBackend {
             cipher,
@@ -207,7 +208,7 @@ fn named<K>(
 
 /// The fastest constant-time backend this CPU runs. Every family has a
 /// portable constant-time or reference backend last, so one always exists.
-pub(crate) fn default_backend<K>(backends: &'static [Backend<K>], cpu: &CpuFeatures) -> &'static Backend<K> {
+pub(crate) fn default_backend<K, T>(backends: &'static [Backend<K, T>], cpu: &CpuFeatures) -> &'static Backend<K, T> {
     backends
         .iter()
         .find(|b| b.info.constant_time && (b.available)(cpu))

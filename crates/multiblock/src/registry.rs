@@ -18,7 +18,7 @@ pub struct BackendStatus {
     pub is_default: bool,
 }
 
-fn statuses<K>(backends: &'static [Backend<K>]) -> Vec<BackendStatus> {
+pub(crate) fn statuses<K, T>(backends: &'static [Backend<K, T>]) -> Vec<BackendStatus> {
     let cpu = CpuFeatures::get();
     let default = backend::default_backend(backends, cpu).info.name;
     backends
