@@ -76,6 +76,7 @@ extern "C" {
 #define MB_ERR_AUTHENTICATION      12 /* AEAD tag or key-wrap check failed; no plaintext was written */
 #define MB_ERR_BUFFER_TOO_SMALL    13 /* *out_len now holds the size needed; nothing was written */
 #define MB_ERR_INTERNAL            14 /* a bug in multiblock (caught, reported, never unwound) */
+#define MB_ERR_UNKNOWN_HASH        15 /* unknown hash name */
 
 /* The largest block of any cipher (Kalyna-512), in bytes. */
 #define MB_MAX_BLOCK_BYTES 64

@@ -23,9 +23,10 @@ pub const MB_ERR_PARAM: c_int = 11;
 pub const MB_ERR_AUTHENTICATION: c_int = 12;
 pub const MB_ERR_BUFFER_TOO_SMALL: c_int = 13;
 pub const MB_ERR_INTERNAL: c_int = 14;
+pub const MB_ERR_UNKNOWN_HASH: c_int = 15;
 
 /// Code and fixed message of every status, in code order (the header's list).
-const MESSAGES: [(c_int, &CStr); 15] = [
+const MESSAGES: [(c_int, &CStr); 16] = [
     (MB_OK, c"success"),
     (MB_ERR_NULL_POINTER, c"a required pointer argument is NULL"),
     (MB_ERR_INVALID_STRING, c"a name argument is not valid UTF-8"),
@@ -41,6 +42,7 @@ const MESSAGES: [(c_int, &CStr); 15] = [
     (MB_ERR_AUTHENTICATION, c"authentication failed: wrong tag or key-wrap check (no output written)"),
     (MB_ERR_BUFFER_TOO_SMALL, c"output buffer too small (*out_len now holds the size needed)"),
     (MB_ERR_INTERNAL, c"internal error in multiblock (a bug: please report it)"),
+    (MB_ERR_UNKNOWN_HASH, c"unknown hash name"),
 ];
 
 /// The fixed message of `code` (a static string).
@@ -71,6 +73,7 @@ impl From<Error> for Failure {
             Error::UnknownCipher { .. } => MB_ERR_UNKNOWN_CIPHER,
             Error::KeyLength { .. } => MB_ERR_KEY_LENGTH,
             Error::UnknownSbox { .. } => MB_ERR_UNKNOWN_SBOX,
+            Error::UnknownHash { .. } => MB_ERR_UNKNOWN_HASH,
             Error::SboxNotApplicable { .. } => MB_ERR_SBOX_NOT_APPLICABLE,
             Error::UnknownBackend { .. } => MB_ERR_UNKNOWN_BACKEND,
             Error::BackendUnavailable { .. } => MB_ERR_BACKEND_UNAVAILABLE,

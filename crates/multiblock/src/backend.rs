@@ -216,6 +216,30 @@ pub(crate) fn default_backend<K, T>(backends: &'static [Backend<K, T>], cpu: &Cp
         .expect("every family has a portable backend")
 }
 
+/// A backend of a cipher or hash as `multiblock info` reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BackendStatus {
+    /// Name, constant-time or not, blocks per call, instruction sets.
+    pub info: BackendInfo,
+    /// This CPU can run it.
+    pub available: bool,
+    /// It is what [`BackendChoice::Auto`] picks without `MULTIBLOCK_BACKEND`.
+    pub is_default: bool,
+}
+
+pub(crate) fn statuses<K, T>(backends: &'static [Backend<K, T>]) -> Vec<BackendStatus> {
+    let cpu = CpuFeatures::get();
+    let default = default_backend(backends, cpu).info.name;
+    backends
+        .iter()
+        .map(|b| BackendStatus {
+            info: b.info,
+            available: (b.available)(cpu),
+            is_default: b.info.name == default,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

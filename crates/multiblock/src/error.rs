@@ -34,6 +34,13 @@ pub enum Error {
         /// The bytes given.
         got: usize,
     },
+    /// The hash name is not one of [`crate::hash::HashId`]'s.
+    UnknownHash {
+        /// The name given.
+        name: String,
+        /// The hashes there are.
+        known: Vec<&'static str>,
+    },
     /// The S-box set name is unknown.
     UnknownSbox {
         /// The name given.
@@ -99,6 +106,12 @@ impl fmt::Display for Error {
                 f,
                 "{cipher} needs a key of {expected} bytes ({} hex digits), got {got} bytes",
                 expected * 2
+            ),
+            Error::UnknownHash { name, known } => write!(
+                f,
+                "unknown hash '{}' (expected one of: {}, or kupyna-N for N from 8 to 512 in steps of 8)",
+                name.escape_debug(),
+                known.join(", ")
             ),
             Error::UnknownSbox { name, known } => write!(
                 f,

@@ -118,6 +118,7 @@ mod backend;
 mod cpu;
 mod keyed;
 mod gf256;
+pub mod hash;
 mod permutation;
 pub(crate) mod simd;
 mod kernel;
@@ -140,9 +141,11 @@ mod test_util;
 
 /// The RustCrypto `cipher` crate whose traits the typed ciphers implement.
 pub use cipher;
+/// The RustCrypto `digest` crate whose traits the hash types implement.
+pub use digest;
 /// The RustCrypto `aead` crate whose traits [`modes::aead`] implements.
 pub use aead;
-pub use backend::{BackendChoice, BackendInfo, BACKEND_ENV};
+pub use backend::{BackendChoice, BackendInfo, BackendStatus, BACKEND_ENV};
 pub use cpu::{disabled_features, CpuFeatures, DISABLE_ENV};
 pub use error::{Error, Result};
 pub use keyed::Direction;
@@ -151,7 +154,7 @@ pub use keyed::Direction;
 pub(crate) use keyed::key_setups_on_this_thread;
 pub use cipher_id::{CipherId, Family};
 pub use keyed::Cipher;
-pub use registry::{all_backend_names, backends, env_backend, BackendStatus};
+pub use registry::{all_backend_names, backends, env_backend};
 
 /// The crate's README.md, whose example `cargo test --doc` runs too.
 #[cfg(doctest)]

@@ -1,35 +1,10 @@
 //! Ciphers by name: the dynamic API that the CLI and the bindings use.
 
-use crate::backend::{self, Backend, BackendChoice, BackendInfo};
-use crate::cpu::CpuFeatures;
+use crate::backend::{self, statuses, BackendChoice, BackendInfo, BackendStatus};
 use crate::keyed::Cipher;
 use crate::error::{Error, Result};
 use crate::magma::SboxSet;
 use crate::{kalyna, kuznyechik, magma, ublock, CipherId, Family};
-
-/// A backend of a cipher as `multiblock info` reports it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BackendStatus {
-    /// Name, constant-time or not, blocks per call, instruction sets.
-    pub info: BackendInfo,
-    /// This CPU can run it.
-    pub available: bool,
-    /// It is what [`BackendChoice::Auto`] picks without `MULTIBLOCK_BACKEND`.
-    pub is_default: bool,
-}
-
-pub(crate) fn statuses<K, T>(backends: &'static [Backend<K, T>]) -> Vec<BackendStatus> {
-    let cpu = CpuFeatures::get();
-    let default = backend::default_backend(backends, cpu).info.name;
-    backends
-        .iter()
-        .map(|b| BackendStatus {
-            info: b.info,
-            available: (b.available)(cpu),
-            is_default: b.info.name == default,
-        })
-        .collect()
-}
 
 /// Every backend name of every cipher, once each.
 pub fn all_backend_names() -> Vec<&'static str> {

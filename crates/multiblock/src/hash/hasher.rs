@@ -1,0 +1,120 @@
+//! One incremental hasher for every hash, chosen at run time.
+
+use super::id::HashId;
+use super::{kupyna, streebog};
+use crate::backend::{BackendChoice, BackendInfo};
+use crate::error::Result;
+
+/// The family's incremental state.
+#[derive(Clone)]
+enum State {
+    Streebog(streebog::Core),
+    Kupyna(kupyna::Core),
+}
+
+/// An incremental hash of any [`HashId`]: `update` with pieces, then
+/// `finalize`. Cloning copies the state (to hash several messages that
+/// share a prefix). The state is wiped when dropped.
+///
+/// ```
+/// use multiblock::hash::{HashId, Hasher};
+/// let mut h = Hasher::new(HashId::Streebog256)?;
+/// h.update(b"0123456789012345678901234567890123456789");
+/// let mut shared_prefix = h.clone();
+/// h.update(b"0123456789012345678901234567890123456789012");
+/// shared_prefix.update(b"0123456789012345678901234567890123456789012");
+/// assert_eq!(h.finalize(), shared_prefix.finalize());
+/// # Ok::<(), multiblock::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Hasher {
+    id: HashId,
+    state: State,
+}
+
+impl Hasher {
+    /// A hasher on the default backend (the fastest constant-time one this
+    /// CPU runs, or what `MULTIBLOCK_BACKEND` names).
+    pub fn new(id: HashId) -> Result<Hasher> {
+        Hasher::with_backend(id, BackendChoice::Auto)
+    }
+
+    /// A hasher on a chosen backend (see [`crate::hash::backends`]).
+    pub fn with_backend(id: HashId, choice: BackendChoice<'_>) -> Result<Hasher> {
+        let state = match id {
+            HashId::Streebog256 | HashId::Streebog512 => State::Streebog(streebog::Core::new(id.digest_bytes(), choice)?),
+            HashId::Kupyna { .. } => State::Kupyna(kupyna::Core::new(id.digest_bytes(), choice)?),
+        };
+        Ok(Hasher { id, state })
+    }
+
+    /// Which hash this is.
+    pub fn id(&self) -> HashId {
+        self.id
+    }
+
+    /// The digest length in bytes.
+    pub fn digest_bytes(&self) -> usize {
+        self.id.digest_bytes()
+    }
+
+    /// The compression block in bytes (what HMAC pads its key to).
+    pub fn block_bytes(&self) -> usize {
+        self.id.block_bytes()
+    }
+
+    /// The backend the hasher runs on.
+    pub fn backend(&self) -> BackendInfo {
+        match &self.state {
+            State::Streebog(core) => core.backend(),
+            State::Kupyna(core) => core.backend(),
+        }
+    }
+
+    /// Hashes the next piece of the message.
+    pub fn update(&mut self, data: &[u8]) {
+        match &mut self.state {
+            State::Streebog(core) => core.update(data),
+            State::Kupyna(core) => core.update(data),
+        }
+    }
+
+    /// Writes the digest into `out` (of [`Hasher::digest_bytes`] bytes) and
+    /// starts over with an empty message.
+    ///
+    /// # Panics
+    /// If `out` is not [`Hasher::digest_bytes`] long (a caller's bug).
+    pub fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        assert_eq!(out.len(), self.digest_bytes(), "the digest of {} is {} bytes", self.id, self.digest_bytes());
+        match &mut self.state {
+            State::Streebog(core) => core.finalize_into_reset(out),
+            State::Kupyna(core) => core.finalize_into_reset(out),
+        }
+    }
+
+    /// Starts over with an empty message, on the same backend.
+    pub fn reset(&mut self) {
+        let mut scratch = [0u8; 64];
+        self.finalize_into_reset(&mut scratch[..self.digest_bytes()]);
+        zeroize::Zeroize::zeroize(&mut scratch);
+    }
+
+    /// The digest; the hasher starts over with an empty message.
+    pub fn finalize_reset(&mut self) -> Vec<u8> {
+        let mut out = vec![0; self.digest_bytes()];
+        self.finalize_into_reset(&mut out);
+        out
+    }
+
+    /// The digest.
+    pub fn finalize(mut self) -> Vec<u8> {
+        self.finalize_reset()
+    }
+}
+
+impl std::fmt::Debug for Hasher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The state is secret when the hasher runs under a key (HMAC, KDFs).
+        f.debug_struct("Hasher").field("id", &self.id).field("backend", &self.backend().name).finish_non_exhaustive()
+    }
+}
