@@ -1,6 +1,6 @@
 //! The national hash functions: Streebog (GOST R 34.11-2012, RFC 6986) and
 //! Kupyna (DSTU 7564:2014), constant-time on every backend, with Kupyna's
-//! keyed MAC. HMAC and the key derivations over Streebog are in
+//! keyed MAC, and HMAC over each. The key derivations over Streebog are in
 //! [`crate::kdf`].
 //!
 //! | task | use |
@@ -9,6 +9,7 @@
 //! | a message in pieces, a hash chosen at run time | [`Hasher`] |
 //! | the RustCrypto `Digest` traits (and HMAC, …) | [`Streebog256`], [`Streebog512`], [`Kupyna256`], [`Kupyna384`], [`Kupyna512`] |
 //! | many independent messages at once (in the SIMD lanes) | [`digest_many`] |
+//! | HMAC over any of them (RFC 2104; RFC 7836 §4.1 over Streebog) | [`Hmac`] |
 //! | Kupyna's MAC | [`KupynaMac`] |
 //! | which backends run here | [`backends`] |
 //!
@@ -21,6 +22,7 @@
 //! ```
 
 mod hasher;
+mod hmac;
 mod id;
 mod kupyna;
 mod mac;
@@ -28,6 +30,7 @@ mod streebog;
 mod typed;
 
 pub use hasher::Hasher;
+pub use hmac::Hmac;
 pub use id::HashId;
 pub use mac::KupynaMac;
 pub use typed::{Kupyna256, Kupyna384, Kupyna512, Streebog256, Streebog512};
