@@ -1,23 +1,45 @@
 //! The workloads of the constant-time check: for one cipher and backend, key
 //! setup, encryption and decryption of a few batch sizes; for the modes that
-//! handle secrets, a round trip (and a rejected forgery for the AEADs). Keys
-//! and plaintexts are marked secret before use; only outputs that are public
-//! by design are declassified, and only after the library has returned.
+//! handle secrets, a round trip (and a rejected forgery for the AEADs); for
+//! one hash and backend, messages of a few lengths whole and in pieces and
+//! many messages at once; for the keyed hashes (HMAC, Kupyna's MAC), a tag
+//! computed twice. Keys, plaintexts and hashed messages are marked secret
+//! before use (HMAC keys and KDF inputs run through the hash); only outputs
+//! that are public by design are declassified, and only after the library
+//! has returned.
 //!
 //! Every call into the library sits between [`Probe::enter`] and
 //! [`Probe::leave`], and nothing that looks at a secret (comparisons of
 //! results) does: `ct-trace` records the machine code executed between them.
 
 use crate::secret::{classify, declassify, still_secret};
+use multiblock::hash::{self, HashId, Hasher, Hmac, KupynaMac};
 use multiblock::modes::{self, Kind, Mode, Params, Request};
 use multiblock::{BackendChoice, Cipher, CipherId, Error, Family};
 
-/// One thing to check: a cipher (with an S-box set for gost89), a backend
-/// and what to run on it.
+/// What a case runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subject {
+    /// A block cipher, with an S-box set for gost89.
+    Cipher(CipherId, Option<&'static str>),
+    /// A hash.
+    Hash(HashId),
+}
+
+impl std::fmt::Display for Subject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Subject::Cipher(id, Some(sbox)) => write!(f, "{id}[{sbox}]"),
+            Subject::Cipher(id, None) => write!(f, "{id}"),
+            Subject::Hash(id) => write!(f, "{id}"),
+        }
+    }
+}
+
+/// One thing to check: a cipher or hash, a backend and what to run on it.
 #[derive(Debug, Clone)]
 pub struct Case {
-    pub cipher: CipherId,
-    pub sbox: Option<&'static str>,
+    pub subject: Subject,
     /// A backend's name, or [`AUTO`].
     pub backend: &'static str,
     pub work: Work,
@@ -29,6 +51,13 @@ pub struct Case {
 pub const AUTO: &str = "auto";
 
 impl Case {
+    fn cipher(&self) -> (CipherId, Option<&'static str>) {
+        match self.subject {
+            Subject::Cipher(id, sbox) => (id, sbox),
+            Subject::Hash(id) => unreachable!("{id} is a hash: only cipher work asks for a cipher"),
+        }
+    }
+
     fn choice(&self) -> BackendChoice<'static> {
         match self.backend {
             AUTO => BackendChoice::Auto,
@@ -43,6 +72,22 @@ pub enum Work {
     Blocks(Vec<usize>),
     /// A mode's round trip with these parameters (IV, AAD, sections).
     Mode(Mode, Params),
+    /// Messages of these lengths hashed whole, in two pieces, and all at
+    /// once by `digest_many`: the backend's kernels, padding and
+    /// finalization.
+    Hash(Vec<usize>),
+    /// HMAC of a message under a secret key, twice (on the default backend).
+    Hmac,
+    /// Kupyna's MAC of a message under a secret key, twice (on the default backend).
+    KupynaMac,
+}
+
+impl Work {
+    /// Work that runs a backend's own kernels (checked on every backend);
+    /// the rest is code shared by all backends.
+    pub fn is_kernel(&self) -> bool {
+        matches!(self, Work::Blocks(_) | Work::Hash(_))
+    }
 }
 
 /// The secret bytes (keys and plaintexts) of one run. `ct-trace` runs every
@@ -106,13 +151,15 @@ fn probed<T>(probe: &dyn Probe, f: impl FnOnce() -> T) -> T {
 
 impl Case {
     pub fn label(&self) -> String {
-        let sbox = self.sbox.map(|s| format!("[{s}]")).unwrap_or_default();
         let what = match &self.work {
             Work::Blocks(counts) => format!("key setup + ecb {counts:?} blocks"),
             Work::Mode(m, p) if p.key_meshing => format!("{m} --key-meshing"),
             Work::Mode(m, _) => format!("{m}"),
+            Work::Hash(lengths) => format!("hash {lengths:?} bytes, whole, split and many"),
+            Work::Hmac => "hmac".to_string(),
+            Work::KupynaMac => "kupyna mac".to_string(),
         };
-        format!("{}{sbox} on {}: {what}", self.cipher, self.backend)
+        format!("{} on {}: {what}", self.subject, self.backend)
     }
 
     /// Whether the traces check this case without `--all-modes`: the ECB
@@ -126,13 +173,14 @@ impl Case {
     /// 512/512): the mode code depends on the block size only, and every key
     /// size's key schedule is traced by the ECB cases.
     pub fn traced_by_default(&self) -> bool {
-        if matches!(self.work, Work::Blocks(_)) || self.backend == AUTO {
+        if self.work.is_kernel() || self.backend == AUTO {
             return true;
         }
-        if self.cipher.family() == multiblock::Family::Kalyna && self.cipher.key_bytes() != self.cipher.block_bytes() {
+        let (cipher, _) = self.cipher();
+        if cipher.family() == multiblock::Family::Kalyna && cipher.key_bytes() != cipher.block_bytes() {
             return false;
         }
-        multiblock::backends(self.cipher.name())
+        multiblock::backends(cipher.name())
             .map(|all| all.iter().any(|s| s.is_default && s.info.name == self.backend))
             .unwrap_or(false)
     }
@@ -147,15 +195,103 @@ impl Case {
         match &self.work {
             Work::Blocks(counts) => self.blocks(counts, fill, probe),
             Work::Mode(mode, params) => self.mode(*mode, params, fill, probe),
+            Work::Hash(lengths) => self.hash(lengths, fill, probe),
+            Work::Hmac => self.keyed_hash(fill, probe),
+            Work::KupynaMac => self.keyed_hash(fill, probe),
         }
+    }
+
+    fn hash_id(&self) -> HashId {
+        match self.subject {
+            Subject::Hash(id) => id,
+            Subject::Cipher(id, _) => unreachable!("{id} is a cipher: only hash work asks for a hash"),
+        }
+    }
+
+    /// Each length hashed whole and split in two pieces (the buffered
+    /// partial block), then all of them at once; the digests are public.
+    fn hash(&self, lengths: &[usize], fill: Fill, probe: &dyn Probe) -> Result<(), String> {
+        let id = self.hash_id();
+        let messages: Vec<Vec<u8>> = lengths.iter().map(|&n| fill.bytes(20 + n as u64, n)).collect();
+        for m in &messages {
+            classify(m);
+        }
+        let mut digests = Vec::new();
+        for m in &messages {
+            let (whole, split) = probed(probe, || -> Result<_, Error> {
+                let mut h = Hasher::with_backend(id, self.choice())?;
+                let mut pieces = h.clone();
+                h.update(m);
+                let whole = h.finalize();
+                let (a, b) = m.split_at(m.len() / 3);
+                pieces.update(a);
+                pieces.update(b);
+                Ok((whole, pieces.finalize()))
+            })
+            .map_err(|e| e.to_string())?;
+            digests.push((whole, split));
+        }
+        let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
+        let many = probed(probe, || hash::digest_many_with_backend(id, &refs, self.choice())).map_err(|e| e.to_string())?;
+        for ((whole, split), from_many) in digests.iter().zip(&many) {
+            if lengths.iter().any(|&n| n > 0) && !still_secret(whole) {
+                return Err("the digest is no longer marked secret: the check is blind here".into());
+            }
+            for public in [whole, split, from_many] {
+                declassify(public);
+            }
+            if whole != split || whole != from_many {
+                return Err(format!("{id}: the digest differs between whole, split and many-message hashing"));
+            }
+        }
+        for m in &messages {
+            declassify(m);
+        }
+        Ok(())
+    }
+
+    /// A keyed hash's tag under a secret key, computed twice.
+    fn keyed_hash(&self, fill: Fill, probe: &dyn Probe) -> Result<(), String> {
+        let id = self.hash_id();
+        let key = fill.bytes(30, id.digest_bytes());
+        let message = fill.bytes(31, 100);
+        classify(&key);
+        classify(&message);
+        let tag = || -> Result<Vec<u8>, Error> {
+            match self.work {
+                Work::KupynaMac => {
+                    let mut mac = KupynaMac::new(id.digest_bytes() * 8, &key)?;
+                    mac.update(&message);
+                    Ok(mac.finalize_reset())
+                }
+                _ => {
+                    let mut mac = Hmac::new(id, &key)?;
+                    mac.update(&message);
+                    Ok(mac.finalize())
+                }
+            }
+        };
+        let a = probed(probe, tag).map_err(|e| e.to_string())?;
+        let b = probed(probe, tag).map_err(|e| e.to_string())?;
+        if !still_secret(&a) {
+            return Err("the tag is no longer marked secret: the check is blind here".into());
+        }
+        for public in [&a, &b, &key, &message] {
+            declassify(public);
+        }
+        if a != b || a.len() != id.digest_bytes() {
+            return Err(format!("{id}: the tag differs between two runs"));
+        }
+        Ok(())
     }
 
     /// One key setup, then ECB encryption and decryption of each count.
     fn blocks(&self, counts: &[usize], fill: Fill, probe: &dyn Probe) -> Result<(), String> {
-        let bb = self.cipher.block_bytes();
-        let key = fill.bytes(1, self.cipher.key_bytes());
+        let (cipher, sbox) = self.cipher();
+        let bb = cipher.block_bytes();
+        let key = fill.bytes(1, cipher.key_bytes());
         classify(&key);
-        let c = probed(probe, || Cipher::with_id(self.cipher, &key, self.sbox, self.choice()))
+        let c = probed(probe, || Cipher::with_id(cipher, &key, sbox, self.choice()))
             .map_err(|e| e.to_string())?;
         for &n in counts {
             let plain = fill.bytes(2 + n as u64, n * bb);
@@ -184,21 +320,22 @@ impl Case {
     }
 
     fn mode(&self, mode: Mode, params: &Params, fill: Fill, probe: &dyn Probe) -> Result<(), String> {
-        let key = fill.bytes(7, self.cipher.key_bytes());
+        let (cipher, sbox) = self.cipher();
+        let key = fill.bytes(7, cipher.key_bytes());
         // Two and a half blocks: several kernel calls for the sequential
         // modes and a partial last block (DSTU CMAC pads it, §9).
         // (Whole blocks where the mode needs them; padding removal is not
         // part of the check, see the README's Security section.)
         let whole = matches!(mode, Mode::Kw | Mode::Cbc);
-        let len = if whole { 2 * self.cipher.block_bytes() } else { 5 * self.cipher.block_bytes() / 2 };
+        let len = if whole { 2 * cipher.block_bytes() } else { 5 * cipher.block_bytes() / 2 };
         let plain = fill.bytes(8, len);
         classify(&key);
         classify(&plain);
         let req = Request {
-            cipher: self.cipher,
+            cipher,
             mode,
             key: &key,
-            sbox: self.sbox,
+            sbox,
             backend: self.choice(),
             params: params.clone(),
         };
@@ -349,14 +486,14 @@ impl Selection {
 /// A backend this CPU cannot run.
 #[derive(Debug, Clone)]
 pub struct Skipped {
-    pub cipher: CipherId,
+    pub subject: Subject,
     pub backend: &'static str,
     pub needs: &'static str,
 }
 
 impl std::fmt::Display for Skipped {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{} (needs {})", self.cipher, self.backend, self.needs)
+        write!(f, "{}/{} (needs {})", self.subject, self.backend, self.needs)
     }
 }
 
@@ -377,11 +514,11 @@ pub fn cases(selection: Selection) -> (Vec<Case>, Vec<Skipped>) {
                 continue;
             }
             if !st.available {
-                skipped.push(Skipped { cipher: id, backend: info.name, needs: info.needs });
+                skipped.push(Skipped { subject: Subject::Cipher(id, None), backend: info.name, needs: info.needs });
                 continue;
             }
             for sbox in sboxes(id) {
-                let case = |work| Case { cipher: id, sbox, backend: info.name, work };
+                let case = |work| Case { subject: Subject::Cipher(id, sbox), backend: info.name, work };
                 // The leaky control needs one difference: one block is enough.
                 let counts = match selection {
                     Selection::ConstantTime => block_counts(id, info.ways),
@@ -397,10 +534,43 @@ pub fn cases(selection: Selection) -> (Vec<Case>, Vec<Skipped>) {
         // The gost89 MAC runs its steps on the key's backend, by default on
         // the one-block tier of the dispatch: checked as a user gets it.
         if selection == Selection::ConstantTime && id == CipherId::Gost89 {
-            let mac = |params| Case { cipher: id, sbox: sboxes(id)[0], backend: AUTO, work: Work::Mode(Mode::Mac, params) };
+            let mac = |params| Case { subject: Subject::Cipher(id, sboxes(id)[0]), backend: AUTO, work: Work::Mode(Mode::Mac, params) };
             cases.push(mac(Params::default()));
             cases.push(mac(Params { key_meshing: true, mac_bits: Some(64), ..Params::default() }));
         }
     }
+    hash_cases(selection, &mut cases, &mut skipped);
     (cases, skipped)
+}
+
+/// Every named hash on each backend of the selection: one byte (a partial
+/// block), and more than two blocks with a partial last one (for the
+/// constant-time selection; the leaky control needs one difference).
+/// HMAC and Kupyna's MAC on the default backend: their own code is the
+/// same on every backend.
+fn hash_cases(selection: Selection, cases: &mut Vec<Case>, skipped: &mut Vec<Skipped>) {
+    for id in HashId::NAMED {
+        let subject = Subject::Hash(id);
+        for st in hash::backends(id) {
+            let info = st.info;
+            if info.constant_time != (selection == Selection::ConstantTime) {
+                continue;
+            }
+            if !st.available {
+                skipped.push(Skipped { subject, backend: info.name, needs: info.needs });
+                continue;
+            }
+            let lengths = match selection {
+                Selection::ConstantTime => vec![1, 2 * id.block_bytes() + 3],
+                Selection::Leaky => vec![1],
+            };
+            cases.push(Case { subject, backend: info.name, work: Work::Hash(lengths) });
+        }
+        if selection == Selection::ConstantTime {
+            cases.push(Case { subject, backend: AUTO, work: Work::Hmac });
+            if matches!(id, HashId::Kupyna { .. }) {
+                cases.push(Case { subject, backend: AUTO, work: Work::KupynaMac });
+            }
+        }
+    }
 }

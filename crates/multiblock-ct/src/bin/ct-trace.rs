@@ -21,7 +21,7 @@
 //! With CT_TRACE_PROFILE set, each case also prints the functions that took
 //! the most steps (to keep the cases small: a step costs ~30 µs in a VM).
 
-use multiblock_ct::cases::{cases, Case, Fill, NoProbe, Selection, Work};
+use multiblock_ct::cases::{cases, Case, Fill, NoProbe, Selection};
 use multiblock_ct::trace::{child::SignalProbe, record, report, Recording};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -200,10 +200,10 @@ fn main() -> ExitCode {
         .filter(|(_, c)| opts.backends.is_empty() || opts.backends.iter().any(|b| b == c.backend))
         .filter(|(_, c)| !opts.except.iter().any(|b| b == c.backend))
         .filter(|(_, c)| c.label().contains(&opts.filter))
-        .filter(|(_, c)| matches!(c.work, Work::Blocks(_)) || (!opts.blocks_only && (opts.all_modes || c.traced_by_default())))
+        .filter(|(_, c)| c.work.is_kernel() || (!opts.blocks_only && (opts.all_modes || c.traced_by_default())))
         .collect();
     for s in skipped.iter().filter(|s| opts.backends.is_empty() || opts.backends.iter().any(|b| b == s.backend)) {
-        println!("skip  {}/{} (needs {}): not on this CPU, not checked here", s.cipher, s.backend, s.needs);
+        println!("skip  {}/{} (needs {}): not on this CPU, not checked here", s.subject, s.backend, s.needs);
     }
     let next = AtomicUsize::new(0);
     let failed = AtomicUsize::new(0);
