@@ -33,8 +33,8 @@ pub(crate) fn kdf_into(key: &[u8], label: &[u8], seed: &[u8], out: &mut [u8; 32]
 
 /// KDF_TREE_GOSTR3411_2012_256(K_in, label, seed, R) of RFC 7836 §4.4,
 /// `out.len()` bytes of it (L = 8 · `out.len()` bits): K(1) | K(2) | … with
-/// K(i) = HMAC_GOSTR3411_2012_256(K_in, [i]_b | label | 0x00 | seed | [L]_b),
-/// where [i]_b is the counter in `r` big-endian bytes and [L]_b is L
+/// K(i) = HMAC_GOSTR3411_2012_256(K_in, `[i]_b` | label | 0x00 | seed | `[L]_b`),
+/// where `[i]_b` is the counter in `r` big-endian bytes and `[L]_b` is L
 /// big-endian without leading zero bytes; the last K(i) is cut to fit.
 ///
 /// Errors ([`Error::Param`]) when `r` is not 1 to 4, when `out` is empty,

@@ -2,7 +2,7 @@
 //! §4.1.2): HMAC of RFC 2104 over Streebog-256 and Streebog-512, with
 //! B = 64 bytes (the compression function's block) and L = 32 or 64.
 //!
-//! The types are the RustCrypto [`hmac`](::hmac) crate's, so they have the
+//! The types are the RustCrypto [`hmac`] crate's, so they have the
 //! [`digest::Mac`] interface (keys of any length; longer than 64 bytes are
 //! hashed first, as RFC 2104 says). The functions are one-shot
 //! conveniences; `verify_*` compare in constant time.

@@ -3,7 +3,7 @@
 //!
 //! TLSTREE(K_root, i) = KDF_3(KDF_2(KDF_1(K_root, STR_8(i & C_1)), STR_8(i & C_2)), STR_8(i & C_3)),
 //!
-//! with KDF_j(K, D) = KDF_GOSTR3411_2012_256(K, "level<j>", D), STR_8 the
+//! with KDF_j(K, D) = KDF_GOSTR3411_2012_256(K, "level*j*", D), STR_8 the
 //! 8-byte big-endian sequence number, and the masks C_1 ⊂ C_2 ⊂ C_3 of the
 //! cipher suite. TLS 1.2 (RFC 9189) and TLS 1.3 (RFC 9367) use the same
 //! chain and labels; only the masks differ.
