@@ -129,6 +129,7 @@ pub mod magma;
 pub mod modes;
 mod registry;
 pub mod hazmat;
+pub mod kdf;
 mod typed;
 pub mod ublock;
 mod wipe;
