@@ -90,7 +90,7 @@ pub fn run(args: &HashArgs, hasher: &mut Hasher) -> Result<(), Failure> {
                     "FAILED open or read"
                 }
             };
-            if !args.status && !(args.quiet && verdict == "OK") {
+            if !args.status && (verdict != "OK" || !args.quiet) {
                 crate::out::text(&verdict_line(&name, verdict)).map_err(Failure::Input)?;
             }
         }
@@ -127,7 +127,10 @@ fn finish(tally: Tally, mut problems: Problems, status_only: bool) -> Result<(),
             parts.push(format!("{} listed files could not be read", tally.unreadable));
         }
         if tally.bad_input > 0 {
-            parts.push(format!("digest lists with problems: {} (bad lines, unreadable lists)", tally.bad_input));
+            parts.push(format!(
+                "bad digest lists: {} (lines that are not digest lines, lists that cannot be read or hold none)",
+                tally.bad_input
+            ));
         }
         parts.join("; ")
     };
@@ -222,7 +225,7 @@ mod tests {
     #[test]
     fn digest_lines_parse_and_others_do_not() {
         let d = "00ff".repeat(16);
-        assert_eq!(parse(format!("{d}  a b").as_bytes(), 32), Some((vec![0, 0xff].repeat(16), PathBuf::from("a b"))));
+        assert_eq!(parse(format!("{d}  a b").as_bytes(), 32), Some(([0u8, 0xff].repeat(16), PathBuf::from("a b"))));
         assert_eq!(parse(format!("{d} *bin").as_bytes(), 32).unwrap().1, PathBuf::from("bin"));
         assert_eq!(parse(format!("\\{d}  a\\nb\\\\c").as_bytes(), 32).unwrap().1, PathBuf::from("a\nb\\c"));
         for bad in [format!("{d} a"), format!("{d}  "), format!("{d}0  a"), format!("{}  a", &d[..62]), format!("\\{d}  a\\x")] {

@@ -17,7 +17,7 @@ use zeroize::Zeroizing;
 
 /// One keyed MAC over a hash.
 enum HashMac {
-    Hmac(Hmac),
+    Hmac(Box<Hmac>),
     Kupyna(KupynaMac),
 }
 
@@ -56,7 +56,7 @@ impl Spec<'_> {
     fn keyed(&self) -> Result<HashMac, Failure> {
         let what = |e: multiblock::Error| Failure::Input(format!("--mode {} --hash {}: {e}", self.mode, self.id));
         Ok(match self.mode {
-            "hmac" => HashMac::Hmac(Hmac::new(self.id, &self.key).map_err(what)?),
+            "hmac" => HashMac::Hmac(Box::new(Hmac::new(self.id, &self.key).map_err(what)?)),
             _ => {
                 let choice = self.backend.map_or(BackendChoice::Auto, BackendChoice::Named);
                 HashMac::Kupyna(KupynaMac::with_backend(self.id.digest_bytes() * 8, &self.key, choice).map_err(what)?)
