@@ -181,7 +181,8 @@ fn spec(a: &MacArgs) -> Result<Spec<'_>, Failure> {
     if !allowed.contains(&id.to_string()) {
         return Err(Failure::Input(format!("--mode {mode} runs over {}, not {id}", allowed.join(", "))));
     }
-    let key = multiblock_cli::key::load(c, id.digest_bytes())?;
+    // Any length: a key file is hex only when it is hex text.
+    let key = multiblock_cli::key::load_as(c, multiblock_cli::key::Raw::UnlessHex)?;
     Ok(Spec { mode, id, key, backend: c.backend.as_deref() })
 }
 
