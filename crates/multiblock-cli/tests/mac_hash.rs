@@ -3,7 +3,8 @@
 //! `Hmac`; the output shapes of the other MACs (raw tag, `--hex`, `TAG  FILE`
 //! lines, `--out`); `--tag` accepted and refused (exit status 1); the
 //! parameters that do not belong refused with one line and exit status 2.
-//! Kupyna's MAC against the library's `KupynaMac`.
+//! Kupyna's MAC against the library's `KupynaMac`; HMAC-Streebog against
+//! gost-engine's provider where the system OpenSSL has it.
 
 use multiblock::hash::{HashId, Hmac, KupynaMac};
 use std::io::Write;
@@ -214,5 +215,38 @@ fn kupyna_mac_equals_the_library() {
         assert!(ok(&run(&[&common[..], &["--tag", first, s(&files[0].0)]].concat(), b"")).is_empty());
         let o = run(&[&common[..], &["--tag", first, s(&files[1].0)]].concat(), b"");
         fails(&o, 1, "authentication failed", &name);
+    }
+}
+
+/// `openssl mac ... HMAC` over Streebog with gost-engine's provider, if the
+/// system OpenSSL loads it.
+fn openssl_hmac(bits: u32, key_hex: &str, file: &Path) -> Option<String> {
+    let digest = format!("md_gost12_{bits}");
+    let key = format!("hexkey:{key_hex}");
+    let args = ["mac", "-provider", "gostprov", "-provider", "default", "-digest", &digest, "-macopt", &key, "-in", s(file), "HMAC"];
+    let o = Command::new("openssl").args(args).output().ok()?;
+    if !o.status.success() {
+        return None;
+    }
+    Some(String::from_utf8(o.stdout).ok()?.trim().to_ascii_lowercase())
+}
+
+#[test]
+fn hmac_streebog_equals_gost_engines_provider_where_installed() {
+    let dir = tempfile::tempdir().unwrap();
+    let probe = write(dir.path(), "probe", &unhex(MSG));
+    if openssl_hmac(256, KEY, &probe).is_none() {
+        eprintln!("skipped: the system openssl does not load gostprov");
+        return;
+    }
+    assert_eq!(openssl_hmac(256, KEY, &probe).unwrap(), HMAC_256);
+    for (i, len) in [0usize, 1, 64, 65, 1000, 70_000].into_iter().enumerate() {
+        let f = write(dir.path(), &format!("f{i}"), &bytes(len, 200 + i as u64));
+        let key = hex(&bytes(16 + 20 * i, 300 + i as u64));
+        for bits in [256, 512] {
+            let ours = ok(&run(&["--mode", "hmac", "--hash", &format!("streebog-{bits}"), "--key", &key, s(&f)], b""));
+            let want = openssl_hmac(bits, &key, &f).unwrap();
+            assert_eq!(String::from_utf8(ours).unwrap(), format!("{want}  {}\n", s(&f)), "{bits} {len}");
+        }
     }
 }
