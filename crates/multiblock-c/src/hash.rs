@@ -12,7 +12,7 @@ use crate::args::{self, Output};
 use crate::many::messages;
 use crate::status::{guard, Failure};
 
-/// What `mb_hash *` points at. The library wipes the hasher's state on drop.
+/// What `mb_hash_ctx *` points at. The library wipes the hasher's state on drop.
 #[derive(Clone)]
 pub struct MbHash {
     hasher: Hasher,

@@ -11,7 +11,7 @@ use crate::args::{self, Output};
 use crate::hash::hash_id;
 use crate::status::{guard, Failure};
 
-/// What `mb_hmac *` points at: the keyed state before any data, to start
+/// What `mb_hmac_ctx *` points at: the keyed state before any data, to start
 /// over from after each final, and the message's state. The library wipes
 /// both on drop.
 pub struct MbHmac {
