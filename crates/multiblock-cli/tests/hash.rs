@@ -86,6 +86,34 @@ fn rfc_6986_example_1() {
     assert_eq!(stdout(&run(&["hash", "--algo", "streebog-256"], M1)), format!("{M1_256}  -\n"));
 }
 
+/// DSTU 7564:2014's examples (as printed in Oliynykov et al., "A New
+/// Standard of Ukraine: The Kupyna Hash Function", IACR ePrint 2015/885):
+/// Kupyna-256 of the 64 bytes 00..3f, Kupyna-512 of the 128 bytes 00..7f.
+#[test]
+fn dstu_7564_examples() {
+    let dir = tempfile::tempdir().unwrap();
+    let m64 = write(dir.path(), "m64", &(0u8..64).collect::<Vec<u8>>());
+    let m128 = write(dir.path(), "m128", &(0u8..128).collect::<Vec<u8>>());
+    let k256 = "08f4ee6f1be6903b324c4e27990cb24ef69dd58dbe84813ee0a52f6631239875";
+    let k512 = "76ed1ac28b1d0143013ffa87213b4090b356441263c13e03fa060a8cada32b979635657f256b15d5fca4a174de029f0b1b4387c878fcc1c00e8705d783fd7ffe";
+    assert_eq!(stdout(&run(&["hash", "--algo", "kupyna-256", s(&m64)], b"")), format!("{k256}  {}\n", s(&m64)));
+    assert_eq!(stdout(&run(&["hash", "--algo", "kupyna-512", s(&m128)], b"")), format!("{k512}  {}\n", s(&m128)));
+}
+
+/// Every other Kupyna length by name, against the library (needs the
+/// constant-time Kupyna core: the stand-in has only 256, 384 and 512).
+#[test]
+fn kupyna_n_equals_the_library() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "f", &bytes(1000, 5));
+    for bits in [8u16, 16, 160, 224, 248, 264, 320, 448, 504] {
+        let id = HashId::Kupyna { digest_bits: bits };
+        let want = format!("{}  {}\n", hex(&hash::digest(id, &bytes(1000, 5)).unwrap()), s(&f));
+        assert_eq!(stdout(&run(&["hash", "--algo", &format!("kupyna-{bits}"), s(&f)], b"")), want, "{id}");
+        assert_eq!(want.split_whitespace().next().unwrap().len(), usize::from(bits) / 4);
+    }
+}
+
 /// Lengths around the 64- and 128-byte blocks and past the read piece (256 KiB).
 const LENGTHS: [usize; 10] = [0, 1, 31, 63, 64, 65, 127, 128, 129, 300_001];
 
