@@ -200,7 +200,8 @@ pub struct MacArgs {
     /// and of --mode kupyna-mac (kupyna-256, kupyna-384, kupyna-512: the tag length).
     #[arg(long, value_name = "NAME")]
     pub hash: Option<String>,
-    /// Verify instead of print: the expected tag as hex; a different tag is exit status 1.
+    /// Verify instead of print (any MAC mode; the one input: stdin, --in or one FILE): the
+    /// expected tag as hex; a different tag is exit status 1.
     #[arg(long, value_name = "HEX", conflicts_with = "output")]
     pub tag: Option<String>,
     /// Files to MAC together (`-`: stdin), many messages in the SIMD lanes at once; prints one

@@ -1,7 +1,8 @@
 //! `mac --mode hmac` and `mac --mode kupyna-mac`: RFC 7836 §A.1's HMAC
 //! examples; every hash over files of many lengths equal to the library's
 //! `Hmac`; the output shapes of the other MACs (raw tag, `--hex`, `TAG  FILE`
-//! lines, `--out`); `--tag` accepted and refused (exit status 1); the
+//! lines, `--out`); `--tag` accepted and refused (exit status 1), for the
+//! cipher MACs too; the
 //! parameters that do not belong refused with one line and exit status 2.
 //! Kupyna's MAC against the library's `KupynaMac`; HMAC-Streebog against
 //! gost-engine's provider where the system OpenSSL has it.
@@ -174,7 +175,8 @@ fn wrong_arguments_are_one_line_and_status_2() {
         (vec!["--mode", "kupyna-mac", "--hash", "streebog-256", "--key", KEY, f], "kupyna-mac runs over kupyna-256"),
         (vec!["--mode", "kupyna-mac", "--key", KEY, f], "--mode kupyna-mac needs --hash"),
         (vec!["--cipher", "magma", "--key", KEY, "--hash", "streebog-256", f], "--hash goes with --mode hmac"),
-        (vec!["--cipher", "magma", "--key", KEY, "--tag", tag, f], "--tag goes with --mode hmac"),
+        (vec!["--cipher", "magma", "--key", KEY, "--tag", tag, f], "--tag is 32 bytes; the magma mac tag is 8 bytes"),
+        (vec!["--cipher", "magma", "--key", KEY, "--tag", "00", f, f], "--tag checks one input"),
         (vec!["--mode", "mac", "--key", KEY, f], "--cipher is required"),
     ];
     for (args, word) in cases {
@@ -248,5 +250,23 @@ fn hmac_streebog_equals_gost_engines_provider_where_installed() {
             let want = openssl_hmac(bits, &key, &f).unwrap();
             assert_eq!(String::from_utf8(ours).unwrap(), format!("{want}  {}\n", s(&f)), "{bits} {len}");
         }
+    }
+}
+
+#[test]
+fn tag_checks_the_cipher_macs_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "f", &bytes(1000, 9));
+    for common in [
+        &["--cipher", "kuznyechik", "--key", KEY][..],
+        &["--cipher", "magma", "--mode", "mac", "--mac-bits", "64", "--key", KEY],
+        &["--cipher", "kalyna-256-256", "--mode", "cmac", "--key", KEY],
+    ] {
+        let tag = ok(&run(&[common, &["--in", s(&f)]].concat(), b""));
+        assert!(ok(&run(&[common, &["--tag", &hex(&tag), s(&f)]].concat(), b"")).is_empty());
+        assert!(ok(&run(&[common, &["--tag", &hex(&tag)]].concat(), &bytes(1000, 9))).is_empty());
+        let mut wrong = tag.clone();
+        wrong[0] ^= 1;
+        fails(&run(&[common, &["--tag", &hex(&wrong), s(&f)]].concat(), b""), 1, "does not match --tag", &common.join(" "));
     }
 }

@@ -4,7 +4,7 @@
 //! the raw tag of the input (stdin or `--in`) on stdout or `--out`, hex
 //! with `--hex`; with FILEs, one `TAG  FILE` line each. `--tag HEX`
 //! checks the tag of the one input instead (constant time): a different
-//! tag is exit status 1.
+//! tag is exit status 1; [`cipher_tag`] does the same for the cipher MACs.
 
 use super::hash::Problems;
 use super::mac_files::line;
@@ -12,6 +12,7 @@ use crate::args::{MacArgs, HASH_MAC_MODES};
 use crate::feed::Feeder;
 use crate::{hex, request, Failure};
 use multiblock::hash::{HashId, Hmac, KupynaMac};
+use multiblock::modes::stream::MacStream;
 use multiblock::BackendChoice;
 use zeroize::Zeroizing;
 
@@ -186,10 +187,48 @@ fn spec(a: &MacArgs) -> Result<Spec<'_>, Failure> {
     Ok(Spec { mode, id, key, backend: c.backend.as_deref() })
 }
 
-/// `mac` with `--hash` or `--tag` but a cipher mode: say what they go with.
-pub fn misplaced(a: &MacArgs) -> Result<(), Failure> {
-    let flag = if a.hash.is_some() { "--hash" } else { "--tag" };
-    Err(Failure::Input(format!(
-        "{flag} goes with --mode hmac or --mode kupyna-mac (the MACs over a hash); the cipher MACs take --cipher"
-    )))
+/// `mac` with `--hash` but a cipher mode: say what it goes with.
+pub fn misplaced(_: &MacArgs) -> Result<(), Failure> {
+    Err(Failure::Input(
+        "--hash goes with --mode hmac or --mode kupyna-mac (the MACs over a hash); the cipher MACs take --cipher".into(),
+    ))
+}
+
+/// `mac --cipher ... --tag HEX`: a cipher MAC of the one input (`--in`,
+/// stdin or one FILE) checked against `--tag` in constant time.
+pub fn cipher_tag(a: &MacArgs) -> Result<(), Failure> {
+    let parsed = request::parse(&a.crypt, request::Verb::Mac)?;
+    let req = parsed.request(&a.crypt);
+    let mut mac = MacStream::new(&req).map_err(super::crypt::failure)?;
+    let want = hex::decode(a.tag.as_deref().unwrap_or_default(), "--tag")?;
+    if a.files.len() > 1 {
+        return Err(Failure::Input("--tag checks one input: give one FILE, --in PATH or stdin".into()));
+    }
+    let input = a.crypt.input.as_deref().or(a.files.first().map(|p| p.as_path()));
+    let what = input.map_or("stdin".to_string(), |p| p.display().to_string());
+    let mut failed = None;
+    let mut update = |piece: &[u8]| {
+        if failed.is_none() {
+            failed = mac.update(piece).err();
+        }
+    };
+    if a.crypt.hex {
+        update(&request::input_bytes(crate::input::read_input(input)?, true)?);
+    } else if let Some(file) = a.files.first() {
+        Feeder::new().feed(file, &mut update)?;
+    } else {
+        Feeder::new().feed_input(input, &mut update)?;
+    }
+    if let Some(e) = failed {
+        return Err(super::crypt::failure(e));
+    }
+    let got = mac.finalize().map_err(super::crypt::failure)?;
+    if want.len() != got.len() {
+        return Err(Failure::Input(format!("--tag is {} bytes; the {} {} tag is {} bytes", want.len(), req.cipher, req.mode.name(), got.len())));
+    }
+    // Constant time: every byte is looked at whatever the first difference.
+    if got.iter().zip(&want).fold(0u8, |acc, (x, y)| acc | (x ^ y)) != 0 {
+        return Err(Failure::Auth(format!("authentication failed: the {} tag of {what} does not match --tag", req.mode.name())));
+    }
+    Ok(())
 }
