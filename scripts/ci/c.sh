@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The C library end to end: build and install it (scripts/install-c.sh) into a
-# temporary prefix, compile the example, the vector test and the misuse test
-# with the system cc against the header, once with the static and once with
-# the shared library, and run them (the vector test runs every vector of
-# crates/multiblock/vectors; the misuse test the header's promises under misuse). Then
+# temporary prefix, compile the example, the vector test, the misuse test and
+# the hash test with the system cc against the header, once with the static
+# and once with the shared library, and run them (the vector test runs every
+# vector of crates/multiblock/vectors; the misuse test the header's promises
+# under misuse; the hash test Streebog, Kupyna and HMAC against RFC 6986 and
+# RFC 7836). Then
 # both tests again built with -fsanitize=address,undefined against the
 # static library, and under valgrind.
 set -euo pipefail
@@ -34,6 +36,7 @@ for kind in static shared; do
     cc "${cflags[@]}" "$src/examples/example.c" "${!libs_var}" -o "$tmp/example-$kind"
     cc "${cflags[@]}" "$src/tests/c/test_vectors.c" "${!libs_var}" -o "$tmp/test-$kind"
     cc "${cflags[@]}" "$src/tests/c/test_misuse.c" "${!libs_var}" -o "$tmp/misuse-$kind"
+    cc "${cflags[@]}" "$src/tests/c/test_hash.c" "${!libs_var}" -o "$tmp/hash-$kind"
 done
 # The static programs must not need the shared library, the shared ones must.
 for prog in example test; do
@@ -49,6 +52,8 @@ for kind in static shared; do
     LD_LIBRARY_PATH="$libdir" "$tmp/test-$kind" "$tmp/vectors.txt"
     echo "== C misuse test ($kind)"
     LD_LIBRARY_PATH="$libdir" "$tmp/misuse-$kind"
+    echo "== C hash test ($kind)"
+    LD_LIBRARY_PATH="$libdir" "$tmp/hash-$kind"
 done
 
 # AddressSanitizer and UndefinedBehaviorSanitizer on the C side, the static
@@ -58,7 +63,7 @@ done
 # misuse test asks the library for counts no memory holds) instead of
 # ASan's report-and-abort.
 san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
-for t in test_vectors test_misuse; do
+for t in test_vectors test_misuse test_hash; do
     cc "${cflags[@]}" "${san[@]}" "$src/tests/c/$t.c" "${static_libs[@]}" -o "$tmp/$t-asan"
 done
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:abort_on_error=0:exitcode=3
@@ -67,6 +72,8 @@ echo "== C vector test (static) under ASan/UBSan"
 "$tmp/test_vectors-asan" "$tmp/vectors.txt"
 echo "== C misuse test (static) under ASan/UBSan"
 "$tmp/test_misuse-asan"
+echo "== C hash test (static) under ASan/UBSan"
+"$tmp/test_hash-asan"
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
 # Memory errors on either side of the ABI (the CI image has valgrind).
@@ -75,6 +82,8 @@ if command -v valgrind >/dev/null; then
     valgrind -q --error-exitcode=3 "$tmp/test-static" "$tmp/vectors.txt"
     echo "== C misuse test (static) under valgrind"
     valgrind -q --error-exitcode=3 "$tmp/misuse-static"
+    echo "== C hash test (static) under valgrind"
+    valgrind -q --error-exitcode=3 "$tmp/hash-static"
 else
     echo "valgrind not installed: skipped the valgrind run" >&2
 fi

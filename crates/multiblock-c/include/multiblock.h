@@ -1,7 +1,9 @@
 /*
  * multiblock.h - C interface of multiblock: fast, constant-time multi-block
  * Kalyna (DSTU 7624:2014), Kuznyechik and Magma (GOST R 34.12-2015),
- * GOST 28147-89 and uBlock, with the modes of their standards.
+ * GOST 28147-89 and uBlock, with the modes of their standards; the hashes
+ * Streebog (GOST R 34.11-2012, RFC 6986) and Kupyna (DSTU 7564:2014), and
+ * HMAC over them.
  *
  * Link with -lmultiblock (pkg-config: `pkg-config --cflags --libs multiblock`,
  * or `--static` for libmultiblock.a). Written by hand to match
@@ -76,7 +78,7 @@ extern "C" {
 #define MB_ERR_AUTHENTICATION      12 /* AEAD tag or key-wrap check failed; no plaintext was written */
 #define MB_ERR_BUFFER_TOO_SMALL    13 /* *out_len now holds the size needed; nothing was written */
 #define MB_ERR_INTERNAL            14 /* a bug in multiblock (caught, reported, never unwound) */
-#define MB_ERR_UNKNOWN_HASH        15 /* unknown hash name */
+#define MB_ERR_UNKNOWN_HASH        15 /* no hash of that name (see "hashes" below) */
 
 /* The largest block of any cipher (Kalyna-512), in bytes. */
 #define MB_MAX_BLOCK_BYTES 64
@@ -374,6 +376,119 @@ int mb_mac_stream_final(mb_mac_stream *stream, uint8_t *out, size_t *out_len);
 
 /* Frees the handle, wiping its state. NULL is ignored. */
 void mb_mac_stream_free(mb_mac_stream *stream);
+
+/* ---- hashes: Streebog and Kupyna ---------------------------------------- */
+
+/* Hash names (`algo`): "streebog-256", "streebog-512" (GOST R 34.11-2012,
+ * RFC 6986), "kupyna-256", "kupyna-384", "kupyna-512" (DSTU 7564:2014), and
+ * "kupyna-N" for the other digest lengths the standard allows (N from 8 to
+ * 512 in steps of 8). "streebog256" and "kupyna256" (OpenSSL's spellings)
+ * are accepted too. Any other name is MB_ERR_UNKNOWN_HASH. */
+
+/* The largest digest (Streebog-512, Kupyna-512), in bytes. */
+#define MB_MAX_DIGEST_BYTES 64
+
+/* Digest and block size in bytes of the hash `algo` (the block is what HMAC
+ * pads its key to: 64, or 128 for Kupyna over 256 bits). Either out pointer
+ * may be NULL. Errors: MB_ERR_NULL_POINTER (algo), MB_ERR_INVALID_STRING,
+ * MB_ERR_UNKNOWN_HASH. */
+int mb_hash_sizes(const char *algo, size_t *digest_bytes, size_t *block_bytes);
+
+/* The digest of `data` (data_len bytes) with `algo` on the default backend:
+ * *out_len = the digest size on MB_OK (MB_MAX_DIGEST_BYTES always suffices);
+ * out/out_len as in the conventions above (a size query included). Errors:
+ * MB_ERR_NULL_POINTER, MB_ERR_INVALID_STRING, MB_ERR_UNKNOWN_HASH,
+ * MB_ERR_BUFFER_TOO_SMALL, MB_ERR_PARAM (a length larger than any object). */
+int mb_hash(const char *algo, const uint8_t *data, size_t data_len, uint8_t *out, size_t *out_len);
+
+/* The digests of `count` independent messages (data[i]: data_len[i] bytes;
+ * the arrays as mb_mac_many's), back to back in order: *out_len = count *
+ * the digest size. Backends that hash several messages in the SIMD lanes at
+ * once do so; each digest equals mb_hash's. A buffer too small is reported
+ * before anything is hashed. */
+int mb_hash_many(const char *algo, size_t count, const uint8_t *const *data, const size_t *data_len,
+                 uint8_t *out, size_t *out_len);
+
+/* Opaque incremental hash of one message at a time. Holds the state, which
+ * mb_hash_free wipes. One handle must not be used by two threads at once.
+ * (The type is mb_hash_ctx because mb_hash names the one-shot function.) */
+typedef struct mb_hash_ctx mb_hash_ctx;
+
+/* A new hash of `algo` in *out (NULL on any error). backend: NULL for the
+ * fastest constant-time backend of this CPU (or the MULTIBLOCK_BACKEND
+ * preference), or a backend name to force it. Errors: MB_ERR_NULL_POINTER,
+ * MB_ERR_INVALID_STRING, MB_ERR_UNKNOWN_HASH, MB_ERR_UNKNOWN_BACKEND,
+ * MB_ERR_BACKEND_UNAVAILABLE. Free with mb_hash_free. */
+int mb_hash_new(mb_hash_ctx **out, const char *algo, const char *backend);
+
+/* Feeds `len` bytes of the message (any split gives the same digest).
+ * Errors: MB_ERR_NULL_POINTER, MB_ERR_PARAM (len larger than any object). */
+int mb_hash_update(mb_hash_ctx *hash, const uint8_t *data, size_t len);
+
+/* Writes the digest (mb_hash_digest_size bytes) to `out`, *out_len = its
+ * size, and starts the handle over with an empty message (on the same
+ * backend), ready for the next one. On MB_ERR_BUFFER_TOO_SMALL (a size
+ * query, out = NULL with *out_len = 0, included) *out_len = the digest
+ * size, nothing is written, and the message goes on unchanged. */
+int mb_hash_final(mb_hash_ctx *hash, uint8_t *out, size_t *out_len);
+
+/* A copy of `hash` and its state in *out (NULL on error), e.g. to finish
+ * several messages that share a prefix. Free it with mb_hash_free. */
+int mb_hash_clone(mb_hash_ctx **out, const mb_hash_ctx *hash);
+
+/* The digest size in bytes (1 to 64); 0 for a NULL handle. */
+size_t mb_hash_digest_size(const mb_hash_ctx *hash);
+
+/* The name of the backend the handle runs on. Owned by the handle: valid
+ * until mb_hash_free. NULL for a NULL handle. */
+const char *mb_hash_backend(const mb_hash_ctx *hash);
+
+/* Frees the handle, wiping its state. NULL is ignored. */
+void mb_hash_free(mb_hash_ctx *hash);
+
+/* ---- HMAC over the hashes ------------------------------------------------ */
+
+/* HMAC (RFC 2104) over "streebog-256", "streebog-512", "kupyna-256",
+ * "kupyna-384" or "kupyna-512"; over Streebog it is HMAC_GOSTR3411_2012_256
+ * and _512 of RFC 7836 §4.1. Keys of any length (longer than the hash's
+ * block are hashed first). The tag is the digest's size. Another kupyna-N
+ * is MB_ERR_PARAM. */
+
+/* The tag of `data` under `key`: *out_len = the tag size on MB_OK
+ * (MB_MAX_DIGEST_BYTES always suffices), out/out_len as in the conventions.
+ * Errors: MB_ERR_NULL_POINTER, MB_ERR_INVALID_STRING, MB_ERR_UNKNOWN_HASH,
+ * MB_ERR_PARAM, MB_ERR_BUFFER_TOO_SMALL. */
+int mb_hmac(const char *algo, const uint8_t *key, size_t key_len,
+            const uint8_t *data, size_t data_len, uint8_t *out, size_t *out_len);
+
+/* Opaque incremental HMAC under one key, one message at a time; holds the
+ * keyed state, which mb_hmac_free wipes. One handle must not be used by two
+ * threads at once. (mb_hmac_ctx: mb_hmac names the one-shot function.) */
+typedef struct mb_hmac_ctx mb_hmac_ctx;
+
+/* A new HMAC of `algo` under `key` in *out (NULL on any error); the key
+ * bytes are not kept. Errors: as mb_hmac's. Free with mb_hmac_free. */
+int mb_hmac_new(mb_hmac_ctx **out, const char *algo, const uint8_t *key, size_t key_len);
+
+/* Feeds `len` bytes of the message. */
+int mb_hmac_update(mb_hmac_ctx *hmac, const uint8_t *data, size_t len);
+
+/* Writes the tag to `out` (*out_len = its size) and starts over with an
+ * empty message under the same key. On MB_ERR_BUFFER_TOO_SMALL (a size
+ * query included) *out_len = the tag size, nothing is written, and the
+ * message goes on unchanged. */
+int mb_hmac_final(mb_hmac_ctx *hmac, uint8_t *out, size_t *out_len);
+
+/* Compares the message's tag with `tag` in constant time and starts over
+ * with an empty message: MB_OK if equal, MB_ERR_AUTHENTICATION if not.
+ * tag_len other than the tag size is MB_ERR_PARAM (and the message goes on). */
+int mb_hmac_verify(mb_hmac_ctx *hmac, const uint8_t *tag, size_t tag_len);
+
+/* The tag size in bytes; 0 for a NULL handle. */
+size_t mb_hmac_tag_size(const mb_hmac_ctx *hmac);
+
+/* Frees the handle, wiping its keyed state. NULL is ignored. */
+void mb_hmac_free(mb_hmac_ctx *hmac);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,8 @@
 mod aead_stream;
 mod args;
 mod handle;
+mod hash;
+mod hmac;
 mod info;
 mod many;
 mod oneshot;
@@ -19,6 +21,8 @@ mod stream;
 
 #[cfg(test)]
 mod aead_stream_tests;
+#[cfg(test)]
+mod hash_tests;
 #[cfg(test)]
 mod many_tests;
 #[cfg(test)]

@@ -31,7 +31,7 @@ struct Call {
 /// NULL only when `count` is 0). A count no array holds, or one whose list
 /// of messages cannot be allocated, is MB_ERR_PARAM before either array is
 /// read: never an abort.
-unsafe fn messages<'a>(data: *const *const u8, data_len: *const usize, count: usize) -> Result<Vec<&'a [u8]>, Failure> {
+pub(crate) unsafe fn messages<'a>(data: *const *const u8, data_len: *const usize, count: usize) -> Result<Vec<&'a [u8]>, Failure> {
     // SAFETY: `count` pointers and lengths, or NULL with count 0 (the
     // contract); `items` checks NULL and that `count` fits an array.
     let ptrs = unsafe { args::items(data, count, "data") }?;

@@ -22,7 +22,10 @@ pub enum Command {
     Decrypt(CryptArgs),
     /// Compute a MAC (tag) of the input, or of every FILE at once: one `TAG  FILE` line each.
     Mac(MacArgs),
-    /// Show the CPU features found, the backends of every cipher and the default.
+    /// Print the Streebog or Kupyna digest of every FILE (`DIGEST  FILE`, as sha256sum), or check
+    /// such lines with --check.
+    Hash(HashArgs),
+    /// Show the CPU features found, the backends of every cipher and hash, and the default.
     Info,
     /// Run the built-in test vectors on every backend this CPU supports.
     Selftest(SelftestArgs),
@@ -30,9 +33,9 @@ pub enum Command {
 
 #[derive(Args)]
 pub struct CryptArgs {
-    /// Cipher.
-    #[arg(long, value_parser = PossibleValuesParser::new(CipherId::ALL.map(CipherId::name)))]
-    pub cipher: String,
+    /// Cipher (required, except by `mac --mode hmac` and `mac --mode kupyna-mac`).
+    #[arg(long, required = true, value_parser = PossibleValuesParser::new(CipherId::ALL.map(CipherId::name)))]
+    pub cipher: Option<String>,
     #[arg(long, help = crypt_mode_help())]
     pub mode: Option<String>,
     /// Key from a file (recommended): its raw bytes if it is exactly the key's length, else hex
@@ -174,7 +177,8 @@ fn mac_mode_help() -> String {
     format!(
         "MAC mode: {}; uBlock has none. Default: the family's standard MAC, mac for kuznyechik and \
          magma (GOST R 34.13-2015 §5.6) and for gost89 (the GOST 28147-89 imitovstavka), cmac for \
-         kalyna-* (DSTU 7624:2014)",
+         kalyna-* (DSTU 7624:2014). Over a hash instead of a cipher (no --cipher; --hash NAME): \
+         hmac (RFC 2104, RFC 7836 §4.1), kupyna-mac (DSTU 7564:2014)",
         per_family(&FAMILIES[..4], mac_modes)
     )
 }
@@ -188,13 +192,77 @@ fn backend_help() -> String {
 
 #[derive(Args)]
 #[command(mut_arg("mode", |a| a.help(mac_mode_help())))]
+#[command(mut_arg("cipher", |a| a.required(false)))]
 pub struct MacArgs {
     #[command(flatten)]
     pub crypt: CryptArgs,
+    /// The hash of --mode hmac (streebog-256, streebog-512, kupyna-256, kupyna-384, kupyna-512)
+    /// and of --mode kupyna-mac (kupyna-256, kupyna-384, kupyna-512: the tag length).
+    #[arg(long, value_name = "NAME")]
+    pub hash: Option<String>,
+    /// Verify instead of print (any MAC mode; the one input: stdin, --in or one FILE): the
+    /// expected tag as hex; a different tag is exit status 1.
+    #[arg(long, value_name = "HEX", conflicts_with = "output")]
+    pub tag: Option<String>,
     /// Files to MAC together (`-`: stdin), many messages in the SIMD lanes at once; prints one
     /// `TAG  FILE` line per file in argument order, as sha256sum. A file that cannot be read gets a
     /// one-line error on stderr, the others their lines, and the exit status is 2.
     #[arg(value_name = "FILE", conflicts_with_all = ["input", "hex"])]
+    pub files: Vec<PathBuf>,
+}
+
+/// The modes of `mac` over a hash instead of a cipher.
+pub const HASH_MAC_MODES: [&str; 2] = ["hmac", "kupyna-mac"];
+
+/// Whether `mac` runs over a hash (`--mode hmac` or `--mode kupyna-mac`).
+pub fn is_hash_mac(args: &MacArgs) -> bool {
+    args.crypt.mode.as_deref().is_some_and(|m| HASH_MAC_MODES.contains(&m.to_ascii_lowercase().as_str()))
+}
+
+fn hash_help() -> String {
+    format!(
+        "Hash: {}, or kupyna-N for N from 8 to 512 in steps of 8 (DSTU 7564:2014)",
+        multiblock::hash::HashId::NAMES.join(", ")
+    )
+}
+
+fn hash_backend_help() -> String {
+    use multiblock::hash::{backends, HashId};
+    let mut names: Vec<&str> = Vec::new();
+    for id in HashId::NAMED {
+        for b in backends(id) {
+            if !names.contains(&b.info.name) {
+                names.push(b.info.name);
+            }
+        }
+    }
+    format!(
+        "Force a backend (default: the fastest constant-time one this CPU runs; `multiblock info` shows which run here): {}",
+        names.join(", ")
+    )
+}
+
+#[derive(Args)]
+pub struct HashArgs {
+    #[arg(long, value_name = "NAME", help = hash_help())]
+    pub algo: String,
+    #[arg(long, value_name = "NAME", help = hash_backend_help())]
+    pub backend: Option<String>,
+    /// Read `DIGEST  FILE` lines from the FILEs (stdin without one) and check each listed file:
+    /// `FILE: OK` or `FILE: FAILED`; exit status 1 if any differs or cannot be read, 2 for a
+    /// line that is not such a line.
+    #[arg(short = 'c', long)]
+    pub check: bool,
+    /// With --check: no `OK` lines.
+    #[arg(long, requires = "check")]
+    pub quiet: bool,
+    /// With --check: print nothing; the exit status tells.
+    #[arg(long, requires = "check")]
+    pub status: bool,
+    /// Files to hash (`-` or none: stdin), or with --check the files of digest lines. One
+    /// `DIGEST  FILE` line per file in argument order, as sha256sum; a file that cannot be read
+    /// gets a one-line error on stderr, the others their lines, and the exit status is 2.
+    #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 }
 

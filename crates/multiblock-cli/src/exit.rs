@@ -55,5 +55,6 @@ pub fn status(program: &str, result: Result<(), Failure>) -> ExitCode {
             eprintln!("{program}: error: {msg}");
             ExitCode::from(1)
         }
+        Err(Failure::Quiet(code)) => ExitCode::from(code),
     }
 }

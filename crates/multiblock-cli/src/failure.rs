@@ -4,8 +4,10 @@
 pub enum Failure {
     /// Bad input, bad arguments or an I/O failure: exit 2.
     Input(String),
-    /// A wrong authentication tag: exit 1.
+    /// A wrong authentication tag, a digest that does not match: exit 1.
     Auth(String),
+    /// An exit status alone, everything already said (`hash --check --status`).
+    Quiet(u8),
 }
 
 impl Failure {

@@ -3,6 +3,7 @@
 //! stderr naming the problem. No partial `--out` file is ever left.
 
 mod commands;
+mod feed;
 mod input;
 mod mapped;
 mod pipeline;
@@ -28,8 +29,12 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Encrypt(a) => commands::crypt::run(a, Verb::Encrypt),
         Command::Decrypt(a) => commands::crypt::run(a, Verb::Decrypt),
+        Command::Mac(a) if args::is_hash_mac(a) => commands::mac_hash::run(a),
+        Command::Mac(a) if a.hash.is_some() => commands::mac_hash::misplaced(a),
+        Command::Mac(a) if a.tag.is_some() => commands::mac_hash::cipher_tag(a),
         Command::Mac(a) if !a.files.is_empty() => commands::mac_files::run(a),
         Command::Mac(a) => commands::crypt::run(&a.crypt, Verb::Mac),
+        Command::Hash(a) => commands::hash::run(a),
         Command::Info => commands::info::run(),
         Command::Selftest(a) => commands::selftest::run(a),
     };

@@ -12,14 +12,15 @@
 use crate::signals;
 use memmap2::{Advice, Mmap};
 use std::fs::File;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
 /// The mapped range, for the handler to tell our SIGBUS from any other.
 static START: AtomicUsize = AtomicUsize::new(0);
 static END: AtomicUsize = AtomicUsize::new(0);
-/// The whole error line, made before the first access.
-static MESSAGE: OnceLock<Box<[u8]>> = OnceLock::new();
+/// The whole error line of the file mapped last (a leaked `Box<[u8]>` and
+/// its length), made before the first access.
+static MESSAGE: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
+static MESSAGE_LEN: AtomicUsize = AtomicUsize::new(0);
 
 /// Maps `file` (a regular file of `size` > 0 bytes) read-only, or `None`
 /// where it cannot be mapped (the caller then reads it).
@@ -32,8 +33,25 @@ pub fn map(file: &File, size: u64, what: &str) -> Option<Mmap> {
     // raises SIGBUS, which `install` turns into an error exit.
     let map = unsafe { memmap2::MmapOptions::new().len(size as usize).map(file) }.ok()?;
     let _ = map.advise(Advice::Sequential);
-    let _ = MESSAGE.set(format!("multiblock: error: {what} shrank while it was read (another program truncated it)\n").into_bytes().into_boxed_slice());
+    set_message(format!("multiblock: error: {what} shrank while it was read (another program truncated it)\n"));
     install(&map).then_some(map)
+}
+
+/// Makes `text` the handler's message. A command that maps one file after
+/// another (`hash FILE...`) maps the next only after the last mapping is
+/// gone, so no handler can be reading the message replaced here.
+fn set_message(text: String) {
+    let text: Box<[u8]> = text.into_bytes().into_boxed_slice();
+    let len = text.len();
+    // Null first, so that a handler never pairs the new length with the old text.
+    let old = MESSAGE.swap(std::ptr::null_mut(), Ordering::SeqCst);
+    let old_len = MESSAGE_LEN.swap(len, Ordering::SeqCst);
+    MESSAGE.store(Box::into_raw(text).cast::<u8>(), Ordering::SeqCst);
+    if !old.is_null() {
+        // SAFETY: `old` came from `Box::into_raw` of a boxed slice of
+        // `old_len` bytes, and nothing reads it any more (above).
+        drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(old, old_len)) });
+    }
 }
 
 /// Installs the SIGBUS handler and records the mapped range.
@@ -62,9 +80,10 @@ extern "C" fn on_sigbus(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc
         return;
     }
     signals::remove_pending_in_handler();
-    if let Some(msg) = MESSAGE.get() {
-        // SAFETY: write(2) of a buffer we own to the standard error.
-        unsafe { libc::write(2, msg.as_ptr().cast(), msg.len()) };
+    let msg = MESSAGE.load(Ordering::SeqCst);
+    if !msg.is_null() {
+        // SAFETY: write(2) to the standard error of the leaked message and its length.
+        unsafe { libc::write(2, msg.cast(), MESSAGE_LEN.load(Ordering::SeqCst)) };
     }
     // SAFETY: _exit is async-signal-safe and ends every thread at once.
     unsafe { libc::_exit(1) };

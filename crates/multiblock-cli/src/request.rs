@@ -43,7 +43,12 @@ pub fn mode(args: &CryptArgs, cipher: CipherId, verb: Verb) -> Result<Mode, Stri
 
 /// Checks the cipher and mode names and decodes the hex of key, IV and AAD.
 pub fn parse(args: &CryptArgs, verb: Verb) -> Result<Parsed, String> {
-    let cipher = CipherId::from_name(&args.cipher).map_err(|e| e.to_string())?;
+    let name = args.cipher.as_deref().ok_or_else(|| {
+        "--cipher is required: the cipher MACs run over a cipher (or MAC over a hash: --mode hmac --hash NAME, \
+         --mode kupyna-mac --hash kupyna-N)"
+            .to_string()
+    })?;
+    let cipher = CipherId::from_name(name).map_err(|e| e.to_string())?;
     let mode = mode(args, cipher, verb)?;
     let key = crate::key::load(args, cipher.key_bytes())?;
     let params = Params {

@@ -23,10 +23,11 @@ fn run(args: &[&str], disable: &str) -> Output {
         .unwrap()
 }
 
-/// `info`'s rows: (cipher, backend, constant-time, status).
+/// `info`'s rows of the cipher table: (cipher, backend, constant-time, status).
 fn rows(o: &Output) -> Vec<(String, String, String, String)> {
     let text = String::from_utf8_lossy(&o.stdout);
-    let table = text.lines().skip_while(|l| !l.starts_with("cipher ")).skip(1);
+    // The table ends at the blank line before the hashes' table.
+    let table = text.lines().skip_while(|l| !l.starts_with("cipher ")).skip(1).take_while(|l| !l.trim().is_empty());
     table
         .map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();

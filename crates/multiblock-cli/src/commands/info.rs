@@ -1,8 +1,9 @@
-//! `info`: what this CPU has and which backend each cipher uses.
+//! `info`: what this CPU has and which backend each cipher and hash uses.
 
 use crate::cpu::cpu_model;
 use crate::{out, Failure};
-use multiblock::{backends, CipherId, CpuFeatures};
+use multiblock::hash::{HashId, Hasher};
+use multiblock::{backends, BackendStatus, CipherId, CpuFeatures};
 
 pub fn run() -> Result<(), Failure> {
     out::line(format!("cpu: {}", cpu_model()))?;
@@ -27,31 +28,46 @@ pub fn run() -> Result<(), Failure> {
     for id in CipherId::ALL {
         // What the environment selects (`None`: unset; an error: a typo).
         let chosen = multiblock::env_backend(id.name()).map_err(Failure::input)?.map(|b| b.name);
-        let listed = |name: &str| env.as_deref().is_some_and(|l| l.split(',').any(|n| n.trim() == name));
-        for b in backends(id.name()).map_err(Failure::input)? {
-            let status = match (b.available, b.is_default, chosen) {
-                (true, true, None) => "default".to_string(),
-                (true, true, Some(name)) if name == b.info.name && !listed(name) => {
-                    "default (env lists none of its backends)".to_string()
-                }
-                (true, _, Some(name)) if name == b.info.name => {
-                    let ct = if b.info.constant_time { "" } else { ", NOT constant-time" };
-                    let default = if b.is_default { " (also the default)" } else { "" };
-                    format!("env{default}{ct}")
-                }
-                (true, true, Some(_)) => "default (overridden by env)".to_string(),
-                (true, false, _) => "available".to_string(),
-                (false, _, _) => format!("needs {}", b.info.needs),
-            };
-            out::line(format!(
-                "{:<16} {:<18} {:<14} {:>5}  {}",
-                id.name(),
-                b.info.name,
-                if b.info.constant_time { "yes" } else { "no" },
-                b.info.ways,
-                status
-            ))?;
-        }
+        rows(id.name(), &backends(id.name()).map_err(Failure::input)?, chosen, env.as_deref())?;
+    }
+    out::line("")?;
+    out::line(format!("{:<16} {:<18} {:<14} {:>5}  {}", "hash", "backend", "constant-time", "ways", "status"))?;
+    for id in HashId::NAMED {
+        // The backend a hasher gets is the default or what the environment selects.
+        let chosen = match env {
+            Some(_) => Some(Hasher::new(id).map_err(|e| Failure::Input(format!("{id}: {e}")))?.backend().name),
+            None => None,
+        };
+        rows(&id.to_string(), &multiblock::hash::backends(id), chosen, env.as_deref())?;
+    }
+    Ok(())
+}
+
+/// The lines of one cipher's or hash's backends; `chosen`: what
+/// `MULTIBLOCK_BACKEND` (the list `env`) selects for it.
+fn rows(name: &str, list: &[BackendStatus], chosen: Option<&str>, env: Option<&str>) -> Result<(), Failure> {
+    let listed = |backend: &str| env.is_some_and(|l| l.split(',').any(|n| n.trim() == backend));
+    for b in list {
+        let status = match (b.available, b.is_default, chosen) {
+            (true, true, None) => "default".to_string(),
+            (true, true, Some(c)) if c == b.info.name && !listed(c) => "default (env lists none of its backends)".to_string(),
+            (true, _, Some(c)) if c == b.info.name => {
+                let ct = if b.info.constant_time { "" } else { ", NOT constant-time" };
+                let default = if b.is_default { " (also the default)" } else { "" };
+                format!("env{default}{ct}")
+            }
+            (true, true, Some(_)) => "default (overridden by env)".to_string(),
+            (true, false, _) => "available".to_string(),
+            (false, _, _) => format!("needs {}", b.info.needs),
+        };
+        out::line(format!(
+            "{:<16} {:<18} {:<14} {:>5}  {}",
+            name,
+            b.info.name,
+            if b.info.constant_time { "yes" } else { "no" },
+            b.info.ways,
+            status
+        ))?;
     }
     Ok(())
 }

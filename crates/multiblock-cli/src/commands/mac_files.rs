@@ -161,7 +161,7 @@ fn open(path: &Path, stdin_read: &mut bool) -> Result<Box<dyn Read>, String> {
 }
 
 /// `TAG  NAME\n`, with sha256sum's escaping of a name holding `\n` or `\`.
-fn line(tag: &str, path: &Path) -> String {
+pub fn line(tag: &str, path: &Path) -> String {
     let name = path.to_string_lossy();
     if name.contains(['\n', '\\']) {
         format!("\\{tag}  {}\n", name.replace('\\', "\\\\").replace('\n', "\\n"))

@@ -1,6 +1,9 @@
 pub mod crypt;
 pub mod crypt_kw;
 pub mod crypt_stream;
+pub mod hash;
+pub mod hash_check;
+pub mod mac_hash;
 pub mod info;
 pub mod mac_files;
 pub mod selftest;

@@ -1,0 +1,138 @@
+//! HMAC over the named hashes (`mb_hmac`, `mb_hmac_*`; RFC 2104, and over
+//! Streebog HMAC_GOSTR3411_2012_256 / _512 of RFC 7836 §4.1) on the
+//! library's `hash::Hmac`.
+
+use std::ffi::{c_char, c_int};
+
+use multiblock::hash::Hmac;
+use multiblock::Error;
+
+use crate::args::{self, Output};
+use crate::hash::hash_id;
+use crate::status::{guard, Failure};
+
+/// What `mb_hmac_ctx *` points at: the keyed state before any data, to start
+/// over from after each final, and the message's state. The library wipes
+/// both on drop.
+pub struct MbHmac {
+    keyed: Hmac,
+    current: Hmac,
+}
+
+/// # Safety
+/// See `mb_hmac` in include/multiblock.h.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn mb_hmac(
+    algo: *const c_char,
+    key: *const u8,
+    key_len: usize,
+    data: *const u8,
+    data_len: usize,
+    out: *mut u8,
+    out_len: *mut usize,
+) -> c_int {
+    guard(|| {
+        // SAFETY (every read): the header's contract on the arguments.
+        let output = unsafe { Output::new(out, out_len) }?;
+        let id = unsafe { hash_id(algo) }?;
+        let key = unsafe { args::bytes(key, key_len, "key") }?;
+        let data = unsafe { args::bytes(data, data_len, "data") }?;
+        let mut mac = Hmac::new(id, key)?;
+        mac.update(data);
+        // SAFETY: checked in Output::new; the tag is our own memory.
+        unsafe { output.write(&mac.finalize()) }
+    })
+}
+
+/// # Safety
+/// See `mb_hmac_new` in include/multiblock.h.
+#[no_mangle]
+pub unsafe extern "C" fn mb_hmac_new(out: *mut *mut MbHmac, algo: *const c_char, key: *const u8, key_len: usize) -> c_int {
+    guard(|| {
+        let make = || {
+            // SAFETY (both reads): the header's contract on these arguments.
+            let id = unsafe { hash_id(algo) }?;
+            let key = unsafe { args::bytes(key, key_len, "key") }?;
+            let keyed = Hmac::new(id, key)?;
+            Ok(MbHmac { current: keyed.clone(), keyed })
+        };
+        // SAFETY: `out` is NULL or points at a writable pointer (the header's contract).
+        unsafe { args::new_handle(out, make) }
+    })
+}
+
+fn handle<'a>(hmac: *mut MbHmac) -> Result<&'a mut MbHmac, Failure> {
+    // SAFETY: a handle from mb_hmac_new not yet freed, or NULL (the contract).
+    unsafe { hmac.as_mut() }.ok_or_else(|| Failure::null("hmac"))
+}
+
+/// # Safety
+/// See `mb_hmac_update` in include/multiblock.h.
+#[no_mangle]
+pub unsafe extern "C" fn mb_hmac_update(hmac: *mut MbHmac, data: *const u8, len: usize) -> c_int {
+    guard(|| {
+        let h = handle(hmac)?;
+        // SAFETY: the header's contract on `data`.
+        let data = unsafe { args::bytes(data, len, "data") }?;
+        h.current.update(data);
+        Ok(())
+    })
+}
+
+/// # Safety
+/// See `mb_hmac_final` in include/multiblock.h.
+#[no_mangle]
+pub unsafe extern "C" fn mb_hmac_final(hmac: *mut MbHmac, out: *mut u8, out_len: *mut usize) -> c_int {
+    guard(|| {
+        // SAFETY: the header's contract on `out`, `out_len`.
+        let output = unsafe { Output::new(out, out_len) }?;
+        let h = handle(hmac)?;
+        let size = h.current.tag_bytes();
+        if output.capacity() < size {
+            // The state is kept: the caller asks again with room for it.
+            // SAFETY: passed on.
+            return Err(unsafe { output.too_small(size) });
+        }
+        let done = std::mem::replace(&mut h.current, h.keyed.clone());
+        // SAFETY: checked in Output::new; the tag is our own memory.
+        unsafe { output.write(&done.finalize()) }
+    })
+}
+
+/// # Safety
+/// See `mb_hmac_verify` in include/multiblock.h.
+#[no_mangle]
+pub unsafe extern "C" fn mb_hmac_verify(hmac: *mut MbHmac, tag: *const u8, tag_len: usize) -> c_int {
+    guard(|| {
+        let h = handle(hmac)?;
+        // SAFETY: the header's contract on `tag`.
+        let tag = unsafe { args::bytes(tag, tag_len, "tag") }?;
+        if tag.len() != h.current.tag_bytes() {
+            let msg = format!("tag_len {} is not the {}-byte HMAC tag over {}", tag.len(), h.current.tag_bytes(), h.current.id());
+            return Err(Error::Param(msg).into());
+        }
+        let done = std::mem::replace(&mut h.current, h.keyed.clone());
+        Ok(done.verify(tag)?)
+    })
+}
+
+/// The tag size in bytes, or 0 for a NULL handle.
+///
+/// # Safety
+/// `hmac` is NULL or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn mb_hmac_tag_size(hmac: *const MbHmac) -> usize {
+    // SAFETY: NULL or live, by the contract.
+    unsafe { hmac.as_ref() }.map_or(0, |h| h.current.tag_bytes())
+}
+
+/// Frees a handle (its keyed states are wiped); NULL is ignored.
+///
+/// # Safety
+/// `hmac` is NULL or a live handle, not used again afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn mb_hmac_free(hmac: *mut MbHmac) {
+    // SAFETY: passed on.
+    unsafe { args::free_handle(hmac) }
+}
