@@ -1,5 +1,6 @@
 //! The command-line contract (README "Command line"), as clap structures.
 
+use multiblock::kdf::Suite;
 use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand};
 use multiblock::magma::SboxSet;
@@ -25,19 +26,18 @@ pub enum Command {
     /// Print the Streebog or Kupyna digest of every FILE (`DIGEST  FILE`, as sha256sum), or check
     /// such lines with --check.
     Hash(HashArgs),
+    /// Derive keys: KDF_GOSTR3411_2012_256, KDF_TREE_GOSTR3411_2012_256 (RFC 7836 §4.4-4.5) or
+    /// the TLSTREE record keys of the GOST TLS suites (RFC 9189, RFC 9367).
+    Kdf(KdfArgs),
     /// Show the CPU features found, the backends of every cipher and hash, and the default.
     Info,
     /// Run the built-in test vectors on every backend this CPU supports.
     Selftest(SelftestArgs),
 }
 
+/// Where the key comes from (`encrypt`, `decrypt`, `mac`, `kdf`).
 #[derive(Args)]
-pub struct CryptArgs {
-    /// Cipher (required, except by `mac --mode hmac` and `mac --mode kupyna-mac`).
-    #[arg(long, required = true, value_parser = PossibleValuesParser::new(CipherId::ALL.map(CipherId::name)))]
-    pub cipher: Option<String>,
-    #[arg(long, help = crypt_mode_help())]
-    pub mode: Option<String>,
+pub struct KeyArgs {
     /// Key from a file (recommended): its raw bytes if it is exactly the key's length, else hex
     /// text (whitespace ignored).
     #[arg(long, value_name = "PATH", conflicts_with_all = ["key_env", "key_fd"])]
@@ -54,6 +54,17 @@ pub struct CryptArgs {
     /// ublock-128-128, 64 for kalyna-256-512 and kalyna-512-512, 32 for the others.
     #[arg(long, value_name = "HEX", conflicts_with_all = ["key_file", "key_env", "key_fd"])]
     pub key: Option<String>,
+}
+
+#[derive(Args)]
+pub struct CryptArgs {
+    /// Cipher (required, except by `mac --mode hmac` and `mac --mode kupyna-mac`).
+    #[arg(long, required = true, value_parser = PossibleValuesParser::new(CipherId::ALL.map(CipherId::name)))]
+    pub cipher: Option<String>,
+    #[arg(long, help = crypt_mode_help())]
+    pub mode: Option<String>,
+    #[command(flatten)]
+    pub keys: KeyArgs,
     /// S-box set of gost89 (default tc26-z); magma takes only tc26-z, the other ciphers none.
     #[arg(long, value_parser = PossibleValuesParser::new(SboxSet::ALL.map(SboxSet::name)))]
     pub sbox: Option<String>,
@@ -285,3 +296,47 @@ pub fn size(text: &str) -> Result<usize, String> {
     }
     text.parse().map_err(|_| "expected a whole number such as 128".to_string())
 }
+
+/// `kdf`: one of the key derivations over Streebog-256.
+#[derive(Args)]
+pub struct KdfArgs {
+    /// kdf-256 (KDF_GOSTR3411_2012_256: 32 bytes), kdf-tree-256 (KDF_TREE_GOSTR3411_2012_256:
+    /// --length bytes) or tlstree (one key per record number --seq).
+    #[arg(long, value_name = "NAME", value_parser = PossibleValuesParser::new(KDF_ALGOS))]
+    pub algo: String,
+    #[command(flatten)]
+    pub keys: KeyArgs,
+    /// The label as hex (kdf-256, kdf-tree-256).
+    #[arg(long, value_name = "HEX", conflicts_with = "label_text")]
+    pub label: Option<String>,
+    /// The label as text, taken byte for byte (e.g. `level1`).
+    #[arg(long, value_name = "TEXT")]
+    pub label_text: Option<String>,
+    /// The seed as hex (kdf-256, kdf-tree-256).
+    #[arg(long, value_name = "HEX")]
+    pub seed: Option<String>,
+    /// kdf-tree-256: bytes of output (L = 8 × this).
+    #[arg(long, value_name = "BYTES")]
+    pub length: Option<usize>,
+    /// kdf-tree-256: bytes of the block counter i, 1 to 4 (RFC 7836 §4.4 R; default 1).
+    #[arg(long, value_name = "1..4")]
+    pub r: Option<usize>,
+    /// tlstree: the cipher suite, which sets the re-keying intervals.
+    #[arg(long, value_name = "NAME", value_parser = PossibleValuesParser::new(Suite::ALL.map(Suite::name)))]
+    pub suite: Option<String>,
+    /// tlstree: the first record's sequence number.
+    #[arg(long, value_name = "N")]
+    pub seq: Option<u64>,
+    /// tlstree: the last record's sequence number (default --seq): one `KEY  SEQ` line each.
+    #[arg(long, value_name = "N", requires = "seq")]
+    pub seq_to: Option<u64>,
+    /// Write the key as lowercase hex and a newline (kdf-256, kdf-tree-256; tlstree always prints hex).
+    #[arg(long)]
+    pub hex: bool,
+    /// Write to this file instead of stdout (created only on success).
+    #[arg(long = "out", value_name = "PATH")]
+    pub output: Option<PathBuf>,
+}
+
+/// The names `kdf --algo` takes.
+pub const KDF_ALGOS: [&str; 3] = ["kdf-256", "kdf-tree-256", "tlstree"];

@@ -5,7 +5,7 @@
 //! text with whitespace ignored (so `xxd -p` output and a trailing newline
 //! work). Every copy of the key is wiped when dropped.
 
-use crate::args::CryptArgs;
+use crate::args::{CryptArgs, KeyArgs};
 use crate::hex;
 use crate::os_error::plain;
 use std::fs::File;
@@ -34,8 +34,15 @@ pub fn load(args: &CryptArgs, key_bytes: usize) -> Result<Zeroizing<Vec<u8>>, St
     load_as(args, Raw::Exactly(key_bytes))
 }
 
-/// The key of `args`, a file's or descriptor's bytes read as `raw` says.
+/// The key of `args` for a command whose data comes from stdin unless
+/// `--in` is given (so `--key-fd 0` needs `--in`).
 pub fn load_as(args: &CryptArgs, raw: Raw) -> Result<Zeroizing<Vec<u8>>, String> {
+    load_from(&args.keys, raw, args.input.is_none())
+}
+
+/// The key of `args`, a file's or descriptor's bytes read as `raw` says;
+/// `stdin_is_input`: stdin carries the data, so it cannot carry the key.
+pub fn load_from(args: &KeyArgs, raw: Raw, stdin_is_input: bool) -> Result<Zeroizing<Vec<u8>>, String> {
     if let Some(text) = &args.key {
         return hex::decode(text, "--key").map(Zeroizing::new);
     }
@@ -55,7 +62,7 @@ pub fn load_as(args: &CryptArgs, raw: Raw) -> Result<Zeroizing<Vec<u8>>, String>
         if fd < 0 {
             return Err(format!("{what} is not a file descriptor"));
         }
-        if fd == 0 && args.input.is_none() {
+        if fd == 0 && stdin_is_input {
             return Err(format!("{what} is stdin, which is also the input: give the input with --in"));
         }
         if fd <= 2 && fd != 0 {

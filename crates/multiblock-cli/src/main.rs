@@ -14,7 +14,7 @@ mod staged;
 mod target;
 
 use multiblock_cli::failure::Failure;
-use multiblock_cli::{args, buffers, cpu, exit, hex, os_error, out, request, std_fds};
+use multiblock_cli::{args, buffers, cpu, exit, hex, key, os_error, out, request, std_fds};
 
 use args::{Cli, Command};
 use commands::crypt::Verb;
@@ -35,6 +35,7 @@ fn main() -> ExitCode {
         Command::Mac(a) if !a.files.is_empty() => commands::mac_files::run(a),
         Command::Mac(a) => commands::crypt::run(&a.crypt, Verb::Mac),
         Command::Hash(a) => commands::hash::run(a),
+        Command::Kdf(a) => commands::kdf::run(a),
         Command::Info => commands::info::run(),
         Command::Selftest(a) => commands::selftest::run(a),
     };

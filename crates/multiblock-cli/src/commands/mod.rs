@@ -5,5 +5,6 @@ pub mod hash;
 pub mod hash_check;
 pub mod mac_hash;
 pub mod info;
+pub mod kdf;
 pub mod mac_files;
 pub mod selftest;
