@@ -1,4 +1,5 @@
-"""Kuznyechik and Magma in the GOST R 34.13-2015 modes against `gostcrypto`,
+"""Kuznyechik and Magma in the GOST R 34.13-2015 modes, Streebog and its
+HMAC (R 50.1.113-2016) against `gostcrypto`,
 the pure-Python package on PyPI (an independent implementation), on random
 keys, IVs and lengths. Skipped where gostcrypto is not installed.
 
@@ -44,3 +45,22 @@ def test_modes_match_gostcrypto(ours, alg, n):
         assert got == bytes(theirs(alg, key, gc.MODE_CTR, init_vect=iv).encrypt(bytearray(odd))), "ctr"
         tag = theirs(alg, key, gc.MODE_MAC, data=whole).digest(n)
         assert multiblock.mac(ours, "mac", key, whole) == bytes(tag), "mac"
+
+
+@pytest.mark.parametrize("ours,alg", [("streebog-256", "streebog256"), ("streebog-512", "streebog512")])
+def test_streebog_matches_gostcrypto(ours, alg):
+    rng = random.Random(ours)
+    for n in [0, 1, 63, 64, 65, 127, 128, 129, 200, 511]:
+        msg = rng.randbytes(n)
+        theirs = gostcrypto.gosthash.new(alg, data=bytearray(msg)).digest()
+        assert multiblock.hash(ours, msg) == bytes(theirs), n
+
+
+@pytest.mark.parametrize("ours,alg", [("streebog-256", "HMAC_GOSTR3411_2012_256"), ("streebog-512", "HMAC_GOSTR3411_2012_512")])
+def test_hmac_streebog_matches_gostcrypto(ours, alg):
+    rng = random.Random(alg)
+    for n in [0, 1, 64, 100]:
+        key = rng.randbytes(32)
+        msg = rng.randbytes(n)
+        theirs = gostcrypto.gosthmac.new(alg, bytearray(key), data=bytearray(msg)).digest()
+        assert multiblock.hmac_digest(key, msg, ours) == bytes(theirs), n
