@@ -4,7 +4,9 @@
 //! summary and writes the full report (report.md, bench.svg) to a folder;
 //! `--full` adds every backend, the blocks-per-call sweeps of Sovyn et al.
 //! 2019 and the many-streams section; `--modes` every mode; `--threads N`
-//! the CTR scaling on N threads instead. The published figures of the
+//! the CTR scaling on N threads instead; `--hashes` (or `--hash NAME`) adds
+//! Streebog and Kupyna, by message size, many messages at once and HMAC,
+//! with their peers. The published figures of the
 //! papers sit beside ours (papers.rs). Units: TSC ticks per byte and MB/s,
 //! best (and median) of `--reps` after a warm-up.
 //!
@@ -17,6 +19,8 @@ mod figure;
 mod format_csv;
 mod format_json;
 mod format_text;
+mod hash_sections;
+mod hashes;
 mod header;
 mod many;
 mod measure;

@@ -3,9 +3,11 @@ HMAC (R 50.1.113-2016) against `gostcrypto`,
 the pure-Python package on PyPI (an independent implementation), on random
 keys, IVs and lengths. Skipped where gostcrypto is not installed.
 
-gostcrypto 1.2.5 has two bugs that bound what is compared: its CTR counter
+gostcrypto 1.2.5 has three bugs that bound what is compared: its CTR counter
 does not carry out of the last byte (so only the first 256 blocks agree with
-the standard), and its MAC fails on messages that are not whole blocks.
+the standard), its MAC fails on messages that are not whole blocks, and its
+HMAC of an empty message differs from RFC 2104's (Python's own `hmac` over
+its Streebog agrees with ours there), so HMAC messages start at one byte.
 (Its ECB and CBC pad an empty message to a block, so lengths start at one.)"""
 
 import random
@@ -59,7 +61,7 @@ def test_streebog_matches_gostcrypto(ours, alg):
 @pytest.mark.parametrize("ours,alg", [("streebog-256", "HMAC_GOSTR3411_2012_256"), ("streebog-512", "HMAC_GOSTR3411_2012_512")])
 def test_hmac_streebog_matches_gostcrypto(ours, alg):
     rng = random.Random(alg)
-    for n in [0, 1, 64, 100]:
+    for n in [1, 63, 64, 100]:
         key = rng.randbytes(32)
         msg = rng.randbytes(n)
         theirs = gostcrypto.gosthmac.new(alg, bytearray(key), data=bytearray(msg)).digest()
