@@ -230,12 +230,14 @@ fn full_jobs(args: &BenchArgs, ciphers: &[CipherId]) -> Result<Vec<Job>, Failure
     Ok(jobs)
 }
 
-/// The hashes of this run: `--hash`, or every hash with `--hashes`.
+/// The hashes of this run: `--hash`; every hash with `--hashes`, and in a
+/// run that names no cipher (unless `--no-hashes`); none in a size sweep.
 fn hashes_of(args: &BenchArgs) -> Result<Vec<HashId>, Failure> {
     if !args.hash.is_empty() {
         return args.hash.iter().map(|n| HashId::from_name(n)).collect::<Result<_, _>>().map_err(Failure::input);
     }
-    Ok(if args.hashes { hashes::all() } else { Vec::new() })
+    let by_default = args.cipher.is_empty() && !args.no_hashes && !args.size_sweep;
+    Ok(if args.hashes || by_default { hashes::all() } else { Vec::new() })
 }
 
 /// The hashing section: `auto` on every size (every backend with `--full`,
@@ -332,10 +334,7 @@ impl Plan {
     pub fn run(self) -> Result<Report, Failure> {
         let s = &self.settings;
         let weights: Vec<u64> = self.jobs.iter().map(|j| weight(j, s)).collect();
-        // Every round runs every job once (the OpenSSL peer, a few seconds
-        // of process runs, in the first round only).
-        let per_round: u64 = self.jobs.iter().zip(&weights).filter(|(j, _)| !matches!(j, Job::OpenSsl(_) | Job::HashOpenSsl(_))).map(|(_, w)| w).sum();
-        let total = weights.iter().sum::<u64>() + per_round * (s.rounds as u64 - 1) + 1;
+        let total = self.jobs.iter().zip(&weights).map(|(j, w)| w * rounds_of(j, s) as u64).sum::<u64>() + 1;
         let bar = if std::io::stderr().is_terminal() {
             ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
         } else {
@@ -354,7 +353,7 @@ impl Plan {
         let mut notes = Vec::new();
         for round in 0..s.rounds {
             for (job, w) in self.jobs.iter().zip(&weights) {
-                if round > 0 && matches!(job, Job::OpenSsl(_) | Job::HashOpenSsl(_)) {
+                if round >= rounds_of(job, s) {
                     continue;
                 }
                 let of = if s.rounds > 1 { format!(" (round {} of {})", round + 1, s.rounds) } else { String::new() };
@@ -426,6 +425,24 @@ impl Plan {
         bar.finish_and_clear();
         let entries = best_of_rounds(entries);
         Ok(Report { machine, settings: self.settings, entries, notes, peers_built: cfg!(feature = "peers") })
+    }
+}
+
+/// Rounds of the hashing section at most: its rows hash about as many bytes
+/// as the ciphers' (several sizes, the peers), and a few rounds already
+/// give each a quiet one.
+pub const HASH_ROUNDS: usize = 5;
+
+/// The rounds `job` runs in: every round, but the OpenSSL peers (a few
+/// seconds of process runs) in the first only and the hashing section in
+/// the first [`HASH_ROUNDS`].
+fn rounds_of(job: &Job, s: &Settings) -> usize {
+    match job {
+        Job::OpenSsl(_) | Job::HashOpenSsl(_) => 1,
+        Job::Hash(..) | Job::Hmac => s.rounds.min(HASH_ROUNDS),
+        #[cfg(feature = "peers")]
+        Job::HashPeers(_) => s.rounds.min(HASH_ROUNDS),
+        _ => s.rounds,
     }
 }
 

@@ -25,7 +25,13 @@ pub fn method(r: &Report) -> String {
         "{}{what}. TSC ticks per byte and MB/s (10^6 B/s), best of {} repetitions after a warm-up{} (median in --json); long messages {} KiB ({} KiB for the reference oracles and the modes on `portable`); sweeps {} KiB per repetition; short messages 64 B with key setup.",
         if s.quick { "--quick " } else { "" },
         s.reps,
-        if s.rounds > 1 { format!(", in each of {} rounds over the whole list (the fastest round kept)", s.rounds) } else { String::new() },
+        if s.rounds > 1 {
+            let hashed = r.entries.iter().any(|e| e.kind == crate::row::Kind::Hash);
+            let hash_rounds = if hashed { format!("; the hashing section in the first {}", s.rounds.min(crate::plan::HASH_ROUNDS)) } else { String::new() };
+            format!(", in each of {} rounds over the whole list (the fastest round kept{hash_rounds})", s.rounds)
+        } else {
+            String::new()
+        },
         s.bytes / 1024,
         s.reference_bytes / 1024,
         s.sweep_bytes / 1024

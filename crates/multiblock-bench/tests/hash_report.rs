@@ -114,6 +114,25 @@ fn summary_and_report_show_the_hashes() {
     }
 }
 
+/// Naming ciphers leaves the hashes out unless `--hashes` or `--hash`
+/// asks for them; `--no-hashes` conflicts with both.
+#[test]
+fn cipher_runs_have_no_hashes_unless_asked() {
+    let rows = json(&ok(&bench(&["--quick", "--json", "--reps", "1", "--cipher", "magma", "--backend", "table"])));
+    assert!(!rows.is_empty() && rows.iter().all(|v| v["section"] != "hash"), "{rows:?}");
+    let rows = json(&ok(&bench(&["--quick", "--json", "--reps", "1", "--cipher", "magma", "--backend", "table", "auto", "--hash", "kupyna-256"])));
+    assert!(rows.iter().any(|v| v["section"] == "hash" && v["backend"] == "auto"), "{rows:?}");
+    assert!(rows.iter().any(|v| v["cipher"] == "magma"), "{rows:?}");
+    for args in [["--no-hashes", "--hashes"], ["--no-hashes", "--hash"]] {
+        let mut args = args.to_vec();
+        if args[1] == "--hash" {
+            args.push("streebog-256");
+        }
+        let o = bench(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
+}
+
 #[test]
 fn unknown_hash_names_fail_cleanly() {
     let o = bench(&["--hash", "sha256"]);
