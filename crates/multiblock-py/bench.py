@@ -1,6 +1,7 @@
 """MB/s from Python: multiblock's Kuznyechik-CTR and Kalyna-128-CTR on
-1 MiB against the pure-Python `gostcrypto` package's Kuznyechik CTR, in one
-run on one machine (compare the ratios; absolute numbers move with load).
+1 MiB against the pure-Python `gostcrypto` package's Kuznyechik CTR, and
+multiblock's Streebog and Kupyna against gostcrypto's Streebog, in one run
+on one machine (compare the ratios; absolute numbers move with load).
 
     pip install ./crates/multiblock-py gostcrypto
     python crates/multiblock-py/bench.py [--bytes N] [--gost-bytes N] [--repeat N]
@@ -66,7 +67,28 @@ def main():
         s = best_seconds(theirs, max(1, args.repeat // 2))
         rows.append(("gostcrypto kuznyechik ctr (pure Python)", len(small), len(small) / s / 1e6))
 
-    base = rows[-1][2] if gostcipher is not None else None
+    table(rows, gostcipher is not None)
+
+    rows = []
+    for name in ("streebog-256", "streebog-512", "kupyna-256", "kupyna-512"):
+        backend = multiblock.new(name).backend
+        s = best_seconds(lambda: multiblock.hash(name, data), args.repeat)
+        rows.append((f"multiblock {name} ({backend})", args.bytes, args.bytes / s / 1e6))
+    if gostcipher is not None:
+        from gostcrypto import gosthash
+
+        small = data[: args.gost_bytes]
+        assert bytes(gosthash.new("streebog256", data=bytearray(small)).digest()) == multiblock.hash("streebog-256", small)
+        s = best_seconds(lambda: gosthash.new("streebog256", data=bytearray(small)).digest(), max(1, args.repeat // 2))
+        rows.append(("gostcrypto streebog-256 (pure Python)", len(small), len(small) / s / 1e6))
+    print()
+    table(rows, gostcipher is not None)
+
+
+def table(rows, last_is_base):
+    """A Markdown table of (label, bytes, MB/s); the last row is the base
+    of the ratio column when `last_is_base`."""
+    base = rows[-1][2] if last_is_base else None
     print("| implementation | bytes | MB/s | x gostcrypto |")
     print("|---|---:|---:|---:|")
     for label, nbytes, mbs in rows:

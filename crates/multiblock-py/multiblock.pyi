@@ -1,5 +1,7 @@
 """Fast constant-time Kalyna (DSTU 7624:2014), Kuznyechik and Magma
-(GOST R 34.12-2015), GOST 28147-89 and uBlock, with their standard modes.
+(GOST R 34.12-2015), GOST 28147-89 and uBlock, with their standard modes,
+and the hashes Streebog (GOST R 34.11-2012) and Kupyna (DSTU 7564:2014) in
+the shape of `hashlib` and `hmac`.
 
 Byte arguments take bytes, bytearray, memoryview or any buffer-protocol
 object. Inputs of 64 KiB and more are processed with the GIL released.
@@ -26,6 +28,7 @@ ModeName = Literal[
     "cnt", "cmac", "gcm", "gmac", "ccm", "xts", "kw",
 ]
 PaddingName = Literal["none", "gost1", "gost2", "gost3", "pkcs7"]
+HashName = Literal["streebog-256", "streebog-512", "kupyna-256", "kupyna-384", "kupyna-512"]
 
 class AuthenticationError(ValueError):
     """A tag (MGM, GCM, CCM) or key-wrap check failed; no plaintext was returned."""
@@ -274,5 +277,125 @@ def ciphers() -> list[str]:
 def modes(cipher: str) -> list[str]:
     """The modes of `cipher`, "ecb" first."""
 
-def backends(cipher: str) -> list[str]:
-    """The backends of `cipher` this CPU runs, fastest first."""
+def backends(name: str) -> list[str]:
+    """The backends of the cipher or hash `name` this CPU runs, fastest first."""
+
+class Hash:
+    """A hash in progress (new()), shaped as hashlib's objects.
+
+    One thread at a time: a call while another thread is inside one (a
+    large update runs with the GIL released) raises ValueError("this
+    context is in use by another thread") instead of waiting."""
+
+    def update(self, data: Buffer) -> None:
+        """Hashes the next piece of the message."""
+    def digest(self) -> bytes:
+        """The digest of everything so far; updates may go on."""
+    def hexdigest(self) -> str:
+        """digest() in lowercase hex."""
+    def copy(self) -> "Hash":
+        """An independent copy of the state."""
+    @property
+    def name(self) -> str:
+        """The hash's name, e.g. "streebog-256"."""
+    @property
+    def digest_size(self) -> int:
+        """The digest length in bytes."""
+    @property
+    def block_size(self) -> int:
+        """The compression block in bytes (64, or 128 for Kupyna over 256 bits)."""
+    @property
+    def backend(self) -> str:
+        """The backend the hash runs on."""
+
+def new(name: Union[HashName, str], data: Optional[Buffer] = None, *, backend: Optional[str] = None) -> Hash:
+    """A hash object as hashlib.new: streebog-256, streebog-512, kupyna-256,
+    kupyna-384, kupyna-512, or kupyna-N (N from 8 to 512 in steps of 8).
+    ValueError names the known hashes when `name` is none of them."""
+
+def hash(name: Union[HashName, str], data: Buffer, *, backend: Optional[str] = None) -> bytes:
+    """The digest of one message."""
+
+def hash_many(name: Union[HashName, str], messages: Iterable[Buffer], *, backend: Optional[str] = None) -> List[bytes]:
+    """The digest of every message, equal to `[hash(name, m) for m in
+    messages]`, computed together (in the SIMD lanes where the backend
+    can)."""
+
+def hashes() -> list[str]:
+    """The hash names protocols use (kupyna-N takes other N besides)."""
+
+class HMAC:
+    """An HMAC in progress (hmac_new()), shaped as Python's hmac objects.
+    One thread at a time, as Hash."""
+
+    def update(self, msg: Buffer) -> None:
+        """MACs the next piece of the message."""
+    def digest(self) -> bytes:
+        """The tag of everything so far; updates may go on."""
+    def hexdigest(self) -> str:
+        """digest() in lowercase hex."""
+    def verify(self, tag: Buffer) -> None:
+        """Raises AuthenticationError unless `tag` is digest() (compared in
+        constant time)."""
+    def copy(self) -> "HMAC":
+        """An independent copy of the keyed state."""
+    @property
+    def name(self) -> str:
+        """"hmac-" and the hash's name, e.g. "hmac-streebog-256"."""
+    @property
+    def digest_size(self) -> int:
+        """The tag length in bytes."""
+    @property
+    def block_size(self) -> int:
+        """The hash's block in bytes."""
+
+def hmac_new(key: Buffer, msg: Optional[Buffer] = None, digestmod: Union[HashName, str] = "streebog-256") -> HMAC:
+    """HMAC (RFC 2104; over Streebog, RFC 7836 §4.1) as hmac.new, with
+    `digestmod` a hash name."""
+
+def hmac_digest(key: Buffer, msg: Buffer, digestmod: Union[HashName, str] = "streebog-256") -> bytes:
+    """The HMAC tag of one message, as hmac.digest."""
+
+class KupynaMAC:
+    """Kupyna's MAC in progress (kupyna_mac_new()), shaped as HMAC. One
+    thread at a time, as Hash."""
+
+    def update(self, msg: Buffer) -> None:
+        """MACs the next piece of the message."""
+    def digest(self) -> bytes:
+        """The tag of everything so far; updates may go on."""
+    def hexdigest(self) -> str:
+        """digest() in lowercase hex."""
+    def verify(self, tag: Buffer) -> None:
+        """Raises AuthenticationError unless `tag` is digest() (compared in
+        constant time)."""
+    def copy(self) -> "KupynaMAC":
+        """An independent copy of the keyed state."""
+    @property
+    def name(self) -> str:
+        """"kupyna-mac-" and the tag bits, e.g. "kupyna-mac-256"."""
+    @property
+    def digest_size(self) -> int:
+        """The tag length in bytes."""
+    @property
+    def block_size(self) -> int:
+        """The hash's block in bytes."""
+
+def kupyna_mac_new(
+    key: Buffer,
+    msg: Optional[Buffer] = None,
+    tag_bits: Optional[int] = None,
+    *,
+    backend: Optional[str] = None,
+) -> KupynaMAC:
+    """Kupyna's MAC (DSTU 7564:2014) with a tag of 256, 384 or 512 bits (by
+    default the key's length); the key is as long as the tag."""
+
+def kupyna_mac(
+    key: Buffer,
+    msg: Buffer,
+    tag_bits: Optional[int] = None,
+    *,
+    backend: Optional[str] = None,
+) -> bytes:
+    """Kupyna's MAC of one message."""

@@ -72,6 +72,19 @@ pub struct BenchArgs {
     /// The largest size of --size-sweep (default 512 MiB; at most 1 GiB).
     #[arg(long, default_value_t = 512 << 20, allow_negative_numbers = true, value_parser = bench_bytes, requires = "size_sweep")]
     pub max_bytes: usize,
+    /// The hashing section, also when --cipher names ciphers (a run without --cipher has it):
+    /// Streebog and Kupyna on one message of 64 B, 1 KiB, 16 KiB and --bytes, and 64 messages
+    /// at once, per backend (every one with --full), with the peers; and HMAC-Streebog-256 of
+    /// 64 B with key setup. In at most 5 of the rounds.
+    #[arg(long, conflicts_with = "size_sweep")]
+    pub hashes: bool,
+    /// Leave the hashing section out.
+    #[arg(long, conflicts_with_all = ["hashes", "hash"])]
+    pub no_hashes: bool,
+    /// Only these hashes (repeatable; streebog-256, streebog-512, kupyna-256, kupyna-384,
+    /// kupyna-512, kupyna-N); implies --hashes. Without --cipher, no cipher is measured.
+    #[arg(long, num_args = 1.., conflicts_with = "size_sweep")]
+    pub hash: Vec<String>,
     /// Instead of the report: CTR streaming on 1 and N threads and the scaling factor.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,

@@ -4,7 +4,10 @@
 //! summary and writes the full report (report.md, bench.svg) to a folder;
 //! `--full` adds every backend, the blocks-per-call sweeps of Sovyn et al.
 //! 2019 and the many-streams section; `--modes` every mode; `--threads N`
-//! the CTR scaling on N threads instead. The published figures of the
+//! the CTR scaling on N threads instead. A run that names no cipher (and
+//! `--hashes`, `--hash NAME`) measures Streebog and Kupyna too, by message
+//! size, many messages at once and HMAC, with their peers; `--no-hashes`
+//! leaves them out. The published figures of the
 //! papers sit beside ours (papers.rs). Units: TSC ticks per byte and MB/s,
 //! best (and median) of `--reps` after a warm-up.
 //!
@@ -17,6 +20,8 @@ mod figure;
 mod format_csv;
 mod format_json;
 mod format_text;
+mod hash_sections;
+mod hashes;
 mod header;
 mod many;
 mod measure;

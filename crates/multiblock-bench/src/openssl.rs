@@ -1,7 +1,8 @@
-//! The OpenSSL gost engine (Debian `libengine-gost-openssl`) as a peer,
-//! where it is installed: `openssl enc -engine gost` over a small and a
-//! large file, timed from here; the difference of the two runs removes the
-//! process start-up, and the TSC frequency turns seconds into ticks.
+//! The OpenSSL gost engine (Debian `libengine-gost-openssl`) as a peer of
+//! the ciphers and of Streebog, where it is installed: `openssl enc -engine
+//! gost` (and `openssl dgst`) over a small and a large file, timed from
+//! here; the difference of the two runs removes the process start-up, and
+//! the TSC frequency turns seconds into ticks.
 
 use crate::row::{Entry, Kind, Row};
 use multiblock::CipherId;
@@ -92,6 +93,57 @@ pub fn rows(selected: &[CipherId], small: usize, large: usize, reps: usize, tsc_
                 cycles_per_byte: tsc_hz / bytes_per_s,
                 peer: Some(if id == CipherId::Magma { "OpenSSL gost engine (magma-ctr)" } else { "OpenSSL gost engine (kuznyechik-ecb)" }),
                 mode: (id == CipherId::Magma).then_some("ctr"),
+            },
+            tsc_hz / bytes_per_s,
+        ));
+    }
+    Ok(out)
+}
+
+/// The engine's Streebog digests (`openssl dgst -engine gost -md_gost12_*`)
+/// of the selected hashes, timed as [`rows`] times `enc`.
+const DIGESTS: &[(&str, &str)] = &[("streebog-256", "md_gost12_256"), ("streebog-512", "md_gost12_512")];
+
+/// Seconds of one `openssl dgst` run over `input`, or `None` if it failed.
+fn digest_once(md: &str, input: &Path) -> Option<f64> {
+    let mut cmd = Command::new("openssl");
+    cmd.args(["dgst", "-engine", "gost", &format!("-{md}"), "-r"]).arg(input);
+    let t0 = Instant::now();
+    let status = cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).status().ok()?;
+    status.success().then(|| t0.elapsed().as_secs_f64())
+}
+
+/// Hashing speed of each selected Streebog through the engine: `small` and
+/// `large` byte files, best of `reps` runs each. `Err` is a note for the report.
+pub fn hash_rows(selected: &[&'static str], small: usize, large: usize, reps: usize, tsc_hz: f64) -> Result<Vec<Entry>, String> {
+    available()?;
+    let (Some(a), Some(b)) = (Scratch::new("hash-small", small), Scratch::new("hash-large", large)) else {
+        return Err("cannot write a scratch file in the temporary directory: OpenSSL hash peers skipped".into());
+    };
+    let mut out = Vec::new();
+    for &(name, md) in DIGESTS.iter() {
+        let Some(&cipher) = selected.iter().find(|s| **s == name) else { continue };
+        let best = |p: &Path| (0..reps.max(1)).filter_map(|_| digest_once(md, p)).reduce(f64::min);
+        let (Some(ta), Some(tb)) = (best(&a.0), best(&b.0)) else {
+            return Err(format!("openssl dgst -{md} failed: OpenSSL hash peers skipped"));
+        };
+        if tb <= ta {
+            continue; // too noisy to tell
+        }
+        let bytes_per_s = (large - small) as f64 / (tb - ta);
+        out.push(Entry::new(
+            Kind::Hash,
+            Row {
+                cipher,
+                backend: "openssl-gost",
+                constant_time: false,
+                direction: "hash",
+                ways: 1,
+                bytes: large,
+                mb_per_s: bytes_per_s / 1e6,
+                cycles_per_byte: tsc_hz / bytes_per_s,
+                peer: Some(if md.ends_with("256") { "OpenSSL gost engine (md_gost12_256)" } else { "OpenSSL gost engine (md_gost12_512)" }),
+                mode: None,
             },
             tsc_hz / bytes_per_s,
         ));

@@ -5,11 +5,12 @@
 use crate::header::Machine;
 use crate::measure::{ecb_entries, tsc_hz, AUTO};
 use crate::row::{Entry, Kind};
-use crate::{many, openssl, short, sizes, sweep};
+use crate::{hashes, many, openssl, short, sizes, sweep};
 use crate::args::BenchArgs;
 use crate::Failure;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
+use multiblock::hash::HashId;
 use multiblock::{backends, CipherId};
 use std::time::Duration;
 
@@ -42,6 +43,9 @@ pub struct Settings {
     pub many_bytes: usize,
     /// `--size-sweep`: the largest size (0: no size sweep).
     pub max_bytes: usize,
+    /// Bytes hashed per repetition by a row of the hashing section (a short
+    /// message is hashed that many bytes' worth of times).
+    pub hash_budget: usize,
 }
 
 /// Rounds of the default run (each about 2-3 s on a 2-vCPU x86-64 machine).
@@ -63,6 +67,14 @@ enum Job {
     Sweep(CipherId, &'static str),
     Short(CipherId, &'static str),
     MultiKey(CipherId, &'static str, bool),
+    /// A hash on a backend (or `auto`): every message size, many messages.
+    Hash(HashId, &'static str),
+    #[cfg(feature = "peers")]
+    HashPeers(HashId),
+    /// HMAC-Streebog-256 of 64 B with key setup (and its peer).
+    Hmac,
+    /// The OpenSSL gost engine's Streebog digests of these hashes.
+    HashOpenSsl(Vec<&'static str>),
 }
 
 pub struct Plan {
@@ -168,7 +180,7 @@ fn default_jobs(args: &BenchArgs, ciphers: &[CipherId]) -> Result<Vec<Job>, Fail
 /// providers for the GOST R 34.12-2015 ciphers among `ciphers`.
 fn reference_points(filter: &[String], ciphers: &[CipherId]) -> Vec<Job> {
     let mut jobs = Vec::new();
-    if !filter.is_empty() {
+    if !filter.is_empty() || ciphers.is_empty() {
         return jobs;
     }
     #[cfg(feature = "peers")]
@@ -218,9 +230,53 @@ fn full_jobs(args: &BenchArgs, ciphers: &[CipherId]) -> Result<Vec<Job>, Failure
     Ok(jobs)
 }
 
+/// The hashes of this run: `--hash`; every hash with `--hashes`, and in a
+/// run that names no cipher (unless `--no-hashes`); none in a size sweep.
+fn hashes_of(args: &BenchArgs) -> Result<Vec<HashId>, Failure> {
+    if !args.hash.is_empty() {
+        return args.hash.iter().map(|n| HashId::from_name(n)).collect::<Result<_, _>>().map_err(Failure::input);
+    }
+    let by_default = args.cipher.is_empty() && !args.no_hashes && !args.size_sweep;
+    Ok(if args.hashes || by_default { hashes::all() } else { Vec::new() })
+}
+
+/// The hashing section: `auto` on every size (every backend with `--full`,
+/// or those `--backend` names), the peers, HMAC, and OpenSSL's Streebog.
+fn hash_jobs(args: &BenchArgs, ids: &[HashId]) -> Vec<Job> {
+    let filter = &args.backend;
+    let auto = filter.is_empty() || filter.iter().any(|b| b == AUTO);
+    let mut jobs = Vec::new();
+    for &id in ids {
+        if auto {
+            jobs.push(Job::Hash(id, AUTO));
+        }
+        if args.full || !filter.is_empty() {
+            for b in hashes::available(id, filter) {
+                jobs.push(Job::Hash(id, b));
+            }
+        }
+        #[cfg(feature = "peers")]
+        if filter.is_empty() {
+            jobs.push(Job::HashPeers(id));
+        }
+    }
+    if auto && ids.contains(&HashId::Streebog256) {
+        jobs.push(Job::Hmac);
+    }
+    let streebog: Vec<&'static str> = ids.iter().filter(|id| matches!(id, HashId::Streebog256 | HashId::Streebog512)).map(|&id| hashes::name(id)).collect();
+    if filter.is_empty() && !streebog.is_empty() {
+        jobs.push(Job::HashOpenSsl(streebog));
+    }
+    jobs
+}
+
 impl Plan {
     pub fn from_args(args: &BenchArgs) -> Result<Plan, Failure> {
-        let ciphers: Vec<CipherId> = if args.cipher.is_empty() {
+        let hash_ids = hashes_of(args)?;
+        // `--hash` without `--cipher` measures the hashes alone.
+        let ciphers: Vec<CipherId> = if args.cipher.is_empty() && !args.hash.is_empty() {
+            Vec::new()
+        } else if args.cipher.is_empty() {
             CipherId::ALL.to_vec()
         } else {
             args.cipher.iter().map(|n| CipherId::from_name(n)).collect::<Result<_, _>>().map_err(Failure::input)?
@@ -232,11 +288,11 @@ impl Plan {
             return Err(Failure::Input("--reps must be at least 1".into()));
         }
         for b in &args.backend {
-            let known = b == AUTO || ciphers.iter().any(|id| {
-                backends(id.name()).map(|l| l.iter().any(|s| s.info.name == b)).unwrap_or(false)
-            });
+            let known = b == AUTO
+                || ciphers.iter().any(|id| backends(id.name()).map(|l| l.iter().any(|s| s.info.name == b)).unwrap_or(false))
+                || hash_ids.iter().any(|&id| multiblock::hash::backends(id).iter().any(|s| s.info.name == b));
             if !known {
-                return Err(Failure::Input(format!("no selected cipher has a backend '{}' (see `multiblock info`)", b.escape_debug())));
+                return Err(Failure::Input(format!("no selected cipher or hash has a backend '{}' (see `multiblock info`)", b.escape_debug())));
             }
         }
         let q = args.quick;
@@ -255,13 +311,15 @@ impl Plan {
             tsc_span: Duration::from_millis(if q { 20 } else { 100 }),
             many_bytes: if q { 16 << 10 } else { 256 << 10 },
             max_bytes: if args.size_sweep { args.max_bytes } else { 0 },
+            hash_budget: if q { 32 << 10 } else { 256 << 10 },
         };
         if args.size_sweep {
             let jobs = ciphers.iter().map(|&id| Ok(Job::Sizes(id, with_auto(id, &args.backend)?))).collect::<Result<_, Failure>>()?;
             return Ok(Plan { settings, jobs });
         }
         let mut jobs = if args.full { full_jobs(args, &ciphers)? } else { default_jobs(args, &ciphers)? };
-        if args.full || args.sweep || !args.ways.is_empty() {
+        jobs.extend(hash_jobs(args, &hash_ids));
+        if !ciphers.is_empty() && (args.full || args.sweep || !args.ways.is_empty()) {
             // The sweep: Sovyn et al. 2019's two ciphers unless --cipher names others.
             let swept: Vec<CipherId> = if args.cipher.is_empty() { sweep::PAPER_CIPHERS.to_vec() } else { ciphers.clone() };
             for &id in &swept {
@@ -276,10 +334,7 @@ impl Plan {
     pub fn run(self) -> Result<Report, Failure> {
         let s = &self.settings;
         let weights: Vec<u64> = self.jobs.iter().map(|j| weight(j, s)).collect();
-        // Every round runs every job once (the OpenSSL peer, a few seconds
-        // of process runs, in the first round only).
-        let per_round: u64 = self.jobs.iter().zip(&weights).filter(|(j, _)| !matches!(j, Job::OpenSsl(_))).map(|(_, w)| w).sum();
-        let total = weights.iter().sum::<u64>() + per_round * (s.rounds as u64 - 1) + 1;
+        let total = self.jobs.iter().zip(&weights).map(|(j, w)| w * rounds_of(j, s) as u64).sum::<u64>() + 1;
         let bar = if std::io::stderr().is_terminal() {
             ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
         } else {
@@ -298,7 +353,7 @@ impl Plan {
         let mut notes = Vec::new();
         for round in 0..s.rounds {
             for (job, w) in self.jobs.iter().zip(&weights) {
-                if round > 0 && matches!(job, Job::OpenSsl(_)) {
+                if round >= rounds_of(job, s) {
                     continue;
                 }
                 let of = if s.rounds > 1 { format!(" (round {} of {})", round + 1, s.rounds) } else { String::new() };
@@ -341,6 +396,24 @@ impl Plan {
                     }
                     Job::Sweep(id, b) => entries.extend(sweep::run(*id, b, &s.ways, s.sweep_bytes, s.reps.max(3))?),
                     Job::Short(id, b) => entries.extend(short::single_key(*id, b, s.short_ops, s.reps)?),
+                    Job::Hash(id, b) => {
+                        let long = if *b == "reference" { s.reference_bytes } else { s.bytes };
+                        entries.extend(hashes::rows(*id, b, long, s.hash_budget, s.reps)?);
+                    }
+                    #[cfg(feature = "peers")]
+                    Job::HashPeers(id) => entries.extend(hashes::peers::rows(*id, s.bytes, s.hash_budget, s.reps)),
+                    Job::Hmac => {
+                        entries.push(hashes::hmac_row(s.hash_budget, s.reps)?);
+                        #[cfg(feature = "peers")]
+                        entries.push(hashes::peers::hmac_row(s.hash_budget, s.reps));
+                    }
+                    Job::HashOpenSsl(names) => {
+                        let (small, large, reps) = s.openssl;
+                        match openssl::hash_rows(names, small, large, reps, machine.tsc_hz) {
+                            Ok(rows) => entries.extend(rows),
+                            Err(note) => notes.push(note),
+                        }
+                    }
                     Job::MultiKey(id, b, is_short) => {
                         let (stream, ops) = if *is_short { (short::SHORT_BYTES, s.short_ops) } else { (s.bytes / short::STREAMS, 1) };
                         entries.extend(short::multi_key(*id, b, stream, ops, s.reps)?);
@@ -352,6 +425,24 @@ impl Plan {
         bar.finish_and_clear();
         let entries = best_of_rounds(entries);
         Ok(Report { machine, settings: self.settings, entries, notes, peers_built: cfg!(feature = "peers") })
+    }
+}
+
+/// Rounds of the hashing section at most: its rows hash about as many bytes
+/// as the ciphers' (several sizes, the peers), and a few rounds already
+/// give each a quiet one.
+pub const HASH_ROUNDS: usize = 5;
+
+/// The rounds `job` runs in: every round, but the OpenSSL peers (a few
+/// seconds of process runs) in the first only and the hashing section in
+/// the first [`HASH_ROUNDS`].
+fn rounds_of(job: &Job, s: &Settings) -> usize {
+    match job {
+        Job::OpenSsl(_) | Job::HashOpenSsl(_) => 1,
+        Job::Hash(..) | Job::Hmac => s.rounds.min(HASH_ROUNDS),
+        #[cfg(feature = "peers")]
+        Job::HashPeers(_) => s.rounds.min(HASH_ROUNDS),
+        _ => s.rounds,
     }
 }
 
@@ -402,6 +493,11 @@ fn describe(job: &Job) -> String {
         Job::Sweep(id, b) => format!("{id} {b} sweep"),
         Job::Short(id, b) => format!("{id} {b} 64 B"),
         Job::MultiKey(id, b, _) => format!("{id} {b} multi-key"),
+        Job::Hash(id, b) => format!("{id} {b} hashing"),
+        #[cfg(feature = "peers")]
+        Job::HashPeers(id) => format!("{id} peers"),
+        Job::Hmac => "HMAC-Streebog-256".into(),
+        Job::HashOpenSsl(_) => "OpenSSL gost engine digests".into(),
     }
 }
 
@@ -421,6 +517,11 @@ fn weight(job: &Job, s: &Settings) -> u64 {
         Job::Sweep(..) => 3,
         Job::Short(_, b) => long(b),
         Job::MultiKey(..) => 1,
+        Job::Hash(_, b) => 6 * long(b),
+        #[cfg(feature = "peers")]
+        Job::HashPeers(_) => 6,
+        Job::Hmac => 1,
+        Job::HashOpenSsl(_) => 20,
     };
     if s.quick { w.div_ceil(4) } else { w }
 }

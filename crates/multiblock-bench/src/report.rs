@@ -25,7 +25,13 @@ pub fn method(r: &Report) -> String {
         "{}{what}. TSC ticks per byte and MB/s (10^6 B/s), best of {} repetitions after a warm-up{} (median in --json); long messages {} KiB ({} KiB for the reference oracles and the modes on `portable`); sweeps {} KiB per repetition; short messages 64 B with key setup.",
         if s.quick { "--quick " } else { "" },
         s.reps,
-        if s.rounds > 1 { format!(", in each of {} rounds over the whole list (the fastest round kept)", s.rounds) } else { String::new() },
+        if s.rounds > 1 {
+            let hashed = r.entries.iter().any(|e| e.kind == crate::row::Kind::Hash);
+            let hash_rounds = if hashed { format!("; the hashing section in the first {}", s.rounds.min(crate::plan::HASH_ROUNDS)) } else { String::new() };
+            format!(", in each of {} rounds over the whole list (the fastest round kept{hash_rounds})", s.rounds)
+        } else {
+            String::new()
+        },
         s.bytes / 1024,
         s.reference_bytes / 1024,
         s.sweep_bytes / 1024
@@ -47,11 +53,13 @@ pub const LEGEND: &[(&str, &str)] = &[
     ("bytes", "The message size of the measurement."),
     ("keys, message", "uBlock's multi-key calls: 4 keys and 4 streams in one call; short is 64 B per key with key setup, long the whole message."),
     ("64 B, short", "Key setup plus one 64-byte message per operation, cycles per message byte: what a short packet costs."),
-    ("peer", "An independent implementation measured in the same run: RustCrypto kuznyechik and magma, dstu-core (Kalyna), the OpenSSL gost engine where installed, and AES-128-CTR (RustCrypto aes + ctr) for scale."),
+    ("peer", "An independent implementation measured in the same run: RustCrypto kuznyechik and magma, dstu-core (Kalyna), the OpenSSL gost engine where installed, and AES-128-CTR (RustCrypto aes + ctr) for scale; for the hashes RustCrypto streebog and kupyna, dstu-core (Kupyna), RustCrypto hmac and the gost engine's Streebog."),
     ("peer ÷ ours, speed-up", "The peer's cycles/byte divided by ours: how many times faster ours is."),
     ("÷ ECB", "A mode's cycles/byte divided by ECB's on the same backend: what the mode costs over the bare cipher (CBC encryption is serial: one block at a time)."),
     ("paper, [tag]", "A published figure, measured by the paper's authors on their CPU (listed under Sources), never in this run. GCC/MSVC: the paper's two compilers; – : no figure."),
     ("tag, source, implementation, CPU", "Under Sources and in the quoted figures: the short label of a paper's table used in the cells, the code the paper measured, and its CPU and compiler."),
+    ("hash", "The hash function: streebog-256 and streebog-512 (GOST R 34.11-2012, RFC 6986), kupyna-256, kupyna-384 and kupyna-512 (DSTU 7564:2014); `hmac streebog-256` is HMAC over it (RFC 7836 §4.1), 64 B with key setup."),
+    ("1 KiB, 1 MiB, KiB, many", "In the hashing tables: one message of that size (a new hasher for each, short ones many times per repetition); many: 64 messages of the size named in one digest_many call, cycles per byte of all of them."),
     ("best, best (N)", "The fastest of the kind named (best constant-time: our fastest constant-time backend); in a sweep, the best cell of a column and its N."),
 ];
 

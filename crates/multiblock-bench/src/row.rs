@@ -62,6 +62,9 @@ pub enum Kind {
     /// `--size-sweep` (the method of Golchevsky & Ushakov 2023): ECB encryption of one buffer of
     /// each size from `--max-bytes` halving down to one block.
     Size,
+    /// `--hashes`: a hash (in `cipher`) over one message, or over many in
+    /// one call (`streams`), per backend; HMAC (mode `hmac`); the peers.
+    Hash,
 }
 
 impl Kind {
@@ -74,6 +77,7 @@ impl Kind {
             Kind::Mode => "modes",
             Kind::Many => "many-streams",
             Kind::Size => "size-sweep",
+            Kind::Hash => "hash",
         }
     }
 }
@@ -99,7 +103,7 @@ impl Entry {
         match self.kind {
             Kind::Short => "short",
             Kind::MultiKey if self.row.bytes <= 64 * self.keys => "short",
-            Kind::Size if self.row.bytes <= 64 => "short",
+            Kind::Size | Kind::Hash if self.row.bytes <= 64 => "short",
             _ => "long",
         }
     }
@@ -147,7 +151,7 @@ impl Entry {
             r.cycles_per_byte,
             self.median_cycles_per_byte,
             csv_field(r.peer.unwrap_or("")),
-            r.mode.unwrap_or("ecb"),
+            r.mode.unwrap_or(if self.kind == Kind::Hash { "" } else { "ecb" }),
             opt(paper.and_then(|f| f.cycles_per_byte), 2),
             opt(paper.and_then(|f| f.mb_per_s), 1),
             csv_field(&paper.map(|f| f.source.cite()).unwrap_or_default()),

@@ -77,6 +77,8 @@ pub fn all(r: &Report) -> Vec<Table> {
     v.extend(quoted(r));
     v.extend(sweeps(r));
     v.extend(many_streams(r));
+    v.extend(crate::hash_sections::overview(r));
+    v.extend(crate::hash_sections::all_rows(r));
     v.extend(size_sweep(r));
     v.push(references(r));
     v

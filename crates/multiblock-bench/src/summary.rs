@@ -1,8 +1,9 @@
 //! The terminal summary of a run (the default output): what the numbers
 //! mean, each cipher's fastest constant-time speed against its table code
 //! and the fastest peer, what the modes cost, the published figures beside
-//! ours, and where the full report was written (the last line). At most
-//! about 40 lines of at most [`WIDTH`] columns.
+//! ours, the hashes when measured, and where the full report was written
+//! (the last line). At most about 40 lines (the hashes add 8) of at most
+//! [`WIDTH`] columns.
 
 use crate::figure::Source;
 use crate::papers;
@@ -184,6 +185,16 @@ pub fn lines(r: &Report, written: Option<(&Path, &Path, &Path)>) -> Vec<String> 
         }
         if !r.peers_built {
             out.push("  Peers not built: this build left out the default feature `peers` (--no-default-features).".into());
+        }
+    }
+    if let Some(t) = crate::hash_sections::overview(r) {
+        if sections::overview(r).is_some() {
+            out.push(String::new());
+        }
+        out.push(format!("{}:", t.title));
+        out.extend(t.grid().lines().map(|l| format!("  {l}")));
+        if let Some(line) = crate::hash_sections::hmac_line(r) {
+            out.extend(wrap(&line, "  "));
         }
     }
     for n in &r.notes {

@@ -1,5 +1,5 @@
 //! `Cipher` (a keyed cipher for ECB over whole blocks) and the listings
-//! `ciphers()`, `modes(cipher)` and `backends(cipher)`.
+//! `ciphers()`, `modes(cipher)` and `backends(name)` (of a cipher or a hash).
 
 use multiblock::modes::Mode;
 use multiblock::CipherId;
@@ -95,11 +95,14 @@ pub fn modes(cipher: &str) -> PyResult<Vec<&'static str>> {
     Ok(Mode::for_cipher(id).iter().map(|m| m.name()).collect())
 }
 
-/// backends(cipher) -> list[str]: the backends of `cipher` that this CPU
-/// runs, fastest first (table backends are not constant-time and are used
-/// only when named).
+/// backends(name) -> list[str]: the backends of the cipher or hash `name`
+/// that this CPU runs, fastest first (table and reference backends are not
+/// constant-time and are used only when named).
 #[pyfunction]
-pub fn backends(cipher: &str) -> PyResult<Vec<&'static str>> {
-    let all = multiblock::backends(cipher).map_err(to_py)?;
+pub fn backends(name: &str) -> PyResult<Vec<&'static str>> {
+    let all = match multiblock::hash::HashId::from_name(name) {
+        Ok(hash) => multiblock::hash::backends(hash),
+        Err(_) => multiblock::backends(name).map_err(to_py)?,
+    };
     Ok(all.iter().filter(|b| b.available).map(|b| b.info.name).collect())
 }

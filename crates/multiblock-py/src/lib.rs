@@ -1,11 +1,15 @@
 //! The Python module `multiblock`: one-shot calls, streaming objects,
 //! many-message calls and a keyed `Cipher`, over the library's dynamic API
-//! ([`multiblock::Cipher`], [`multiblock::modes`]), whose errors become
+//! ([`multiblock::Cipher`], [`multiblock::modes`]), and the hashes in the
+//! shape of `hashlib` and `hmac` ([`multiblock::hash`]), whose errors become
 //! `ValueError` and `AuthenticationError`.
 
 mod buffers;
 mod cipher;
 mod errors;
+mod hash_macs;
+mod hashes;
+mod locked;
 mod many;
 mod oneshot;
 mod params;
@@ -15,14 +19,18 @@ mod streams;
 use pyo3::prelude::*;
 
 /// Fast constant-time Kalyna (DSTU 7624:2014), Kuznyechik and Magma
-/// (GOST R 34.12-2015), GOST 28147-89 and uBlock, with their standard modes.
+/// (GOST R 34.12-2015), GOST 28147-89 and uBlock, with their standard modes,
+/// and the hashes Streebog (GOST R 34.11-2012) and Kupyna (DSTU 7564:2014).
 ///
 /// encrypt / decrypt / mac(cipher, mode, key, data, iv=None, aad=None,
 /// sbox=None, **params) for one-shot use; Cipher(cipher, key) for ECB over
 /// whole blocks; encryptor / decryptor / mac_stream(...) for messages in
 /// pieces (update(data), finalize()); mac_many / encrypt_many(cipher, mode,
 /// key, messages, ...) for many messages at once in the SIMD lanes (not
-/// AEAD or kw). Errors are ValueError; a wrong tag is AuthenticationError.
+/// AEAD or kw). Hashes: new(name, data=b"") as hashlib.new, hash(name,
+/// data), hash_many(name, messages); hmac_new(key, msg=None,
+/// digestmod="streebog-256") as hmac.new; kupyna_mac_new(key, msg=None).
+/// Errors are ValueError; a wrong tag is AuthenticationError.
 #[pymodule]
 fn multiblock(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(oneshot::encrypt, m)?)?;
@@ -39,6 +47,17 @@ fn multiblock(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cipher::modes, m)?)?;
     m.add_function(wrap_pyfunction!(cipher::backends, m)?)?;
     m.add_class::<cipher::PyCipher>()?;
+    m.add_function(wrap_pyfunction!(hashes::new, m)?)?;
+    m.add_function(wrap_pyfunction!(hashes::hash_one, m)?)?;
+    m.add_function(wrap_pyfunction!(hashes::hash_many, m)?)?;
+    m.add_function(wrap_pyfunction!(hashes::hashes, m)?)?;
+    m.add_class::<hashes::PyHash>()?;
+    m.add_function(wrap_pyfunction!(hash_macs::hmac_new, m)?)?;
+    m.add_function(wrap_pyfunction!(hash_macs::hmac_digest, m)?)?;
+    m.add_class::<hash_macs::PyHmac>()?;
+    m.add_function(wrap_pyfunction!(hash_macs::kupyna_mac_new, m)?)?;
+    m.add_function(wrap_pyfunction!(hash_macs::kupyna_mac, m)?)?;
+    m.add_class::<hash_macs::PyKupynaMac>()?;
     m.add("AuthenticationError", m.py().get_type::<errors::AuthenticationError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -23,6 +23,7 @@ use std::sync::Mutex;
 
 use crate::buffers::{bytes_of, optional_bytes_of, run_maybe_detached};
 use crate::errors::to_py;
+use crate::locked::busy;
 use crate::request::{spec, Spec};
 
 enum State {
@@ -44,12 +45,6 @@ enum State {
 pub struct StreamContext {
     state: Mutex<State>,
     encrypt: bool,
-}
-
-/// Another Python thread is inside a method of this object (waiting for
-/// the lock with the GIL held could deadlock with it).
-fn busy() -> PyErr {
-    PyValueError::new_err("this context is in use by another thread")
 }
 
 fn finished() -> PyErr {
