@@ -121,6 +121,7 @@ mod gf256;
 mod permutation;
 pub(crate) mod simd;
 mod kernel;
+pub(crate) mod hash;
 mod error;
 pub mod kalyna;
 pub mod kuznyechik;

@@ -1,0 +1,355 @@
+//! `avx512-gfni`: constant-time Kupyna on AVX-512 F/BW + VBMI + GFNI, the
+//! state in its natural layout: byte p of a zmm is byte p of the state
+//! (column p / 8, row p mod 8; a column is one 64-bit lane). The 512-bit
+//! state is one zmm, the 1024-bit state two (columns 0-7, 8-15).
+//!
+//! One compression runs T⊕(h ⊕ m) and T+(m) side by side (independent
+//! chains); `digest_many` runs up to [`LANES`] messages' compressions in one
+//! round loop (2·LANES independent chains).
+//!
+//! A round on one register:
+//! - round constants: one `vpxorq` (T⊕) or `vpaddq` (T+) with a constant
+//!   register of the round (a memory operand);
+//! - SubBytes: row i uses π_{i mod 4}, and p mod 4 = i mod 4 is a public
+//!   class of the byte position. Each π_a is two `vpermi2b` over its
+//!   128-entry halves (8 lookups), then blends by the class (6, masks of a
+//!   constant register) and by bit 7 of the input (`vpmovb2m` + 1 blend);
+//!   no address depends on data;
+//! - ShiftBytes: one `vpermb` (512-bit state) or, per output register, one
+//!   `vpermi2b` over both registers (1024-bit state: row 7 moves by 11, so
+//!   columns cross registers);
+//! - MixColumns: the circulant w_i = ⊕_d v_d · s_{i+d}, v = (01 01 05 01 08
+//!   06 07 04): 5 products by the coefficients ≠ 1 (`vgf2p8affineqb` with
+//!   the 8×8 bit matrix of x ↦ v_d·x in GF(2^8)/0x11D: the field is not
+//!   AES's, so not `vgf2p8mulb`), the row rotation of term d as each
+//!   64-bit column rotated right by 8d bits (7 `vprolq`), and the 8 terms
+//!   summed by 3 `vpternlogq` and one `vpxorq`.
+//!
+//! Count per register and round: 1 + (8 + 7 + 1) + 1 + (5 + 7 + 4) = 34
+//! instructions, of which 21 (`vpermi2b`, `vpermb`, `vgf2p8affineqb`,
+//! `vprolq`) run one per cycle on Zen 4 zmm and 13 (logic, blends) two. One
+//! Kupyna-256 block: 2 registers × 10 rounds = 680 instructions, ≈ 550
+//! core cycles at those rates (≈ 8.6 core cycles per byte); the 8 lookups
+//! and 7 other shuffles per register and round (≈ 16 cycles) are the floor
+//! of this layout: ≈ 320 cycles per block, 5 core cycles per byte. The
+//! dependency chain of a round (constant 1, lookup 5 + 7 issue, blends 3,
+//! `vpermb` 5, product 3, rotation 2, sums 2) is ≈ 28 cycles, under the two
+//! chains' issue time (≈ 55 cycles): one message is throughput-bound.
+//! Kupyna-512: 4 registers × 14 rounds per 128-byte block, the same per
+//! byte × 1.4. Measured numbers: see the report of the benchmark test.
+
+use super::constants::{add_constant, rounds, shift, xor_constant, COLS_1024, COLS_512};
+use super::{Kernel, State};
+use crate::backend::{Backend, BackendInfo};
+use crate::gf256::{mul_matrix, KALYNA};
+use crate::kalyna::constants::{MDS, SBOX};
+use crate::simd::{Avx512, Gfni, Job, Machine, Simd, Vbmi};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::{Avx512Gfni, Zmm};
+
+/// Messages `compress_many` runs at once.
+pub(crate) const LANES: usize = 4;
+
+#[cfg(target_arch = "x86_64")]
+type Z = Zmm<Avx512Gfni>;
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) const BACKEND: Backend<(), Kernel> = Backend {
+    info: BackendInfo { name: "avx512-gfni", constant_time: true, ways: LANES, needs: <Z as Machine>::NEEDS },
+    available: <Z as Machine>::available,
+    new: |_| Kernel { compress, output, compress_many: Some(compress_many), lanes: LANES },
+};
+
+#[cfg(target_arch = "x86_64")]
+fn machine() -> Z {
+    Z::detect().expect("the backend is chosen only where the CPU runs it")
+}
+
+#[cfg(target_arch = "x86_64")]
+fn compress(cols: usize, h: &mut State, blocks: &[u8]) {
+    let m = machine();
+    m.vectorize(On(m, Compress { cols, states: core::slice::from_mut(h), blocks: &[blocks] }))
+}
+
+#[cfg(target_arch = "x86_64")]
+fn compress_many(cols: usize, states: &mut [State], blocks: &[&[u8]]) {
+    for (s, b) in states.chunks_mut(LANES).zip(blocks.chunks(LANES)) {
+        let m = machine();
+        m.vectorize(On(m, Compress { cols, states: s, blocks: b }))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn output(cols: usize, h: &mut State) {
+    let m = machine();
+    m.vectorize(On(m, Output { cols, h }))
+}
+
+/// One register's bytes.
+type Pattern = [u8; 64];
+
+/// Byte p holds its S-box class p mod 4.
+static CLASS: Pattern = {
+    let mut c = [0u8; 64];
+    let mut p = 0;
+    while p < 64 {
+        c[p] = (p % 4) as u8;
+        p += 1;
+    }
+    c
+};
+
+/// ShiftBytes as byte indices over the whole state (64 or 128 bytes):
+/// output byte 8c + i ← byte 8((c − δ_i) mod cols) + i.
+const fn shift_index(cols: usize) -> [u8; 128] {
+    let mut idx = [0u8; 128];
+    let mut p = 0;
+    while p < 8 * cols {
+        let (c, i) = (p / 8, p % 8);
+        idx[p] = (8 * ((c + cols - shift(i, cols)) % cols) + i) as u8;
+        p += 1;
+    }
+    idx
+}
+
+/// [512-bit state, 1024-bit state].
+static SHIFT: [[u8; 128]; 2] = [shift_index(COLS_512), shift_index(COLS_1024)];
+
+/// The round constants as registers: [state][round], T⊕'s (XOR) and T+'s
+/// (added per 64-bit column).
+const fn constants(cols: usize, plus: bool) -> [[u8; 128]; 14] {
+    let mut t = [[0u8; 128]; 14];
+    let mut r = 0;
+    while r < rounds(cols) {
+        let mut j = 0;
+        while j < cols {
+            let w = if plus { add_constant(j, cols, r) } else { xor_constant(j, r) as u64 };
+            let b = w.to_le_bytes();
+            let mut k = 0;
+            while k < 8 {
+                t[r][8 * j + k] = b[k];
+                k += 1;
+            }
+            j += 1;
+        }
+        r += 1;
+    }
+    t
+}
+
+static XOR_RC: [[[u8; 128]; 14]; 2] = [constants(COLS_512, false), constants(COLS_1024, false)];
+static ADD_RC: [[[u8; 128]; 14]; 2] = [constants(COLS_512, true), constants(COLS_1024, true)];
+
+/// The `vgf2p8affineqb` matrices of the MDS coefficients.
+const MATRICES: [u64; 8] = {
+    let mut m = [0u64; 8];
+    let mut d = 0;
+    while d < 8 {
+        m[d] = mul_matrix(MDS[d], KALYNA);
+        d += 1;
+    }
+    m
+};
+
+/// What every round reads: the S-boxes (t[a][q] = entries 64q..64q+64 of
+/// π_a), the class register, the ShiftBytes indices.
+struct Consts<M: Simd> {
+    t: [[M::V; 4]; 4],
+    class: M::V,
+    shift: [M::V; 2],
+}
+
+// No closures below: they would not inherit the target features (see `simd`).
+
+#[inline(always)]
+fn consts<M: Simd>(m: M, r: usize) -> Consts<M> {
+    let mut t = [[m.zero(); 4]; 4];
+    for a in 0..4 {
+        for q in 0..4 {
+            t[a][q] = m.load(&SBOX[a][64 * q..]);
+        }
+    }
+    let s = &SHIFT[r - 1];
+    Consts { t, class: m.load(&CLASS), shift: [m.load(&s[..64]), m.load(&s[64..])] }
+}
+
+/// Byte p through π_{p mod 4}.
+#[inline(always)]
+fn sub<M: Vbmi + Avx512>(m: M, t: &[[M::V; 4]; 4], class: M::V, x: M::V) -> M::V {
+    let (mut lo, mut hi) = ([x; 4], [x; 4]);
+    for a in 0..4 {
+        lo[a] = m.permi2b(t[a][0], x, t[a][1]);
+        hi[a] = m.permi2b(t[a][2], x, t[a][3]);
+    }
+    let lo = m.select_bit::<1>(class, m.select_bit::<0>(class, lo[0], lo[1]), m.select_bit::<0>(class, lo[2], lo[3]));
+    let hi = m.select_bit::<1>(class, m.select_bit::<0>(class, hi[0], hi[1]), m.select_bit::<0>(class, hi[2], hi[3]));
+    m.select_bit::<7>(x, lo, hi)
+}
+
+/// MixColumns on every column of `z`: the products first, then each
+/// term's row rotation (byte i of a column rotated right by 8d bits is
+/// row i + d).
+#[inline(always)]
+fn mix<M: Gfni + Avx512>(m: M, z: M::V) -> M::V {
+    let mut p = [z; 8];
+    for d in 0..8 {
+        if MDS[d] != 1 {
+            p[d] = m.affine(z, MATRICES[d]);
+        }
+    }
+    let t = [
+        p[0],
+        m.rotl64::<56>(p[1]),
+        m.rotl64::<48>(p[2]),
+        m.rotl64::<40>(p[3]),
+        m.rotl64::<32>(p[4]),
+        m.rotl64::<24>(p[5]),
+        m.rotl64::<16>(p[6]),
+        m.rotl64::<8>(p[7]),
+    ];
+    // The unit terms (d = 0, 1, 3) are ready first.
+    let a = m.xor3(t[0], t[1], t[3]);
+    let b = m.xor3(t[2], t[4], t[5]);
+    m.xor3(a, b, m.xor(t[6], t[7]))
+}
+
+/// T⊕ on the states of even index, T+ on the odd ones; R registers per
+/// state (1: 512-bit, 2: 1024-bit).
+#[inline(always)]
+fn permute<M: Gfni + Vbmi + Avx512, const R: usize, const S: usize>(m: M, c: &Consts<M>, x: &mut [[M::V; R]; S]) {
+    let cols = 8 * R;
+    for round in 0..rounds(cols) {
+        let (xr, ar) = (&XOR_RC[R - 1][round], &ADD_RC[R - 1][round]);
+        for s in 0..S {
+            for r in 0..R {
+                x[s][r] = if s % 2 == 1 {
+                    m.add64(x[s][r], m.load(&ar[64 * r..]))
+                } else {
+                    m.xor(x[s][r], m.load(&xr[64 * r..]))
+                };
+            }
+        }
+        for s in 0..S {
+            for r in 0..R {
+                x[s][r] = sub(m, &c.t, c.class, x[s][r]);
+            }
+        }
+        for s in 0..S {
+            if R == 1 {
+                x[s][0] = mix(m, m.permb(x[s][0], c.shift[0]));
+            } else {
+                let (a, b) = (x[s][0], x[s][1]);
+                x[s][0] = mix(m, m.permi2b(a, c.shift[0], b));
+                x[s][1] = mix(m, m.permi2b(a, c.shift[1], b));
+            }
+        }
+    }
+}
+
+/// The compressions of up to `LANES` states, each over its own blocks (the
+/// same number of whole blocks for each).
+pub(crate) struct Compress<'a> {
+    pub(crate) cols: usize,
+    pub(crate) states: &'a mut [State],
+    pub(crate) blocks: &'a [&'a [u8]],
+}
+
+impl<M: Gfni + Vbmi + Avx512> JobOn<M> for Compress<'_> {
+    #[inline(always)]
+    fn run_on(self, m: M) {
+        match (self.cols, self.states.len()) {
+            (COLS_512, 1) => lanes::<M, 1, 1, 2>(m, self),
+            (COLS_512, 2) => lanes::<M, 1, 2, 4>(m, self),
+            (COLS_512, 3) => lanes::<M, 1, 3, 6>(m, self),
+            (COLS_512, _) => lanes::<M, 1, 4, 8>(m, self),
+            (_, 1) => lanes::<M, 2, 1, 2>(m, self),
+            (_, 2) => lanes::<M, 2, 2, 4>(m, self),
+            (_, 3) => lanes::<M, 2, 3, 6>(m, self),
+            (_, _) => lanes::<M, 2, 4, 8>(m, self),
+        }
+    }
+}
+
+/// L states (S = 2L registers groups: T⊕ and T+ of each) of R registers.
+#[inline(always)]
+fn lanes<M: Gfni + Vbmi + Avx512, const R: usize, const L: usize, const S: usize>(m: M, job: Compress<'_>) {
+    const { assert!(S == 2 * L) };
+    let c = consts(m, R);
+    let bb = 64 * R;
+    let n = job.blocks[0].len() / bb;
+    let mut h = [[m.zero(); R]; L];
+    for k in 0..L {
+        for r in 0..R {
+            h[k][r] = m.load(&job.states[k][64 * r..]);
+        }
+    }
+    for b in 0..n {
+        let mut x = [[m.zero(); R]; S];
+        for k in 0..L {
+            let blk = &job.blocks[k][b * bb..(b + 1) * bb];
+            for r in 0..R {
+                let v = m.load(&blk[64 * r..]);
+                x[2 * k][r] = m.xor(h[k][r], v);
+                x[2 * k + 1][r] = v;
+            }
+        }
+        permute::<M, R, S>(m, &c, &mut x);
+        for k in 0..L {
+            for r in 0..R {
+                h[k][r] = m.xor3(h[k][r], x[2 * k][r], x[2 * k + 1][r]);
+            }
+        }
+    }
+    for k in 0..L {
+        for r in 0..R {
+            m.store(h[k][r], &mut job.states[k][64 * r..]);
+        }
+    }
+}
+
+/// h ← T⊕(h) ⊕ h.
+pub(crate) struct Output<'a> {
+    pub(crate) cols: usize,
+    pub(crate) h: &'a mut State,
+}
+
+impl<M: Gfni + Vbmi + Avx512> JobOn<M> for Output<'_> {
+    #[inline(always)]
+    fn run_on(self, m: M) {
+        if self.cols == COLS_512 {
+            output_r::<M, 1>(m, self.h)
+        } else {
+            output_r::<M, 2>(m, self.h)
+        }
+    }
+}
+
+#[inline(always)]
+fn output_r<M: Gfni + Vbmi + Avx512, const R: usize>(m: M, h: &mut State) {
+    let c = consts(m, R);
+    let mut x = [[m.zero(); R]; 1];
+    for r in 0..R {
+        x[0][r] = m.load(&h[64 * r..]);
+    }
+    permute::<M, R, 1>(m, &c, &mut x);
+    for r in 0..R {
+        let v = m.xor(x[0][r], m.load(&h[64 * r..]));
+        m.store(v, &mut h[64 * r..]);
+    }
+}
+
+/// A job generic over the machine that runs it; [`On`] makes it a [`Job`].
+pub(crate) trait JobOn<M> {
+    fn run_on(self, m: M);
+}
+
+/// `job` on machine `m`, as a [`Job`] for `m.vectorize`.
+pub(crate) struct On<M, J>(pub(crate) M, pub(crate) J);
+
+impl<M: Copy, J: JobOn<M>> Job for On<M, J> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        self.1.run_on(self.0)
+    }
+}
