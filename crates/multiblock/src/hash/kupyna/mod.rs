@@ -123,8 +123,8 @@ pub(crate) struct Core {
 
 impl Drop for Core {
     fn drop(&mut self) {
-        self.h.zeroize();
-        self.buf.zeroize();
+        self.h[..].zeroize();
+        self.buf[..].zeroize();
     }
 }
 
@@ -171,13 +171,13 @@ impl Core {
         (self.kernel.compress)(self.cols, &mut self.h, &tail[..n]);
         (self.kernel.output)(self.cols, &mut self.h);
         out.copy_from_slice(&self.h[block - self.digest_bytes..block]);
-        tail.zeroize();
+        tail[..].zeroize();
         self.reset();
     }
 
     fn reset(&mut self) {
         self.h = initial_state(self.cols);
-        self.buf.zeroize();
+        self.buf[..].zeroize();
         self.buffered = 0;
         self.len = 0;
     }
@@ -254,8 +254,8 @@ pub(crate) fn digest_many(digest_bytes: usize, messages: &[&[u8]], choice: Backe
             out[i].copy_from_slice(&states[k][block - digest_bytes..block]);
         }
     }
-    states.zeroize();
-    tails.zeroize();
+    states.as_flattened_mut().zeroize();
+    tails.as_flattened_mut().zeroize();
     Ok(out)
 }
 
@@ -274,7 +274,7 @@ pub(crate) struct Mac {
 
 impl Drop for Mac {
     fn drop(&mut self) {
-        self.key.zeroize();
+        self.key[..].zeroize();
     }
 }
 
@@ -292,7 +292,7 @@ impl Mac {
         let mut tail = [0u8; 256];
         let n = pad_tail(key, key.len() as u128, keyed.block_bytes(), &mut tail);
         keyed.update(&tail[..n]);
-        tail.zeroize();
+        tail[..].zeroize();
         let mut k = [0u8; 64];
         k[..key.len()].copy_from_slice(key);
         Ok(Mac { core: keyed.clone(), keyed, key: k, len: 0 })
@@ -319,7 +319,7 @@ impl Mac {
         }
         self.core.update(&not_key[..d]);
         self.core.finalize_into_reset(out);
-        not_key.zeroize();
+        not_key[..].zeroize();
         self.core = self.keyed.clone();
         self.len = 0;
     }

@@ -60,7 +60,7 @@ impl Job for Compress<'_> {
                 self.h[p] ^= s[0][p] ^ s[1][p];
             }
         }
-        s.zeroize();
+        s.as_flattened_mut().zeroize();
     }
 }
 
@@ -78,7 +78,7 @@ impl Job for Output<'_> {
         for p in 0..8 * self.cols {
             self.h[p] ^= s[0][p];
         }
-        s.zeroize();
+        s.as_flattened_mut().zeroize();
     }
 }
 
@@ -132,10 +132,10 @@ fn permute<const S: usize>(cols: usize, s: &mut [State; S]) {
             for (j, w) in cols_out.iter().enumerate().take(cols) {
                 st[8 * j..8 * j + 8].copy_from_slice(&w.to_le_bytes());
             }
-            cols_out.zeroize();
+            cols_out[..].zeroize();
         }
     }
-    planes.zeroize();
+    planes[..].zeroize();
 }
 
 /// Each byte times x in GF(2^8)/0x11D.
