@@ -57,7 +57,7 @@ type Z = Zmm<Avx512Gfni>;
 pub(crate) const BACKEND: Backend<(), Kernel> = Backend {
     info: BackendInfo { name: "avx512-gfni", constant_time: true, ways: LANES, needs: <Z as Machine>::NEEDS },
     available: <Z as Machine>::available,
-    new: |_| Kernel { compress, output, compress_many: Some(compress_many), lanes: LANES },
+    new: |_| Kernel { compress, output, compress_many: Some(compress_many), output_many: Some(output_many), lanes: LANES },
 };
 
 #[cfg(target_arch = "x86_64")]
@@ -82,7 +82,15 @@ fn compress_many(cols: usize, states: &mut [State], blocks: &[&[u8]]) {
 #[cfg(target_arch = "x86_64")]
 fn output(cols: usize, h: &mut State) {
     let m = machine();
-    m.vectorize(On(m, Output { cols, h }))
+    m.vectorize(On(m, Output { cols, states: core::slice::from_mut(h) }))
+}
+
+#[cfg(target_arch = "x86_64")]
+fn output_many(cols: usize, states: &mut [State]) {
+    for s in states.chunks_mut(LANES) {
+        let m = machine();
+        m.vectorize(On(m, Output { cols, states: s }))
+    }
 }
 
 /// One register's bytes.
@@ -200,26 +208,30 @@ const _: () = assert!(
     MDS[0] == 1 && MDS[1] == 1 && MDS[2] == 5 && MDS[3] == 1 && MDS[4] == 8 && MDS[5] == 6 && MDS[6] == 7 && MDS[7] == 4
 );
 
-/// Round `round`'s constant on state register `r` of state `s` (T⊕ for
-/// even s, T+ for odd).
+/// Round `round`'s constant on state register `r`: T+'s (`plus`) or T⊕'s.
 #[inline(always)]
-fn add_round_constant<M: Simd, const R: usize>(m: M, x: M::V, s: usize, r: usize, round: usize) -> M::V {
-    if s % 2 == 1 {
+fn add_round_constant<M: Simd, const R: usize>(m: M, x: M::V, plus: bool, r: usize, round: usize) -> M::V {
+    if plus {
         m.add64(x, m.load(&ADD_RC[R - 1][round][64 * r..]))
     } else {
         m.xor(x, m.load(&XOR_RC[R - 1][round][64 * r..]))
     }
 }
 
-/// T⊕ on the states of even index, T+ on the odd ones; R registers per
+/// With PAIRS, T⊕ on the states of even index and T+ on the odd ones;
+/// without, T⊕ on all. R registers per
 /// state (1: 512-bit, 2: 1024-bit). T⊕'s constants of the next round are
 /// summed inside MixColumns.
 #[inline(always)]
-fn permute<M: Gfni + Vbmi + Avx512, const R: usize, const S: usize>(m: M, c: &Consts<M>, x: &mut [[M::V; R]; S]) {
+fn permute<M: Gfni + Vbmi + Avx512, const R: usize, const S: usize, const PAIRS: bool>(
+    m: M,
+    c: &Consts<M>,
+    x: &mut [[M::V; R]; S],
+) {
     let n = rounds(8 * R);
     for s in 0..S {
         for r in 0..R {
-            x[s][r] = add_round_constant::<M, R>(m, x[s][r], s, r, 0);
+            x[s][r] = add_round_constant::<M, R>(m, x[s][r], PAIRS && s % 2 == 1, r, 0);
         }
     }
     for round in 0..n {
@@ -231,7 +243,7 @@ fn permute<M: Gfni + Vbmi + Avx512, const R: usize, const S: usize>(m: M, c: &Co
         let next = round + 1;
         for s in 0..S {
             let mut rc = [m.zero(); R];
-            if s % 2 == 0 && next < n {
+            if !(PAIRS && s % 2 == 1) && next < n {
                 for r in 0..R {
                     rc[r] = m.load(&XOR_RC[R - 1][next][64 * r..]);
                 }
@@ -243,9 +255,9 @@ fn permute<M: Gfni + Vbmi + Avx512, const R: usize, const S: usize>(m: M, c: &Co
                 x[s][0] = mix(m, m.permi2b(a, c.shift[0], b), rc[0]);
                 x[s][1] = mix(m, m.permi2b(a, c.shift[1], b), rc[R - 1]);
             }
-            if s % 2 == 1 && next < n {
+            if PAIRS && s % 2 == 1 && next < n {
                 for r in 0..R {
-                    x[s][r] = add_round_constant::<M, R>(m, x[s][r], s, r, next);
+                    x[s][r] = add_round_constant::<M, R>(m, x[s][r], true, r, next);
                 }
             }
         }
@@ -299,7 +311,7 @@ fn lanes<M: Gfni + Vbmi + Avx512, const R: usize, const L: usize, const S: usize
                 x[2 * k + 1][r] = v;
             }
         }
-        permute::<M, R, S>(m, &c, &mut x);
+        permute::<M, R, S, true>(m, &c, &mut x);
         for k in 0..L {
             for r in 0..R {
                 h[k][r] = m.xor3(h[k][r], x[2 * k][r], x[2 * k + 1][r]);
@@ -313,34 +325,43 @@ fn lanes<M: Gfni + Vbmi + Avx512, const R: usize, const L: usize, const S: usize
     }
 }
 
-/// h ← T⊕(h) ⊕ h.
+/// h ← T⊕(h) ⊕ h for each of up to `LANES` states.
 pub(crate) struct Output<'a> {
     pub(crate) cols: usize,
-    pub(crate) h: &'a mut State,
+    pub(crate) states: &'a mut [State],
 }
 
 impl<M: Gfni + Vbmi + Avx512> JobOn<M> for Output<'_> {
     #[inline(always)]
     fn run_on(self, m: M) {
-        if self.cols == COLS_512 {
-            output_r::<M, 1>(m, self.h)
-        } else {
-            output_r::<M, 2>(m, self.h)
+        match (self.cols, self.states.len()) {
+            (COLS_512, 1) => output_lanes::<M, 1, 1>(m, self.states),
+            (COLS_512, 2) => output_lanes::<M, 1, 2>(m, self.states),
+            (COLS_512, 3) => output_lanes::<M, 1, 3>(m, self.states),
+            (COLS_512, _) => output_lanes::<M, 1, 4>(m, self.states),
+            (_, 1) => output_lanes::<M, 2, 1>(m, self.states),
+            (_, 2) => output_lanes::<M, 2, 2>(m, self.states),
+            (_, 3) => output_lanes::<M, 2, 3>(m, self.states),
+            (_, _) => output_lanes::<M, 2, 4>(m, self.states),
         }
     }
 }
 
 #[inline(always)]
-fn output_r<M: Gfni + Vbmi + Avx512, const R: usize>(m: M, h: &mut State) {
+fn output_lanes<M: Gfni + Vbmi + Avx512, const R: usize, const L: usize>(m: M, h: &mut [State]) {
     let c = consts(m, R);
-    let mut x = [[m.zero(); R]; 1];
-    for r in 0..R {
-        x[0][r] = m.load(&h[64 * r..]);
+    let mut x = [[m.zero(); R]; L];
+    for k in 0..L {
+        for r in 0..R {
+            x[k][r] = m.load(&h[k][64 * r..]);
+        }
     }
-    permute::<M, R, 1>(m, &c, &mut x);
-    for r in 0..R {
-        let v = m.xor(x[0][r], m.load(&h[64 * r..]));
-        m.store(v, &mut h[64 * r..]);
+    permute::<M, R, L, false>(m, &c, &mut x);
+    for k in 0..L {
+        for r in 0..R {
+            let v = m.xor(x[k][r], m.load(&h[k][64 * r..]));
+            m.store(v, &mut h[k][64 * r..]);
+        }
     }
 }
 

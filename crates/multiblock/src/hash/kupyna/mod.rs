@@ -48,6 +48,9 @@ pub(crate) struct Kernel {
     /// `compress` of blocks[k] into states[k] for each k (one block each),
     /// where the backend gains by running them together.
     pub(crate) compress_many: Option<fn(cols: usize, states: &mut [State], blocks: &[&[u8]])>,
+    /// `output` of each state, where the backend gains by running them
+    /// together.
+    pub(crate) output_many: Option<fn(cols: usize, states: &mut [State])>,
     /// How many messages `compress_many` runs at once (1 without it).
     pub(crate) lanes: usize,
 }
@@ -249,8 +252,15 @@ pub(crate) fn digest_many(digest_bytes: usize, messages: &[&[u8]], choice: Backe
                 }
             }
         }
+        match kernel.output_many {
+            Some(many) => many(cols, &mut states[..group.len()]),
+            None => {
+                for s in &mut states[..group.len()] {
+                    (kernel.output)(cols, s);
+                }
+            }
+        }
         for (k, &i) in group.iter().enumerate() {
-            (kernel.output)(cols, &mut states[k]);
             out[i].copy_from_slice(&states[k][block - digest_bytes..block]);
         }
     }

@@ -280,8 +280,17 @@ fn avx512_kernel_on_the_emulator() {
         let mut h: State = rng.bytes(128).try_into().expect("128");
         let mut want = h;
         (reference::KERNEL.output)(cols, &mut want);
-        On(Emu::<64>, Output { cols, h: &mut h }).run();
+        On(Emu::<64>, Output { cols, states: core::slice::from_mut(&mut h) }).run();
         assert_eq!(h[..bb], want[..bb], "output, {cols} columns");
+        let mut hs: Vec<State> = (0..3).map(|_| rng.bytes(128).try_into().expect("128")).collect();
+        let mut want = hs.clone();
+        for w in want.iter_mut() {
+            (reference::KERNEL.output)(cols, w);
+        }
+        On(Emu::<64>, Output { cols, states: &mut hs }).run();
+        for k in 0..3 {
+            assert_eq!(hs[k][..bb], want[k][..bb], "output of 3 lanes, lane {k}, {cols} columns");
+        }
     }
 }
 
