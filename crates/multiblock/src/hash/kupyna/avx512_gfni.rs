@@ -8,8 +8,9 @@
 //! round loop (2·LANES independent chains).
 //!
 //! A round on one register:
-//! - round constants: one `vpxorq` (T⊕) or `vpaddq` (T+) with a constant
-//!   register of the round (a memory operand);
+//! - round constants: one `vpaddq` (T+) with a constant register of the
+//!   round (a memory operand); T⊕'s XOR is part of the previous round's
+//!   MixColumns sum (a `vpxorq` before round 0);
 //! - SubBytes: row i uses π_{i mod 4}, and p mod 4 = i mod 4 is a public
 //!   class of the byte position. Each π_a is two `vpermi2b` over its
 //!   128-entry halves (8 lookups), then blends by the class (6, masks of a
@@ -19,24 +20,47 @@
 //!   `vpermi2b` over both registers (1024-bit state: row 7 moves by 11, so
 //!   columns cross registers);
 //! - MixColumns: the circulant w_i = ⊕_d v_d · s_{i+d}, v = (01 01 05 01 08
-//!   06 07 04): 5 products by the coefficients ≠ 1 (`vgf2p8affineqb` with
-//!   the 8×8 bit matrix of x ↦ v_d·x in GF(2^8)/0x11D: the field is not
-//!   AES's, so not `vgf2p8mulb`), the row rotation of term d as each
-//!   64-bit column rotated right by 8d bits (7 `vprolq`), and the 8 terms
-//!   summed by 3 `vpternlogq` and one `vpxorq`.
+//!   06 07 04), by the pair-sum decomposition of Kalyna's row-sliced kernel
+//!   (see [`mix`]): 7 row rotations (each 64-bit column rotated by 8d bits,
+//!   `vprolq`), 3 products by 2, 4, 8 (`vgf2p8affineqb` with the 8×8 bit
+//!   matrix of x ↦ c·x in GF(2^8)/0x11D: the field is not AES's, so not
+//!   `vgf2p8mulb`) and 5 XORs (`vpternlogq` mostly), the last one also
+//!   adding T⊕'s constant of the next round.
 //!
-//! Count per register and round: 1 + (8 + 7 + 1) + 1 + (5 + 7 + 4) = 34
-//! instructions, of which 21 (`vpermi2b`, `vpermb`, `vgf2p8affineqb`,
-//! `vprolq`) run one per cycle on Zen 4 zmm and 13 (logic, blends) two. One
-//! Kupyna-256 block: 2 registers × 10 rounds = 680 instructions, ≈ 550
-//! core cycles at those rates (≈ 8.6 core cycles per byte); the 8 lookups
-//! and 7 other shuffles per register and round (≈ 16 cycles) are the floor
-//! of this layout: ≈ 320 cycles per block, 5 core cycles per byte. The
-//! dependency chain of a round (constant 1, lookup 5 + 7 issue, blends 3,
-//! `vpermb` 5, product 3, rotation 2, sums 2) is ≈ 28 cycles, under the two
-//! chains' issue time (≈ 55 cycles): one message is throughput-bound.
-//! Kupyna-512: 4 registers × 14 rounds per 128-byte block, the same per
-//! byte × 1.4. Measured numbers: see the report of the benchmark test.
+//! Count per register and round: constants 1 (T+; T⊕'s are inside the
+//! sums), S-box 16 (8 `vpermi2b`, 6 class blends, `vpmovb2m`, 1 blend),
+//! ShiftBytes 1, MixColumns 15: 32-33 instructions, of which 16 are
+//! shuffles (`vpermi2b`, `vpermb`, `vprolq`), 3 GFNI, 14 logic and blends.
+//! One Kupyna-256 block: 2 registers × 10 rounds ≈ 660 instructions
+//! (10.3 per byte); Kupyna-512: 4 × 14 ≈ 1850 per 128 bytes (14.5 per
+//! byte). On Zen 4 a zmm instruction holds a 256-bit pipe for two cycles;
+//! with shuffles on two of the four pipes, the shuffles alone take 16
+//! cycles per register and round, 320 core cycles per Kupyna-256 block
+//! (5 core cycles per byte) — the floor of this layout; the whole mix over
+//! four pipes is about the same (33 × 2 / 4 ≈ 16.5). The dependency chain
+//! of a round (S-box lookups 5 + issue, blends 3, `vpermb` 5, rotation,
+//! sums, product 3, sums: ≈ 24 cycles) is below the two chains' issue time,
+//! so one message is throughput-bound, and running four messages at once
+//! (`digest_many`) gains nothing for long messages in this layout; it does
+//! for short ones, whose output transformations (one chain each) then
+//! overlap.
+//!
+//! Measured (Zen 4 VM, TSC ticks per byte, a shared 2-core machine, test
+//! profile): Kupyna-256 one 1 MiB message 6.8-7.0, one 64-byte message
+//! ≈ 28-31 (two compressions and the output transformation: 572 + 572 +
+//! 442 ticks), 64-byte messages through `digest_many` ≈ 19, 1 KiB ones
+//! ≈ 7.2; Kupyna-512 7.3-7.4 one long message. So about 2× above the
+//! shuffle floor: the 4 c/B aim needs fewer shuffles per byte than this
+//! layout has. Two ways, counted but not built: (1) T⊕'s and T+'s states
+//! regrouped by S-box class (two `vpermi2b` per pair in, two out, the out
+//! ones replacing ShiftBytes): 8 lookups and 4 blends per pair instead of
+//! 16 and 14, ≈ 52 instructions per pair and round instead of 66; (2) for
+//! many messages the row-sliced layout of Kalyna's wide kernel (register i
+//! = row i of 8 states): one class per register, 2 lookups and a blend,
+//! ShiftBytes one rotation, MixColumns 8 instructions, but T+'s column
+//! additions become byte additions with carries across the 8 registers
+//! (≈ 4 instructions per row): ≈ 240 instructions per round for 8 messages'
+//! compressions, ≈ 4.7 per byte.
 
 use super::constants::{add_constant, rounds, shift, xor_constant, COLS_1024, COLS_512};
 use super::{Kernel, State};
