@@ -62,6 +62,10 @@
 //! (≈ 4 instructions per row): ≈ 240 instructions per round for 8 messages'
 //! compressions, ≈ 4.7 per byte.
 
+// Index loops over the register arrays: several arrays share the index,
+// and the kernel avoids closures (see `simd`).
+#![allow(clippy::needless_range_loop)]
+
 use super::constants::{add_constant, rounds, shift, xor_constant, COLS_1024, COLS_512};
 use super::{Kernel, State};
 use crate::backend::{Backend, BackendInfo};

@@ -26,6 +26,8 @@
 //! class with its own transposes). RustCrypto's table-based `kupyna`:
 //! ≈ 40-45 in the same run.
 
+#![allow(clippy::needless_range_loop)] // byte loops over two buffers at once
+
 use super::constants::{add_constant, rounds, shift, xor_constant};
 use super::{Kernel, State};
 use crate::bitslice::{circuits, sub_bytes};
@@ -88,7 +90,10 @@ impl Job for Output<'_> {
 }
 
 /// The S-box circuits, π_a for class a.
-const CIRCUITS: [fn(&[u64; 8]) -> [u64; 8]; 4] =
+/// A bitsliced S-box on 64 lanes.
+type Circuit = fn(&[u64; 8]) -> [u64; 8];
+
+const CIRCUITS: [Circuit; 4] =
     [circuits::kalyna_pi0::<u64>, circuits::kalyna_pi1::<u64>, circuits::kalyna_pi2::<u64>, circuits::kalyna_pi3::<u64>];
 
 /// T⊕ on s[0] and, with S = 2, T+ on s[1].

@@ -145,7 +145,7 @@ fn random_messages_against_peers() {
 #[test]
 fn random_macs_against_dstu_core() {
     use dstu_core::hazmat::kupyna_kmac::{Kupyna256Kmac, Kupyna384Kmac, Kupyna512Kmac};
-    let mut rng = Rng(0x6d61_63);
+    let mut rng = Rng(0x006d_6163);
     for n in (0..=150).chain([1000, 4097]) {
         let msg = rng.bytes(n);
         for d in [32, 48, 64] {
