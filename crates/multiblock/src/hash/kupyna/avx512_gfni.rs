@@ -40,27 +40,42 @@
 //! four pipes is about the same (33 × 2 / 4 ≈ 16.5). The dependency chain
 //! of a round (S-box lookups 5 + issue, blends 3, `vpermb` 5, rotation,
 //! sums, product 3, sums: ≈ 24 cycles) is below the two chains' issue time,
-//! so one message is throughput-bound, and running four messages at once
-//! (`digest_many`) gains nothing for long messages in this layout; it does
-//! for short ones, whose output transformations (one chain each) then
-//! overlap.
+//! and both chains together are near the issue limit.
 //!
-//! Measured (Zen 4 VM, TSC ticks per byte, a shared 2-core machine, test
-//! profile): Kupyna-256 one 1 MiB message 6.8-7.0, one 64-byte message
-//! ≈ 28-31 (two compressions and the output transformation: 572 + 572 +
-//! 442 ticks), 64-byte messages through `digest_many` ≈ 19, 1 KiB ones
-//! ≈ 7.2; Kupyna-512 7.3-7.4 one long message. So about 2× above the
-//! shuffle floor: the 4 c/B aim needs fewer shuffles per byte than this
-//! layout has. Two ways, counted but not built: (1) T⊕'s and T+'s states
-//! regrouped by S-box class (two `vpermi2b` per pair in, two out, the out
-//! ones replacing ShiftBytes): 8 lookups and 4 blends per pair instead of
-//! 16 and 14, ≈ 52 instructions per pair and round instead of 66; (2) for
-//! many messages the row-sliced layout of Kalyna's wide kernel (register i
-//! = row i of 8 states): one class per register, 2 lookups and a blend,
-//! ShiftBytes one rotation, MixColumns 8 instructions, but T+'s column
-//! additions become byte additions with carries across the 8 registers
-//! (≈ 4 instructions per row): ≈ 240 instructions per round for 8 messages'
-//! compressions, ≈ 4.7 per byte.
+//! Many messages (`digest_many`, up to [`LANES`] at once): 2·LANES chains,
+//! so throughput counts, and for 512-bit states SubBytes runs on the pair's
+//! class-grouped registers ([`permute_grouped`]): register g holds classes
+//! 2g and 2g + 1 of T⊕'s and T+'s states, so 4 lookups and 2 blends per
+//! register; 2 `vpermi2b` in, 2 out (these also do ShiftBytes): per pair
+//! and round 2 + 16 + 2 + 30 (MixColumns) + 1 ≈ 51 instructions instead of
+//! 66, 8 lookups instead of 16. For one message the grouping is slower (two
+//! more 5-cycle permutations on the chain of each round), so it is used
+//! only from two messages on.
+//!
+//! Measured (Zen 4 VM, TSC ticks per byte, 2.596 GHz; a shared 2-core
+//! machine, best of 15-300 samples, test profile = opt-level 2):
+//!
+//! | | 1 MiB | 64 B one by one | 64 × 64 B `digest_many` | 16 × 1 KiB `digest_many` |
+//! |---|---|---|---|---|
+//! | Kupyna-256 | 6.7-6.9 | 27.7-28 | 15.4 | 5.7 |
+//! | Kupyna-512 | 7.35-7.4 | 33.4 | 23.6 | 8.5 |
+//! | RustCrypto `kupyna` 0.1 (256 / 512) | 25.5 / 33.5 | 67 / 100 | | |
+//! | `dstu-core` 0.7 (256 / 512) | 20.1 / 27.1 | 96 / 130 | | |
+//!
+//! (The peers' best of their runs; their 1 MiB numbers varied 2× between
+//! runs on this machine.) One Kupyna-256 block costs 546-572 ticks, the
+//! output transformation 416-442, a 64-byte message ≈ 1.9-2.0k (two
+//! compressions, one output, setup). The aims of 4 c/B for one message
+//! and 1.5 for many are below this design's counted floor (≈ 320 core
+//! cycles per 64-byte block for one message, ≈ 51 × 10 / 2 ≈ 255 per block
+//! in lanes: 5 and 4 core cycles per byte). Not built, counted: the
+//! row-sliced layout of Kalyna's wide kernel for many messages (register
+//! i = row i of 8 states): one class per register (2 lookups and a blend),
+//! ShiftBytes one rotation per row, MixColumns 8 instructions per register,
+//! but T+'s column additions become byte additions with carries across
+//! the 8 row registers (≈ 4 instructions per row and round): ≈ 240
+//! instructions per round for 8 messages, ≈ 4.7 per byte, about half of
+//! the lanes above.
 
 // Index loops over the register arrays: several arrays share the index,
 // and the kernel avoids closures (see `simd`).
