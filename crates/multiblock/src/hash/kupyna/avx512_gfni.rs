@@ -215,7 +215,7 @@ static GROUP_CLASS: Pattern = {
     c
 };
 
-/// The round constants as registers: [state][round], T⊕'s (XOR) and T+'s
+/// The round constants as registers: `[state][round]`, T⊕'s (XOR) and T+'s
 /// (added per 64-bit column).
 const fn constants(cols: usize, plus: bool) -> [[u8; 128]; 14] {
     let mut t = [[0u8; 128]; 14];
@@ -240,7 +240,7 @@ const fn constants(cols: usize, plus: bool) -> [[u8; 128]; 14] {
 static XOR_RC: [[[u8; 128]; 14]; 2] = [constants(COLS_512, false), constants(COLS_1024, false)];
 static ADD_RC: [[[u8; 128]; 14]; 2] = [constants(COLS_512, true), constants(COLS_1024, true)];
 
-/// What every round reads: the S-boxes (t[a][q] = entries 64q..64q+64 of
+/// What every round reads: the S-boxes (`t[a][q]` = entries 64q..64q+64 of
 /// π_a), the class register, the ShiftBytes indices.
 struct Consts<M: Simd> {
     t: [[M::V; 4]; 4],

@@ -37,7 +37,7 @@ use zeroize::Zeroize;
 /// A chaining value: 8·cols bytes used (64 or 128), column-major.
 pub(crate) type State = [u8; 128];
 
-/// `compress` of blocks[k] into states[k] for each k.
+/// `compress` of `blocks[k]` into `states[k]` for each k.
 pub(crate) type CompressMany = fn(cols: usize, states: &mut [State], blocks: &[&[u8]]);
 
 /// A backend's compression code. Every function handles both state sizes
@@ -48,7 +48,7 @@ pub(crate) struct Kernel {
     pub(crate) compress: fn(cols: usize, h: &mut State, blocks: &[u8]),
     /// h ← T⊕(h) ⊕ h (the digest is its last bytes).
     pub(crate) output: fn(cols: usize, h: &mut State),
-    /// `compress` of blocks[k] into states[k] for each k (one block each),
+    /// `compress` of `blocks[k]` into `states[k]` for each k (one block each),
     /// where the backend gains by running them together.
     pub(crate) compress_many: Option<CompressMany>,
     /// `output` of each state, where the backend gains by running them

@@ -96,7 +96,7 @@ type Circuit = fn(&[u64; 8]) -> [u64; 8];
 const CIRCUITS: [Circuit; 4] =
     [circuits::kalyna_pi0::<u64>, circuits::kalyna_pi1::<u64>, circuits::kalyna_pi2::<u64>, circuits::kalyna_pi3::<u64>];
 
-/// T⊕ on s[0] and, with S = 2, T+ on s[1].
+/// T⊕ on `s[0]` and, with S = 2, T+ on `s[1]`.
 #[inline(always)]
 fn permute<const S: usize>(cols: usize, s: &mut [State; S]) {
     let n = 8 * cols;
