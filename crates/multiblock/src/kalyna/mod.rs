@@ -39,7 +39,7 @@ mod half_row;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod nibble;
 mod key_schedule;
-mod constants;
+pub(crate) mod constants;
 
 use crate::backend::BackendChoice;
 pub(crate) use backends::BACKENDS;

@@ -1,30 +1,339 @@
-//! TEMPORARY STAND-IN (replaced by the real module before merge to main).
+//! Kupyna, the hash function of DSTU 7564:2014 (Ukraine; Oliynykov et al.,
+//! "A New Standard of Ukraine: The Kupyna Hash Function", IACR ePrint
+//! 2015/885), with digests of 8 to 512 bits, and its MAC.
+//!
+//! Structure (ePrint 2015/885 §4): the message is padded (a 1 bit, zeros,
+//! its length in 96 bits) to blocks of the state length l (512 bits for
+//! digests up to 256 bits, 1024 above); each block m updates the chaining
+//! value h ← T⊕(h ⊕ m) ⊕ T+(m) ⊕ h, and the digest is the last n bits of
+//! T⊕(h) ⊕ h. T⊕ and T+ are Kalyna-like permutations of the state (10 or 14
+//! rounds of round constants, SubBytes with Kalyna's π0..π3, ShiftBytes and
+//! MixColumns with Kalyna's MDS matrix), differing in how the round
+//! constants are applied (⊕ on row 0, or + mod 2^64 on each column).
+//!
+//! The MAC (DSTU 7564:2014's message authentication mode; ePrint 2015/885
+//! §5): MAC_K(M) = H(Pad(K) ‖ Pad(M) ‖ ¬K) with a key as long as the MAC, for
+//! MACs of 256, 384 and 512 bits.
+//!
+//! Backends, fastest first: `avx512-gfni` (one message's T⊕ and T+ in zmm
+//! registers, interleaved; many messages interleaved in `digest_many`; see
+//! `avx512_gfni.rs`), `portable` (constant-time plain Rust: bitsliced
+//! S-boxes, SWAR MixColumns; see `portable.rs`), `reference` (the oracle,
+//! not constant-time).
+
+mod constants;
+mod portable;
+mod reference;
+#[cfg(any(target_arch = "x86_64", test))]
+mod avx512_gfni;
+#[cfg(test)]
+mod tests;
+
 use crate::backend::{always, Backend, BackendChoice, BackendInfo};
 use crate::error::{Error, Result};
-use digest::Digest;
+use constants::{cols_for, iv_byte0, LENGTH_FIELD_BYTES};
+use zeroize::Zeroize;
 
-#[derive(Clone)]
-pub(crate) enum Core { K256(kupyna::Kupyna256), K384(kupyna::Kupyna384), K512(kupyna::Kupyna512) }
-const INFO: BackendInfo = BackendInfo { name: "reference", constant_time: false, ways: 1, needs: "" };
-pub(crate) static BACKENDS: &[Backend<(), ()>] = &[Backend { info: INFO, available: always, new: |_| () }];
-impl Core {
-    pub(crate) fn new(digest_bytes: usize, choice: BackendChoice<'_>) -> Result<Core> {
-        crate::backend::select("kupyna", BACKENDS, choice)?;
-        match digest_bytes { 32 => Ok(Core::K256(Default::default())), 48 => Ok(Core::K384(Default::default())), 64 => Ok(Core::K512(Default::default())), n => Err(Error::Param(format!("stand-in: {n}"))) }
+/// A chaining value: 8·cols bytes used (64 or 128), column-major.
+pub(crate) type State = [u8; 128];
+
+/// `compress` of `blocks[k]` into `states[k]` for each k.
+pub(crate) type CompressMany = fn(cols: usize, states: &mut [State], blocks: &[&[u8]]);
+
+/// A backend's compression code. Every function handles both state sizes
+/// (`cols` = 8 or 16) and only whole blocks.
+#[derive(Clone, Copy)]
+pub(crate) struct Kernel {
+    /// For each whole block m of `blocks`: h ← T⊕(h ⊕ m) ⊕ T+(m) ⊕ h.
+    pub(crate) compress: fn(cols: usize, h: &mut State, blocks: &[u8]),
+    /// h ← T⊕(h) ⊕ h (the digest is its last bytes).
+    pub(crate) output: fn(cols: usize, h: &mut State),
+    /// `compress` of `blocks[k]` into `states[k]` for each k (one block each),
+    /// where the backend gains by running them together.
+    pub(crate) compress_many: Option<CompressMany>,
+    /// `output` of each state, where the backend gains by running them
+    /// together.
+    pub(crate) output_many: Option<fn(cols: usize, states: &mut [State])>,
+    /// How many messages `compress_many` runs at once (1 without it).
+    pub(crate) lanes: usize,
+}
+
+/// Fastest first; the default is the first constant-time one the CPU runs.
+#[cfg(target_arch = "x86_64")]
+pub(crate) static BACKENDS: &[Backend<(), Kernel>] = &[avx512_gfni::BACKEND, PORTABLE, REFERENCE];
+/// Fastest first; the default is the first constant-time one the CPU runs.
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) static BACKENDS: &[Backend<(), Kernel>] = &[PORTABLE, REFERENCE];
+
+const PORTABLE: Backend<(), Kernel> = Backend {
+    info: BackendInfo { name: "portable", constant_time: true, ways: 1, needs: "nothing" },
+    available: always,
+    new: |_| portable::KERNEL,
+};
+
+const REFERENCE: Backend<(), Kernel> = Backend {
+    info: BackendInfo { name: "reference", constant_time: false, ways: 1, needs: "nothing" },
+    available: always,
+    new: |_| reference::KERNEL,
+};
+
+/// The name backend selection reports in its errors.
+const NAME: &str = "kupyna";
+
+fn choose(choice: BackendChoice<'_>) -> Result<(Kernel, BackendInfo)> {
+    let b = crate::backend::select(NAME, BACKENDS, choice)?;
+    Ok(((b.new)(&()), b.info))
+}
+
+fn check_digest_bytes(digest_bytes: usize) -> Result<()> {
+    if (1..=64).contains(&digest_bytes) {
+        Ok(())
+    } else {
+        Err(Error::Param(format!("Kupyna digests are 1 to 64 bytes, not {digest_bytes}")))
     }
-    pub(crate) fn update(&mut self, data: &[u8]) { match self { Core::K256(h) => h.update(data), Core::K384(h) => h.update(data), Core::K512(h) => h.update(data) } }
-    pub(crate) fn finalize_into_reset(&mut self, out: &mut [u8]) { match self { Core::K256(h) => out.copy_from_slice(&h.finalize_reset()), Core::K384(h) => out.copy_from_slice(&h.finalize_reset()), Core::K512(h) => out.copy_from_slice(&h.finalize_reset()) } }
-    pub(crate) fn backend(&self) -> BackendInfo { INFO }
 }
-pub(crate) fn digest_many(digest_bytes: usize, messages: &[&[u8]], choice: BackendChoice<'_>) -> Result<Vec<Vec<u8>>> {
-    let mut c = Core::new(digest_bytes, choice)?;
-    Ok(messages.iter().map(|m| { c.update(m); let mut o = vec![0; digest_bytes]; c.finalize_into_reset(&mut o); o }).collect())
+
+/// The initial chaining value for a state of `cols` columns.
+fn initial_state(cols: usize) -> State {
+    let mut h = [0u8; 128];
+    h[0] = iv_byte0(cols);
+    h
 }
-/// Stand-in MAC: errors.
+
+/// The padding after a message of `len` bytes whose last `len mod block`
+/// bytes are `rest`: `rest`, 0x80, zeros and the 96-bit length in bits, one
+/// or two blocks in `out`; returns their length. Branches on lengths only.
+fn pad_tail(rest: &[u8], len: u128, block: usize, out: &mut [u8; 256]) -> usize {
+    out.fill(0);
+    out[..rest.len()].copy_from_slice(rest);
+    out[rest.len()] = 0x80;
+    let n = if rest.len() < block - LENGTH_FIELD_BYTES { block } else { 2 * block };
+    let bits = len.wrapping_mul(8).to_le_bytes();
+    out[n - LENGTH_FIELD_BYTES..n].copy_from_slice(&bits[..LENGTH_FIELD_BYTES]);
+    n
+}
+
+/// A Kupyna hash computation in progress.
 #[derive(Clone)]
-pub(crate) struct Mac;
+pub(crate) struct Core {
+    h: State,
+    buf: [u8; 128],
+    buffered: usize,
+    /// Message bytes so far (the length field is its bit count mod 2^96).
+    len: u128,
+    digest_bytes: usize,
+    cols: usize,
+    kernel: Kernel,
+    info: BackendInfo,
+}
+
+impl Drop for Core {
+    fn drop(&mut self) {
+        self.h[..].zeroize();
+        self.buf[..].zeroize();
+    }
+}
+
+impl Core {
+    /// digest_bytes: 1..=64 (8 to 512 bits in 8-bit steps, DSTU 7564 allows
+    /// any); state 512 bits for ≤ 32 bytes, 1024 above.
+    pub(crate) fn new(digest_bytes: usize, choice: BackendChoice<'_>) -> Result<Core> {
+        check_digest_bytes(digest_bytes)?;
+        let (kernel, info) = choose(choice)?;
+        let cols = cols_for(digest_bytes);
+        Ok(Core { h: initial_state(cols), buf: [0; 128], buffered: 0, len: 0, digest_bytes, cols, kernel, info })
+    }
+
+    pub(crate) fn update(&mut self, mut data: &[u8]) {
+        let block = self.block_bytes();
+        self.len = self.len.wrapping_add(data.len() as u128);
+        if self.buffered > 0 {
+            let take = data.len().min(block - self.buffered);
+            self.buf[self.buffered..self.buffered + take].copy_from_slice(&data[..take]);
+            self.buffered += take;
+            data = &data[take..];
+            if self.buffered < block {
+                return;
+            }
+            (self.kernel.compress)(self.cols, &mut self.h, &self.buf[..block]);
+            self.buffered = 0;
+        }
+        let whole = data.len() / block * block;
+        if whole > 0 {
+            (self.kernel.compress)(self.cols, &mut self.h, &data[..whole]);
+        }
+        let rest = &data[whole..];
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.buffered = rest.len();
+    }
+
+    /// Writes the digest (out.len() == digest_bytes) and resets to the
+    /// initial state.
+    pub(crate) fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        assert_eq!(out.len(), self.digest_bytes, "the digest is {} bytes", self.digest_bytes);
+        let block = self.block_bytes();
+        let mut tail = [0u8; 256];
+        let n = pad_tail(&self.buf[..self.buffered], self.len, block, &mut tail);
+        (self.kernel.compress)(self.cols, &mut self.h, &tail[..n]);
+        (self.kernel.output)(self.cols, &mut self.h);
+        out.copy_from_slice(&self.h[block - self.digest_bytes..block]);
+        tail[..].zeroize();
+        self.reset();
+    }
+
+    fn reset(&mut self) {
+        self.h = initial_state(self.cols);
+        self.buf[..].zeroize();
+        self.buffered = 0;
+        self.len = 0;
+    }
+
+    pub(crate) fn digest_bytes(&self) -> usize {
+        self.digest_bytes
+    }
+
+    /// 64 or 128.
+    pub(crate) fn block_bytes(&self) -> usize {
+        8 * self.cols
+    }
+
+    pub(crate) fn backend(&self) -> BackendInfo {
+        self.info
+    }
+}
+
+/// The digests of `messages`, on one backend; where it runs several
+/// messages at once (`Kernel::compress_many`), in groups of similar length.
+pub(crate) fn digest_many(digest_bytes: usize, messages: &[&[u8]], choice: BackendChoice<'_>) -> Result<Vec<Vec<u8>>> {
+    check_digest_bytes(digest_bytes)?;
+    let (kernel, _) = choose(choice)?;
+    let cols = cols_for(digest_bytes);
+    let block = 8 * cols;
+    let mut out = vec![vec![0u8; digest_bytes]; messages.len()];
+    // Each message: its whole blocks in place, then its padded tail.
+    let mut tails = vec![[0u8; 256]; messages.len()];
+    let mut blocks = Vec::with_capacity(messages.len());
+    for (msg, tail) in messages.iter().zip(tails.iter_mut()) {
+        let whole = msg.len() / block * block;
+        let n = pad_tail(&msg[whole..], msg.len() as u128, block, tail);
+        blocks.push((whole / block, (whole + n) / block));
+    }
+    let block_of = |i: usize, s: usize| -> &[u8] {
+        let whole = blocks[i].0;
+        if s < whole {
+            &messages[i][s * block..(s + 1) * block]
+        } else {
+            &tails[i][(s - whole) * block..(s - whole + 1) * block]
+        }
+    };
+    let lanes = if kernel.compress_many.is_some() { kernel.lanes.max(1) } else { 1 };
+    // Longest first, so that a group's lanes end close together.
+    let mut order: Vec<usize> = (0..messages.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(blocks[i].1));
+    let mut states = vec![initial_state(cols); lanes];
+    let mut input: Vec<&[u8]> = Vec::with_capacity(lanes);
+    for group in order.chunks(lanes) {
+        for s in states.iter_mut() {
+            *s = initial_state(cols);
+        }
+        match kernel.compress_many {
+            Some(many) if group.len() > 1 => {
+                let steps = blocks[group[0]].1;
+                for s in 0..steps {
+                    // The lanes still running: a prefix, by the sort.
+                    let active = group.iter().take_while(|&&i| blocks[i].1 > s).count();
+                    input.clear();
+                    input.extend(group[..active].iter().map(|&i| block_of(i, s)));
+                    many(cols, &mut states[..active], &input);
+                }
+            }
+            _ => {
+                for (k, &i) in group.iter().enumerate() {
+                    let whole = blocks[i].0 * block;
+                    (kernel.compress)(cols, &mut states[k], &messages[i][..whole]);
+                    (kernel.compress)(cols, &mut states[k], &tails[i][..(blocks[i].1 - blocks[i].0) * block]);
+                }
+            }
+        }
+        match kernel.output_many {
+            Some(many) => many(cols, &mut states[..group.len()]),
+            None => {
+                for s in &mut states[..group.len()] {
+                    (kernel.output)(cols, s);
+                }
+            }
+        }
+        for (k, &i) in group.iter().enumerate() {
+            out[i].copy_from_slice(&states[k][block - digest_bytes..block]);
+        }
+    }
+    states.as_flattened_mut().zeroize();
+    tails.as_flattened_mut().zeroize();
+    Ok(out)
+}
+
+/// Kupyna's keyed MAC, DSTU 7564:2014's MAC mode (ePrint 2015/885 §5):
+/// H(Pad(K) ‖ Pad(M) ‖ ¬K), Pad as the hash pads, the key as long as the MAC.
+#[derive(Clone)]
+pub(crate) struct Mac {
+    /// The hash after Pad(K) and the message so far.
+    core: Core,
+    /// The hash after Pad(K) alone: where each MAC starts.
+    keyed: Core,
+    key: [u8; 64],
+    /// Message bytes so far (Pad(M)'s length field).
+    len: u128,
+}
+
+impl Drop for Mac {
+    fn drop(&mut self) {
+        self.key[..].zeroize();
+    }
+}
+
 impl Mac {
-    pub(crate) fn new(_digest_bytes: usize, _key: &[u8], _choice: BackendChoice<'_>) -> Result<Mac> { Err(Error::Param("stand-in".into())) }
-    pub(crate) fn update(&mut self, _data: &[u8]) {}
-    pub(crate) fn finalize_into_reset(&mut self, _out: &mut [u8]) {}
+    /// digest_bytes 32, 48 or 64 (the MAC sizes the standard defines), with
+    /// a key of as many bytes; `Error::Param` / `Error::KeyLength` otherwise.
+    pub(crate) fn new(digest_bytes: usize, key: &[u8], choice: BackendChoice<'_>) -> Result<Mac> {
+        if ![32, 48, 64].contains(&digest_bytes) {
+            return Err(Error::Param(format!("Kupyna MACs are 32, 48 or 64 bytes, not {digest_bytes}")));
+        }
+        if key.len() != digest_bytes {
+            return Err(Error::KeyLength { cipher: "kupyna-mac", expected: digest_bytes, got: key.len() });
+        }
+        let mut keyed = Core::new(digest_bytes, choice)?;
+        let mut tail = [0u8; 256];
+        let n = pad_tail(key, key.len() as u128, keyed.block_bytes(), &mut tail);
+        keyed.update(&tail[..n]);
+        tail[..].zeroize();
+        let mut k = [0u8; 64];
+        k[..key.len()].copy_from_slice(key);
+        Ok(Mac { core: keyed.clone(), keyed, key: k, len: 0 })
+    }
+
+    pub(crate) fn update(&mut self, data: &[u8]) {
+        self.len = self.len.wrapping_add(data.len() as u128);
+        self.core.update(data);
+    }
+
+    /// Writes the MAC (out.len() == the MAC size) and resets to the keyed
+    /// initial state.
+    pub(crate) fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        let (block, d) = (self.core.block_bytes(), self.core.digest_bytes());
+        // Pad(M): what the hash would append to M alone (Pad(K) is whole
+        // blocks, so M's alignment is its own); the core holds M's last bytes.
+        let mut tail = [0u8; 256];
+        let rest = (self.len % block as u128) as usize;
+        let n = pad_tail(&[0u8; 128][..rest], self.len, block, &mut tail);
+        self.core.update(&tail[rest..n]);
+        let mut not_key = [0u8; 64];
+        for (nk, k) in not_key.iter_mut().zip(&self.key[..d]) {
+            *nk = !k;
+        }
+        self.core.update(&not_key[..d]);
+        self.core.finalize_into_reset(out);
+        not_key[..].zeroize();
+        self.core = self.keyed.clone();
+        self.len = 0;
+    }
 }

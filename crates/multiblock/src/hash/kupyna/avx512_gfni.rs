@@ -1,0 +1,535 @@
+//! `avx512-gfni`: constant-time Kupyna on AVX-512 F/BW + VBMI + GFNI, the
+//! state in its natural layout: byte p of a zmm is byte p of the state
+//! (column p / 8, row p mod 8; a column is one 64-bit lane). The 512-bit
+//! state is one zmm, the 1024-bit state two (columns 0-7, 8-15).
+//!
+//! One compression runs T⊕(h ⊕ m) and T+(m) side by side (independent
+//! chains); `digest_many` runs up to [`LANES`] messages' compressions in one
+//! round loop (2·LANES independent chains).
+//!
+//! A round on one register:
+//! - round constants: one `vpaddq` (T+) with a constant register of the
+//!   round (a memory operand); T⊕'s XOR is part of the previous round's
+//!   MixColumns sum (a `vpxorq` before round 0);
+//! - SubBytes: row i uses π_{i mod 4}, and p mod 4 = i mod 4 is a public
+//!   class of the byte position. Each π_a is two `vpermi2b` over its
+//!   128-entry halves (8 lookups), then blends by the class (6, masks of a
+//!   constant register) and by bit 7 of the input (`vpmovb2m` + 1 blend);
+//!   no address depends on data;
+//! - ShiftBytes: one `vpermb` (512-bit state) or, per output register, one
+//!   `vpermi2b` over both registers (1024-bit state: row 7 moves by 11, so
+//!   columns cross registers);
+//! - MixColumns: the circulant w_i = ⊕_d v_d · s_{i+d}, v = (01 01 05 01 08
+//!   06 07 04), by the pair-sum decomposition of Kalyna's row-sliced kernel
+//!   (see [`mix`]): 7 row rotations (each 64-bit column rotated by 8d bits,
+//!   `vprolq`), 3 products by 2, 4, 8 (`vgf2p8affineqb` with the 8×8 bit
+//!   matrix of x ↦ c·x in GF(2^8)/0x11D: the field is not AES's, so not
+//!   `vgf2p8mulb`) and 5 XORs (`vpternlogq` mostly), the last one also
+//!   adding T⊕'s constant of the next round.
+//!
+//! Count per register and round: constants 1 (T+; T⊕'s are inside the
+//! sums), S-box 16 (8 `vpermi2b`, 6 class blends, `vpmovb2m`, 1 blend),
+//! ShiftBytes 1, MixColumns 15: 32-33 instructions, of which 16 are
+//! shuffles (`vpermi2b`, `vpermb`, `vprolq`), 3 GFNI, 14 logic and blends.
+//! One Kupyna-256 block: 2 registers × 10 rounds ≈ 660 instructions
+//! (10.3 per byte); Kupyna-512: 4 × 14 ≈ 1850 per 128 bytes (14.5 per
+//! byte). On Zen 4 a zmm instruction holds a 256-bit pipe for two cycles;
+//! with shuffles on two of the four pipes, the shuffles alone take 16
+//! cycles per register and round, 320 core cycles per Kupyna-256 block
+//! (5 core cycles per byte) — the floor of this layout; the whole mix over
+//! four pipes is about the same (33 × 2 / 4 ≈ 16.5). The dependency chain
+//! of a round (S-box lookups 5 + issue, blends 3, `vpermb` 5, rotation,
+//! sums, product 3, sums: ≈ 24 cycles) is below the two chains' issue time,
+//! and both chains together are near the issue limit.
+//!
+//! Many messages (`digest_many`, up to [`LANES`] at once): 2·LANES chains,
+//! so throughput counts, and for 512-bit states SubBytes runs on the pair's
+//! class-grouped registers ([`permute_grouped`]): register g holds classes
+//! 2g and 2g + 1 of T⊕'s and T+'s states, so 4 lookups and 2 blends per
+//! register; 2 `vpermi2b` in, 2 out (these also do ShiftBytes): per pair
+//! and round 2 + 16 + 2 + 30 (MixColumns) + 1 ≈ 51 instructions instead of
+//! 66, 8 lookups instead of 16. For one message the grouping is slower (two
+//! more 5-cycle permutations on the chain of each round), so it is used
+//! only from two messages on.
+//!
+//! Measured (Zen 4 VM, TSC ticks per byte, 2.596 GHz; a shared 2-core
+//! machine, best of 15-300 samples, test profile = opt-level 2):
+//!
+//! | | 1 MiB | 64 B one by one | 64 × 64 B `digest_many` | 16 × 1 KiB `digest_many` |
+//! |---|---|---|---|---|
+//! | Kupyna-256 | 6.7-6.9 | 27.7-28 | 15.4 | 5.7 |
+//! | Kupyna-512 | 7.35-7.4 | 33.4 | 23.6 | 8.5 |
+//! | RustCrypto `kupyna` 0.1 (256 / 512) | 25.5 / 33.5 | 67 / 100 | | |
+//! | `dstu-core` 0.7 (256 / 512) | 20.1 / 27.1 | 96 / 130 | | |
+//!
+//! (The peers' best of their runs; their 1 MiB numbers varied 2× between
+//! runs on this machine.) One Kupyna-256 block costs 546-572 ticks, the
+//! output transformation 416-442, a 64-byte message ≈ 1.9-2.0k (two
+//! compressions, one output, setup). The aims of 4 c/B for one message
+//! and 1.5 for many are below this design's counted floor (≈ 320 core
+//! cycles per 64-byte block for one message, ≈ 51 × 10 / 2 ≈ 255 per block
+//! in lanes: 5 and 4 core cycles per byte). Not built, counted: the
+//! row-sliced layout of Kalyna's wide kernel for many messages (register
+//! i = row i of 8 states): one class per register (2 lookups and a blend),
+//! ShiftBytes one rotation per row, MixColumns 8 instructions per register,
+//! but T+'s column additions become byte additions with carries across
+//! the 8 row registers (≈ 4 instructions per row and round): ≈ 240
+//! instructions per round for 8 messages, ≈ 4.7 per byte, about half of
+//! the lanes above.
+
+// Index loops over the register arrays: several arrays share the index,
+// and the kernel avoids closures (see `simd`).
+#![allow(clippy::needless_range_loop)]
+
+use super::constants::{add_constant, rounds, shift, xor_constant, COLS_1024, COLS_512};
+use super::{Kernel, State};
+use crate::backend::{Backend, BackendInfo};
+use crate::gf256::{mul_matrix, KALYNA};
+use crate::kalyna::constants::{MDS, SBOX};
+use crate::simd::{Avx512, Gfni, Job, Machine, Simd, Vbmi};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::{Avx512Gfni, Zmm};
+
+/// Messages `compress_many` runs at once.
+pub(crate) const LANES: usize = 4;
+
+#[cfg(target_arch = "x86_64")]
+type Z = Zmm<Avx512Gfni>;
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) const BACKEND: Backend<(), Kernel> = Backend {
+    info: BackendInfo { name: "avx512-gfni", constant_time: true, ways: LANES, needs: <Z as Machine>::NEEDS },
+    available: <Z as Machine>::available,
+    new: |_| Kernel { compress, output, compress_many: Some(compress_many), output_many: Some(output_many), lanes: LANES },
+};
+
+#[cfg(target_arch = "x86_64")]
+fn machine() -> Z {
+    Z::detect().expect("the backend is chosen only where the CPU runs it")
+}
+
+#[cfg(target_arch = "x86_64")]
+fn compress(cols: usize, h: &mut State, blocks: &[u8]) {
+    let m = machine();
+    m.vectorize(On(m, Compress { cols, states: core::slice::from_mut(h), blocks: &[blocks] }))
+}
+
+#[cfg(target_arch = "x86_64")]
+fn compress_many(cols: usize, states: &mut [State], blocks: &[&[u8]]) {
+    for (s, b) in states.chunks_mut(LANES).zip(blocks.chunks(LANES)) {
+        let m = machine();
+        m.vectorize(On(m, Compress { cols, states: s, blocks: b }))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn output(cols: usize, h: &mut State) {
+    let m = machine();
+    m.vectorize(On(m, Output { cols, states: core::slice::from_mut(h) }))
+}
+
+#[cfg(target_arch = "x86_64")]
+fn output_many(cols: usize, states: &mut [State]) {
+    for s in states.chunks_mut(LANES) {
+        let m = machine();
+        m.vectorize(On(m, Output { cols, states: s }))
+    }
+}
+
+/// One register's bytes.
+type Pattern = [u8; 64];
+
+/// Byte p holds its S-box class p mod 4.
+static CLASS: Pattern = {
+    let mut c = [0u8; 64];
+    let mut p = 0;
+    while p < 64 {
+        c[p] = (p % 4) as u8;
+        p += 1;
+    }
+    c
+};
+
+/// ShiftBytes as byte indices over the whole state (64 or 128 bytes):
+/// output byte 8c + i ← byte 8((c − δ_i) mod cols) + i.
+const fn shift_index(cols: usize) -> [u8; 128] {
+    let mut idx = [0u8; 128];
+    let mut p = 0;
+    while p < 8 * cols {
+        let (c, i) = (p / 8, p % 8);
+        idx[p] = (8 * ((c + cols - shift(i, cols)) % cols) + i) as u8;
+        p += 1;
+    }
+    idx
+}
+
+/// [512-bit state, 1024-bit state].
+static SHIFT: [[u8; 128]; 2] = [shift_index(COLS_512), shift_index(COLS_1024)];
+
+/// T⊕'s and T+'s 512-bit states regrouped by S-box class: register g
+/// holds classes 2g and 2g + 1; its byte q is state q / 32 (0: T⊕, 1: T+),
+/// class 2g + (q / 16) mod 2, byte 4·(q mod 16) + class of that state.
+/// `GROUP[g]` indexes (T⊕ ‖ T+) for register g.
+static GROUP: [Pattern; 2] = {
+    let mut t = [[0u8; 64]; 2];
+    let mut g = 0;
+    while g < 2 {
+        let mut q = 0;
+        while q < 64 {
+            let (st, class, k) = (q / 32, 2 * g + (q / 16) % 2, q % 16);
+            t[g][q] = (64 * st + 4 * k + class) as u8;
+            q += 1;
+        }
+        g += 1;
+    }
+    t
+};
+
+/// Back from the groups with ShiftBytes: `UNGROUP[st]` indexes (group 0 ‖
+/// group 1) for state st (0: T⊕, 1: T+) in its natural layout.
+static UNGROUP: [Pattern; 2] = {
+    let sh = shift_index(COLS_512);
+    let mut t = [[0u8; 64]; 2];
+    let mut st = 0;
+    while st < 2 {
+        let mut p = 0;
+        while p < 64 {
+            let src = sh[p] as usize;
+            let class = src % 4;
+            t[st][p] = (64 * (class / 2) + 32 * st + 16 * (class % 2) + src / 4) as u8;
+            p += 1;
+        }
+        st += 1;
+    }
+    t
+};
+
+/// Bit 0 of byte q: which of its register's two classes byte q has.
+static GROUP_CLASS: Pattern = {
+    let mut c = [0u8; 64];
+    let mut q = 0;
+    while q < 64 {
+        c[q] = ((q / 16) % 2) as u8;
+        q += 1;
+    }
+    c
+};
+
+/// The round constants as registers: `[state][round]`, T⊕'s (XOR) and T+'s
+/// (added per 64-bit column).
+const fn constants(cols: usize, plus: bool) -> [[u8; 128]; 14] {
+    let mut t = [[0u8; 128]; 14];
+    let mut r = 0;
+    while r < rounds(cols) {
+        let mut j = 0;
+        while j < cols {
+            let w = if plus { add_constant(j, cols, r) } else { xor_constant(j, r) as u64 };
+            let b = w.to_le_bytes();
+            let mut k = 0;
+            while k < 8 {
+                t[r][8 * j + k] = b[k];
+                k += 1;
+            }
+            j += 1;
+        }
+        r += 1;
+    }
+    t
+}
+
+static XOR_RC: [[[u8; 128]; 14]; 2] = [constants(COLS_512, false), constants(COLS_1024, false)];
+static ADD_RC: [[[u8; 128]; 14]; 2] = [constants(COLS_512, true), constants(COLS_1024, true)];
+
+/// What every round reads: the S-boxes (`t[a][q]` = entries 64q..64q+64 of
+/// π_a), the class register, the ShiftBytes indices.
+struct Consts<M: Simd> {
+    t: [[M::V; 4]; 4],
+    class: M::V,
+    shift: [M::V; 2],
+    /// [`GROUP`], [`UNGROUP`], [`GROUP_CLASS`].
+    group: [M::V; 2],
+    ungroup: [M::V; 2],
+    group_class: M::V,
+}
+
+// No closures below: they would not inherit the target features (see `simd`).
+
+#[inline(always)]
+fn consts<M: Simd>(m: M, r: usize) -> Consts<M> {
+    let mut t = [[m.zero(); 4]; 4];
+    for a in 0..4 {
+        for q in 0..4 {
+            t[a][q] = m.load(&SBOX[a][64 * q..]);
+        }
+    }
+    let s = &SHIFT[r - 1];
+    Consts {
+        t,
+        class: m.load(&CLASS),
+        shift: [m.load(&s[..64]), m.load(&s[64..])],
+        group: [m.load(&GROUP[0]), m.load(&GROUP[1])],
+        ungroup: [m.load(&UNGROUP[0]), m.load(&UNGROUP[1])],
+        group_class: m.load(&GROUP_CLASS),
+    }
+}
+
+/// Byte p through π_{p mod 4}.
+#[inline(always)]
+fn sub<M: Vbmi + Avx512>(m: M, t: &[[M::V; 4]; 4], class: M::V, x: M::V) -> M::V {
+    let (mut lo, mut hi) = ([x; 4], [x; 4]);
+    for a in 0..4 {
+        lo[a] = m.permi2b(t[a][0], x, t[a][1]);
+        hi[a] = m.permi2b(t[a][2], x, t[a][3]);
+    }
+    let lo = m.select_bit::<1>(class, m.select_bit::<0>(class, lo[0], lo[1]), m.select_bit::<0>(class, lo[2], lo[3]));
+    let hi = m.select_bit::<1>(class, m.select_bit::<0>(class, hi[0], hi[1]), m.select_bit::<0>(class, hi[2], hi[3]));
+    m.select_bit::<7>(x, lo, hi)
+}
+
+/// π_{2g} or π_{2g+1} on a class-grouped register `x` (by bit 0 of
+/// `group_class`): 4 lookups and 2 blends instead of 8 and 6.
+#[inline(always)]
+fn sub_grouped<M: Vbmi + Avx512>(m: M, t: &[[M::V; 4]; 4], group_class: M::V, x: M::V, g: usize) -> M::V {
+    let (a, b) = (&t[2 * g], &t[2 * g + 1]);
+    let lo = m.select_bit::<0>(group_class, m.permi2b(a[0], x, a[1]), m.permi2b(b[0], x, b[1]));
+    let hi = m.select_bit::<0>(group_class, m.permi2b(a[2], x, a[3]), m.permi2b(b[2], x, b[3]));
+    m.select_bit::<7>(x, lo, hi)
+}
+
+/// MixColumns on every column of `z`, ⊕ `rc`. With R_j the state whose row
+/// i is row i + j (each 64-bit column rotated right by 8j bits) and
+/// P_j = R_j ⊕ R_{j+1}, v = (01 01 05 01 08 06 07 04) gives
+/// out = A ⊕ 2·B ⊕ 4·C ⊕ 8·R_4 with A = P_0 ⊕ P_2 ⊕ R_6, B = P_5,
+/// C = P_5 ⊕ R_2 ⊕ R_7 (the decomposition of Kalyna's row-sliced kernel),
+/// and P_j = P_0 rotated: 7 rotations, 3 products, 5 XORs.
+#[inline(always)]
+fn mix<M: Gfni + Avx512>(m: M, z: M::V, rc: M::V) -> M::V {
+    let p0 = m.xor(z, m.rotl64::<56>(z));
+    let a = m.xor3(p0, m.rotl64::<48>(p0), m.rotl64::<16>(z));
+    let b = m.rotl64::<24>(p0);
+    let c = m.xor3(b, m.rotl64::<48>(z), m.rotl64::<8>(z));
+    let s = m.xor3(a, m.affine(b, M2), m.affine(c, M4));
+    m.xor3(s, m.affine(m.rotl64::<32>(z), M8), rc)
+}
+
+const M2: u64 = mul_matrix(2, KALYNA);
+const M4: u64 = mul_matrix(4, KALYNA);
+const M8: u64 = mul_matrix(8, KALYNA);
+
+// The decomposition in `mix` relies on v = (1, 1, 1^4, 1, 8, 2^4, 1^2^4, 4).
+const _: () = assert!(
+    MDS[0] == 1 && MDS[1] == 1 && MDS[2] == 5 && MDS[3] == 1 && MDS[4] == 8 && MDS[5] == 6 && MDS[6] == 7 && MDS[7] == 4
+);
+
+/// Round `round`'s constant on state register `r`: T+'s (`plus`) or T⊕'s.
+#[inline(always)]
+fn add_round_constant<M: Simd, const R: usize>(m: M, x: M::V, plus: bool, r: usize, round: usize) -> M::V {
+    if plus {
+        m.add64(x, m.load(&ADD_RC[R - 1][round][64 * r..]))
+    } else {
+        m.xor(x, m.load(&XOR_RC[R - 1][round][64 * r..]))
+    }
+}
+
+/// With PAIRS, T⊕ on the states of even index and T+ on the odd ones;
+/// without, T⊕ on all. R registers per
+/// state (1: 512-bit, 2: 1024-bit). T⊕'s constants of the next round are
+/// summed inside MixColumns.
+#[inline(always)]
+fn permute<M: Gfni + Vbmi + Avx512, const R: usize, const S: usize, const PAIRS: bool>(
+    m: M,
+    c: &Consts<M>,
+    x: &mut [[M::V; R]; S],
+) {
+    let n = rounds(8 * R);
+    for s in 0..S {
+        for r in 0..R {
+            x[s][r] = add_round_constant::<M, R>(m, x[s][r], PAIRS && s % 2 == 1, r, 0);
+        }
+    }
+    // Grouped SubBytes for two or more messages (throughput); one message
+    // is faster without it (its chain has 2 permutations more per round:
+    // Kupyna-256, 1 MiB, 8.2-8.4 against 6.8-7.0 ticks/byte).
+    if R == 1 && PAIRS && S >= 4 {
+        return permute_grouped::<M, R, S>(m, c, x, n);
+    }
+    for round in 0..n {
+        for s in 0..S {
+            for r in 0..R {
+                x[s][r] = sub(m, &c.t, c.class, x[s][r]);
+            }
+        }
+        let next = round + 1;
+        for s in 0..S {
+            let mut rc = [m.zero(); R];
+            if !(PAIRS && s % 2 == 1) && next < n {
+                for r in 0..R {
+                    rc[r] = m.load(&XOR_RC[R - 1][next][64 * r..]);
+                }
+            }
+            if R == 1 {
+                x[s][0] = mix(m, m.permb(x[s][0], c.shift[0]), rc[0]);
+            } else {
+                let (a, b) = (x[s][0], x[s][1]);
+                x[s][0] = mix(m, m.permi2b(a, c.shift[0], b), rc[0]);
+                x[s][1] = mix(m, m.permi2b(a, c.shift[1], b), rc[R - 1]);
+            }
+            if PAIRS && s % 2 == 1 && next < n {
+                for r in 0..R {
+                    x[s][r] = add_round_constant::<M, R>(m, x[s][r], true, r, next);
+                }
+            }
+        }
+    }
+}
+
+/// The rounds of [`permute`] for pairs of 512-bit states (T⊕, T+) with
+/// SubBytes on the class-grouped registers: per pair and round 2
+/// `vpermi2b` into the groups, 8 lookups and 4 blends, 2 `vpermi2b` out
+/// (with ShiftBytes) instead of 16 lookups, 14 blends and 2 `vpermb`.
+#[inline(always)]
+fn permute_grouped<M: Gfni + Vbmi + Avx512, const R: usize, const S: usize>(
+    m: M,
+    c: &Consts<M>,
+    x: &mut [[M::V; R]; S],
+    n: usize,
+) {
+    for round in 0..n {
+        let mut g = [[m.zero(); 2]; S];
+        for k in 0..S / 2 {
+            let (a, b) = (x[2 * k][0], x[2 * k + 1][0]);
+            g[k][0] = m.permi2b(a, c.group[0], b);
+            g[k][1] = m.permi2b(a, c.group[1], b);
+        }
+        for k in 0..S / 2 {
+            for h in 0..2 {
+                g[k][h] = sub_grouped(m, &c.t, c.group_class, g[k][h], h);
+            }
+        }
+        let next = round + 1;
+        for k in 0..S / 2 {
+            let (g0, g1) = (g[k][0], g[k][1]);
+            let rc = if next < n { m.load(&XOR_RC[0][next][..64]) } else { m.zero() };
+            x[2 * k][0] = mix(m, m.permi2b(g0, c.ungroup[0], g1), rc);
+            let p = mix(m, m.permi2b(g0, c.ungroup[1], g1), m.zero());
+            x[2 * k + 1][0] = if next < n { add_round_constant::<M, 1>(m, p, true, 0, next) } else { p };
+        }
+    }
+}
+
+/// The compressions of up to `LANES` states, each over its own blocks (the
+/// same number of whole blocks for each).
+pub(crate) struct Compress<'a> {
+    pub(crate) cols: usize,
+    pub(crate) states: &'a mut [State],
+    pub(crate) blocks: &'a [&'a [u8]],
+}
+
+impl<M: Gfni + Vbmi + Avx512> JobOn<M> for Compress<'_> {
+    #[inline(always)]
+    fn run_on(self, m: M) {
+        match (self.cols, self.states.len()) {
+            (COLS_512, 1) => lanes::<M, 1, 1, 2>(m, self),
+            (COLS_512, 2) => lanes::<M, 1, 2, 4>(m, self),
+            (COLS_512, 3) => lanes::<M, 1, 3, 6>(m, self),
+            (COLS_512, _) => lanes::<M, 1, 4, 8>(m, self),
+            (_, 1) => lanes::<M, 2, 1, 2>(m, self),
+            (_, 2) => lanes::<M, 2, 2, 4>(m, self),
+            (_, 3) => lanes::<M, 2, 3, 6>(m, self),
+            (_, _) => lanes::<M, 2, 4, 8>(m, self),
+        }
+    }
+}
+
+/// L states (S = 2L registers groups: T⊕ and T+ of each) of R registers.
+#[inline(always)]
+fn lanes<M: Gfni + Vbmi + Avx512, const R: usize, const L: usize, const S: usize>(m: M, job: Compress<'_>) {
+    const { assert!(S == 2 * L) };
+    let c = consts(m, R);
+    let bb = 64 * R;
+    let n = job.blocks[0].len() / bb;
+    let mut h = [[m.zero(); R]; L];
+    for k in 0..L {
+        for r in 0..R {
+            h[k][r] = m.load(&job.states[k][64 * r..]);
+        }
+    }
+    for b in 0..n {
+        let mut x = [[m.zero(); R]; S];
+        for k in 0..L {
+            let blk = &job.blocks[k][b * bb..(b + 1) * bb];
+            for r in 0..R {
+                let v = m.load(&blk[64 * r..]);
+                x[2 * k][r] = m.xor(h[k][r], v);
+                x[2 * k + 1][r] = v;
+            }
+        }
+        permute::<M, R, S, true>(m, &c, &mut x);
+        for k in 0..L {
+            for r in 0..R {
+                h[k][r] = m.xor3(h[k][r], x[2 * k][r], x[2 * k + 1][r]);
+            }
+        }
+    }
+    for k in 0..L {
+        for r in 0..R {
+            m.store(h[k][r], &mut job.states[k][64 * r..]);
+        }
+    }
+}
+
+/// h ← T⊕(h) ⊕ h for each of up to `LANES` states.
+pub(crate) struct Output<'a> {
+    pub(crate) cols: usize,
+    pub(crate) states: &'a mut [State],
+}
+
+impl<M: Gfni + Vbmi + Avx512> JobOn<M> for Output<'_> {
+    #[inline(always)]
+    fn run_on(self, m: M) {
+        match (self.cols, self.states.len()) {
+            (COLS_512, 1) => output_lanes::<M, 1, 1>(m, self.states),
+            (COLS_512, 2) => output_lanes::<M, 1, 2>(m, self.states),
+            (COLS_512, 3) => output_lanes::<M, 1, 3>(m, self.states),
+            (COLS_512, _) => output_lanes::<M, 1, 4>(m, self.states),
+            (_, 1) => output_lanes::<M, 2, 1>(m, self.states),
+            (_, 2) => output_lanes::<M, 2, 2>(m, self.states),
+            (_, 3) => output_lanes::<M, 2, 3>(m, self.states),
+            (_, _) => output_lanes::<M, 2, 4>(m, self.states),
+        }
+    }
+}
+
+#[inline(always)]
+fn output_lanes<M: Gfni + Vbmi + Avx512, const R: usize, const L: usize>(m: M, h: &mut [State]) {
+    let c = consts(m, R);
+    let mut x = [[m.zero(); R]; L];
+    for k in 0..L {
+        for r in 0..R {
+            x[k][r] = m.load(&h[k][64 * r..]);
+        }
+    }
+    permute::<M, R, L, false>(m, &c, &mut x);
+    for k in 0..L {
+        for r in 0..R {
+            let v = m.xor(x[k][r], m.load(&h[k][64 * r..]));
+            m.store(v, &mut h[k][64 * r..]);
+        }
+    }
+}
+
+/// A job generic over the machine that runs it; [`On`] makes it a [`Job`].
+pub(crate) trait JobOn<M> {
+    fn run_on(self, m: M);
+}
+
+/// `job` on machine `m`, as a [`Job`] for `m.vectorize`.
+pub(crate) struct On<M, J>(pub(crate) M, pub(crate) J);
+
+impl<M: Copy, J: JobOn<M>> Job for On<M, J> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        self.1.run_on(self.0)
+    }
+}
