@@ -113,6 +113,7 @@ macro_rules! backend_modules {
 pub(crate) use backend_modules;
 
 mod cipher_id;
+pub(crate) mod hash;
 mod bitslice;
 mod backend;
 mod cpu;

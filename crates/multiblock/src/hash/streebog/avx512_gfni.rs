@@ -1,0 +1,15 @@
+//! `avx512-gfni`: the kernel of `affine.rs` on zmm (AVX-512 VBMI + GFNI).
+
+use super::affine::AffineKernel;
+use super::Compress;
+use crate::backend::Backend;
+use crate::simd::{Avx512Gfni, Machine, Zmm};
+use crate::BackendInfo;
+
+type Z = Zmm<Avx512Gfni>;
+
+pub(super) const BACKEND: Backend<(), Box<dyn Compress>> = Backend {
+    info: BackendInfo { name: "avx512-gfni", constant_time: true, ways: 1, needs: <Z as Machine>::NEEDS },
+    available: <Z as Machine>::available,
+    new: |_| Box::new(AffineKernel(Z::detect().expect("a backend is built only where the CPU runs it"))),
+};
