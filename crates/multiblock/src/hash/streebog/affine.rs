@@ -23,24 +23,28 @@
 //! 1 `vpermb`: 22, of them 7 shuffles and 8 affine products. Per block:
 //! 25 LPS (K1 = LPS(h ⊕ N), 12 keys, 12 state) = 550, + 12 XORs of C_i,
 //! 3 `vpermb` in and out (h is kept transposed between blocks), 4 XORs:
-//! ≈ 570 µops per 64 bytes ≈ 8.9 per byte. On Zen 4 a zmm µop takes both
-//! halves of the 256-bit pipes: about 2 zmm µops per cycle, shuffles
-//! (175 per block) and affine products (200) 1 per cycle each, so the
-//! floor is ≈ 285 cycles per block ≈ 4.5 cycles per byte whatever the
-//! order. Latency of the state chain per LPS: `vpermi2b` 3 + blend 1 +
-//! `vpermb` 3 + affine 3 + ternlog 2 + `vpermb` 3 + xor 1 ≈ 16 cycles,
-//! × 13 ≈ 210 per block: below the throughput floor, so the key schedule
-//! (independent of the state) fills the gaps. (8 `vpermb` inputs and no
-//! lane move: 3 more shuffles per LPS, 3 cycles less latency; the
-//! throughput floor is what binds.)
+//! ≈ 570 µops per 64 bytes ≈ 8.9 per byte, 200 of them affine products.
+//!
+//! Floor and measurement (Zen 4, TSC 2.596 GHz, 1 MiB): 6.8 cycles/byte,
+//! ≈ 435 cycles per block. The state chain's latency per LPS
+//! (`vpermi2b`, blend, `vpermb`, affine, two ternlogs, `vpermb`, xor:
+//! ≈ 20 cycles, × 13 ≈ 260 per block) does not bind: two messages
+//! interleaved ([`Compress::g_many`]) gain only what the calls around them
+//! cost, and 8 spreading `vpermb` instead of 4 and a lane move (one
+//! shuffle less on the chain, `SPREAD8`) measure the same. The measured
+//! rate fits the 200 affine products at one zmm `vgf2p8affineqb` per 2
+//! cycles (Zen 4 runs the zmm form over its 256-bit pipes): a floor of
+//! 400 cycles per block, 6.25 cycles/byte, whatever the order. (On a CPU
+//! with one zmm affine product per cycle the floor is the larger of 200
+//! affine and 175 shuffle cycles on separate ports, ≈ 3.1 cycles/byte.)
 //!
 //! Several messages across lanes instead (one message per 64-bit lane, 8
 //! messages in 8 zmm, register c = word c of each): S is the same 4 µops
 //! per register, the products 64 per LPS of 8 messages (8 per message, as
 //! here, with uniform matrices), and P becomes an 8×8 byte transpose
 //! across the 8 registers (24 two-source shuffles): 19 µops per message
-//! per LPS against 22, the same 8 affine products. The affine products
-//! bound both, so it gains at most ≈ 15%; not done.
+//! per LPS against 22, and the same 8 affine products, which bind. Not
+//! done; `g_many` interleaves independent chains instead.
 
 use super::constants::{l_block, C, PI, TAU};
 use super::{Block, Compress, State};
@@ -51,10 +55,10 @@ pub(crate) trait Machine64: Simd + Gfni + Vbmi + Avx512 {}
 impl<M: Simd + Gfni + Vbmi + Avx512> Machine64 for M {}
 
 /// Input r: lane j, byte k ← byte 8k + (j + r mod 8).
-const SPREAD: [[u8; 64]; 4] = {
-    let mut t = [[0u8; 64]; 4];
+const SPREAD: [[u8; 64]; 8] = {
+    let mut t = [[0u8; 64]; 8];
     let mut r = 0;
-    while r < 4 {
+    while r < 8 {
         let mut p = 0;
         while p < 64 {
             let (j, k) = (p / 8, p % 8);
@@ -121,9 +125,11 @@ const C_T: [[u8; 64]; 12] = {
 /// The constants, loaded once per call into registers.
 struct Regs<M: Simd> {
     pi: [M::V; 4],
-    spread: [M::V; 4],
+    spread: [M::V; 8],
     swap: M::V,
     matrices: [M::V; 8],
+    /// The b = 4 matrices moved by 4 lanes (for `SPREAD8`).
+    moved: [M::V; 4],
     transpose: M::V,
 }
 
@@ -135,7 +141,7 @@ impl<M: Machine64> Regs<M> {
         for (i, v) in pi.iter_mut().enumerate() {
             *v = m.load(&PI[64 * i..]);
         }
-        let mut spread = [m.zero(); 4];
+        let mut spread = [m.zero(); 8];
         for (v, idx) in spread.iter_mut().zip(&SPREAD) {
             *v = m.load(idx);
         }
@@ -143,13 +149,19 @@ impl<M: Machine64> Regs<M> {
         for (v, mat) in matrices.iter_mut().zip(&MATRICES) {
             *v = m.load(mat);
         }
-        Regs { pi, spread, swap: m.load(&SWAP_HALVES), matrices, transpose: m.load(&TAU) }
+        let swap = m.load(&SWAP_HALVES);
+        let mut moved = [m.zero(); 4];
+        for (i, v) in moved.iter_mut().enumerate() {
+            *v = m.permb(matrices[2 * i + 1], swap);
+        }
+        Regs { pi, spread, swap, matrices, moved, transpose: m.load(&TAU) }
     }
 }
 
-/// LPS(x) ⊕ add, both transposed.
+/// LPS(x) ⊕ add, both transposed. `SPREAD8`: 8 `vpermb` inputs and no
+/// lane move (3 more shuffles, one fewer on the chain), else 4 and a move.
 #[inline(always)]
-fn lps_add<M: Machine64>(m: M, r: &Regs<M>, x: M::V, add: M::V) -> M::V {
+fn lps_add<M: Machine64, const SPREAD8: bool>(m: M, r: &Regs<M>, x: M::V, add: M::V) -> M::V {
     let lo = m.permi2b(r.pi[0], x, r.pi[1]);
     let hi = m.permi2b(r.pi[2], x, r.pi[3]);
     let s = m.select_bit::<7>(x, lo, hi);
@@ -160,35 +172,63 @@ fn lps_add<M: Machine64>(m: M, r: &Regs<M>, x: M::V, add: M::V) -> M::V {
     let mat = &r.matrices;
     let q0 = m.ternlog::<0x96>(m.affine_lanes(i0, mat[0]), m.affine_lanes(i1, mat[2]), m.affine_lanes(i2, mat[4]));
     let q0 = m.ternlog::<0x96>(q0, m.affine_lanes(i3, mat[6]), add);
-    let q4 = m.ternlog::<0x96>(m.affine_lanes(i0, mat[1]), m.affine_lanes(i1, mat[3]), m.affine_lanes(i2, mat[5]));
-    let q4 = m.xor(q4, m.affine_lanes(i3, mat[7]));
-    m.xor(q0, m.permb(q4, r.swap))
-}
-
-/// g_N(h, m) (RFC 6986 §7) on transposed h, N and m.
-#[inline(always)]
-fn g<M: Machine64>(m: M, r: &Regs<M>, h: M::V, n: M::V, msg: M::V) -> M::V {
-    let zero = m.zero();
-    let mut k = lps_add(m, r, m.xor(h, n), zero);
-    let mut x = m.xor(msg, k);
-    for c in &C_T {
-        let next = lps_add(m, r, m.xor(k, m.load(c)), zero);
-        x = lps_add(m, r, x, next);
-        k = next;
+    if SPREAD8 {
+        // Input r + 4 is input r moved by 4 lanes, so its products land
+        // in place with the b = 4 matrices moved likewise.
+        let i4 = m.permb(s, r.spread[4]);
+        let i5 = m.permb(s, r.spread[5]);
+        let i6 = m.permb(s, r.spread[6]);
+        let i7 = m.permb(s, r.spread[7]);
+        let q4 = m.ternlog::<0x96>(m.affine_lanes(i4, r.moved[0]), m.affine_lanes(i5, r.moved[1]), m.affine_lanes(i6, r.moved[2]));
+        m.ternlog::<0x96>(q0, q4, m.affine_lanes(i7, r.moved[3]))
+    } else {
+        let q4 = m.ternlog::<0x96>(m.affine_lanes(i0, mat[1]), m.affine_lanes(i1, mat[3]), m.affine_lanes(i2, mat[5]));
+        let q4 = m.xor(q4, m.affine_lanes(i3, mat[7]));
+        m.xor(q0, m.permb(q4, r.swap))
     }
-    m.xor3(x, h, msg)
 }
 
-/// The kernel on machine `M`.
-pub(crate) struct AffineKernel<M>(pub(crate) M);
+/// g_N(h, m) (RFC 6986 §7) on `L` independent transposed (h, N, m), the
+/// L chains interleaved.
+#[inline(always)]
+fn g<M: Machine64, const SPREAD8: bool, const L: usize>(
+    m: M,
+    r: &Regs<M>,
+    h: [M::V; L],
+    n: [M::V; L],
+    msg: [M::V; L],
+) -> [M::V; L] {
+    let zero = m.zero();
+    let mut k = [zero; L];
+    let mut x = [zero; L];
+    for i in 0..L {
+        k[i] = lps_add::<M, SPREAD8>(m, r, m.xor(h[i], n[i]), zero);
+        x[i] = m.xor(msg[i], k[i]);
+    }
+    for c in &C_T {
+        let c = m.load(c);
+        for i in 0..L {
+            let next = lps_add::<M, SPREAD8>(m, r, m.xor(k[i], c), zero);
+            x[i] = lps_add::<M, SPREAD8>(m, r, x[i], next);
+            k[i] = next;
+        }
+    }
+    for i in 0..L {
+        x[i] = m.xor3(x[i], h[i], msg[i]);
+    }
+    x
+}
 
-struct Blocks<'a, M> {
+/// The kernel on machine `M` (`SPREAD8`: see [`lps_add`]).
+pub(crate) struct AffineKernel<M, const SPREAD8: bool = false>(pub(crate) M);
+
+struct Blocks<'a, M, const SPREAD8: bool> {
     m: M,
     st: &'a mut State,
     data: &'a [u8],
 }
 
-impl<M: Machine64> Job for Blocks<'_, M> {
+impl<M: Machine64, const SPREAD8: bool> Job for Blocks<'_, M, SPREAD8> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
@@ -198,39 +238,68 @@ impl<M: Machine64> Job for Blocks<'_, M> {
         for block in data.as_chunks::<64>().0 {
             let n = m.permb(m.load(&st.n), r.transpose);
             let msg = m.permb(m.load(block), r.transpose);
-            h = g(m, &r, h, n, msg);
+            [h] = g::<M, SPREAD8, 1>(m, &r, [h], [n], [msg]);
             st.advance(block);
         }
         m.store(m.permb(h, r.transpose), &mut st.h);
     }
 }
 
-struct One<'a, M> {
+/// g on `L` independent inputs.
+struct Many<'a, M, const SPREAD8: bool, const L: usize> {
     m: M,
-    h: &'a mut Block,
-    n: &'a Block,
-    msg: &'a Block,
+    h: &'a mut [Block],
+    n: &'a [Block],
+    msg: &'a [Block],
 }
 
-impl<M: Machine64> Job for One<'_, M> {
+impl<M: Machine64, const SPREAD8: bool, const L: usize> Job for Many<'_, M, SPREAD8, L> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
-        let One { m, h, n, msg } = self;
+        let Many { m, h, n, msg } = self;
         let r = Regs::load(m);
         let t = r.transpose;
-        let out = g(m, &r, m.permb(m.load(h), t), m.permb(m.load(n), t), m.permb(m.load(msg), t));
-        m.store(m.permb(out, t), h);
+        let (mut hv, mut nv, mut mv) = ([m.zero(); L], [m.zero(); L], [m.zero(); L]);
+        for i in 0..L {
+            hv[i] = m.permb(m.load(&h[i]), t);
+            nv[i] = m.permb(m.load(&n[i]), t);
+            mv[i] = m.permb(m.load(&msg[i]), t);
+        }
+        let out = g::<M, SPREAD8, L>(m, &r, hv, nv, mv);
+        for i in 0..L {
+            m.store(m.permb(out[i], t), &mut h[i]);
+        }
     }
 }
 
-impl<M: Machine64> Compress for AffineKernel<M> {
+/// Independent compressions run this many at a time (two chains fill the
+/// pipes that one chain's latency leaves idle).
+const LANES: usize = 2;
+
+impl<M: Machine64, const SPREAD8: bool> Compress for AffineKernel<M, SPREAD8> {
     fn g(&self, h: &mut Block, n: &Block, msg: &Block) {
-        self.0.vectorize(One { m: self.0, h, n, msg })
+        let m = self.0;
+        m.vectorize(Many::<M, SPREAD8, 1> { m, h: core::slice::from_mut(h), n: core::slice::from_ref(n), msg: core::slice::from_ref(msg) })
     }
     fn blocks(&self, st: &mut State, data: &[u8]) {
         if data.len() >= 64 {
-            self.0.vectorize(Blocks { m: self.0, st, data })
+            self.0.vectorize(Blocks::<M, SPREAD8> { m: self.0, st, data })
+        }
+    }
+    fn lanes(&self) -> usize {
+        LANES
+    }
+    fn g_many(&self, h: &mut [Block], n: &[Block], msg: &[Block]) {
+        let m = self.0;
+        let (mut h, mut n, mut msg) = (h, n, msg);
+        while h.len() >= LANES {
+            let (h0, h1) = h.split_at_mut(LANES);
+            m.vectorize(Many::<M, SPREAD8, LANES> { m, h: h0, n: &n[..LANES], msg: &msg[..LANES] });
+            (h, n, msg) = (h1, &n[LANES..], &msg[LANES..]);
+        }
+        for ((h, n), msg) in h.iter_mut().zip(n).zip(msg) {
+            self.g(h, n, msg);
         }
     }
 }

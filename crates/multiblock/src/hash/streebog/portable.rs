@@ -11,7 +11,9 @@
 //!
 //! Count per block: 25 LPS (12 for the keys, 12 for the state, one for
 //! K1) × (8 × 64 × 3 ≈ 1 540 for L + ≈ 1 900 for the circuit and its
-//! transposes) ≈ 86 000 word operations, ≈ 1 300 per byte.
+//! transposes) ≈ 86 000 word operations, ≈ 1 300 per byte. Measured on
+//! Zen 4 (1 MiB): ≈ 370–400 cycles/byte, against 20.6 for RustCrypto
+//! `streebog`'s lookup tables (not constant-time).
 
 use super::constants::{A, C, TAU};
 use super::{Block, Compress};

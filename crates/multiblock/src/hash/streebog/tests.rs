@@ -153,15 +153,20 @@ fn parameters_are_checked() {
     assert!(Core::new(64, BackendChoice::Auto).unwrap().backend().constant_time || std::env::var(crate::BACKEND_ENV).is_ok());
 }
 
-/// The AVX-512 kernel on the emulator, g and the block loop, against the
-/// reference's: this runs on every CPU.
+/// The AVX-512 kernel on the emulator (both spreadings), g, the block
+/// loop and two compressions at once, against the reference's: this runs
+/// on every CPU.
 #[test]
 fn affine_kernel_on_the_emulator() {
+    emulated(&AffineKernel::<Emu<64>, false>(Emu::<64>));
+    emulated(&AffineKernel::<Emu<64>, true>(Emu::<64>));
+}
+
+fn emulated(emu: &dyn Compress) {
     let reference = (BACKENDS.iter().find(|b| b.info.name == "reference").unwrap().new)(&());
-    let emu = AffineKernel(Emu::<64>);
     let mut rng = Rng(0xe_40);
-    for _ in 0..4 {
-        let block = |rng: &mut Rng| -> Block { rng.bytes(64).try_into().unwrap() };
+    let block = |rng: &mut Rng| -> Block { rng.bytes(64).try_into().unwrap() };
+    for _ in 0..3 {
         let (h, n, m) = (block(&mut rng), block(&mut rng), block(&mut rng));
         let (mut a, mut b) = (h, h);
         reference.g(&mut a, &n, &m);
@@ -173,6 +178,15 @@ fn affine_kernel_on_the_emulator() {
         reference.blocks(&mut sa, &data);
         emu.blocks(&mut sb, &data);
         assert_eq!((sa.h, sa.n, sa.sigma), (sb.h, sb.n, sb.sigma), "blocks");
+    }
+    for count in 0..=5 {
+        let hs: Vec<Block> = (0..count).map(|_| block(&mut rng)).collect();
+        let ns: Vec<Block> = (0..count).map(|_| block(&mut rng)).collect();
+        let ms: Vec<Block> = (0..count).map(|_| block(&mut rng)).collect();
+        let (mut a, mut b) = (hs.clone(), hs);
+        reference.g_many(&mut a, &ns, &ms);
+        emu.g_many(&mut b, &ns, &ms);
+        assert_eq!(a, b, "g_many on {count}");
     }
 }
 
@@ -190,4 +204,64 @@ fn sums_carry_through_every_word() {
     let mut want = [0u8; 64];
     want[0] = 1;
     assert_eq!(a, want);
+}
+
+/// Cycles per byte (TSC ticks) of each backend and of RustCrypto
+/// `streebog`, best of several runs: one 1 MiB message, 64-byte messages
+/// one at a time, and 1024 messages of 64 bytes through `digest_many`.
+/// `cargo test --release -p multiblock --lib streebog::tests::speed -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn speed() {
+    use crate::hazmat::ticks;
+    fn best(bytes: usize, mut f: impl FnMut()) -> f64 {
+        f();
+        (0..7)
+            .map(|_| {
+                let t = ticks();
+                f();
+                (ticks() - t) as f64 / bytes as f64
+            })
+            .fold(f64::INFINITY, f64::min)
+    }
+    let long = Rng(1).bytes(1 << 20);
+    let shorts: Vec<Vec<u8>> = (0..1024).map(|i| Rng(i + 2).bytes(64)).collect();
+    let refs: Vec<&[u8]> = shorts.iter().map(|m| &m[..]).collect();
+    for name in runnable().into_iter().filter(|n| *n != "reference") {
+        let long_cpb = best(long.len(), || {
+            std::hint::black_box(hash(name, 64, &long));
+        });
+        let short_cpb = best(64 * 1024, || {
+            for m in &refs {
+                std::hint::black_box(hash(name, 64, m));
+            }
+        });
+        let many_cpb = best(64 * 1024, || {
+            std::hint::black_box(digest_many(64, &refs, BackendChoice::Named(name)).unwrap());
+        });
+        println!("streebog-512 {name:12} 1 MiB {long_cpb:6.2} c/B, 64 B one by one {short_cpb:6.2}, digest_many 64 B {many_cpb:6.2}");
+    }
+    #[cfg(target_arch = "x86_64")]
+    if let Some(z) = <crate::simd::Zmm<crate::simd::Avx512Gfni> as crate::simd::Machine>::detect() {
+        let other: &dyn Compress = if super::avx512_gfni::SPREAD8 {
+            &AffineKernel::<_, false>(z)
+        } else {
+            &AffineKernel::<_, true>(z)
+        };
+        let long_cpb = best(long.len(), || {
+            let mut st = State::new(64);
+            other.blocks(&mut st, &long);
+            std::hint::black_box(st.h);
+        });
+        println!("streebog-512 avx512-gfni with SPREAD8 = {}: 1 MiB blocks {long_cpb:6.2} c/B", !super::avx512_gfni::SPREAD8);
+    }
+    let long_cpb = best(long.len(), || {
+        std::hint::black_box(streebog::Streebog512::digest(&long));
+    });
+    let short_cpb = best(64 * 1024, || {
+        for m in &refs {
+            std::hint::black_box(streebog::Streebog512::digest(m));
+        }
+    });
+    println!("streebog-512 RustCrypto   1 MiB {long_cpb:6.2} c/B, 64 B one by one {short_cpb:6.2}");
 }
