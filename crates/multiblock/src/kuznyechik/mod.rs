@@ -41,7 +41,7 @@ mod masked;
 #[cfg(any(target_arch = "x86_64", test))]
 mod narrow;
 mod sliced;
-mod constants;
+pub(crate) mod constants;
 mod transforms;
 
 use crate::backend::BackendChoice;

@@ -253,6 +253,13 @@ impl<const N: usize> Gfni for Emu<N> {
     fn affine(self, x: R<N>, matrix: u64) -> R<N> {
         map(|i| affine_byte(matrix, x[i]))
     }
+    fn affine_lanes(self, x: R<N>, matrices: R<N>) -> R<N> {
+        map(|i| {
+            let w = i / 8 * 8;
+            let matrix = u64::from_le_bytes(matrices[w..w + 8].try_into().expect("8 bytes"));
+            affine_byte(matrix, x[i])
+        })
+    }
     fn mul(self, a: R<N>, b: R<N>) -> R<N> {
         map(|i| aes_mul(a[i], b[i]))
     }

@@ -220,6 +220,9 @@ pub(crate) trait Narrow: Simd {
 /// of the 64-bit word; see `gf256::mul_matrix`).
 pub(crate) trait Gfni: Simd {
     fn affine(self, x: Self::V, matrix: u64) -> Self::V;
+    /// `vgf2p8affineqb` with one matrix per 64-bit word: the bytes of word
+    /// w of `x` ↦ (word w of `matrices`)·byte, in the layout of [`Gfni::affine`].
+    fn affine_lanes(self, x: Self::V, matrices: Self::V) -> Self::V;
     /// `vgf2p8mulb`: byte-wise products in GF(2^8) modulo the AES
     /// polynomial x^8 + x^4 + x^3 + x + 1 (0x11B).
     fn mul(self, a: Self::V, b: Self::V) -> Self::V;

@@ -122,6 +122,7 @@ macro_rules! check_affine {
         for _ in 0..50 {
             same!($m, $n, $rng, |m, a, _b, _c| m.affine(a, 0x8040_2010_0804_0201 ^ 0x1234));
             same!($m, $n, $rng, |m, a, b, _c| m.mul(b, a));
+            same!($m, $n, $rng, |m, a, b, _c| m.affine_lanes(a, b));
         }
     };
 }

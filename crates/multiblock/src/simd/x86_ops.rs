@@ -167,6 +167,10 @@ macro_rules! x86_extensions {
                 unsafe { $affine::<0>(x, $set64(matrix as i64)) }
             }
             #[inline(always)]
+            fn affine_lanes(self, x: $v, matrices: $v) -> $v {
+                unsafe { $affine::<0>(x, matrices) }
+            }
+            #[inline(always)]
             fn mul(self, a: $v, b: $v) -> $v {
                 unsafe { $mulb(a, b) }
             }

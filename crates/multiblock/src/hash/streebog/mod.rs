@@ -1,22 +1,332 @@
-//! TEMPORARY STAND-IN (replaced by the real module before merge to main).
-use crate::backend::{always, Backend, BackendChoice, BackendInfo};
-use crate::error::{Error, Result};
-use digest::Digest;
+//! Streebog, GOST R 34.11-2012 (RFC 6986): the 512- and 256-bit hash.
+//!
+//! Bytes as RustCrypto `streebog` and the other common implementations take
+//! them: the message is hashed in memory order, its first byte the least
+//! significant of the standard's first 512-bit block, and the digest is
+//! h (or its high half) in the same order; the standard prints both
+//! reversed.
+//!
+//! - `constants.rs`: π, τ, A, C_1..C_12, the IVs (RFC 6986 §5);
+//! - `reference.rs`: g_N straight from §6–7 (oracle, not constant-time);
+//! - `portable.rs`: constant-time plain Rust (π by Kuznyechik's bitsliced
+//!   circuit, l by masks);
+//! - `affine.rs` (`avx512-gfni`, via `avx512_gfni.rs`): one state in one
+//!   zmm, π by `vpermi2b`, P for free and L by per-word `vgf2p8affineqb`
+//!   products; 6.8 cycles/byte on Zen 4 against 20.6 for RustCrypto
+//!   `streebog` (its floor there: 6.25, see the module);
+//! - this file: the kernel trait, the three stages of §8 (Σ and N as
+//!   512-bit numbers, the padding), [`Core`], [`digest_many`].
+//!
+//! Everything here around the kernel is constant-time for a given message
+//! length: Σ and N are added with carries in arithmetic, the padding is
+//! placed by the (public) length.
 
-#[derive(Clone)]
-pub(crate) enum Core { S256(streebog::Streebog256), S512(streebog::Streebog512) }
-const INFO: BackendInfo = BackendInfo { name: "reference", constant_time: false, ways: 1, needs: "" };
-pub(crate) static BACKENDS: &[Backend<(), ()>] = &[Backend { info: INFO, available: always, new: |_| () }];
-impl Core {
-    pub(crate) fn new(digest_bytes: usize, choice: BackendChoice<'_>) -> Result<Core> {
-        crate::backend::select("streebog", BACKENDS, choice)?;
-        match digest_bytes { 32 => Ok(Core::S256(Default::default())), 64 => Ok(Core::S512(Default::default())), n => Err(Error::Param(format!("Streebog has digests of 32 or 64 bytes, not {n}"))) }
+mod constants;
+mod portable;
+mod reference;
+#[cfg(any(target_arch = "x86_64", test))]
+mod affine;
+#[cfg(target_arch = "x86_64")]
+mod avx512_gfni;
+#[cfg(test)]
+mod tests;
+
+use crate::backend::{self, Backend};
+use crate::error::{Error, Result};
+use crate::{BackendChoice, BackendInfo};
+use zeroize::Zeroize;
+
+/// A 512-bit value in memory order (byte i = coefficient of 2^(8i)).
+pub(crate) type Block = [u8; 64];
+
+/// One backend's compression function.
+pub(crate) trait Compress: Send + Sync {
+    /// h ← g_N(h, m) (RFC 6986 §7).
+    fn g(&self, h: &mut Block, n: &Block, m: &Block);
+
+    /// Stage 2 of §8 on the whole 64-byte blocks of `data`: per block m,
+    /// h ← g_N(h, m), N ← N + 512, Σ ← Σ + m.
+    fn blocks(&self, st: &mut State, data: &[u8]) {
+        for m in data.as_chunks::<64>().0 {
+            self.g(&mut st.h, &st.n, m);
+            st.advance(m);
+        }
     }
-    pub(crate) fn update(&mut self, data: &[u8]) { match self { Core::S256(h) => h.update(data), Core::S512(h) => h.update(data) } }
-    pub(crate) fn finalize_into_reset(&mut self, out: &mut [u8]) { match self { Core::S256(h) => out.copy_from_slice(&h.finalize_reset()), Core::S512(h) => out.copy_from_slice(&h.finalize_reset()) } }
-    pub(crate) fn backend(&self) -> BackendInfo { INFO }
+
+    /// How many independent g the kernel runs together in [`Compress::g_many`].
+    fn lanes(&self) -> usize {
+        1
+    }
+
+    /// h[i] ← g_(n[i])(h[i], m[i]) for each i (independent inputs).
+    fn g_many(&self, h: &mut [Block], n: &[Block], m: &[Block]) {
+        for ((h, n), m) in h.iter_mut().zip(n).zip(m) {
+            self.g(h, n, m);
+        }
+    }
 }
+
+/// The running values of §8: h, N (bits hashed so far) and Σ (the sum of
+/// the blocks).
+#[derive(Clone, Zeroize)]
+pub(crate) struct State {
+    pub(crate) h: Block,
+    pub(crate) n: Block,
+    pub(crate) sigma: Block,
+}
+
+impl State {
+    fn new(digest_bytes: usize) -> State {
+        State { h: constants::iv(digest_bytes), n: [0; 64], sigma: [0; 64] }
+    }
+
+    /// N ← N + 512, Σ ← Σ + m, after a block of stage 2.
+    #[inline(always)]
+    pub(crate) fn advance(&mut self, m: &Block) {
+        add_small(&mut self.n, 512);
+        add(&mut self.sigma, m);
+    }
+}
+
+/// a ← a + b mod 2^512, carries by arithmetic (no branch on the data).
+#[inline(always)]
+pub(crate) fn add(a: &mut Block, b: &Block) {
+    let mut carry = 0u64;
+    for (x, y) in a.as_chunks_mut::<8>().0.iter_mut().zip(b.as_chunks::<8>().0) {
+        let (s1, c1) = u64::from_le_bytes(*x).overflowing_add(u64::from_le_bytes(*y));
+        let (s2, c2) = s1.overflowing_add(carry);
+        carry = u64::from(c1) + u64::from(c2);
+        *x = s2.to_le_bytes();
+    }
+}
+
+/// a ← a + v mod 2^512.
+#[inline(always)]
+pub(crate) fn add_small(a: &mut Block, v: u64) {
+    let mut b = [0u8; 64];
+    b[..8].copy_from_slice(&v.to_le_bytes());
+    add(a, &b);
+}
+
+type Kernel = Box<dyn Compress>;
+
+/// Fastest first; the default is the first constant-time one this CPU runs.
+#[cfg(target_arch = "x86_64")]
+pub(crate) static BACKENDS: &[Backend<(), Kernel>] =
+    &[avx512_gfni::BACKEND, portable::BACKEND, reference::BACKEND];
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) static BACKENDS: &[Backend<(), Kernel>] = &[portable::BACKEND, reference::BACKEND];
+
+fn select(digest_bytes: usize, choice: BackendChoice<'_>) -> Result<&'static Backend<(), Kernel>> {
+    let name = match digest_bytes {
+        32 => "streebog-256",
+        64 => "streebog-512",
+        _ => return Err(Error::Param(format!("Streebog digests are 32 or 64 bytes, not {digest_bytes}"))),
+    };
+    backend::select(name, BACKENDS, choice)
+}
+
+/// A Streebog computation in progress: the state of §8 and the bytes of a
+/// block not yet complete. Wiped on drop.
+pub(crate) struct Core {
+    backend: &'static Backend<(), Kernel>,
+    kernel: Kernel,
+    digest_bytes: usize,
+    state: State,
+    buf: Block,
+    buffered: usize,
+}
+
+impl Clone for Core {
+    fn clone(&self) -> Core {
+        Core {
+            backend: self.backend,
+            kernel: (self.backend.new)(&()),
+            digest_bytes: self.digest_bytes,
+            state: self.state.clone(),
+            buf: self.buf,
+            buffered: self.buffered,
+        }
+    }
+}
+
+impl Drop for Core {
+    fn drop(&mut self) {
+        self.state.zeroize();
+        self.buf.zeroize();
+    }
+}
+
+impl Core {
+    /// digest_bytes: 32 (Streebog-256) or 64 (Streebog-512); Err(crate::Error::Param(..)) otherwise.
+    pub(crate) fn new(digest_bytes: usize, choice: BackendChoice<'_>) -> Result<Core> {
+        let backend = select(digest_bytes, choice)?;
+        Ok(Core {
+            backend,
+            kernel: (backend.new)(&()),
+            digest_bytes,
+            state: State::new(digest_bytes),
+            buf: [0; 64],
+            buffered: 0,
+        })
+    }
+
+    pub(crate) fn update(&mut self, mut data: &[u8]) {
+        if self.buffered > 0 {
+            let take = (64 - self.buffered).min(data.len());
+            self.buf[self.buffered..self.buffered + take].copy_from_slice(&data[..take]);
+            self.buffered += take;
+            data = &data[take..];
+            if self.buffered < 64 {
+                return;
+            }
+            self.kernel.blocks(&mut self.state, &self.buf);
+            self.buffered = 0;
+        }
+        // Stage 2 runs while 512 bits or more remain (§8.2), so a last
+        // whole block is hashed now and the final block is 0..63 bytes.
+        let whole = data.len() / 64 * 64;
+        self.kernel.blocks(&mut self.state, &data[..whole]);
+        let rest = &data[whole..];
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.buffered = rest.len();
+    }
+
+    /// Writes the digest (out.len() == digest_bytes) and resets to the initial state.
+    pub(crate) fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        assert_eq!(out.len(), self.digest_bytes, "Streebog digest length");
+        finish(&*self.kernel, &mut self.state, &self.buf[..self.buffered], out);
+        self.state.zeroize();
+        self.buf.zeroize();
+        self.state = State::new(self.digest_bytes);
+        self.buffered = 0;
+    }
+
+    pub(crate) fn backend(&self) -> BackendInfo {
+        self.backend.info
+    }
+}
+
+/// Stage 3 of §8 on the last 0..63 bytes `rest`: m = rest ‖ 1 ‖ 0…,
+/// h ← g_N(h, m), N ← N + |rest|, Σ ← Σ + m, h ← g_0(h, N), h ← g_0(h, Σ);
+/// the digest is h, or its high 256 bits.
+fn finish(kernel: &dyn Compress, st: &mut State, rest: &[u8], out: &mut [u8]) {
+    debug_assert!(rest.len() < 64);
+    let mut m = [0u8; 64];
+    m[..rest.len()].copy_from_slice(rest);
+    m[rest.len()] = 1;
+    kernel.g(&mut st.h, &st.n, &m);
+    add_small(&mut st.n, 8 * rest.len() as u64);
+    add(&mut st.sigma, &m);
+    let zero = [0u8; 64];
+    kernel.g(&mut st.h, &zero, &st.n);
+    kernel.g(&mut st.h, &zero, &st.sigma);
+    out.copy_from_slice(&st.h[64 - out.len()..]);
+    m.zeroize();
+}
+
+/// Hashes independent messages (any lengths), many at once in the SIMD lanes where the backend can.
+///
+/// Each message is a chain of compressions (its blocks, the padded last
+/// block, N, Σ); the kernel runs [`Compress::lanes`] chains of different
+/// messages together, a new message taking a lane as soon as its last one
+/// ends. Which messages share a call depends on the lengths only.
 pub(crate) fn digest_many(digest_bytes: usize, messages: &[&[u8]], choice: BackendChoice<'_>) -> Result<Vec<Vec<u8>>> {
-    let mut c = Core::new(digest_bytes, choice)?;
-    Ok(messages.iter().map(|m| { c.update(m); let mut o = vec![0; digest_bytes]; c.finalize_into_reset(&mut o); o }).collect())
+    let backend = select(digest_bytes, choice)?;
+    let kernel = (backend.new)(&());
+    let lanes = kernel.lanes().max(1);
+    let mut out = vec![Vec::new(); messages.len()];
+    let mut walks: Vec<Walk<'_>> = Vec::with_capacity(lanes);
+    let mut next = 0;
+    let (mut h, mut n, mut m) = (Vec::new(), Vec::new(), Vec::new());
+    loop {
+        while walks.len() < lanes && next < messages.len() {
+            walks.push(Walk::new(next, messages[next], digest_bytes));
+            next += 1;
+        }
+        if walks.is_empty() {
+            return Ok(out);
+        }
+        h.clear();
+        n.clear();
+        m.clear();
+        for w in &walks {
+            let (wn, wm) = w.input();
+            h.push(w.st.h);
+            n.push(wn);
+            m.push(wm);
+        }
+        kernel.g_many(&mut h, &n, &m);
+        for (w, (h, m)) in walks.iter_mut().zip(h.iter().zip(&m)) {
+            w.after(h, m);
+        }
+        walks.retain_mut(|w| {
+            if w.step < w.steps() {
+                return true;
+            }
+            out[w.index] = w.st.h[64 - digest_bytes..].to_vec();
+            false
+        });
+    }
+}
+
+/// One message of [`digest_many`] and how far its compressions are.
+struct Walk<'a> {
+    index: usize,
+    msg: &'a [u8],
+    st: State,
+    /// Compressions done: the whole blocks, then the padded block, N, Σ.
+    step: usize,
+}
+
+impl Drop for Walk<'_> {
+    fn drop(&mut self) {
+        self.st.zeroize();
+    }
+}
+
+impl<'a> Walk<'a> {
+    fn new(index: usize, msg: &'a [u8], digest_bytes: usize) -> Walk<'a> {
+        Walk { index, msg, st: State::new(digest_bytes), step: 0 }
+    }
+
+    fn whole(&self) -> usize {
+        self.msg.len() / 64
+    }
+
+    fn steps(&self) -> usize {
+        self.whole() + 3
+    }
+
+    /// (N, m) of the next compression.
+    fn input(&self) -> (Block, Block) {
+        let whole = self.whole();
+        if self.step < whole {
+            let at = 64 * self.step;
+            (self.st.n, self.msg[at..at + 64].try_into().expect("64 bytes"))
+        } else if self.step == whole {
+            let rest = &self.msg[64 * whole..];
+            let mut m = [0u8; 64];
+            m[..rest.len()].copy_from_slice(rest);
+            m[rest.len()] = 1;
+            (self.st.n, m)
+        } else if self.step == whole + 1 {
+            ([0; 64], self.st.n)
+        } else {
+            ([0; 64], self.st.sigma)
+        }
+    }
+
+    /// Takes the new h, and updates N and Σ for compression `step` on `m`.
+    fn after(&mut self, h: &Block, m: &Block) {
+        let whole = self.whole();
+        self.st.h = *h;
+        if self.step < whole {
+            self.st.advance(m);
+        } else if self.step == whole {
+            add_small(&mut self.st.n, 8 * (self.msg.len() - 64 * whole) as u64);
+            add(&mut self.st.sigma, m);
+        }
+        self.step += 1;
+    }
 }

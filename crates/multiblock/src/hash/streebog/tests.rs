@@ -1,0 +1,267 @@
+//! Streebog against the standard's examples, the reference backend and
+//! RustCrypto `streebog`, on every backend this CPU runs and, for the
+//! AVX-512 kernel, on the emulator.
+
+use super::affine::AffineKernel;
+use super::{digest_many, Block, Compress, Core, State, BACKENDS};
+use crate::simd::emu::Emu;
+use crate::test_rng::Rng;
+use crate::cpu::CpuFeatures;
+use crate::{BackendChoice, Error};
+use digest::Digest;
+
+fn hex(s: &str) -> Vec<u8> {
+    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+}
+
+/// As the standard prints a value (most significant byte first): reversed
+/// into memory order.
+fn printed(s: &str) -> Vec<u8> {
+    let mut v = hex(s);
+    v.reverse();
+    v
+}
+
+/// The names of the backends this CPU runs.
+fn runnable() -> Vec<&'static str> {
+    BACKENDS.iter().filter(|b| (b.available)(CpuFeatures::get())).map(|b| b.info.name).collect()
+}
+
+fn hash(name: &str, digest_bytes: usize, data: &[u8]) -> Vec<u8> {
+    let mut core = Core::new(digest_bytes, BackendChoice::Named(name)).unwrap();
+    core.update(data);
+    let mut out = vec![0; digest_bytes];
+    core.finalize_into_reset(&mut out);
+    out
+}
+
+fn rust_crypto(digest_bytes: usize, data: &[u8]) -> Vec<u8> {
+    match digest_bytes {
+        32 => streebog::Streebog256::digest(data).to_vec(),
+        _ => streebog::Streebog512::digest(data).to_vec(),
+    }
+}
+
+/// GOST R 34.11-2012 Appendix A (RFC 6986 §10): M1 (63 bytes) and M2
+/// (72 bytes), printed most significant byte first like the digests.
+const EXAMPLES: [(&str, &str, &str); 2] = [
+    (
+        "323130393837363534333231303938373635343332313039383736353433323130393837363534333231303938373635343332313039383736353433323130",
+        "486f64c1917879417fef082b3381a4e211c324f074654c38823a7b76f830ad00fa1fbae42b1285c0352f227524bc9ab16254288dd6863dccd5b9f54a1ad0541b",
+        "00557be5e584fd52a449b16b0251d05d27f94ab76cbaa6da890b59d8ef1e159d",
+    ),
+    (
+        "fbe2e5f0eee3c820fbeafaebef20fffbf0e1e0f0f520e0ed20e8ece0ebe5f0f2f120fff0eeec20f120faf2fee5e2202ce8f6f3ede220e8e6eee1e8f0f2d1202ce8f0f2e5e220e5d1",
+        "28fbc9bada033b1460642bdcddb90c3fb3e56c497ccd0f62b8a2ad4935e85f037613966de4ee00531ae60f3b5a47f8dae06915d5f2f194996fcabf2622e6881e",
+        "508f7e553c06501d749a66fc28c6cac0b005746d97537fa85d9e40904efed29d",
+    ),
+];
+
+#[test]
+fn standard_examples_on_every_backend() {
+    for name in runnable() {
+        for (i, (msg, h512, h256)) in EXAMPLES.iter().enumerate() {
+            let msg = printed(msg);
+            assert_eq!(hash(name, 64, &msg), printed(h512), "{name}: M{} Streebog-512", i + 1);
+            assert_eq!(hash(name, 32, &msg), printed(h256), "{name}: M{} Streebog-256", i + 1);
+        }
+    }
+}
+
+/// M1 is "012345678901234567890123456789012345678901234567890123456789012"
+/// in memory order: the byte order is RustCrypto's.
+#[test]
+fn example_m1_is_the_ascii_digits() {
+    assert_eq!(printed(EXAMPLES[0].0), b"012345678901234567890123456789012345678901234567890123456789012");
+}
+
+fn lengths() -> Vec<usize> {
+    (0..=300).chain([1000, 4096, 65537]).collect()
+}
+
+#[test]
+fn every_backend_is_the_reference_and_rust_crypto() {
+    let mut rng = Rng(0x57_2e_b0);
+    for len in lengths() {
+        let data = rng.bytes(len);
+        for digest_bytes in [32, 64] {
+            let want = rust_crypto(digest_bytes, &data);
+            for name in runnable() {
+                assert_eq!(hash(name, digest_bytes, &data), want, "{name}, {digest_bytes}-byte digest, {len} bytes");
+            }
+        }
+    }
+}
+
+/// `update` in two pieces, split at every point, and in random pieces.
+#[test]
+fn updates_in_pieces() {
+    let mut rng = Rng(0x3a_11);
+    for len in [0, 1, 63, 64, 65, 127, 128, 200] {
+        let data = rng.bytes(len);
+        for name in runnable() {
+            let want = hash(name, 64, &data);
+            let mut core = Core::new(64, BackendChoice::Named(name)).unwrap();
+            for at in 0..=len {
+                core.update(&data[..at]);
+                core.update(&data[at..]);
+                let mut out = [0u8; 64];
+                core.finalize_into_reset(&mut out);
+                assert_eq!(out.to_vec(), want, "{name}, {len} bytes split at {at}");
+            }
+            for _ in 0..20 {
+                for piece in crate::test_rng::split(&mut rng, &data) {
+                    core.update(piece);
+                }
+                let mut clone = core.clone();
+                let mut out = [0u8; 64];
+                core.finalize_into_reset(&mut out);
+                assert_eq!(out.to_vec(), want, "{name}, {len} bytes in random pieces");
+                clone.finalize_into_reset(&mut out);
+                assert_eq!(out.to_vec(), want, "{name}, {len} bytes, a clone");
+            }
+        }
+    }
+}
+
+#[test]
+fn digest_many_mixed_lengths() {
+    let mut rng = Rng(0x99);
+    let lens = [0, 1, 63, 64, 65, 1000, 3, 64, 0, 128, 129];
+    let msgs: Vec<Vec<u8>> = lens.iter().map(|&n| rng.bytes(n)).collect();
+    for count in [0, 1, 2, 7, 8, 9, lens.len()] {
+        let refs: Vec<&[u8]> = msgs[..count].iter().map(|m| &m[..]).collect();
+        for digest_bytes in [32, 64] {
+            for name in runnable() {
+                let got = digest_many(digest_bytes, &refs, BackendChoice::Named(name)).unwrap();
+                assert_eq!(got.len(), count);
+                for (g, m) in got.iter().zip(&refs) {
+                    assert_eq!(*g, rust_crypto(digest_bytes, m), "{name}, {count} messages");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn parameters_are_checked() {
+    assert!(matches!(Core::new(48, BackendChoice::Auto), Err(Error::Param(_))));
+    assert!(matches!(digest_many(0, &[], BackendChoice::Auto), Err(Error::Param(_))));
+    assert!(matches!(Core::new(64, BackendChoice::Named("no-such")), Err(Error::UnknownBackend { .. })));
+    let core = Core::new(32, BackendChoice::Named("portable")).unwrap();
+    assert_eq!((core.digest_bytes(), core.backend().name, core.backend().constant_time), (32, "portable", true));
+    assert!(Core::new(64, BackendChoice::Auto).unwrap().backend().constant_time || std::env::var(crate::BACKEND_ENV).is_ok());
+}
+
+/// The AVX-512 kernel on the emulator (both spreadings), g, the block
+/// loop and two compressions at once, against the reference's: this runs
+/// on every CPU.
+#[test]
+fn affine_kernel_on_the_emulator() {
+    emulated(&AffineKernel::<Emu<64>, false>(Emu::<64>));
+    emulated(&AffineKernel::<Emu<64>, true>(Emu::<64>));
+}
+
+fn emulated(emu: &dyn Compress) {
+    let reference = (BACKENDS.iter().find(|b| b.info.name == "reference").unwrap().new)(&());
+    let mut rng = Rng(0xe_40);
+    let block = |rng: &mut Rng| -> Block { rng.bytes(64).try_into().unwrap() };
+    for _ in 0..3 {
+        let (h, n, m) = (block(&mut rng), block(&mut rng), block(&mut rng));
+        let (mut a, mut b) = (h, h);
+        reference.g(&mut a, &n, &m);
+        emu.g(&mut b, &n, &m);
+        assert_eq!(a, b, "g");
+        let data = rng.bytes(192);
+        let start = State { h, n, sigma: m };
+        let (mut sa, mut sb) = (start.clone(), start);
+        reference.blocks(&mut sa, &data);
+        emu.blocks(&mut sb, &data);
+        assert_eq!((sa.h, sa.n, sa.sigma), (sb.h, sb.n, sb.sigma), "blocks");
+    }
+    for count in 0..=5 {
+        let hs: Vec<Block> = (0..count).map(|_| block(&mut rng)).collect();
+        let ns: Vec<Block> = (0..count).map(|_| block(&mut rng)).collect();
+        let ms: Vec<Block> = (0..count).map(|_| block(&mut rng)).collect();
+        let (mut a, mut b) = (hs.clone(), hs);
+        reference.g_many(&mut a, &ns, &ms);
+        emu.g_many(&mut b, &ns, &ms);
+        assert_eq!(a, b, "g_many on {count}");
+    }
+}
+
+/// N and Σ wrap modulo 2^512, carrying across all words.
+#[test]
+fn sums_carry_through_every_word() {
+    let mut a = [0xffu8; 64];
+    super::add_small(&mut a, 1);
+    assert_eq!(a, [0; 64]);
+    let mut a = [0xffu8; 64];
+    a[0] = 0xfe;
+    let mut b = [0u8; 64];
+    b[0] = 3;
+    super::add(&mut a, &b);
+    let mut want = [0u8; 64];
+    want[0] = 1;
+    assert_eq!(a, want);
+}
+
+/// Cycles per byte (TSC ticks) of each backend and of RustCrypto
+/// `streebog`, best of several runs: one 1 MiB message, 64-byte messages
+/// one at a time, and 1024 messages of 64 bytes through `digest_many`.
+/// `cargo test --release -p multiblock --lib streebog::tests::speed -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn speed() {
+    use crate::hazmat::ticks;
+    fn best(bytes: usize, mut f: impl FnMut()) -> f64 {
+        f();
+        (0..7)
+            .map(|_| {
+                let t = ticks();
+                f();
+                (ticks() - t) as f64 / bytes as f64
+            })
+            .fold(f64::INFINITY, f64::min)
+    }
+    let long = Rng(1).bytes(1 << 20);
+    let shorts: Vec<Vec<u8>> = (0..1024).map(|i| Rng(i + 2).bytes(64)).collect();
+    let refs: Vec<&[u8]> = shorts.iter().map(|m| &m[..]).collect();
+    for name in runnable().into_iter().filter(|n| *n != "reference") {
+        let long_cpb = best(long.len(), || {
+            std::hint::black_box(hash(name, 64, &long));
+        });
+        let short_cpb = best(64 * 1024, || {
+            for m in &refs {
+                std::hint::black_box(hash(name, 64, m));
+            }
+        });
+        let many_cpb = best(64 * 1024, || {
+            std::hint::black_box(digest_many(64, &refs, BackendChoice::Named(name)).unwrap());
+        });
+        println!("streebog-512 {name:12} 1 MiB {long_cpb:6.2} c/B, 64 B one by one {short_cpb:6.2}, digest_many 64 B {many_cpb:6.2}");
+    }
+    #[cfg(target_arch = "x86_64")]
+    if let Some(z) = <crate::simd::Zmm<crate::simd::Avx512Gfni> as crate::simd::Machine>::detect() {
+        let other: &dyn Compress = if super::avx512_gfni::SPREAD8 {
+            &AffineKernel::<_, false>(z)
+        } else {
+            &AffineKernel::<_, true>(z)
+        };
+        let long_cpb = best(long.len(), || {
+            let mut st = State::new(64);
+            other.blocks(&mut st, &long);
+            std::hint::black_box(st.h);
+        });
+        println!("streebog-512 avx512-gfni with SPREAD8 = {}: 1 MiB blocks {long_cpb:6.2} c/B", !super::avx512_gfni::SPREAD8);
+    }
+    let long_cpb = best(long.len(), || {
+        std::hint::black_box(streebog::Streebog512::digest(&long));
+    });
+    let short_cpb = best(64 * 1024, || {
+        for m in &refs {
+            std::hint::black_box(streebog::Streebog512::digest(m));
+        }
+    });
+    println!("streebog-512 RustCrypto   1 MiB {long_cpb:6.2} c/B, 64 B one by one {short_cpb:6.2}");
+}
