@@ -292,8 +292,7 @@ fn hmac_bad_arguments_are_status_codes() {
     unsafe { mb_hmac_free(ptr::null_mut()) };
 }
 
-/// Kupyna's other digest lengths through the ABI equal the library's (needs
-/// the constant-time Kupyna core: the stand-in has only 256, 384 and 512).
+/// Kupyna's other digest lengths through the ABI equal the library's.
 #[test]
 fn kupyna_n_equals_the_library() {
     let data = bytes(9, 700);

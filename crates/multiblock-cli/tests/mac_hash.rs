@@ -184,7 +184,7 @@ fn wrong_arguments_are_one_line_and_status_2() {
     }
 }
 
-/// Needs the constant-time Kupyna core (the stand-in has no MAC).
+/// Kupyna's MAC through the command equals the library's.
 #[test]
 fn kupyna_mac_equals_the_library() {
     let dir = tempfile::tempdir().unwrap();
