@@ -1,7 +1,9 @@
 //! Fast, constant-time multi-block implementations of the national block
 //! ciphers of Ukraine (Kalyna, DSTU 7624:2014), Russia (Kuznyechik and
 //! Magma, GOST R 34.12-2015; GOST 28147-89) and China (uBlock), with the
-//! modes of operation their standards define.
+//! modes of operation their standards define; and the national hashes
+//! Streebog (GOST R 34.11-2012) and Kupyna (DSTU 7564:2014) with HMAC,
+//! Kupyna's MAC, the KDFs of RFC 7836 and TLSTREE.
 //!
 //! # Quick start
 //!
@@ -47,6 +49,9 @@
 //! | many uBlock (key, message) pairs in one call | [`ublock::encrypt_multi_key`] |
 //! | the block cipher itself with the RustCrypto [`cipher`] traits | the typed ciphers: [`kalyna::Kalyna128_128`] … [`kalyna::Kalyna512_512`], [`kuznyechik::Kuznyechik`], [`magma::Magma`], [`magma::Gost89CryptoProA`] and the other S-box sets, [`ublock::Ublock128_128`], … |
 //! | the block cipher chosen by name at run time (as the CLI and the bindings do) | [`Cipher`], [`CipherId`] |
+//! | a hash: one message, in pieces, many at once, RustCrypto `Digest` | [`hash::digest`], [`hash::Hasher`], [`hash::digest_many`], [`hash::Streebog256`] … [`hash::Kupyna512`] |
+//! | HMAC over a hash, Kupyna's MAC | [`hash::Hmac`] (by name), [`kdf::hmac::HmacStreebog256`] (RustCrypto `Mac`), [`hash::KupynaMac`] |
+//! | key derivation (RFC 7836) and TLS record keys (TLSTREE) | [`kdf::kdf_gostr3411_2012_256`], [`kdf::kdf_tree_gostr3411_2012_256`], [`kdf::TlsTree`] |
 //! | choosing a backend | [`BackendChoice`], [`backends`], [`BACKEND_ENV`], [`DISABLE_ENV`], [`Cipher::backend`] |
 //! | padding of ECB and CBC | [`modes::Padding`] (GOST R 34.13-2015 procedures 1-3, PKCS#7) |
 //! | errors | [`Error`] (one enum, one-line messages), [`Result`] |
