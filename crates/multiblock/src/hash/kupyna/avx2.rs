@@ -257,40 +257,56 @@ static SHIFT16: Shifts16 = {
     Shifts16(t)
 };
 
+/// ShiftBytes and SubBytes on row register a of the 512-bit state. `A` is
+/// a constant so that every table address is one (a loop over a kept
+/// bounds checks and computed addresses in the compiled code).
+#[inline(always)]
+fn shift_sub8<M: Simd, const A: usize>(m: M, y: &[M::V; 4], z: &mut [M::V; 4]) {
+    z[A] = sbox(m, m.shuffle8(y[A], m.load(&SHIFT8.0[A])), &ENC_ROWS.0[A]);
+}
+
+/// SubBytes and ShiftBytes on rows a and a + 4 of the 1024-bit state: the
+/// halves' row registers joined into whole rows and back.
+#[inline(always)]
+fn sub_shift16<M: Simd, const A: usize>(m: M, y: &[[M::V; 4]; 2], z: &mut [[M::V; 4]; 2]) {
+    let u = sbox(m, m.unpack_lo::<8>(y[0][A], y[1][A]), &ENC_ROWS.0[A]);
+    let v = sbox(m, m.unpack_hi::<8>(y[0][A], y[1][A]), &ENC_ROWS.0[A]);
+    let u = m.shuffle8(u, m.load(&SHIFT16.0[A]));
+    let v = m.shuffle8(v, m.load(&SHIFT16.0[A + 4]));
+    z[0][A] = m.unpack_lo::<8>(u, v);
+    z[1][A] = m.unpack_hi::<8>(u, v);
+}
+
 /// T⊕ (lane 0) and T+ (lane 1) of R groups of 4 registers (R = 1: the
 /// 512-bit state, 2: the 1024-bit one).
 #[inline(always)]
 fn permute<M: Simd, P: Products<M>, const R: usize>(m: M, x: &mut [[M::V; 4]; R]) {
     let s = R - 1;
-    for round in 0..rounds(8 * R) {
+    let n = rounds(8 * R);
+    for (add, xor) in ADD_RC.0[s].iter().zip(&XOR_RC.0[s]).take(n) {
         for g in 0..R {
             for p in 0..4 {
-                let i = 4 * g + p;
-                let v = m.add64(x[g][p], m.load(&ADD_RC.0[s][round][i]));
-                x[g][p] = m.xor(v, m.load(&XOR_RC.0[s][round][i]));
+                let v = m.add64(x[g][p], m.load(&add[4 * g + p]));
+                x[g][p] = m.xor(v, m.load(&xor[4 * g + p]));
             }
         }
         if R == 1 {
             let y = to_rows(m, x[0]);
             let mut z = y;
-            for a in 0..4 {
-                z[a] = sbox(m, m.shuffle8(y[a], m.load(&SHIFT8.0[a])), &ENC_ROWS.0[a]);
-            }
+            shift_sub8::<M, 0>(m, &y, &mut z);
+            shift_sub8::<M, 1>(m, &y, &mut z);
+            shift_sub8::<M, 2>(m, &y, &mut z);
+            shift_sub8::<M, 3>(m, &y, &mut z);
             x[0] = from_rows(m, z);
         } else {
-            let (y0, y1) = (to_rows(m, x[0]), to_rows(m, x[R - 1]));
-            let (mut z0, mut z1) = (y0, y1);
-            for a in 0..4 {
-                // Whole rows a and a + 4 (columns 0-7 of half 0, 8-15 of half 1).
-                let u = sbox(m, m.unpack_lo::<8>(y0[a], y1[a]), &ENC_ROWS.0[a]);
-                let v = sbox(m, m.unpack_hi::<8>(y0[a], y1[a]), &ENC_ROWS.0[a]);
-                let u = m.shuffle8(u, m.load(&SHIFT16.0[a]));
-                let v = m.shuffle8(v, m.load(&SHIFT16.0[a + 4]));
-                z0[a] = m.unpack_lo::<8>(u, v);
-                z1[a] = m.unpack_hi::<8>(u, v);
-            }
-            x[0] = from_rows(m, z0);
-            x[R - 1] = from_rows(m, z1);
+            let y = [to_rows(m, x[0]), to_rows(m, x[R - 1])];
+            let mut z = y;
+            sub_shift16::<M, 0>(m, &y, &mut z);
+            sub_shift16::<M, 1>(m, &y, &mut z);
+            sub_shift16::<M, 2>(m, &y, &mut z);
+            sub_shift16::<M, 3>(m, &y, &mut z);
+            x[0] = from_rows(m, z[0]);
+            x[R - 1] = from_rows(m, z[1]);
         }
         for g in 0..R {
             for p in 0..4 {
