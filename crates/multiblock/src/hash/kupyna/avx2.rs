@@ -147,9 +147,12 @@ static ROT: Rot = {
     Rot(t)
 };
 
+/// One `vpshufb` (kept as one: LLVM makes the 2-row rotations a
+/// `vpshuflw` + `vpshufhw` pair, two shuffles where the S-box already keeps
+/// the shuffle ports busy).
 #[inline(always)]
 fn rot<M: Simd>(m: M, z: M::V, j: usize) -> M::V {
-    m.shuffle8(z, m.load(&ROT.0[j]))
+    m.shuffle8_opaque(z, m.load(&ROT.0[j]))
 }
 
 /// (A, B, C, R_4) with MixColumns(z) = A ⊕ 2·B ⊕ 4·C ⊕ 8·R_4.
