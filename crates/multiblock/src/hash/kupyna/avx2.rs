@@ -42,8 +42,29 @@
 //! Kupyna-512: 14 rounds × 520 per 128-byte block, 57 per byte. The S-box
 //! is 55 % of it. One message at a time (no `compress_many`).
 //!
-//! Measured: see the numbers below the table in `mod.rs`'s speed test
-//! comment (`kupyna_speed`).
+//! Measured (Zen 4 VM, shared, TSC cycles/byte at 2.596 GHz, best of
+//! several; `kupyna_speed` in the test profile: opt-level 2 with debug
+//! assertions; one run, peers in the same run):
+//!
+//! | | 1 MiB | 64-byte messages one by one | `digest_many`, 16 × 1 KiB |
+//! |---|---|---|---|
+//! | Kupyna-256 `avx2-gfni` | 17.1 | 99 | 22.1 |
+//! | Kupyna-256 `avx2` | 17.6 | 104 | 22.6 |
+//! | Kupyna-256 `avx512-gfni` | 6.7 | 28 | 5.8 |
+//! | Kupyna-256 RustCrypto `kupyna` / `dstu-core` | 25.5 / 19.9 | 68 / 95 | |
+//! | Kupyna-512 `avx2-gfni` | 23.3 | 136 | 32.6 |
+//! | Kupyna-512 `avx2` | 24.1 | 138 | 33.7 |
+//! | Kupyna-512 `avx512-gfni` | 7.3 | 33 | 8.7 |
+//! | Kupyna-512 RustCrypto `kupyna` / `dstu-core` | 33.7 / 27.3 | 100 / 130 | |
+//!
+//! A long Kupyna-256 message: ≈ 1.1k ticks per block, ≈ 2.3 ops per tick
+//! of the count above; the shuffles (≈ 130 per round and group: S-box,
+//! transposes, rotations) are the bound on two shuffle ports. A one-block
+//! call costs ≈ 2.2k ticks (`kupyna_call_cost`): half of it is per call
+//! (the test profile's debug checks among it), so short messages, three
+//! calls each, are slower per byte than the peers' table lookups.
+//! GFNI saves little here: its 3 products against 9 ops of doublings per
+//! register, beside ≈ 60 shuffles.
 
 use core::marker::PhantomData;
 
@@ -379,7 +400,8 @@ fn compress_blocks<M: Simd, P: Products<M>, const R: usize>(m: M, h: &mut State,
             m.store(v, &mut h[k..]);
         }
     }
-    buf.zeroize();
+    // As a slice: one memset and a barrier (the array impl writes a byte at a time).
+    buf[..].zeroize();
 }
 
 /// h ← T⊕(h) ⊕ h.
@@ -414,5 +436,6 @@ fn output_state<M: Simd, P: Products<M>, const R: usize>(m: M, h: &mut State) {
         let v = m.xor(m.load(&h[k..]), m.load(&buf[k..]));
         m.store(v, &mut h[k..]);
     }
-    buf.zeroize();
+    // As a slice: one memset and a barrier (the array impl writes a byte at a time).
+    buf[..].zeroize();
 }
