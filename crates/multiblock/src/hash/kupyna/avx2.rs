@@ -37,34 +37,41 @@
 //!
 //! Count per round and group of 4 registers (128 state bytes: the 64 of
 //! T⊕ and of T+): 8 + 16 + 4 + 140 + 16 + 72 = 256 (`avx2-gfni`), 280
-//! (`avx2`); the 1024-bit state adds 8 unpacks per pair of groups. Per
-//! 64-byte block of Kupyna-256: 10 rounds × 256 ≈ 2.6k ops, 40 per byte;
-//! Kupyna-512: 14 rounds × 520 per 128-byte block, 57 per byte. The S-box
+//! (`avx2`); the 1024-bit state (two groups) adds 16 unpacks per round (8
+//! into whole rows, 8 back). Per 64-byte block of Kupyna-256: 10 rounds × 256 ≈ 2.6k ops, 40 per byte;
+//! Kupyna-512: 14 rounds × 528 per 128-byte block, 58 per byte. The S-box
 //! is 55 % of it. One message at a time (no `compress_many`).
 //!
 //! Measured (Zen 4 VM, shared, TSC cycles/byte at 2.596 GHz, best of
 //! several; `kupyna_speed` in the test profile: opt-level 2 with debug
-//! assertions; one run, peers in the same run):
+//! assertions; one run, the peers in the same run):
 //!
 //! | | 1 MiB | 64-byte messages one by one | `digest_many`, 16 × 1 KiB |
 //! |---|---|---|---|
-//! | Kupyna-256 `avx2-gfni` | 17.1 | 99 | 22.1 |
-//! | Kupyna-256 `avx2` | 17.6 | 104 | 22.6 |
-//! | Kupyna-256 `avx512-gfni` | 6.7 | 28 | 5.8 |
-//! | Kupyna-256 RustCrypto `kupyna` / `dstu-core` | 25.5 / 19.9 | 68 / 95 | |
-//! | Kupyna-512 `avx2-gfni` | 23.3 | 136 | 32.6 |
-//! | Kupyna-512 `avx2` | 24.1 | 138 | 33.7 |
-//! | Kupyna-512 `avx512-gfni` | 7.3 | 33 | 8.7 |
-//! | Kupyna-512 RustCrypto `kupyna` / `dstu-core` | 33.7 / 27.3 | 100 / 130 | |
+//! | Kupyna-256 `avx2-gfni` | 17.0 | 60 | 19.5 |
+//! | Kupyna-256 `avx2` | 17.5 | 63 | 20.0 |
+//! | Kupyna-256 `avx512-gfni` | 7.0 | 28 | 5.8 |
+//! | Kupyna-256 RustCrypto `kupyna` / `dstu-core` | 25.3 / 19.6 | 68 / 94 | |
+//! | Kupyna-512 `avx2-gfni` | 23.1 | 108 | 29.9 |
+//! | Kupyna-512 `avx2` | 24.1 | 111 | 31.1 |
+//! | Kupyna-512 `avx512-gfni` | 7.5 | 34 | 8.6 |
+//! | Kupyna-512 RustCrypto `kupyna` / `dstu-core` | 33.0 / 27.1 | 100 / 130 | |
 //!
-//! A long Kupyna-256 message: ≈ 1.1k ticks per block, ≈ 2.3 ops per tick
-//! of the count above; the shuffles (≈ 130 per round and group: S-box,
-//! transposes, rotations) are the bound on two shuffle ports. A one-block
-//! call costs ≈ 2.2k ticks (`kupyna_call_cost`): half of it is per call
-//! (the test profile's debug checks among it), so short messages, three
-//! calls each, are slower per byte than the peers' table lookups.
-//! GFNI saves little here: its 3 products against 9 ops of doublings per
+//! A long Kupyna-256 message: ≈ 1.1k ticks per 64-byte block, ≈ 2.3 ops
+//! per tick of the count above. 128 of the 256 ops of a group and round
+//! are shuffles (64 S-box, 32 transposes, 4 ShiftBytes, 28 rotations), and
+//! 28 more are `vpblendvb`, on the same few vector ports: they are the
+//! bound. A 64-byte message is three permutations (its block, the padding
+//! block, the output transformation), ≈ 3.3k ticks of the ≈ 3.8k it
+//! takes. GFNI saves little: 3 products against 9 ops of doublings per
 //! register, beside ≈ 60 shuffles.
+//!
+//! Not done: two messages interleaved in `digest_many` (the ports, not
+//! latency, bound one message); ShiftBytes folded into the transposes'
+//! last `vpshufb` (4 of the 128 shuffles); the row-sliced layout of
+//! Kalyna's `avx2-gfni` (no transposes per round), which T+'s additions
+//! mod 2^64 on whole columns in every round rule out without a byte carry
+//! chain across registers.
 
 use core::marker::PhantomData;
 
