@@ -310,6 +310,7 @@ fn sub_shift16<M: Simd, const A: usize>(m: M, y: &[[M::V; 4]; 2], z: &mut [[M::V
 
 /// T⊕ (lane 0) and T+ (lane 1) of R groups of 4 registers (R = 1: the
 /// 512-bit state, 2: the 1024-bit one).
+#[allow(clippy::needless_range_loop)] // constant indices once unrolled
 #[inline(always)]
 fn permute<M: Simd, P: Products<M>, const R: usize>(m: M, x: &mut [[M::V; 4]; R]) {
     let s = R - 1;
