@@ -42,29 +42,35 @@
 //! Kupyna-512: 14 rounds × 528 per 128-byte block, 58 per byte. The S-box
 //! is 55 % of it. One message at a time (no `compress_many`).
 //!
-//! Measured (Zen 4 VM, shared, TSC cycles/byte at 2.596 GHz, best of
-//! several; `kupyna_speed` in the test profile: opt-level 2 with debug
-//! assertions; one run, the peers in the same run):
+//! Measured on a Zen 4 VM (shared; TSC cycles/byte at 2.596 GHz, best of
+//! several, the peers in the same run). Release build, `multiblock-bench
+//! --hash kupyna-256 kupyna-512 --full` (one message of 1 MiB; one of 64 B;
+//! 64 messages of 64 B and of 1 KiB in one `digest_many` call):
 //!
-//! | | 1 MiB | 64-byte messages one by one | `digest_many`, 16 × 1 KiB |
-//! |---|---|---|---|
-//! | Kupyna-256 `avx2-gfni` | 17.0 | 60 | 19.5 |
-//! | Kupyna-256 `avx2` | 17.5 | 63 | 20.0 |
-//! | Kupyna-256 `avx512-gfni` | 7.0 | 28 | 5.8 |
-//! | Kupyna-256 RustCrypto `kupyna` / `dstu-core` | 25.3 / 19.6 | 68 / 94 | |
-//! | Kupyna-512 `avx2-gfni` | 23.1 | 108 | 29.9 |
-//! | Kupyna-512 `avx2` | 24.1 | 111 | 31.1 |
-//! | Kupyna-512 `avx512-gfni` | 7.5 | 34 | 8.6 |
-//! | Kupyna-512 RustCrypto `kupyna` / `dstu-core` | 33.0 / 27.1 | 100 / 130 | |
+//! | | 1 MiB | 64 B | 64 × 64 B | 64 × 1 KiB |
+//! |---|---|---|---|---|
+//! | Kupyna-256 `avx2-gfni` | 11.5 | 40.2 | 37.2 | 13.1 |
+//! | Kupyna-256 `avx2` | 12.4 | 42.0 | 39.6 | 14.0 |
+//! | Kupyna-256 `avx512-gfni` | 7.1 | 25.8 | 12.4 | 4.7 |
+//! | Kupyna-256 RustCrypto `kupyna` / `dstu-core` | 14.4 / 21.8 | 37.0 / 59.3 | | |
+//! | Kupyna-512 `avx2-gfni` | 15.3 | 68.0 | 64.2 | 19.4 |
+//! | Kupyna-512 `avx2` | 18.3 | 80.4 | 77.8 | 23.1 |
+//! | Kupyna-512 `avx512-gfni` | 7.0 | 30.6 | 23.9 | 9.3 |
+//! | Kupyna-512 RustCrypto `kupyna` / `dstu-core` | 20.3 / 25.9 | 62.0 / 84.5 | | |
 //!
-//! A long Kupyna-256 message: ≈ 1.1k ticks per 64-byte block, ≈ 2.3 ops
-//! per tick of the count above. 128 of the 256 ops of a group and round
-//! are shuffles (64 S-box, 32 transposes, 4 ShiftBytes, 28 rotations), and
-//! 28 more are `vpblendvb`, on the same few vector ports: they are the
-//! bound. A 64-byte message is three permutations (its block, the padding
-//! block, the output transformation), ≈ 3.3k ticks of the ≈ 3.8k it
-//! takes. GFNI saves little: 3 products against 9 ops of doublings per
-//! register, beside ≈ 60 shuffles.
+//! The test profile (opt-level 2 with debug assertions; `kupyna_speed`,
+//! 1 MiB / 64 B one by one): Kupyna-256 17.0 / 58 (`avx2-gfni`),
+//! 17.4 / 62 (`avx2`), RustCrypto 25.6 / 68, `dstu-core` 19.6 / 95;
+//! Kupyna-512 23.3 / 107, 24.2 / 109, 33.1 / 100, 27.0 / 130.
+//!
+//! A long Kupyna-256 message in the release build: ≈ 740 ticks per 64-byte
+//! block, 74 per round of 256 ops (≈ 3.5 per tick). 128 of them are
+//! shuffles (64 S-box, 32 transposes, 4 ShiftBytes, 28 rotations) and 28
+//! `vpblendvb`, on the same vector ports: the bound (Zen 4 runs `vpshufb`
+//! on two of its four vector pipes). A 64-byte message is three
+//! permutations (its block, the padding block, the output
+//! transformation). GFNI saves little: 3 products against 9 ops of
+//! doublings per register, beside ≈ 60 shuffles.
 //!
 //! Not done: two messages interleaved in `digest_many` (the ports, not
 //! latency, bound one message); ShiftBytes folded into the transposes'
