@@ -37,7 +37,7 @@ mod backends;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod half_row;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-mod nibble;
+pub(crate) mod nibble;
 mod key_schedule;
 pub(crate) mod constants;
 

@@ -20,7 +20,7 @@ pub(crate) type Lane = [u8; 32];
 
 /// The 16 rows of 16 bytes of each S-box (row h = π[16h..16h+16]).
 #[repr(align(32))]
-pub(crate) struct Rows(pub(super) [[Lane; 16]; 4]);
+pub(crate) struct Rows(pub(crate) [[Lane; 16]; 4]);
 
 const fn rows(sbox: &[[u8; 256]; 4]) -> Rows {
     let mut r = [[[0u8; 32]; 16]; 4];
@@ -38,7 +38,7 @@ const fn rows(sbox: &[[u8; 256]; 4]) -> Rows {
 }
 
 /// π_a and π_a⁻¹ as rows.
-pub(super) static ENC_ROWS: Rows = rows(&SBOX);
+pub(crate) static ENC_ROWS: Rows = rows(&SBOX);
 pub(super) static DEC_ROWS: Rows = rows(&SBOX_INV);
 
 /// Repeats a 16-byte lane pattern into both ymm lanes.
@@ -88,13 +88,13 @@ fn shuffle_each<M: Simd>(m: M, mut x: [M::V; 4], idx: &Lane) -> [M::V; 4] {
 /// Natural layout (4 pieces of 16 bytes of a 64-byte chunk per lane) →
 /// rows: lane a = [row a | row a+4], 8 columns each.
 #[inline(always)]
-pub(super) fn to_rows<M: Simd>(m: M, x: [M::V; 4]) -> [M::V; 4] {
+pub(crate) fn to_rows<M: Simd>(m: M, x: [M::V; 4]) -> [M::V; 4] {
     transpose_dwords(m, shuffle_each(m, x, &GATHER), &ROWS_OUT)
 }
 
 /// Rows → natural layout (the inverse of [`to_rows`]).
 #[inline(always)]
-pub(super) fn from_rows<M: Simd>(m: M, y: [M::V; 4]) -> [M::V; 4] {
+pub(crate) fn from_rows<M: Simd>(m: M, y: [M::V; 4]) -> [M::V; 4] {
     transpose_dwords(m, shuffle_each(m, y, &ROWS_OUT_INV), &GATHER_INV)
 }
 
@@ -102,7 +102,7 @@ pub(super) fn from_rows<M: Simd>(m: M, y: [M::V; 4]) -> [M::V; 4] {
 /// comment. One register at a time: two (sharing the table loads) spilled
 /// the 16 ymm registers, which cost more than the 16 loads saved.
 #[inline(always)]
-pub(super) fn sbox<M: Simd>(m: M, x: M::V, t: &[Lane; 16]) -> M::V {
+pub(crate) fn sbox<M: Simd>(m: M, x: M::V, t: &[Lane; 16]) -> M::V {
     let y = m.xor(x, m.splat8(0x80));
     let b6 = m.add8_opaque(x, x);
     let b5 = m.add8_opaque(b6, b6);

@@ -17,13 +17,17 @@
 //!
 //! Backends, fastest first: `avx512-gfni` (one message's T⊕ and T+ in zmm
 //! registers, interleaved; many messages interleaved in `digest_many`; see
-//! `avx512_gfni.rs`), `portable` (constant-time plain Rust: bitsliced
+//! `avx512_gfni.rs`), `avx2-gfni` and `avx2` (T⊕ and T+ in the two lanes
+//! of ymm registers, Kalyna's nibble S-box, MixColumns by `vpshufb`
+//! rotations and GFNI products or doublings; see `avx2.rs`), `portable` (constant-time plain Rust: bitsliced
 //! S-boxes, SWAR MixColumns; see `portable.rs`), `reference` (the oracle,
 //! not constant-time).
 
 mod constants;
 mod portable;
 mod reference;
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 #[cfg(any(target_arch = "x86_64", test))]
 mod avx512_gfni;
 #[cfg(test)]
@@ -60,7 +64,8 @@ pub(crate) struct Kernel {
 
 /// Fastest first; the default is the first constant-time one the CPU runs.
 #[cfg(target_arch = "x86_64")]
-pub(crate) static BACKENDS: &[Backend<(), Kernel>] = &[avx512_gfni::BACKEND, PORTABLE, REFERENCE];
+pub(crate) static BACKENDS: &[Backend<(), Kernel>] =
+    &[avx512_gfni::BACKEND, avx2::AVX2_GFNI, avx2::AVX2, PORTABLE, REFERENCE];
 /// Fastest first; the default is the first constant-time one the CPU runs.
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) static BACKENDS: &[Backend<(), Kernel>] = &[PORTABLE, REFERENCE];

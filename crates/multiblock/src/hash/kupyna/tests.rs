@@ -296,6 +296,56 @@ fn avx512_kernel_on_the_emulator() {
     }
 }
 
+/// The ymm kernels (GFNI products and doublings) on the emulated 32-byte
+/// machine against `reference`: several blocks, and the output
+/// transformation, for both state sizes.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn avx2_kernels_on_the_emulator() {
+    use super::avx2::{ByDoubling, ByGfni, Compress, Output};
+    use super::avx512_gfni::On;
+    use crate::simd::emu::Emu;
+    use crate::simd::Job;
+    use core::marker::PhantomData;
+    let mut rng = Rng(0xa42);
+    for cols in [8, 16] {
+        let bb = 8 * cols;
+        for blocks in 0..=3 {
+            let h: State = rng.bytes(128).try_into().expect("128");
+            let msg = rng.bytes(blocks * bb);
+            let mut want = h;
+            (reference::KERNEL.compress)(cols, &mut want, &msg);
+            let (mut g, mut d) = (h, h);
+            On(Emu::<32>, Compress::<ByGfni> { cols, h: &mut g, blocks: &msg, products: PhantomData }).run();
+            On(Emu::<32>, Compress::<ByDoubling> { cols, h: &mut d, blocks: &msg, products: PhantomData }).run();
+            assert_eq!(g[..bb], want[..bb], "GFNI products, {cols} columns, {blocks} blocks");
+            assert_eq!(d[..bb], want[..bb], "doublings, {cols} columns, {blocks} blocks");
+        }
+        let h: State = rng.bytes(128).try_into().expect("128");
+        let mut want = h;
+        (reference::KERNEL.output)(cols, &mut want);
+        let (mut g, mut d) = (h, h);
+        On(Emu::<32>, Output::<ByGfni> { cols, h: &mut g, products: PhantomData }).run();
+        On(Emu::<32>, Output::<ByDoubling> { cols, h: &mut d, products: PhantomData }).run();
+        assert_eq!(g[..bb], want[..bb], "output, GFNI products, {cols} columns");
+        assert_eq!(d[..bb], want[..bb], "output, doublings, {cols} columns");
+    }
+}
+
+/// Where the CPU has AVX2 (and GFNI), the tests above run the ymm backends.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn ymm_backends_are_tested_where_the_cpu_has_them() {
+    let cpu = crate::cpu::CpuFeatures::get();
+    let have = backends();
+    if cpu.avx2 {
+        assert!(have.contains(&"avx2"), "{have:?}");
+    }
+    if cpu.avx2 && cpu.gfni {
+        assert!(have.contains(&"avx2-gfni"), "{have:?}");
+    }
+}
+
 /// Cycles per byte (TSC) of every backend and the two peers: one long
 /// message, 64-byte messages one at a time, and many 64-byte and 1 KiB
 /// messages through `digest_many`. `cargo test --release -- --ignored

@@ -1,0 +1,455 @@
+//! `avx2-gfni` and `avx2`: constant-time Kupyna on ymm registers (AVX2,
+//! with or without GFNI), for x86 CPUs without AVX-512 (AMD Zen 3, Intel
+//! client cores).
+//!
+//! Layout: T⊕ and T+ of one compression side by side, one per 128-bit lane.
+//! Register i (4 for the 512-bit state, 8 for the 1024-bit one) holds the
+//! 16-byte piece i of each state (bytes 16i..16i+16: columns 2i and 2i+1,
+//! one per 64-bit element); lane 0 is T⊕'s, lane 1 T+'s. The output
+//! transformation runs the same code on (h, h) and keeps lane 0.
+//!
+//! A round, per group of 4 registers (one 64-byte half of each state):
+//! - round constants: a `vpaddq` (zero in lane 0) and a `vpxor` (zero in
+//!   lane 1) per register: 8;
+//! - into rows: Kalyna's 4-register transpose (`kalyna::nibble::to_rows`:
+//!   4 `vpshufb` + 8 unpacks + 4 `vpshufb` = 16); lane L of register a is
+//!   then row a ‖ row a + 4 (8 columns each) of state L, the bytes of S-box
+//!   class a only;
+//! - ShiftBytes: rotations of rows inside a lane, no lane crossing: one
+//!   `vpshufb` per register (512-bit state); for the 1024-bit state the two
+//!   halves' row registers are first joined into whole 16-column rows
+//!   (`vpunpck{l,h}qdq`, 2 per register pair, and 2 back after), each a
+//!   `vpshufb` rotation;
+//! - SubBytes: Kalyna's nibble S-box (`kalyna::nibble::sbox`: 16 `vpshufb`
+//!   over the 16-byte rows of π_a, a 3-level `vpblendvb` tree on bits 4..6;
+//!   35 ops per register), one S-box per register: no address or branch
+//!   depends on data;
+//! - out of rows: the inverse transpose, 16;
+//! - MixColumns per register, each 64-bit element a column (row i = byte
+//!   i): with R_j the column rotated by j rows (a `vpshufb`), P_0 = R_0 ⊕
+//!   R_7, out = A ⊕ 2·B ⊕ 4·C ⊕ 8·R_4 with A = P_0 ⊕ R_6(P_0) ⊕ R_2,
+//!   B = R_3(P_0), C = B ⊕ R_6 ⊕ R_1 (the decomposition of the
+//!   `avx512-gfni` kernel): 7 `vpshufb`, 8 XORs and either 3
+//!   `vgf2p8affineqb` (`avx2-gfni`: 18 ops) or, in Horner form
+//!   A ⊕ 2·(B ⊕ 2·(C ⊕ 2·R_4)), 3 doublings in GF(2^8)/0x11D of
+//!   3 ops each (`vpaddb`, `vpblendvb` of 0x1D by bit 7, `vpxor`; `avx2`:
+//!   24 ops).
+//!
+//! Count per round and group of 4 registers (128 state bytes: the 64 of
+//! T⊕ and of T+): 8 + 16 + 4 + 140 + 16 + 72 = 256 (`avx2-gfni`), 280
+//! (`avx2`); the 1024-bit state (two groups) adds 16 unpacks per round (8
+//! into whole rows, 8 back). Per 64-byte block of Kupyna-256: 10 rounds × 256 ≈ 2.6k ops, 40 per byte;
+//! Kupyna-512: 14 rounds × 528 per 128-byte block, 58 per byte. The S-box
+//! is 55 % of it. One message at a time (no `compress_many`).
+//!
+//! Measured on a Zen 4 VM (shared; TSC cycles/byte at 2.596 GHz, best of
+//! several, the peers in the same run). Release build, `multiblock-bench
+//! --hash kupyna-256 kupyna-512 --full` (one message of 1 MiB; one of 64 B;
+//! 64 messages of 64 B and of 1 KiB in one `digest_many` call):
+//!
+//! | | 1 MiB | 64 B | 64 × 64 B | 64 × 1 KiB |
+//! |---|---|---|---|---|
+//! | Kupyna-256 `avx2-gfni` | 11.5 | 40.2 | 37.2 | 13.1 |
+//! | Kupyna-256 `avx2` | 12.4 | 42.0 | 39.6 | 14.0 |
+//! | Kupyna-256 `avx512-gfni` | 7.1 | 25.8 | 12.4 | 4.7 |
+//! | Kupyna-256 RustCrypto `kupyna` / `dstu-core` | 14.4 / 21.8 | 37.0 / 59.3 | | |
+//! | Kupyna-512 `avx2-gfni` | 15.3 | 68.0 | 64.2 | 19.4 |
+//! | Kupyna-512 `avx2` | 18.3 | 80.4 | 77.8 | 23.1 |
+//! | Kupyna-512 `avx512-gfni` | 7.0 | 30.6 | 23.9 | 9.3 |
+//! | Kupyna-512 RustCrypto `kupyna` / `dstu-core` | 20.3 / 25.9 | 62.0 / 84.5 | | |
+//!
+//! The test profile (opt-level 2 with debug assertions; `kupyna_speed`,
+//! 1 MiB / 64 B one by one): Kupyna-256 17.0 / 58 (`avx2-gfni`),
+//! 17.4 / 62 (`avx2`), RustCrypto 25.6 / 68, `dstu-core` 19.6 / 95;
+//! Kupyna-512 23.3 / 107, 24.2 / 109, 33.1 / 100, 27.0 / 130.
+//!
+//! A long Kupyna-256 message in the release build: ≈ 740 ticks per 64-byte
+//! block, 74 per round of 256 ops (≈ 3.5 per tick). 128 of them are
+//! shuffles (64 S-box, 32 transposes, 4 ShiftBytes, 28 rotations) and 28
+//! `vpblendvb`, on the same vector ports: the bound (Zen 4 runs `vpshufb`
+//! on two of its four vector pipes). A 64-byte message is three
+//! permutations (its block, the padding block, the output
+//! transformation). GFNI saves little: 3 products against 9 ops of
+//! doublings per register, beside ≈ 60 shuffles.
+//!
+//! Not done: two messages interleaved in `digest_many` (the ports, not
+//! latency, bound one message); ShiftBytes folded into the transposes'
+//! last `vpshufb` (4 of the 128 shuffles); the row-sliced layout of
+//! Kalyna's `avx2-gfni` (no transposes per round), which T+'s additions
+//! mod 2^64 on whole columns in every round rule out without a byte carry
+//! chain across registers.
+
+use core::marker::PhantomData;
+
+use super::avx512_gfni::{JobOn, On};
+use super::constants::{add_constant, rounds, shift, xor_constant, COLS_512};
+use super::State;
+#[cfg(target_arch = "x86_64")]
+use super::Kernel;
+#[cfg(target_arch = "x86_64")]
+use crate::backend::{Backend, BackendInfo};
+use crate::gf256::{mul_matrix, KALYNA};
+use crate::kalyna::constants::MDS;
+use crate::kalyna::nibble::{from_rows, sbox, to_rows, Lane, ENC_ROWS};
+use crate::simd::{Gfni, Simd};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::{Avx2, Avx2Gfni, Machine, Ymm};
+use zeroize::Zeroize;
+
+#[cfg(target_arch = "x86_64")]
+type YG = Ymm<Avx2Gfni>;
+#[cfg(target_arch = "x86_64")]
+type Y = Ymm<Avx2>;
+
+/// AVX2 + GFNI.
+#[cfg(target_arch = "x86_64")]
+pub(crate) const AVX2_GFNI: Backend<(), Kernel> = Backend {
+    info: BackendInfo { name: "avx2-gfni", constant_time: true, ways: 1, needs: <YG as Machine>::NEEDS },
+    available: <YG as Machine>::available,
+    new: |_| Kernel { compress: compress_gfni, output: output_gfni, compress_many: None, output_many: None, lanes: 1 },
+};
+
+/// AVX2 alone.
+#[cfg(target_arch = "x86_64")]
+pub(crate) const AVX2: Backend<(), Kernel> = Backend {
+    info: BackendInfo { name: "avx2", constant_time: true, ways: 1, needs: <Y as Machine>::NEEDS },
+    available: <Y as Machine>::available,
+    new: |_| Kernel { compress: compress_avx2, output: output_avx2, compress_many: None, output_many: None, lanes: 1 },
+};
+
+#[cfg(target_arch = "x86_64")]
+fn compress_gfni(cols: usize, h: &mut State, blocks: &[u8]) {
+    let m = YG::detect().expect("the backend is chosen only where the CPU runs it");
+    m.vectorize(On(m, Compress::<ByGfni> { cols, h, blocks, products: PhantomData }))
+}
+
+#[cfg(target_arch = "x86_64")]
+fn output_gfni(cols: usize, h: &mut State) {
+    let m = YG::detect().expect("the backend is chosen only where the CPU runs it");
+    m.vectorize(On(m, Output::<ByGfni> { cols, h, products: PhantomData }))
+}
+
+#[cfg(target_arch = "x86_64")]
+fn compress_avx2(cols: usize, h: &mut State, blocks: &[u8]) {
+    let m = Y::detect().expect("the backend is chosen only where the CPU runs it");
+    m.vectorize(On(m, Compress::<ByDoubling> { cols, h, blocks, products: PhantomData }))
+}
+
+#[cfg(target_arch = "x86_64")]
+fn output_avx2(cols: usize, h: &mut State) {
+    let m = Y::detect().expect("the backend is chosen only where the CPU runs it");
+    m.vectorize(On(m, Output::<ByDoubling> { cols, h, products: PhantomData }))
+}
+
+/// How MixColumns multiplies by 2, 4 and 8.
+pub(crate) trait Products<M: Simd> {
+    /// MixColumns on each 64-bit column of `z`.
+    fn mix(m: M, z: M::V) -> M::V;
+}
+
+/// `vgf2p8affineqb` by the matrices of the products.
+pub(crate) struct ByGfni;
+
+/// Doublings: `vpaddb`, and 0x1D XORed where bit 7 was set (`vpblendvb`).
+pub(crate) struct ByDoubling;
+
+const M2: u64 = mul_matrix(2, KALYNA);
+const M4: u64 = mul_matrix(4, KALYNA);
+const M8: u64 = mul_matrix(8, KALYNA);
+
+// `mix_terms` relies on v = (1, 1, 1^4, 1, 8, 2^4, 1^2^4, 4).
+const _: () = assert!(
+    MDS[0] == 1 && MDS[1] == 1 && MDS[2] == 5 && MDS[3] == 1 && MDS[4] == 8 && MDS[5] == 6 && MDS[6] == 7 && MDS[7] == 4
+);
+
+/// `ROT[j]`: each 64-bit column rotated by j rows (byte i ← byte i − j mod
+/// 8, a left rotation by 8j bits), in both lanes.
+#[repr(align(32))]
+struct Rot([Lane; 8]);
+
+static ROT: Rot = {
+    let mut t = [[0u8; 32]; 8];
+    let mut j = 0;
+    while j < 8 {
+        let mut b = 0;
+        while b < 32 {
+            t[j][b] = (b / 8 * 8 + (b % 8 + 8 - j) % 8) as u8;
+            b += 1;
+        }
+        j += 1;
+    }
+    Rot(t)
+};
+
+/// One `vpshufb` (kept as one: LLVM makes the 2-row rotations a
+/// `vpshuflw` + `vpshufhw` pair, two shuffles where the S-box already keeps
+/// the shuffle ports busy).
+#[inline(always)]
+fn rot<M: Simd>(m: M, z: M::V, j: usize) -> M::V {
+    m.shuffle8_opaque(z, m.load(&ROT.0[j]))
+}
+
+/// (A, B, C, R_4) with MixColumns(z) = A ⊕ 2·B ⊕ 4·C ⊕ 8·R_4.
+#[inline(always)]
+fn mix_terms<M: Simd>(m: M, z: M::V) -> [M::V; 4] {
+    let p0 = m.xor(z, rot(m, z, 7));
+    let a = m.xor3(p0, rot(m, p0, 6), rot(m, z, 2));
+    let b = rot(m, p0, 3);
+    let c = m.xor3(b, rot(m, z, 6), rot(m, z, 1));
+    [a, b, c, rot(m, z, 4)]
+}
+
+impl<M: Gfni> Products<M> for ByGfni {
+    #[inline(always)]
+    fn mix(m: M, z: M::V) -> M::V {
+        let [a, b, c, r4] = mix_terms(m, z);
+        let s = m.xor3(a, m.affine(b, M2), m.affine(c, M4));
+        m.xor(s, m.affine(r4, M8))
+    }
+}
+
+/// Each byte times x in GF(2^8)/0x11D, without branches or lookups.
+#[inline(always)]
+fn double<M: Simd>(m: M, x: M::V) -> M::V {
+    m.xor(m.add8(x, x), m.blendv_opaque(m.zero(), m.splat8(0x1d), x))
+}
+
+impl<M: Simd> Products<M> for ByDoubling {
+    #[inline(always)]
+    fn mix(m: M, z: M::V) -> M::V {
+        let [a, b, c, r4] = mix_terms(m, z);
+        let t = m.xor(c, double(m, r4));
+        let t = m.xor(b, double(m, t));
+        m.xor(a, double(m, t))
+    }
+}
+
+/// Round constants per register: `[state size][round][register]`, T⊕'s
+/// (XOR, lane 0; lane 1 zero) and T+'s (added, lane 1; lane 0 zero).
+#[repr(align(32))]
+struct Constants([[[Lane; 8]; 14]; 2]);
+
+const fn round_constants(cols: usize, plus: bool) -> [[Lane; 8]; 14] {
+    let mut t = [[[0u8; 32]; 8]; 14];
+    let mut r = 0;
+    while r < rounds(cols) {
+        let mut j = 0;
+        while j < cols {
+            let w = if plus { add_constant(j, cols, r) } else { xor_constant(j, r) as u64 };
+            let b = w.to_le_bytes();
+            let at = if plus { 16 } else { 0 } + 8 * (j % 2);
+            let mut k = 0;
+            while k < 8 {
+                t[r][j / 2][at + k] = b[k];
+                k += 1;
+            }
+            j += 1;
+        }
+        r += 1;
+    }
+    t
+}
+
+/// `[512-bit, 1024-bit]`.
+static XOR_RC: Constants = Constants([round_constants(8, false), round_constants(16, false)]);
+static ADD_RC: Constants = Constants([round_constants(8, true), round_constants(16, true)]);
+
+/// ShiftBytes on the row registers of the 512-bit state: lane half 0 is
+/// row a, half 1 row a + 4 (8 columns each); column c ← column c − δ.
+#[repr(align(32))]
+struct Shifts8([Lane; 4]);
+
+static SHIFT8: Shifts8 = {
+    let mut t = [[0u8; 32]; 4];
+    let mut a = 0;
+    while a < 4 {
+        let mut b = 0;
+        while b < 32 {
+            let (half, c) = (b % 16 / 8, b % 8);
+            let d = shift(a + 4 * half, 8);
+            t[a][b] = (8 * half + (c + 8 - d) % 8) as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    Shifts8(t)
+};
+
+/// ShiftBytes on whole 16-column rows of the 1024-bit state: `[row]`.
+#[repr(align(32))]
+struct Shifts16([Lane; 8]);
+
+static SHIFT16: Shifts16 = {
+    let mut t = [[0u8; 32]; 8];
+    let mut i = 0;
+    while i < 8 {
+        let d = shift(i, 16);
+        let mut b = 0;
+        while b < 32 {
+            t[i][b] = ((b % 16 + 16 - d) % 16) as u8;
+            b += 1;
+        }
+        i += 1;
+    }
+    Shifts16(t)
+};
+
+/// ShiftBytes and SubBytes on row register a of the 512-bit state. `A` is
+/// a constant so that every table address is one (a loop over a kept
+/// bounds checks and computed addresses in the compiled code).
+#[inline(always)]
+fn shift_sub8<M: Simd, const A: usize>(m: M, y: &[M::V; 4], z: &mut [M::V; 4]) {
+    z[A] = sbox(m, m.shuffle8(y[A], m.load(&SHIFT8.0[A])), &ENC_ROWS.0[A]);
+}
+
+/// SubBytes and ShiftBytes on rows a and a + 4 of the 1024-bit state: the
+/// halves' row registers joined into whole rows and back.
+#[inline(always)]
+fn sub_shift16<M: Simd, const A: usize>(m: M, y: &[[M::V; 4]; 2], z: &mut [[M::V; 4]; 2]) {
+    let u = sbox(m, m.unpack_lo::<8>(y[0][A], y[1][A]), &ENC_ROWS.0[A]);
+    let v = sbox(m, m.unpack_hi::<8>(y[0][A], y[1][A]), &ENC_ROWS.0[A]);
+    let u = m.shuffle8(u, m.load(&SHIFT16.0[A]));
+    let v = m.shuffle8(v, m.load(&SHIFT16.0[A + 4]));
+    z[0][A] = m.unpack_lo::<8>(u, v);
+    z[1][A] = m.unpack_hi::<8>(u, v);
+}
+
+/// T⊕ (lane 0) and T+ (lane 1) of R groups of 4 registers (R = 1: the
+/// 512-bit state, 2: the 1024-bit one).
+#[allow(clippy::needless_range_loop)] // constant indices once unrolled
+#[inline(always)]
+fn permute<M: Simd, P: Products<M>, const R: usize>(m: M, x: &mut [[M::V; 4]; R]) {
+    let s = R - 1;
+    let n = rounds(8 * R);
+    for (add, xor) in ADD_RC.0[s].iter().zip(&XOR_RC.0[s]).take(n) {
+        for g in 0..R {
+            for p in 0..4 {
+                let v = m.add64(x[g][p], m.load(&add[4 * g + p]));
+                x[g][p] = m.xor(v, m.load(&xor[4 * g + p]));
+            }
+        }
+        if R == 1 {
+            let y = to_rows(m, x[0]);
+            let mut z = y;
+            shift_sub8::<M, 0>(m, &y, &mut z);
+            shift_sub8::<M, 1>(m, &y, &mut z);
+            shift_sub8::<M, 2>(m, &y, &mut z);
+            shift_sub8::<M, 3>(m, &y, &mut z);
+            x[0] = from_rows(m, z);
+        } else {
+            let y = [to_rows(m, x[0]), to_rows(m, x[R - 1])];
+            let mut z = y;
+            sub_shift16::<M, 0>(m, &y, &mut z);
+            sub_shift16::<M, 1>(m, &y, &mut z);
+            sub_shift16::<M, 2>(m, &y, &mut z);
+            sub_shift16::<M, 3>(m, &y, &mut z);
+            x[0] = from_rows(m, z[0]);
+            x[R - 1] = from_rows(m, z[1]);
+        }
+        for g in 0..R {
+            for p in 0..4 {
+                x[g][p] = P::mix(m, x[g][p]);
+            }
+        }
+    }
+}
+
+/// Loads (T⊕'s input ‖ T+'s input), each `64·R` bytes of `buf`, into the
+/// registers: piece i of each state into register i's lanes.
+#[inline(always)]
+fn load<M: Simd, const R: usize>(m: M, buf: &[u8; 256]) -> [[M::V; 4]; R] {
+    let mut x = [[m.zero(); 4]; R];
+    for g in 0..R {
+        for p in 0..4 {
+            x[g][p] = m.load_lanes(&buf[64 * g + 16 * p..], 64 * R);
+        }
+    }
+    x
+}
+
+#[inline(always)]
+fn store<M: Simd, const R: usize>(m: M, x: &[[M::V; 4]; R], buf: &mut [u8; 256]) {
+    for g in 0..R {
+        for p in 0..4 {
+            m.store_lanes(x[g][p], &mut buf[64 * g + 16 * p..], 64 * R);
+        }
+    }
+}
+
+/// h ← T⊕(h ⊕ m) ⊕ T+(m) ⊕ h for each whole block m.
+pub(crate) struct Compress<'a, P> {
+    pub(crate) cols: usize,
+    pub(crate) h: &'a mut State,
+    pub(crate) blocks: &'a [u8],
+    pub(crate) products: PhantomData<P>,
+}
+
+impl<M: Simd, P: Products<M>> JobOn<M> for Compress<'_, P> {
+    #[inline(always)]
+    fn run_on(self, m: M) {
+        if self.cols == COLS_512 {
+            compress_blocks::<M, P, 1>(m, self.h, self.blocks)
+        } else {
+            compress_blocks::<M, P, 2>(m, self.h, self.blocks)
+        }
+    }
+}
+
+#[inline(always)]
+fn compress_blocks<M: Simd, P: Products<M>, const R: usize>(m: M, h: &mut State, blocks: &[u8]) {
+    let n = 64 * R;
+    // (h ⊕ m ‖ m) in, (T⊕ ‖ T+) out.
+    let mut buf = [0u8; 256];
+    for blk in blocks.chunks_exact(n) {
+        for k in (0..n).step_by(32) {
+            let v = m.load(&blk[k..]);
+            m.store(m.xor(m.load(&h[k..]), v), &mut buf[k..]);
+            m.store(v, &mut buf[n + k..]);
+        }
+        let mut x = load::<M, R>(m, &buf);
+        permute::<M, P, R>(m, &mut x);
+        store::<M, R>(m, &x, &mut buf);
+        for k in (0..n).step_by(32) {
+            let v = m.xor3(m.load(&h[k..]), m.load(&buf[k..]), m.load(&buf[n + k..]));
+            m.store(v, &mut h[k..]);
+        }
+    }
+    // As a slice: one memset and a barrier (the array impl writes a byte at a time).
+    buf[..].zeroize();
+}
+
+/// h ← T⊕(h) ⊕ h.
+pub(crate) struct Output<'a, P> {
+    pub(crate) cols: usize,
+    pub(crate) h: &'a mut State,
+    pub(crate) products: PhantomData<P>,
+}
+
+impl<M: Simd, P: Products<M>> JobOn<M> for Output<'_, P> {
+    #[inline(always)]
+    fn run_on(self, m: M) {
+        if self.cols == COLS_512 {
+            output_state::<M, P, 1>(m, self.h)
+        } else {
+            output_state::<M, P, 2>(m, self.h)
+        }
+    }
+}
+
+#[inline(always)]
+fn output_state<M: Simd, P: Products<M>, const R: usize>(m: M, h: &mut State) {
+    let n = 64 * R;
+    // (h ‖ h): lane 1 runs T+ on a copy, unused.
+    let mut buf = [0u8; 256];
+    buf[..n].copy_from_slice(&h[..n]);
+    buf[n..2 * n].copy_from_slice(&h[..n]);
+    let mut x = load::<M, R>(m, &buf);
+    permute::<M, P, R>(m, &mut x);
+    store::<M, R>(m, &x, &mut buf);
+    for k in (0..n).step_by(32) {
+        let v = m.xor(m.load(&h[k..]), m.load(&buf[k..]));
+        m.store(v, &mut h[k..]);
+    }
+    // As a slice: one memset and a barrier (the array impl writes a byte at a time).
+    buf[..].zeroize();
+}
