@@ -5,7 +5,7 @@
 //!
 //! | task | use |
 //! |---|---|
-//! | a whole message, one call | [`digest`] |
+//! | a whole message, one call | [`digest()`] |
 //! | a message in pieces, a hash chosen at run time | [`Hasher`] |
 //! | the RustCrypto `Digest` traits (and HMAC, …) | [`Streebog256`], [`Streebog512`], [`Kupyna256`], [`Kupyna384`], [`Kupyna512`] |
 //! | many independent messages at once (in the SIMD lanes) | [`digest_many`] |
@@ -47,7 +47,7 @@ pub fn digest(id: HashId, data: &[u8]) -> Result<Vec<u8>> {
 
 /// The digests of independent messages of any lengths, in order. Backends
 /// that can hash several messages in the lanes of one register do so; the
-/// result is the same as one [`digest`] per message.
+/// result is the same as one [`digest()`] per message.
 pub fn digest_many(id: HashId, messages: &[&[u8]]) -> Result<Vec<Vec<u8>>> {
     digest_many_with_backend(id, messages, BackendChoice::Auto)
 }
