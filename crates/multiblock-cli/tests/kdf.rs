@@ -21,7 +21,7 @@ fn ok(args: &[&str]) -> String {
 }
 
 fn vectors() -> Vec<Value> {
-    let path = format!("{}/../multiblock/vectors/kdf.json", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../multiblock/vectors/keyed/kdf.json", env!("CARGO_MANIFEST_DIR"));
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     doc["vectors"].as_array().unwrap().clone()
 }

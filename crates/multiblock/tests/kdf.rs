@@ -1,6 +1,6 @@
 //! The keyed Streebog constructions (`multiblock::kdf`) against the vectors
 //! of RFC 7836 Appendix B, RFC 9189 Appendix A.1.1 and RFC 9367 Appendix A
-//! (vectors/kdf.json), and on random inputs against independent
+//! (vectors/keyed/kdf.json), and on random inputs against independent
 //! constructions written here: HMAC by the RFC 2104 formula over the
 //! RustCrypto Streebog, KDF_TREE against the single-step KDF where
 //! RFC 7836 §4.5 says they coincide, and TLSTREE's cache against the
@@ -16,7 +16,7 @@ use serde_json::Value;
 use streebog::Digest;
 
 fn vectors() -> Vec<Value> {
-    let path = format!("{}/vectors/kdf.json", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/vectors/keyed/kdf.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let doc: Value = serde_json::from_str(&text).expect("vector JSON");
     doc["vectors"].as_array().expect("vectors array").clone()
