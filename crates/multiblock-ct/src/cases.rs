@@ -233,8 +233,12 @@ impl Case {
         }
         let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
         let many = probed(probe, || hash::digest_many_with_backend(id, &refs, self.choice())).map_err(|e| e.to_string())?;
+        // A table backend's digest comes out of lookups, which memcheck
+        // counts as defined: only a constant-time backend's digest must
+        // still be marked (the leaky control is judged by memcheck's reports).
+        let constant_time = hash::backends(id).iter().any(|s| s.info.name == self.backend && s.info.constant_time);
         for ((whole, split), from_many) in digests.iter().zip(&many) {
-            if lengths.iter().any(|&n| n > 0) && !still_secret(whole) {
+            if constant_time && !still_secret(whole) {
                 return Err("the digest is no longer marked secret: the check is blind here".into());
             }
             for public in [whole, split, from_many] {
