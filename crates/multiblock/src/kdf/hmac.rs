@@ -30,9 +30,9 @@
 //! ```
 
 use super::{Streebog256, Streebog512};
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::modes::tag::verify;
 use digest::{FixedOutput, KeyInit, Output, Update};
-use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 /// The RustCrypto `digest` crate, whose `Mac` and `KeyInit` traits the HMAC
@@ -73,14 +73,14 @@ pub fn hmac_streebog512(key: &[u8], message: &[u8]) -> [u8; 64] {
 }
 
 /// `Ok` if `tag` is the 32-byte HMAC_GOSTR3411_2012_256 of `message` under
-/// `key`, else [`Error::Authentication`]; the comparison takes the same time
+/// `key`, else [`crate::Error::Authentication`]; the comparison takes the same time
 /// wherever the tags differ.
 pub fn verify_hmac_streebog256(key: &[u8], message: &[u8], tag: &[u8]) -> Result<()> {
     verify(&hmac_streebog256(key, message), tag)
 }
 
 /// `Ok` if `tag` is the 64-byte HMAC_GOSTR3411_2012_512 of `message` under
-/// `key`, else [`Error::Authentication`]; the comparison takes the same time
+/// `key`, else [`crate::Error::Authentication`]; the comparison takes the same time
 /// wherever the tags differ.
 pub fn verify_hmac_streebog512(key: &[u8], message: &[u8], tag: &[u8]) -> Result<()> {
     verify(&hmac_streebog512(key, message), tag)
@@ -103,15 +103,4 @@ pub(crate) fn mac_parts_into<M: KeyInit + Update + FixedOutput>(key: &[u8], part
     mac.finalize_into(&mut full);
     out.copy_from_slice(&full);
     full.as_mut_slice().zeroize();
-}
-
-/// Constant-time tag comparison (`subtle`), then one branch on the verdict,
-/// which the caller learns anyway.
-#[inline(never)]
-fn verify(expected: &[u8], received: &[u8]) -> Result<()> {
-    if bool::from(expected.ct_eq(received)) {
-        Ok(())
-    } else {
-        Err(Error::Authentication)
-    }
 }

@@ -31,7 +31,7 @@ pub(crate) mod threaded;
 mod request;
 pub mod stream;
 mod stream_core;
-mod tag;
+pub(crate) mod tag;
 mod threads;
 
 pub use oneshot::{decrypt, encrypt, mac};
