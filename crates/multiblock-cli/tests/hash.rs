@@ -6,75 +6,21 @@
 //! where the system OpenSSL has gost-engine's provider, Streebog against it.
 
 use multiblock::hash::{self, HashId};
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_multiblock");
+use common::{bytes, fails, hex, run, s, write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
 /// RFC 6986 §10.1, M1 (written there as the 63 digits below, most significant byte first).
 const M1: &[u8] = b"012345678901234567890123456789012345678901234567890123456789012";
 /// RFC 6986 §10.1.1 and §10.1.2: H(M1) for Streebog-512 and Streebog-256.
 const M1_512: &str = "1b54d01a4af5b9d5cc3d86d68d285462b19abc2475222f35c085122be4ba1ffa00ad30f8767b3a82384c6574f024c311e2a481332b08ef7f41797891c1646f48";
 const M1_256: &str = "9d151eefd8590b89daa6ba6cb74af9275dd051026bb149a452fd84e5e57b5500";
 
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env_remove("MULTIBLOCK_BACKEND")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
-
 fn stdout(o: &Output) -> String {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-/// Exit status `code`, one line on stderr containing `word`, no panic.
-fn fails(o: &Output, code: i32, word: &str, what: &str) {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(code), "{what}: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{what}: not one line: {err}");
-    assert!(err.contains(word), "{what}: '{err}' lacks '{word}'");
-    assert!(!err.contains("panicked"), "{what}: {err}");
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Pseudo-random bytes (xorshift), different per `seed`.
-fn bytes(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = 0x9e37_79b9_7f4a_7c15u64 ^ seed.wrapping_mul(0x2545_f491_4f6c_dd1d);
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
-}
-
-fn write(dir: &Path, name: &str, data: &[u8]) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, data).unwrap();
-    p
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 #[test]

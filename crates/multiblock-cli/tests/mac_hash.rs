@@ -8,35 +8,23 @@
 //! gost-engine's provider where the system OpenSSL has it.
 
 use multiblock::hash::{HashId, Hmac, KupynaMac};
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_multiblock");
+use common::{bytes, fails, hex, run as run_bin, s, write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
 /// RFC 7836 §A.1.1 and §A.1.2: the key, the message and the two HMACs.
 const KEY: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 const MSG: &str = "0126bdb87800af214341456563780100";
 const HMAC_256: &str = "a1aa5f7de402d7b3d323f2991c8d4534013137010a83754fd0af6d7cd4922ed9";
 const HMAC_512: &str = "a59bab22ecae19c65fbde6e5f4e9f5d8549d31f037f9df9b905500e171923a773d5f1530f2ed7e964cb2eedc29e9ad2f3afe93b2814f79f5000ffc0366c251e6";
 
+/// `multiblock mac ARGS`.
 fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .arg("mac")
-        .args(args)
-        .env_remove("MULTIBLOCK_BACKEND")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
+    let mut all = vec!["mac"];
+    all.extend_from_slice(args);
+    run_bin(&all, stdin)
 }
 
 fn ok(o: &Output) -> Vec<u8> {
@@ -44,42 +32,8 @@ fn ok(o: &Output) -> Vec<u8> {
     o.stdout.clone()
 }
 
-fn fails(o: &Output, code: i32, word: &str, what: &str) {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(code), "{what}: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{what}: not one line: {err}");
-    assert!(err.contains(word), "{what}: '{err}' lacks '{word}'");
-    assert!(!err.contains("panicked"), "{what}: {err}");
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 fn unhex(s: &str) -> Vec<u8> {
     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
-}
-
-fn bytes(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = 0x9e37_79b9_7f4a_7c15u64 ^ seed.wrapping_mul(0x2545_f491_4f6c_dd1d);
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
-}
-
-fn write(dir: &Path, name: &str, data: &[u8]) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, data).unwrap();
-    p
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 #[test]
