@@ -94,9 +94,10 @@ impl Hasher {
 
     /// Starts over with an empty message, on the same backend.
     pub fn reset(&mut self) {
-        let mut scratch = [0u8; 64];
-        self.finalize_into_reset(&mut scratch[..self.digest_bytes()]);
-        zeroize::Zeroize::zeroize(&mut scratch);
+        match &mut self.state {
+            State::Streebog(core) => core.reset(),
+            State::Kupyna(core) => core.reset(),
+        }
     }
 
     /// The digest; the hasher starts over with an empty message.
@@ -116,5 +117,30 @@ impl std::fmt::Debug for Hasher {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // The state is secret when the hasher runs under a key (HMAC, KDFs).
         f.debug_struct("Hasher").field("id", &self.id).field("backend", &self.backend().name).finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hash::backends;
+
+    #[test]
+    fn reset_starts_over_on_the_same_backend() {
+        for id in HashId::NAMED {
+            for st in backends(id).into_iter().filter(|s| s.available) {
+                let mut h = Hasher::with_backend(id, BackendChoice::Named(st.info.name)).unwrap();
+                let empty = h.clone().finalize();
+                h.update(&[0x5a; 200]);
+                h.reset();
+                assert_eq!(h.backend().name, st.info.name);
+                let mut again = h.clone();
+                assert_eq!(h.finalize(), empty, "{id} on {}", st.info.name);
+                again.update(b"abc");
+                let mut fresh = Hasher::with_backend(id, BackendChoice::Named(st.info.name)).unwrap();
+                fresh.update(b"abc");
+                assert_eq!(again.finalize(), fresh.finalize(), "{id} on {}", st.info.name);
+            }
+        }
     }
 }

@@ -186,7 +186,8 @@ impl Core {
         self.reset();
     }
 
-    fn reset(&mut self) {
+    /// Starts over with an empty message (the buffer wiped).
+    pub(crate) fn reset(&mut self) {
         self.h = initial_state(self.cols);
         self.buf[..].zeroize();
         self.buffered = 0;

@@ -196,6 +196,11 @@ impl Core {
     pub(crate) fn finalize_into_reset(&mut self, out: &mut [u8]) {
         assert_eq!(out.len(), self.digest_bytes, "Streebog digest length");
         finish(&*self.kernel, &mut self.state, &self.buf[..self.buffered], out);
+        self.reset();
+    }
+
+    /// Starts over with an empty message (the state and buffer wiped).
+    pub(crate) fn reset(&mut self) {
         self.state.zeroize();
         self.buf.zeroize();
         self.state = State::new(self.digest_bytes);
