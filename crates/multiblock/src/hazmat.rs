@@ -17,6 +17,11 @@ pub const VECTORS: [(&str, &str); 5] = [
     ("ublock", include_str!("../vectors/ublock.json")),
 ];
 
+/// The published digests of the hashes (GOST R 34.11-2012 / RFC 6986,
+/// DSTU 7564:2014), as the JSON text of `vectors/hashes/digests.json`: each
+/// vector names its hash, message, digest and source.
+pub const HASH_VECTORS: &str = include_str!("../vectors/hashes/digests.json");
+
 /// TSC ticks (x86-64), or nanoseconds since an arbitrary start elsewhere.
 #[inline]
 pub fn ticks() -> u64 {

@@ -1,8 +1,10 @@
 //! `selftest`: the ECB vectors of the library's vectors/, built into the binary, on
-//! every backend this CPU runs, in both directions.
+//! every backend this CPU runs, in both directions; then the hashes' published
+//! digests on every hash backend ([`super::selftest_hash`]).
 
 use crate::args::SelftestArgs;
 use crate::{hex, out, Failure};
+use multiblock::hash::HashId;
 use multiblock::{backends, Cipher, CipherId};
 use serde_json::Value;
 
@@ -40,7 +42,7 @@ fn check(v: &Value, backend: &str) -> Result<(), String> {
 }
 
 /// A small deterministic generator (xorshift64*) for the thorough check.
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -49,7 +51,7 @@ impl Rng {
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
+    pub(super) fn bytes(&mut self, n: usize) -> Vec<u8> {
         (0..n).map(|_| self.next() as u8).collect()
     }
 }
@@ -86,6 +88,27 @@ fn against_reference(id: CipherId, backend: &str, ways: usize, rng: &mut Rng) ->
     Ok(())
 }
 
+/// Counts the checks; a failed one is printed as it happens.
+#[derive(Default)]
+pub(super) struct Tally {
+    passed: usize,
+    failed: usize,
+}
+
+impl Tally {
+    /// Records one check: `Err` holds its FAIL line.
+    pub(super) fn record(&mut self, outcome: Result<(), String>) -> Result<(), Failure> {
+        match outcome {
+            Ok(()) => self.passed += 1,
+            Err(line) => {
+                self.failed += 1;
+                out::line(line)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 fn wanted(args: &SelftestArgs, backend: &str) -> bool {
     args.backend.is_empty() || args.backend.iter().any(|b| b == backend)
 }
@@ -97,6 +120,9 @@ fn check_backends(args: &SelftestArgs) -> Result<(), Failure> {
     for id in CipherId::ALL {
         all.extend(backends(id.name()).map_err(Failure::input)?);
     }
+    for id in HashId::NAMED {
+        all.extend(multiblock::hash::backends(id));
+    }
     for name in &args.backend {
         let named: Vec<_> = all.iter().filter(|b| b.info.name == name).collect();
         if named.is_empty() {
@@ -105,7 +131,7 @@ fn check_backends(args: &SelftestArgs) -> Result<(), Failure> {
             known.sort();
             known.dedup();
             return Err(Failure::Input(format!(
-                "selftest: no cipher has a backend '{}' (expected one of: {})",
+                "selftest: no cipher or hash has a backend '{}' (expected one of: {})",
                 name.escape_debug(),
                 known.join(", ")
             )));
@@ -122,7 +148,8 @@ fn check_backends(args: &SelftestArgs) -> Result<(), Failure> {
 
 pub fn run(args: &SelftestArgs) -> Result<(), Failure> {
     check_backends(args)?;
-    let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
+    let mut tally = Tally::default();
+    let mut skipped = 0usize;
     for (family, text) in FILES {
         let doc: Value = serde_json::from_str(text).map_err(|e| format!("built-in {family} vectors: {e}"))?;
         let vectors = doc["vectors"].as_array().cloned().unwrap_or_default();
@@ -133,13 +160,7 @@ pub fn run(args: &SelftestArgs) -> Result<(), Failure> {
                 continue;
             }
             for b in backends(cipher).map_err(Failure::input)?.iter().filter(|b| b.available && wanted(args, b.info.name)) {
-                match check(v, b.info.name) {
-                    Ok(()) => passed += 1,
-                    Err(e) => {
-                        failed += 1;
-                        out::line(format!("FAIL {cipher} on {}: {e}", b.info.name))?;
-                    }
-                }
+                tally.record(check(v, b.info.name).map_err(|e| format!("FAIL {cipher} on {}: {e}", b.info.name)))?;
             }
         }
     }
@@ -151,16 +172,15 @@ pub fn run(args: &SelftestArgs) -> Result<(), Failure> {
                 .iter()
                 .filter(|b| b.available && b.info.name != "reference" && wanted(args, b.info.name))
             {
-                match against_reference(id, b.info.name, b.info.ways, &mut rng) {
-                    Ok(()) => passed += 1,
-                    Err(e) => {
-                        failed += 1;
-                        out::line(format!("FAIL {id} on {}: {e}", b.info.name))?;
-                    }
-                }
+                tally.record(
+                    against_reference(id, b.info.name, b.info.ways, &mut rng)
+                        .map_err(|e| format!("FAIL {id} on {}: {e}", b.info.name)),
+                )?;
             }
         }
     }
+    super::selftest_hash::run(args.thorough, &|b| wanted(args, b), &mut tally)?;
+    let Tally { passed, failed } = tally;
     out::line(format!(
         "selftest: {passed} passed, {failed} failed ({skipped} long Monte-Carlo vectors left to cargo test)"
     ))?;
