@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # dudect on every constant-time backend this CPU runs (on demand, not in CI:
 # statistics need minutes of quiet machine). Prints a Markdown table of the
-# largest |t| per backend, over the data_* and key_* tests of every cipher
+# largest |t| per backend, over the data_*, key_*, hash_* and hmac_* tests of every cipher and hash
 # that has the backend, and the test that gave it. |t| > 5 means the two
 # input classes are told apart by timing.
 #

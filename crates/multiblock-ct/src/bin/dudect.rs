@@ -10,13 +10,17 @@
 //! this CPU has), two fix-vs-random tests: `data_*` times encrypting 8 blocks under
 //! one key, all-zero blocks (Left) against random ones (Right); `key_*`
 //! times key setup + one block, all-zero key (Left) against random keys
-//! (Right). `table_*`: the `data_*` test on the `table` backend, a control
+//! (Right). For each hash likewise: `hash_*` times hashing a 128-byte
+//! message, all zero (Left) against random (Right), on the chosen
+//! backend; `hmac_*` (the default backend) times an HMAC of 64 bytes under
+//! a zero against a random 32-byte key. `table_*`: the `data_*` test on the `table` backend, a control
 //! that shows what a leak looks like on this machine. |t| > 5 (Welch's t of the timing distributions, the
 //! `max t` column) would mean the classes are told apart by timing.
 
 use dudect_bencher::rand::{Rng, RngExt};
 use dudect_bencher::ctbench::{run_benches_console, BenchMetadata, BenchName, BenchOpts};
 use dudect_bencher::{BenchRng, Class, CtRunner};
+use multiblock::hash::{HashId, Hasher, Hmac};
 use multiblock::{BackendChoice, Cipher, CipherId};
 use std::process::ExitCode;
 use std::sync::OnceLock;
@@ -123,6 +127,68 @@ tests_for! {
     data_ublock_256_256, key_ublock_256_256 = CipherId::Ublock256_256;
 }
 
+/// Bytes per timed message in the `hash_*` tests: two blocks of either hash.
+const HASH_BYTES: usize = 128;
+
+/// Hashing time of a zero vs a random message.
+fn hash_data(id: HashId, runner: &mut CtRunner, rng: &mut BenchRng) {
+    let cls = classes(rng);
+    let inputs: Vec<Vec<u8>> = cls
+        .iter()
+        .map(|cl| match cl {
+            Class::Left => vec![0u8; HASH_BYTES],
+            Class::Right => random_bytes(rng, HASH_BYTES),
+        })
+        .collect();
+    for (class, input) in cls.into_iter().zip(inputs) {
+        runner.run_one(class, || {
+            let mut h = Hasher::with_backend(id, chosen()).expect("a backend this CPU runs");
+            h.update(&input);
+            h.finalize()
+        });
+    }
+}
+
+/// HMAC time (key setup and 64 bytes) under a zero vs a random key.
+fn hmac_key(id: HashId, runner: &mut CtRunner, rng: &mut BenchRng) {
+    let message = random_bytes(rng, 64);
+    let cls = classes(rng);
+    let keys: Vec<Vec<u8>> = cls
+        .iter()
+        .map(|cl| match cl {
+            Class::Left => vec![0u8; 32],
+            Class::Right => random_bytes(rng, 32),
+        })
+        .collect();
+    for (class, k) in cls.into_iter().zip(keys) {
+        runner.run_one(class, || {
+            let mut mac = Hmac::new(id, &k).expect("a named hash");
+            mac.update(&message);
+            mac.finalize()
+        });
+    }
+}
+
+/// One `hash_*` and one `hmac_*` test function per named hash.
+macro_rules! hash_tests_for {
+    ($($data:ident, $key:ident = $id:expr;)+) => {
+        $(
+            fn $data(runner: &mut CtRunner, rng: &mut BenchRng) { hash_data($id, runner, rng) }
+            fn $key(runner: &mut CtRunner, rng: &mut BenchRng) { hmac_key($id, runner, rng) }
+        )+
+        type HashTest = (&'static str, fn(&mut CtRunner, &mut BenchRng), HashId);
+        const HASH_TESTS: &[HashTest] = &[$((stringify!($data), $data, $id), (stringify!($key), $key, $id)),+];
+    };
+}
+
+hash_tests_for! {
+    hash_streebog_256, hmac_streebog_256 = HashId::Streebog256;
+    hash_streebog_512, hmac_streebog_512 = HashId::Streebog512;
+    hash_kupyna_256, hmac_kupyna_256 = HashId::Kupyna { digest_bits: 256 };
+    hash_kupyna_384, hmac_kupyna_384 = HashId::Kupyna { digest_bits: 384 };
+    hash_kupyna_512, hmac_kupyna_512 = HashId::Kupyna { digest_bits: 512 };
+}
+
 fn table_kalyna_128_128(runner: &mut CtRunner, rng: &mut BenchRng) {
     data_on(CipherId::Kalyna128_128, BackendChoice::Named("table"), runner, rng)
 }
@@ -171,6 +237,20 @@ fn main() -> ExitCode {
         .filter(|(_, _, id)| runs(*id))
         .map(|&(name, benchfn, _)| BenchMetadata { name: BenchName(name), seed: None, benchfn })
         .collect();
+    // HMAC keys its hash on the default backend: its tests run without --backend only.
+    let hash_runs = |id: HashId, test: &str| match &backend {
+        None => true,
+        Some(name) => {
+            test.starts_with("hash_")
+                && multiblock::hash::backends(id).iter().any(|s| s.info.name == name.as_str() && s.available)
+        }
+    };
+    benches.extend(
+        HASH_TESTS
+            .iter()
+            .filter(|(name, _, id)| hash_runs(*id, name))
+            .map(|&(name, benchfn, _)| BenchMetadata { name: BenchName(name), seed: None, benchfn }),
+    );
     if backend.is_none() {
         for (name, benchfn) in [
             ("table_kalyna_128_128", table_kalyna_128_128 as fn(&mut CtRunner, &mut BenchRng)),
@@ -180,7 +260,7 @@ fn main() -> ExitCode {
         }
     }
     if benches.is_empty() {
-        eprintln!("dudect: no cipher has a backend {:?} that this CPU runs", backend.unwrap_or_default());
+        eprintln!("dudect: no cipher or hash has a backend {:?} that this CPU runs", backend.unwrap_or_default());
         return ExitCode::from(2);
     }
     let _ = BACKEND.set(backend);
