@@ -43,6 +43,7 @@ typedef struct mbp_alg {
 
 extern const OSSL_ALGORITHM mbp_ciphers[];
 extern const OSSL_ALGORITHM mbp_macs[];
+extern const OSSL_ALGORITHM mbp_digests[];
 
 /* The provider context: the core handle, for errors. */
 typedef struct mbp_provctx {
