@@ -114,6 +114,12 @@ typedef struct mbp_cipher_ctx {
     int text_len_set;
     int finalized;
     int fed;                /* an update with data ran since the message started */
+    /* TLSTREE (mbp_tlstree.c) */
+    uint8_t tree_root[32];  /* the key given at init: TLSTREE's root */
+    uint8_t tree_iv[4 * 64];/* CTR: the IV given at init, IV of IV_seqnum = IV + seqnum */
+    int tree_mode;          /* MGM: 0 unset, 1 "strong", 2 "light" */
+    mb_tlstree_ctx *tree;       /* the cached levels, made at the first seqnum */
+    int in_init;            /* parameters given to init: "tlstree" waits for the key */
 } mbp_cipher_ctx;
 
 void *mbp_cipher_newctx(void *provctx, const mbp_alg *alg);
@@ -157,6 +163,14 @@ int mbp_cbc_final(mbp_cipher_ctx *c, unsigned char *out, size_t *outl, size_t ou
 int mbp_aead_update(mbp_cipher_ctx *c, unsigned char *out, size_t *outl, size_t outsize,
                     const unsigned char *in, size_t inl);
 int mbp_aead_final(mbp_cipher_ctx *c, size_t *outl);
+
+/* TLSTREE (mbp_tlstree.c): "tlstree_mode", and "tlstree" re-keying the
+ * context for a record (not within init: init calls it after the key);
+ * the root key and IV taken at init; the cached tree freed. */
+int mbp_tlstree_set(mbp_cipher_ctx *c, const OSSL_PARAM params[], int in_init);
+void mbp_tlstree_new_key(mbp_cipher_ctx *c);
+void mbp_tlstree_new_iv(mbp_cipher_ctx *c);
+void mbp_tlstree_free(mbp_cipher_ctx *c);
 
 /* The library's mb_params for this context (S-box, meshing, m, padding...). */
 void mbp_cipher_mb_params(const mbp_cipher_ctx *c, mb_params *p);

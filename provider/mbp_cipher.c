@@ -117,6 +117,7 @@ void mbp_cipher_freectx(void *vctx)
     if (c == NULL)
         return;
     stop(c);
+    mbp_tlstree_free(c);
     mbp_cleanse_free(c, sizeof(*c));
 }
 
@@ -150,6 +151,7 @@ void *mbp_cipher_dupctx(void *vctx)
     d->stream = NULL;
     d->handle = NULL;
     d->aad = NULL;
+    d->tree = NULL; /* the copy derives its own from the same root */
     if (c->aad_len != 0) {
         d->aad = malloc(c->aad_len);
         if (d->aad == NULL) {
@@ -242,8 +244,12 @@ static int init(mbp_cipher_ctx *c, int encrypt, const unsigned char *key, size_t
         c->tag_set = 0;
     }
     c->encrypt = encrypt;
-    if (!mbp_cipher_set_ctx_params(c, params))
+    c->in_init = 1;
+    if (!mbp_cipher_set_ctx_params(c, params)) {
+        c->in_init = 0;
         return 0;
+    }
+    c->in_init = 0;
     if (key != NULL) {
         if (keylen != c->alg->key_bytes) {
             mbp_error(c->prov, MBP_R_ARG, "%s needs a key of %zu bytes, got %zu", c->alg->names,
@@ -252,6 +258,7 @@ static int init(mbp_cipher_ctx *c, int encrypt, const unsigned char *key, size_t
         }
         memcpy(c->key, key, keylen);
         c->have_key = 1;
+        mbp_tlstree_new_key(c);
     }
     if (iv != NULL && c->iv_len > 0) {
         if (ivlen < c->iv_len) {
@@ -260,9 +267,13 @@ static int init(mbp_cipher_ctx *c, int encrypt, const unsigned char *key, size_t
         }
         memcpy(c->iv, iv, c->iv_len);
         c->have_iv = 1;
+        mbp_tlstree_new_iv(c);
     }
-    if (c->have_key && (c->have_iv || c->iv_len == 0))
-        return start(c);
+    if (c->have_key && (c->have_iv || c->iv_len == 0) && !start(c))
+        return 0;
+    /* A record's sequence number given with init re-keys after the key. */
+    if (params != NULL && mbp_param_locate_const(params, "tlstree") != NULL)
+        return mbp_tlstree_set(c, params, 0);
     return 1;
 }
 

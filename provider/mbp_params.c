@@ -1,8 +1,9 @@
 /*
  * mbp_params.c - cipher parameters: the algorithm's (mode, key and IV
  * length, block size, AEAD flag) and the context's (padding, IV length,
- * IV, AEAD tag and tag length, and this provider's own: "sbox",
- * "key-meshing", "section-bytes", "nb").
+ * IV, AEAD tag and tag length, TLSTREE's "tlstree" and "tlstree_mode"
+ * (mbp_tlstree.c), and this provider's own: "sbox", "key-meshing",
+ * "section-bytes", "nb").
  */
 #include <string.h>
 #include <openssl/core_names.h>
@@ -85,6 +86,8 @@ static const OSSL_PARAM ctx_settable[] = {
     OSSL_PARAM_uint(MBP_PARAM_KEY_MESHING, NULL),
     OSSL_PARAM_size_t(MBP_PARAM_SECTION_BYTES, NULL),
     OSSL_PARAM_size_t(MBP_PARAM_NB, NULL),
+    OSSL_PARAM_octet_string("tlstree", NULL, 0),      /* mbp_tlstree.c */
+    OSSL_PARAM_octet_string("tlstree_mode", NULL, 0),
     OSSL_PARAM_END
 };
 
@@ -315,7 +318,7 @@ int mbp_cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     if (params == NULL)
         return 1;
     save(c, &before);
-    if (!apply(c, params)) {
+    if (!apply(c, params) || !mbp_tlstree_set(c, params, c->in_init)) {
         put_back(c, &before);
         return 0;
     }

@@ -10,6 +10,9 @@
 #  - provider/tests/test_digest.c: the digests (Streebog, Kupyna) through
 #    EVP: the standards' examples in pieces and through copies, names and
 #    OIDs, RFC 7836's HMAC examples over them with the default provider's HMAC;
+#  - provider/tests/test_tlstree.c: TLSTREE ("tlstree", "tlstree_mode")
+#    over a sequence of records on the MGM and CTR ciphers against the
+#    record keys of RFC 9189 and RFC 9367;
 #  - provider/tests/test_misuse.c: every cipher and MAC of the provider's
 #    list through EVP misuse (parameters after init, the CCM length
 #    declaration, 0-byte updates, copies at every point, re-init, strings
@@ -75,12 +78,15 @@ run_release() {
     cc "${cflags[@]}" -O2 "${inc[@]}" provider/tests/test_evp.c "${libs[@]}" -o "$w/test_evp"
     cc "${cflags[@]}" -O2 "${inc[@]}" provider/tests/test_misuse.c "${libs[@]}" -o "$w/test_misuse"
     cc "${cflags[@]}" -O2 "${inc[@]}" provider/tests/test_digest.c "${libs[@]}" -o "$w/test_digest"
+    cc "${cflags[@]}" -O2 "${inc[@]}" provider/tests/test_tlstree.c "${libs[@]}" -o "$w/test_tlstree"
     export OPENSSL_MODULES="$mods"
 
     echo "== [$label] provider: vectors and errors through EVP"
     "$w/test_evp" "$tmp/vectors.txt" | grep -v '^skip'
     echo "== [$label] provider: digests and HMAC over them through EVP"
     "$w/test_digest"
+    echo "== [$label] provider: TLSTREE record keys through EVP"
+    "$w/test_tlstree"
     echo "== [$label] provider: EVP misuse of every algorithm"
     "$w/test_misuse"
     if [ "$want" = "$SANITIZED_VERSION" ]; then
@@ -89,18 +95,22 @@ run_release() {
             valgrind -q --error-exitcode=3 "$w/test_evp" "$tmp/vectors.txt" | grep -v '^skip'
             valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite "$w/test_misuse"
             valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite "$w/test_digest"
+            valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite "$w/test_tlstree"
         fi
         echo "== [$label] provider: the same with AddressSanitizer and UBSan"
         PROVIDER_OUT="$w/asan/multiblock.so" CFLAGS="${san[*]}" OPENSSL_DIR="$dir" bash scripts/build-provider.sh >/dev/null
         cc "${cflags[@]}" -O1 "${san[@]}" "${inc[@]}" provider/tests/test_evp.c "${libs[@]}" -o "$w/test_evp_asan"
         cc "${cflags[@]}" -O1 "${san[@]}" "${inc[@]}" provider/tests/test_misuse.c "${libs[@]}" -o "$w/test_misuse_asan"
         cc "${cflags[@]}" -O1 "${san[@]}" "${inc[@]}" provider/tests/test_digest.c "${libs[@]}" -o "$w/test_digest_asan"
+        cc "${cflags[@]}" -O1 "${san[@]}" "${inc[@]}" provider/tests/test_tlstree.c "${libs[@]}" -o "$w/test_tlstree_asan"
         ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 OPENSSL_MODULES="$w/asan" \
             "$w/test_evp_asan" "$tmp/vectors.txt" | grep -v '^skip'
         ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 OPENSSL_MODULES="$w/asan" \
             "$w/test_misuse_asan"
         ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 OPENSSL_MODULES="$w/asan" \
             "$w/test_digest_asan"
+        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 OPENSSL_MODULES="$w/asan" \
+            "$w/test_tlstree_asan"
     fi
     if [ "$want" = 3.0 ]; then
         echo "== [$label] provider: openssl enc, the CLI and gostprov ($gostdir)"

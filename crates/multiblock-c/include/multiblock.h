@@ -522,17 +522,18 @@ int mb_tlstree(const char *suite, const uint8_t *root, size_t root_len, uint64_t
  * consecutive records derive only the levels that change (most records
  * derive nothing). Any order of sequence numbers gives the right keys.
  * Holds key material, which mb_tlstree_free wipes; one handle must not be
- * used by two threads at once. */
-typedef struct mb_tlstree mb_tlstree;
+ * used by two threads at once. (The type is mb_tlstree_ctx because
+ * mb_tlstree names the one-shot function.) */
+typedef struct mb_tlstree_ctx mb_tlstree_ctx;
 
 /* A tree in *out (NULL on any error): errors as mb_tlstree's. */
-int mb_tlstree_new(mb_tlstree **out, const char *suite, const uint8_t *root, size_t root_len);
+int mb_tlstree_new(mb_tlstree_ctx **out, const char *suite, const uint8_t *root, size_t root_len);
 
 /* The key of record `seqnum` (32 bytes, *out_len = 32), as mb_tlstree gives it. */
-int mb_tlstree_key(mb_tlstree *tree, uint64_t seqnum, uint8_t *out, size_t *out_len);
+int mb_tlstree_key(mb_tlstree_ctx *tree, uint64_t seqnum, uint8_t *out, size_t *out_len);
 
 /* Frees the tree, wiping its keys. NULL is ignored. */
-void mb_tlstree_free(mb_tlstree *tree);
+void mb_tlstree_free(mb_tlstree_ctx *tree);
 
 #ifdef __cplusplus
 }
