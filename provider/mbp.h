@@ -120,6 +120,8 @@ typedef struct mbp_cipher_ctx {
     int tree_mode;          /* MGM: 0 unset, 1 "strong", 2 "light" */
     mb_tlstree_ctx *tree;       /* the cached levels, made at the first seqnum */
     int in_init;            /* parameters given to init: "tlstree" waits for the key */
+    uint64_t tree_seq;      /* a seqnum set before the root key ... */
+    int tree_pending;       /* ... applies when the key comes */
 } mbp_cipher_ctx;
 
 void *mbp_cipher_newctx(void *provctx, const mbp_alg *alg);
@@ -165,9 +167,11 @@ int mbp_aead_update(mbp_cipher_ctx *c, unsigned char *out, size_t *outl, size_t 
 int mbp_aead_final(mbp_cipher_ctx *c, size_t *outl);
 
 /* TLSTREE (mbp_tlstree.c): "tlstree_mode", and "tlstree" re-keying the
- * context for a record (not within init: init calls it after the key);
+ * context for a record (before the key, or within init: pending until init
+ * has the key, then mbp_tlstree_pending);
  * the root key and IV taken at init; the cached tree freed. */
 int mbp_tlstree_set(mbp_cipher_ctx *c, const OSSL_PARAM params[], int in_init);
+int mbp_tlstree_pending(mbp_cipher_ctx *c); /* init: a seqnum waiting for the key */
 void mbp_tlstree_new_key(mbp_cipher_ctx *c);
 void mbp_tlstree_new_iv(mbp_cipher_ctx *c);
 void mbp_tlstree_free(mbp_cipher_ctx *c);

@@ -271,10 +271,9 @@ static int init(mbp_cipher_ctx *c, int encrypt, const unsigned char *key, size_t
     }
     if (c->have_key && (c->have_iv || c->iv_len == 0) && !start(c))
         return 0;
-    /* A record's sequence number given with init re-keys after the key. */
-    if (params != NULL && mbp_param_locate_const(params, "tlstree") != NULL)
-        return mbp_tlstree_set(c, params, 0);
-    return 1;
+    /* A record's sequence number set before the key or given with this
+     * init re-keys now that the key is there. */
+    return mbp_tlstree_pending(c);
 }
 
 int mbp_cipher_einit(void *vctx, const unsigned char *key, size_t keylen, const unsigned char *iv, size_t ivlen,

@@ -17,7 +17,10 @@
  *    seqnum) with the suite's fixed masks, and the counter starts again
  *    from IV + seqnum mod 2^(n/2) (RFC 9189 section 8.2's IV_seqnum; the
  *    IV given at init is IV), so each record is a message of its own.
- * A running message is ended: the parameter goes between records.
+ * A stream's running message is ended (TLS 1.2's record layer runs a
+ * record as updates with no final); an MGM message that took AAD or text
+ * refuses it until final. A seqnum set before the key (or given to the
+ * init that brings it) applies to that key.
  *
  * EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_TLSTREE, arg, seq) of a patched
  * OpenSSL becomes an octet string of data_size = arg over the 8 bytes at
@@ -156,23 +159,43 @@ int mbp_tlstree_set(mbp_cipher_ctx *c, const OSSL_PARAM params[], int in_init)
 {
     const OSSL_PARAM *p;
     uint64_t seq;
+    int kind = tree_kind(c->alg);
     if ((p = mbp_param_locate_const(params, "tlstree_mode")) != NULL && !set_mode(c, p))
         return 0;
-    /* Within init the key comes after the parameters: init calls again. */
-    if (in_init || (p = mbp_param_locate_const(params, "tlstree")) == NULL)
+    if ((p = mbp_param_locate_const(params, "tlstree")) == NULL)
         return 1;
-    if (tree_kind(c->alg) == 0) {
+    if (kind == 0) {
         mbp_error(c->prov, MBP_R_ARG, "%s: tlstree is for the Kuznyechik and Magma MGM and CTR ciphers",
                   c->alg->names);
         return 0;
     }
-    if (!c->have_key || (tree_kind(c->alg) == 2 && !c->have_iv)) {
-        mbp_error(c->prov, MBP_R_STATE, "%s: tlstree needs the root key%s first", c->alg->names,
-                  tree_kind(c->alg) == 2 ? " and the IV" : "");
+    if (!seqnum(c, p, &seq))
+        return 0;
+    /* An AEAD message that took AAD or text is not cut: the seqnum goes
+     * between records (a stream cipher's record may end without final). */
+    if (kind == 1 && (c->aad_len > 0 || c->data_done) && !c->finalized) {
+        mbp_error(c->prov, MBP_R_STATE, "%s: tlstree goes between records, not within a message", c->alg->names);
         return 0;
     }
-    if (!seqnum(c, p, &seq) || !rekey(c, seq))
+    /* Before the root key (or within init, where the key comes after the
+     * parameters) the seqnum waits for it. */
+    if (in_init || !c->have_key || (kind == 2 && !c->have_iv)) {
+        c->tree_seq = seq;
+        c->tree_pending = 1;
+        return 1;
+    }
+    c->tree_pending = 0;
+    if (!rekey(c, seq))
         return 0;
     /* The record is a new message under its key. */
     return mbp_cipher_restart(c);
+}
+
+int mbp_tlstree_pending(mbp_cipher_ctx *c)
+{
+    int kind = tree_kind(c->alg);
+    if (!c->tree_pending || !c->have_key || (kind == 2 && !c->have_iv))
+        return 1;
+    c->tree_pending = 0;
+    return rekey(c, c->tree_seq) && mbp_cipher_restart(c);
 }
