@@ -42,6 +42,8 @@ static void stop(mbp_cipher_ctx *c)
 {
     mb_stream_free(c->stream);
     c->stream = NULL;
+    mb_mac_stream_free(c->omac);
+    c->omac = NULL;
     mb_cipher_free(c->handle);
     c->handle = NULL;
     mbp_cleanse_free(c->aad, c->aad_len);
@@ -152,6 +154,7 @@ void *mbp_cipher_dupctx(void *vctx)
     d->handle = NULL;
     d->aad = NULL;
     d->tree = NULL; /* the copy derives its own from the same root */
+    d->omac = NULL;
     if (c->aad_len != 0) {
         d->aad = malloc(c->aad_len);
         if (d->aad == NULL) {
@@ -201,6 +204,8 @@ static int start(mbp_cipher_ctx *c)
     case MBP_CFB:
     case MBP_CBC:
         return mbp_blockmode_start(c);
+    case MBP_CTR_OMAC:
+        return mbp_ctromac_start(c);
     case MBP_AEAD:
     case MBP_XTS:
         return 1;
@@ -294,6 +299,7 @@ static int ready(mbp_cipher_ctx *c)
     int running;
     switch (c->alg->kind) {
     case MBP_STREAM:
+    case MBP_CTR_OMAC:
         running = c->stream != NULL;
         break;
     case MBP_CFB:
@@ -426,6 +432,8 @@ int mbp_cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t outsi
     switch (c->alg->kind) {
     case MBP_STREAM:
         return stream_update(c, out, outl, outsize, in, inl);
+    case MBP_CTR_OMAC:
+        return mbp_ctromac_update(c, out, outl, outsize, in, inl);
     case MBP_CFB:
         if (outsize < inl) {
             mbp_error(c->prov, MBP_R_ARG, "output buffer too small");
@@ -454,6 +462,11 @@ int mbp_cipher_final(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
     switch (c->alg->kind) {
     case MBP_STREAM:
         ok = stream_final(c, out, outl, outsize);
+        mb_stream_free(c->stream);
+        c->stream = NULL;
+        break;
+    case MBP_CTR_OMAC:
+        ok = mbp_ctromac_final(c, outl);
         mb_stream_free(c->stream);
         c->stream = NULL;
         break;

@@ -46,7 +46,7 @@ static int tree_kind(const mbp_alg *a)
         return 0;
     if (!strcmp(a->mode, "mgm"))
         return 1;
-    if (!strncmp(a->mode, "ctr", 3))
+    if (!strncmp(a->mode, "ctr", 3) && a->kind == MBP_STREAM)
         return 2;
     return 0;
 }

@@ -13,6 +13,10 @@
 #  - provider/tests/test_tlstree.c: TLSTREE ("tlstree", "tlstree_mode")
 #    over a sequence of records on the MGM and CTR ciphers against the
 #    record keys of RFC 9189 and RFC 9367;
+#  - provider/tests/test_ctromac.c: kuznyechik- and magma-ctr-acpkm-omac
+#    against their definition (KDF_TREE keys, CTR-ACPKM over the text and
+#    its OMAC) on random data; on 3.0 also both ways with gost-engine's
+#    ENGINE (gostprov cannot key these two ciphers);
 #  - provider/tests/test_misuse.c: every cipher and MAC of the provider's
 #    list through EVP misuse (parameters after init, the CCM length
 #    declaration, 0-byte updates, copies at every point, re-init, strings
@@ -79,6 +83,7 @@ run_release() {
     cc "${cflags[@]}" -O2 "${inc[@]}" provider/tests/test_misuse.c "${libs[@]}" -o "$w/test_misuse"
     cc "${cflags[@]}" -O2 "${inc[@]}" provider/tests/test_digest.c "${libs[@]}" -o "$w/test_digest"
     cc "${cflags[@]}" -O2 "${inc[@]}" provider/tests/test_tlstree.c "${libs[@]}" -o "$w/test_tlstree"
+    cc "${cflags[@]}" -O2 "${inc[@]}" provider/tests/test_ctromac.c "${libs[@]}" -o "$w/test_ctromac"
     export OPENSSL_MODULES="$mods"
 
     echo "== [$label] provider: vectors and errors through EVP"
@@ -87,6 +92,8 @@ run_release() {
     "$w/test_digest"
     echo "== [$label] provider: TLSTREE record keys through EVP"
     "$w/test_tlstree"
+    echo "== [$label] provider: ctr-acpkm-omac through EVP"
+    if [ "$want" = 3.0 ]; then "$w/test_ctromac" -engine; else "$w/test_ctromac"; fi
     echo "== [$label] provider: EVP misuse of every algorithm"
     "$w/test_misuse"
     if [ "$want" = "$SANITIZED_VERSION" ]; then
@@ -96,6 +103,7 @@ run_release() {
             valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite "$w/test_misuse"
             valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite "$w/test_digest"
             valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite "$w/test_tlstree"
+            valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite "$w/test_ctromac"
         fi
         echo "== [$label] provider: the same with AddressSanitizer and UBSan"
         PROVIDER_OUT="$w/asan/multiblock.so" CFLAGS="${san[*]}" OPENSSL_DIR="$dir" bash scripts/build-provider.sh >/dev/null
@@ -103,6 +111,7 @@ run_release() {
         cc "${cflags[@]}" -O1 "${san[@]}" "${inc[@]}" provider/tests/test_misuse.c "${libs[@]}" -o "$w/test_misuse_asan"
         cc "${cflags[@]}" -O1 "${san[@]}" "${inc[@]}" provider/tests/test_digest.c "${libs[@]}" -o "$w/test_digest_asan"
         cc "${cflags[@]}" -O1 "${san[@]}" "${inc[@]}" provider/tests/test_tlstree.c "${libs[@]}" -o "$w/test_tlstree_asan"
+        cc "${cflags[@]}" -O1 "${san[@]}" "${inc[@]}" provider/tests/test_ctromac.c "${libs[@]}" -o "$w/test_ctromac_asan"
         ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 OPENSSL_MODULES="$w/asan" \
             "$w/test_evp_asan" "$tmp/vectors.txt" | grep -v '^skip'
         ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 OPENSSL_MODULES="$w/asan" \
@@ -111,6 +120,8 @@ run_release() {
             "$w/test_digest_asan"
         ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 OPENSSL_MODULES="$w/asan" \
             "$w/test_tlstree_asan"
+        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 OPENSSL_MODULES="$w/asan" \
+            "$w/test_ctromac_asan"
     fi
     if [ "$want" = 3.0 ]; then
         echo "== [$label] provider: openssl enc, the CLI and gostprov ($gostdir)"
