@@ -3,7 +3,7 @@
  * Kalyna (DSTU 7624:2014), Kuznyechik and Magma (GOST R 34.12-2015),
  * GOST 28147-89 and uBlock, with the modes of their standards; the hashes
  * Streebog (GOST R 34.11-2012, RFC 6986) and Kupyna (DSTU 7564:2014), and
- * HMAC over them.
+ * HMAC over them; the RFC 7836 KDFs and TLSTREE.
  *
  * Link with -lmultiblock (pkg-config: `pkg-config --cflags --libs multiblock`,
  * or `--static` for libmultiblock.a). Written by hand to match
