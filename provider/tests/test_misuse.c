@@ -310,14 +310,14 @@ static int param_value(const alg *a, const OSSL_PARAM *def, int enc, const plain
     } else if (!strcmp(k, "alg_id_param")) {
         /* ctr-acpkm-omac's UKM: SEQUENCE { OCTET STRING IV || seed }, the
          * IV the tests give at init (an IV given at init replaces the UKM's)
-         * and a new seed. */
-        size_t ukm = a->ivlen + 8;
+         * and a new seed (an IV of at most 16 bytes: the other ciphers refuse it). */
+        size_t ivl = a->ivlen < 16 ? a->ivlen : 16, ukm = ivl + 8;
         v->oct[0] = 0x30;
         v->oct[1] = (unsigned char)(ukm + 2);
         v->oct[2] = 0x04;
         v->oct[3] = (unsigned char)ukm;
-        memcpy(v->oct + 4, IV1, a->ivlen);
-        memset(v->oct + 4 + a->ivlen, 0x5a, 8);
+        memcpy(v->oct + 4, IV1, ivl);
+        memset(v->oct + 4 + ivl, 0x5a, 8);
         v->p[0] = OSSL_PARAM_construct_octet_string(k, v->oct, ukm + 4);
     } else if (!strcmp(k, "tlstree")) {
         /* A record's sequence number: re-keys the ciphers with TLSTREE (the
