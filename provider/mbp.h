@@ -22,7 +22,8 @@ enum mbp_kind {
     MBP_CFB,    /* GOST R 34.13 CFB with s = n over mb_cipher (mbp_blockmodes.c), bytewise */
     MBP_CBC,    /* CBC over mb_cipher (gost89-cbc; the library has no GOST 28147 CBC) */
     MBP_AEAD,   /* mgm, gcm, ccm: one-shot mb_encrypt / mb_decrypt (mbp_aead.c) */
-    MBP_XTS     /* xts: each update is one data unit, one-shot (mbp_aead.c), as OpenSSL's XTS */
+    MBP_XTS,    /* xts: each update is one data unit, one-shot (mbp_aead.c), as OpenSSL's XTS */
+    MBP_CTR_OMAC /* ctr-acpkm-omac: mb_stream ctr-acpkm and mb_mac_stream mac under KDF_TREE keys (mbp_ctromac.c) */
 };
 
 /* One cipher algorithm the provider offers. */
@@ -43,6 +44,7 @@ typedef struct mbp_alg {
 
 extern const OSSL_ALGORITHM mbp_ciphers[];
 extern const OSSL_ALGORITHM mbp_macs[];
+extern const OSSL_ALGORITHM mbp_digests[];
 
 /* The provider context: the core handle, for errors. */
 typedef struct mbp_provctx {
@@ -113,6 +115,17 @@ typedef struct mbp_cipher_ctx {
     int text_len_set;
     int finalized;
     int fed;                /* an update with data ran since the message started */
+    /* TLSTREE (mbp_tlstree.c) */
+    uint8_t tree_root[32];  /* the key given at init: TLSTREE's root */
+    uint8_t tree_iv[4 * 64];/* CTR: the IV given at init, IV of IV_seqnum = IV + seqnum */
+    int tree_mode;          /* MGM: 0 unset, 1 "strong", 2 "light" */
+    mb_tlstree_ctx *tree;       /* the cached levels, made at the first seqnum */
+    int in_init;            /* parameters given to init: "tlstree" waits for the key */
+    /* MBP_CTR_OMAC (mbp_ctromac.c) */
+    mb_mac_stream *omac;    /* OMAC of the plaintext */
+    uint8_t kdf_seed[8];    /* KDF_TREE's seed */
+    uint64_t tree_seq;      /* a seqnum set before the root key ... */
+    int tree_pending;       /* ... applies when the key comes */
 } mbp_cipher_ctx;
 
 void *mbp_cipher_newctx(void *provctx, const mbp_alg *alg);
@@ -156,6 +169,25 @@ int mbp_cbc_final(mbp_cipher_ctx *c, unsigned char *out, size_t *outl, size_t ou
 int mbp_aead_update(mbp_cipher_ctx *c, unsigned char *out, size_t *outl, size_t outsize,
                     const unsigned char *in, size_t inl);
 int mbp_aead_final(mbp_cipher_ctx *c, size_t *outl);
+
+/* TLSTREE (mbp_tlstree.c): "tlstree_mode", and "tlstree" re-keying the
+ * context for a record (before the key, or within init: pending until init
+ * has the key, then mbp_tlstree_pending);
+ * the root key and IV taken at init; the cached tree freed. */
+int mbp_tlstree_set(mbp_cipher_ctx *c, const OSSL_PARAM params[], int in_init);
+int mbp_tlstree_pending(mbp_cipher_ctx *c); /* init: a seqnum waiting for the key */
+void mbp_tlstree_new_key(mbp_cipher_ctx *c);
+void mbp_tlstree_new_iv(mbp_cipher_ctx *c);
+void mbp_tlstree_free(mbp_cipher_ctx *c);
+
+/* ctr-acpkm-omac (mbp_ctromac.c): the message's start, update, final
+ * (tag made or checked), and its parameters "kdf-seed" and "alg_id_param". */
+int mbp_ctromac_start(mbp_cipher_ctx *c);
+int mbp_ctromac_update(mbp_cipher_ctx *c, unsigned char *out, size_t *outl, size_t outsize,
+                       const unsigned char *in, size_t inl);
+int mbp_ctromac_final(mbp_cipher_ctx *c, size_t *outl);
+int mbp_ctromac_set(mbp_cipher_ctx *c, const OSSL_PARAM params[]);
+int mbp_ctromac_get(mbp_cipher_ctx *c, OSSL_PARAM params[]);
 
 /* The library's mb_params for this context (S-box, meshing, m, padding...). */
 void mbp_cipher_mb_params(const mbp_cipher_ctx *c, mb_params *p);

@@ -42,6 +42,8 @@ static void stop(mbp_cipher_ctx *c)
 {
     mb_stream_free(c->stream);
     c->stream = NULL;
+    mb_mac_stream_free(c->omac);
+    c->omac = NULL;
     mb_cipher_free(c->handle);
     c->handle = NULL;
     mbp_cleanse_free(c->aad, c->aad_len);
@@ -117,6 +119,7 @@ void mbp_cipher_freectx(void *vctx)
     if (c == NULL)
         return;
     stop(c);
+    mbp_tlstree_free(c);
     mbp_cleanse_free(c, sizeof(*c));
 }
 
@@ -150,6 +153,8 @@ void *mbp_cipher_dupctx(void *vctx)
     d->stream = NULL;
     d->handle = NULL;
     d->aad = NULL;
+    d->tree = NULL; /* the copy derives its own from the same root */
+    d->omac = NULL;
     if (c->aad_len != 0) {
         d->aad = malloc(c->aad_len);
         if (d->aad == NULL) {
@@ -199,6 +204,8 @@ static int start(mbp_cipher_ctx *c)
     case MBP_CFB:
     case MBP_CBC:
         return mbp_blockmode_start(c);
+    case MBP_CTR_OMAC:
+        return mbp_ctromac_start(c);
     case MBP_AEAD:
     case MBP_XTS:
         return 1;
@@ -242,8 +249,12 @@ static int init(mbp_cipher_ctx *c, int encrypt, const unsigned char *key, size_t
         c->tag_set = 0;
     }
     c->encrypt = encrypt;
-    if (!mbp_cipher_set_ctx_params(c, params))
+    c->in_init = 1;
+    if (!mbp_cipher_set_ctx_params(c, params)) {
+        c->in_init = 0;
         return 0;
+    }
+    c->in_init = 0;
     if (key != NULL) {
         if (keylen != c->alg->key_bytes) {
             mbp_error(c->prov, MBP_R_ARG, "%s needs a key of %zu bytes, got %zu", c->alg->names,
@@ -252,6 +263,7 @@ static int init(mbp_cipher_ctx *c, int encrypt, const unsigned char *key, size_t
         }
         memcpy(c->key, key, keylen);
         c->have_key = 1;
+        mbp_tlstree_new_key(c);
     }
     if (iv != NULL && c->iv_len > 0) {
         if (ivlen < c->iv_len) {
@@ -260,10 +272,13 @@ static int init(mbp_cipher_ctx *c, int encrypt, const unsigned char *key, size_t
         }
         memcpy(c->iv, iv, c->iv_len);
         c->have_iv = 1;
+        mbp_tlstree_new_iv(c);
     }
-    if (c->have_key && (c->have_iv || c->iv_len == 0))
-        return start(c);
-    return 1;
+    if (c->have_key && (c->have_iv || c->iv_len == 0) && !start(c))
+        return 0;
+    /* A record's sequence number set before the key or given with this
+     * init re-keys now that the key is there. */
+    return mbp_tlstree_pending(c);
 }
 
 int mbp_cipher_einit(void *vctx, const unsigned char *key, size_t keylen, const unsigned char *iv, size_t ivlen,
@@ -284,6 +299,7 @@ static int ready(mbp_cipher_ctx *c)
     int running;
     switch (c->alg->kind) {
     case MBP_STREAM:
+    case MBP_CTR_OMAC:
         running = c->stream != NULL;
         break;
     case MBP_CFB:
@@ -416,6 +432,8 @@ int mbp_cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t outsi
     switch (c->alg->kind) {
     case MBP_STREAM:
         return stream_update(c, out, outl, outsize, in, inl);
+    case MBP_CTR_OMAC:
+        return mbp_ctromac_update(c, out, outl, outsize, in, inl);
     case MBP_CFB:
         if (outsize < inl) {
             mbp_error(c->prov, MBP_R_ARG, "output buffer too small");
@@ -444,6 +462,11 @@ int mbp_cipher_final(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
     switch (c->alg->kind) {
     case MBP_STREAM:
         ok = stream_final(c, out, outl, outsize);
+        mb_stream_free(c->stream);
+        c->stream = NULL;
+        break;
+    case MBP_CTR_OMAC:
+        ok = mbp_ctromac_final(c, outl);
         mb_stream_free(c->stream);
         c->stream = NULL;
         break;

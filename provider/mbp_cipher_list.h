@@ -25,6 +25,7 @@ X(kuz_cfb, "kuznyechik-cfb", "kuznyechik", "cfb", 3, 32, 16, 1, 16, MBP_CFB, NUL
 X(kuz_ofb, "kuznyechik-ofb", "kuznyechik", "ofb", 4, 32, 16, 1, 16, MBP_STREAM, NULL, 0, 1)
 X(kuz_ctr, "kuznyechik-ctr", "kuznyechik", "ctr", 5, 32, 8, 1, 16, MBP_STREAM, NULL, 0, 0)
 X(kuz_acpkm, "kuznyechik-ctr-acpkm:1.2.643.7.1.1.5.2.1", "kuznyechik", "ctr-acpkm", 5, 32, 8, 1, 16, MBP_STREAM, NULL, 0, 0)
+X(kuz_ctr_omac, "kuznyechik-ctr-acpkm-omac:1.2.643.7.1.1.5.2.2", "kuznyechik", "ctr-acpkm-omac", 5, 32, 8, 1, 16, MBP_CTR_OMAC, NULL, 0, 0)
 X(kuz_mgm, "kuznyechik-mgm", "kuznyechik", "mgm", 0, 32, 16, 1, 16, MBP_AEAD, NULL, 0, 0)
 X(mag_ecb, "magma-ecb", "magma", "ecb", 1, 32, 0, 8, 8, MBP_STREAM, NULL, 0, 0)
 X(mag_cbc, "magma-cbc", "magma", "cbc", 2, 32, 8, 8, 8, MBP_STREAM, NULL, 0, 1)
@@ -32,6 +33,7 @@ X(mag_cfb, "magma-cfb", "magma", "cfb", 3, 32, 8, 1, 8, MBP_CFB, NULL, 0, 1)
 X(mag_ofb, "magma-ofb", "magma", "ofb", 4, 32, 8, 1, 8, MBP_STREAM, NULL, 0, 1)
 X(mag_ctr, "magma-ctr", "magma", "ctr", 5, 32, 4, 1, 8, MBP_STREAM, NULL, 0, 0)
 X(mag_acpkm, "magma-ctr-acpkm:1.2.643.7.1.1.5.1.1", "magma", "ctr-acpkm", 5, 32, 4, 1, 8, MBP_STREAM, NULL, 0, 0)
+X(mag_ctr_omac, "magma-ctr-acpkm-omac:1.2.643.7.1.1.5.1.2", "magma", "ctr-acpkm-omac", 5, 32, 4, 1, 8, MBP_CTR_OMAC, NULL, 0, 0)
 X(mag_mgm, "magma-mgm", "magma", "mgm", 0, 32, 8, 1, 8, MBP_AEAD, NULL, 0, 0)
 
 /* GOST 28147-89 (RFC 5830; key meshing RFC 4357 section 2.3). */

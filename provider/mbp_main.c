@@ -101,7 +101,7 @@ static int get_params(void *provctx, OSSL_PARAM params[])
     OSSL_PARAM *p;
     (void)provctx;
     p = mbp_param_locate(params, OSSL_PROV_PARAM_NAME);
-    if (p != NULL && !mbp_param_set_utf8_ptr(p, "multiblock provider (Kuznyechik, Magma, GOST 28147-89, Kalyna, uBlock)"))
+    if (p != NULL && !mbp_param_set_utf8_ptr(p, "multiblock provider (Kuznyechik, Magma, GOST 28147-89, Kalyna, uBlock, Streebog, Kupyna)"))
         return 0;
     p = mbp_param_locate(params, OSSL_PROV_PARAM_VERSION);
     if (p != NULL && !mbp_param_set_utf8_ptr(p, mb_version()))
@@ -124,6 +124,8 @@ static const OSSL_ALGORITHM *query_operation(void *provctx, int operation_id, in
         return mbp_ciphers;
     case OSSL_OP_MAC:
         return mbp_macs;
+    case OSSL_OP_DIGEST:
+        return mbp_digests;
     default:
         return NULL;
     }

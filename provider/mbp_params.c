@@ -1,8 +1,9 @@
 /*
  * mbp_params.c - cipher parameters: the algorithm's (mode, key and IV
  * length, block size, AEAD flag) and the context's (padding, IV length,
- * IV, AEAD tag and tag length, and this provider's own: "sbox",
- * "key-meshing", "section-bytes", "nb").
+ * IV, AEAD tag and tag length, TLSTREE's "tlstree" and "tlstree_mode"
+ * (mbp_tlstree.c), and this provider's own: "sbox", "key-meshing",
+ * "section-bytes", "nb").
  */
 #include <string.h>
 #include <openssl/core_names.h>
@@ -73,6 +74,8 @@ static const OSSL_PARAM ctx_gettable[] = {
     OSSL_PARAM_utf8_string(MBP_PARAM_SBOX, NULL, 0),
     OSSL_PARAM_uint(MBP_PARAM_KEY_MESHING, NULL),
     OSSL_PARAM_size_t(MBP_PARAM_SECTION_BYTES, NULL),
+    OSSL_PARAM_octet_string("kdf-seed", NULL, 0),     /* mbp_ctromac.c */
+    OSSL_PARAM_octet_string("alg_id_param", NULL, 0),
     OSSL_PARAM_END
 };
 
@@ -85,6 +88,10 @@ static const OSSL_PARAM ctx_settable[] = {
     OSSL_PARAM_uint(MBP_PARAM_KEY_MESHING, NULL),
     OSSL_PARAM_size_t(MBP_PARAM_SECTION_BYTES, NULL),
     OSSL_PARAM_size_t(MBP_PARAM_NB, NULL),
+    OSSL_PARAM_octet_string("tlstree", NULL, 0),      /* mbp_tlstree.c */
+    OSSL_PARAM_octet_string("kdf-seed", NULL, 0),     /* mbp_ctromac.c */
+    OSSL_PARAM_octet_string("alg_id_param", NULL, 0),
+    OSSL_PARAM_octet_string("tlstree_mode", NULL, 0),
     OSSL_PARAM_END
 };
 
@@ -132,7 +139,8 @@ int mbp_cipher_get_ctx_params(void *vctx, OSSL_PARAM params[])
         return 0;
     if ((p = mbp_param_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL) {
         /* Only after an encryption, and only the tag length (or less). */
-        if (c->alg->kind != MBP_AEAD || !c->encrypt || !c->data_done || p->data_size == 0
+        if ((c->alg->kind != MBP_AEAD && c->alg->kind != MBP_CTR_OMAC) || !c->encrypt || !c->data_done
+            || p->data_size == 0
             || p->data_size > c->tag_len) {
             mbp_error(c->prov, MBP_R_STATE, "%s: the tag is there after encrypting, up to %zu bytes",
                       c->alg->names, c->tag_len);
@@ -149,7 +157,7 @@ int mbp_cipher_get_ctx_params(void *vctx, OSSL_PARAM params[])
     if ((p = mbp_param_locate(params, MBP_PARAM_SECTION_BYTES)) != NULL
         && !mbp_param_set_size_t(p, c->section_bytes))
         return 0;
-    return 1;
+    return mbp_ctromac_get(c, params);
 }
 
 static int set_ivlen(mbp_cipher_ctx *c, size_t len)
@@ -192,7 +200,7 @@ int mbp_param_sbox(mbp_provctx *prov, const char *alg, const OSSL_PARAM *p, char
 
 static int set_tag(mbp_cipher_ctx *c, const OSSL_PARAM *p)
 {
-    if (c->alg->kind != MBP_AEAD) {
+    if (c->alg->kind != MBP_AEAD && c->alg->kind != MBP_CTR_OMAC) {
         mbp_error(c->prov, MBP_R_ARG, "%s is not an AEAD cipher", c->alg->names);
         return 0;
     }
@@ -205,7 +213,8 @@ static int set_tag(mbp_cipher_ctx *c, const OSSL_PARAM *p)
         mbp_error(c->prov, MBP_R_STATE, "%s: the tag and its length are set before the text", c->alg->names);
         return 0;
     }
-    if (p->data_size == 0 || p->data_size > c->alg->n) {
+    if (p->data_size == 0 || p->data_size > c->alg->n
+        || (c->alg->kind == MBP_CTR_OMAC && p->data_size != c->alg->n)) {
         mbp_error(c->prov, MBP_R_ARG, "%s: a tag of 1 to %zu bytes, not %zu", c->alg->names, c->alg->n,
                   p->data_size);
         return 0;
@@ -229,6 +238,7 @@ typedef struct {
     char sbox[32];
     int key_meshing, have_iv;
     size_t section_bytes, ccm_nb, tag_len, iv_len;
+    uint8_t kdf_seed[8], iv[4 * 64]; /* ctr-acpkm-omac: "kdf-seed", "alg_id_param" */
 } settings;
 
 static void save(const mbp_cipher_ctx *c, settings *s)
@@ -240,6 +250,8 @@ static void save(const mbp_cipher_ctx *c, settings *s)
     s->ccm_nb = c->ccm_nb;
     s->tag_len = c->tag_len;
     s->iv_len = c->iv_len;
+    memcpy(s->kdf_seed, c->kdf_seed, sizeof(s->kdf_seed));
+    memcpy(s->iv, c->iv, sizeof(s->iv));
 }
 
 static void put_back(mbp_cipher_ctx *c, const settings *s)
@@ -251,12 +263,16 @@ static void put_back(mbp_cipher_ctx *c, const settings *s)
     c->ccm_nb = s->ccm_nb;
     c->tag_len = s->tag_len;
     c->iv_len = s->iv_len;
+    memcpy(c->kdf_seed, s->kdf_seed, sizeof(c->kdf_seed));
+    memcpy(c->iv, s->iv, sizeof(c->iv));
 }
 
 static int same(const settings *a, const mbp_cipher_ctx *c)
 {
     return !strcmp(a->sbox, c->sbox) && a->key_meshing == c->key_meshing && a->section_bytes == c->section_bytes
-           && a->ccm_nb == c->ccm_nb && a->tag_len == c->tag_len && a->iv_len == c->iv_len;
+           && a->ccm_nb == c->ccm_nb && a->tag_len == c->tag_len && a->iv_len == c->iv_len
+           && !memcmp(a->kdf_seed, c->kdf_seed, sizeof(a->kdf_seed))
+           && (c->alg->kind != MBP_CTR_OMAC || !memcmp(a->iv, c->iv, sizeof(a->iv)));
 }
 
 static int apply(mbp_cipher_ctx *c, const OSSL_PARAM params[])
@@ -297,7 +313,7 @@ static int apply(mbp_cipher_ctx *c, const OSSL_PARAM params[])
         return 0;
     if ((p = mbp_param_locate_const(params, MBP_PARAM_NB)) != NULL && !mbp_param_get_size_t(p, &c->ccm_nb))
         return 0;
-    return 1;
+    return mbp_ctromac_set(c, params);
 }
 
 /* A setting changed after init (S-box, key meshing, section size, tag
@@ -315,7 +331,7 @@ int mbp_cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     if (params == NULL)
         return 1;
     save(c, &before);
-    if (!apply(c, params)) {
+    if (!apply(c, params) || !mbp_tlstree_set(c, params, c->in_init)) {
         put_back(c, &before);
         return 0;
     }

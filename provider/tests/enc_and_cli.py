@@ -10,8 +10,13 @@
    with test_evp's -e/-d mode;
 3. the MACs through `openssl mac`: tags equal to the CLI's `mac` on random
    data and keys;
-4. with --gostprov: interoperation both ways with gost-engine's provider
-   for every cipher and MAC both offer, on random data and keys.
+4. the digests through `openssl dgst -NAME`: equal to the CLI's `hash`
+   on random files of many lengths; HMAC over them (the default
+   provider's HMAC over our digest) through `openssl dgst -mac HMAC`,
+   `openssl dgst -hmac` and `openssl mac HMAC` agree;
+5. with --gostprov: interoperation both ways with gost-engine's provider
+   for every cipher, MAC and digest both offer, on random data and keys
+   (the digests, and HMAC over them through both `openssl dgst` ways).
 
 Usage: enc_and_cli.py VECTOR_DIR MULTIBLOCK_CLI TEST_EVP [--gostprov GOST_MODULE_DIR]
 (OPENSSL_MODULES must point at the directory of multiblock.so; OPENSSL=path
@@ -180,6 +185,54 @@ def macs_equal_to_cli(cli, rng):
                     fail(f"MAC {name} len {length}: openssl mac {tag_a!r} {a.stderr[:80]!r}, the CLI {tag_b!r}")
 
 
+# (provider name, the CLI's --algo)
+DIGESTS = [("md_gost12_256", "streebog-256"), ("md_gost12_512", "streebog-512"), ("streebog256", "streebog-256"),
+           ("kupyna-256", "kupyna-256"), ("kupyna-384", "kupyna-384"), ("kupyna-512", "kupyna-512")]
+DIGEST_LENGTHS = [0, 1, 63, 64, 65, 127, 128, 129, 1000, 4096, 65537]
+
+
+def dgst(providers, name, f, env=None, key=None, how="hmac"):
+    """The lowercase hex digest of file f through `openssl dgst -NAME`, or
+    with a key (hex) its HMAC: how = "hmac" (-hmac, the EVP_PKEY signing
+    path; the key is given as text, its hex digits) or "mac" (-mac HMAC
+    -macopt hexkey:, EVP_MAC). None on failure."""
+    keyed = []
+    if key is not None:
+        keyed = ["-hmac", key] if how == "hmac" else ["-mac", "HMAC", "-macopt", f"hexkey:{key}"]
+    r = subprocess.run([OPENSSL, "dgst"] + providers + [f"-{name}"] + keyed + ["-r", f], capture_output=True, env=env)
+    if r.returncode or not r.stdout:
+        return None
+    return r.stdout.split()[0].decode().lower()
+
+
+def digests_equal_to_cli(cli, rng):
+    global checks
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "m")
+        for length in DIGEST_LENGTHS + [rng.randrange(1, 200000)]:
+            pathlib.Path(f).write_bytes(rng.randbytes(length))
+            for name, algo in DIGESTS:
+                b = subprocess.run([cli, "hash", "--algo", algo, f], capture_output=True)
+                want = b.stdout.split()[0].decode().lower() if b.returncode == 0 and b.stdout else None
+                got = dgst(OURS, name, f)
+                checks += 1
+                if got is None or got != want:
+                    fail(f"openssl dgst -{name} len {length}: {got} against the CLI's {want}")
+            # HMAC over our digest: `openssl dgst -mac HMAC`, `openssl dgst
+            # -hmac` (the key's text) and `openssl mac HMAC` agree.
+            key = rng.randbytes(rng.randrange(1, 100)).hex()
+            for name in ("md_gost12_256", "md_gost12_512", "kupyna-512"):
+                a = dgst(OURS, name, f, key=key, how="mac")
+                t = dgst(OURS, name, f, key=key.encode().hex(), how="mac")
+                h = dgst(OURS, name, f, key=key, how="hmac")
+                m = subprocess.run([OPENSSL, "mac"] + OURS + ["-digest", name, "-macopt", f"hexkey:{key}", "-in", f,
+                                                              "HMAC"], capture_output=True)
+                checks += 1
+                if a is None or m.returncode or m.stdout.strip().decode().lower() != a or h is None or h != t:
+                    fail(f"HMAC {name} len {length}: dgst -mac {a}, mac {m.stdout.strip()!r} {m.stderr[:80]!r}, "
+                         f"dgst -hmac {h} against {t}")
+
+
 GOST_CIPHERS = [("kuznyechik-ecb", 0), ("kuznyechik-cbc", 16), ("kuznyechik-cfb", 16), ("kuznyechik-ofb", 16),
                 ("kuznyechik-ctr", 8), ("kuznyechik-ctr-acpkm", 8), ("magma-cbc", 8), ("magma-ctr", 4),
                 ("magma-ctr-acpkm", 4), ("gost89", 8), ("gost89-cnt", 8), ("gost89-cnt-12", 8), ("gost89-cbc", 8)]
@@ -225,6 +278,18 @@ def gostprov(gdir, rng):
                     continue
                 if a.returncode or b.returncode or a.stdout != b.stdout or len(a.stdout) < 8:
                     fail(f"MAC {mac} len {length}: ours {a.stdout!r} gostprov {b.stdout!r}")
+        # Digests, and HMAC over them, both `openssl dgst` ways.
+        f = os.path.join(d, "m")
+        for length in DIGEST_LENGTHS + [rng.randrange(1, 200000) for _ in range(2)]:
+            pathlib.Path(f).write_bytes(rng.randbytes(length))
+            key = rng.randbytes(rng.randrange(1, 100)).hex()
+            for name in ("md_gost12_256", "md_gost12_512"):
+                for k, how in ((None, ""), (key, "hmac"), (key, "mac")):
+                    a = dgst(OURS, name, f, key=k, how=how)
+                    b = dgst(theirs, name, f, env=genv, key=k, how=how)
+                    checks += 1
+                    if a is None or a != b:
+                        fail(f"{name} {how} len {length}: ours {a}, gostprov {b}")
 
 
 def main():
@@ -234,6 +299,7 @@ def main():
     vectors(sys.argv[1])
     equal_to_cli(sys.argv[2], rng, sys.argv[3])
     macs_equal_to_cli(sys.argv[2], rng)
+    digests_equal_to_cli(sys.argv[2], rng)
     if len(sys.argv) == 6:
         gostprov(sys.argv[5], rng)
     print(f"{checks - len(failures)} passed, {len(failures)} failed")

@@ -7,15 +7,26 @@
 # (scripts/build-provider.sh, with OPENSSL_DIR for a built one) and runs
 #  - provider/tests/test_evp.c: every public vector through EVP (ciphers,
 #    AEAD with a wrong tag and a changed ciphertext, MACs), error cases;
+#  - provider/tests/test_digest.c: the digests (Streebog, Kupyna) through
+#    EVP: the standards' examples in pieces and through copies, names and
+#    OIDs, RFC 7836's HMAC examples over them with the default provider's HMAC;
+#  - provider/tests/test_tlstree.c: TLSTREE ("tlstree", "tlstree_mode")
+#    over a sequence of records on the MGM and CTR ciphers against the
+#    record keys of RFC 9189 and RFC 9367;
+#  - provider/tests/test_ctromac.c: kuznyechik- and magma-ctr-acpkm-omac
+#    against their definition (KDF_TREE keys, CTR-ACPKM over the text and
+#    its OMAC) on random data; on 3.0 also both ways with gost-engine's
+#    ENGINE (gostprov cannot key these two ciphers);
 #  - provider/tests/test_misuse.c: every cipher and MAC of the provider's
 #    list through EVP misuse (parameters after init, the CCM length
 #    declaration, 0-byte updates, copies at every point, re-init, strings
 #    without a NUL);
 #  - provider/tests/enc_and_cli.py: the vectors through that release's
 #    `openssl enc`, bytes equal to the CLI on random data (through
-#    `openssl enc`, or test_evp -e/-d where enc cannot); on 3.0 also
-#    interoperation both ways with gostprov for every cipher and MAC both
-#    offer (gostprov is packaged for the system OpenSSL only).
+#    `openssl enc`, or test_evp -e/-d where enc cannot), digests through
+#    `openssl dgst` against the CLI's hash, HMAC through dgst and mac; on 3.0
+#    also interoperation both ways with gostprov for every cipher, MAC and
+#    digest both offer (gostprov is packaged for the system OpenSSL only).
 # On one release, $SANITIZED_VERSION (4.0, the newest), both test programs
 # also run under Valgrind (when installed) and, over a module built with
 # AddressSanitizer and UBSan (the provider's C files and the test programs;
@@ -70,10 +81,19 @@ run_release() {
     esac
     cc "${cflags[@]}" -O2 "${inc[@]}" provider/tests/test_evp.c "${libs[@]}" -o "$w/test_evp"
     cc "${cflags[@]}" -O2 "${inc[@]}" provider/tests/test_misuse.c "${libs[@]}" -o "$w/test_misuse"
+    cc "${cflags[@]}" -O2 "${inc[@]}" provider/tests/test_digest.c "${libs[@]}" -o "$w/test_digest"
+    cc "${cflags[@]}" -O2 "${inc[@]}" provider/tests/test_tlstree.c "${libs[@]}" -o "$w/test_tlstree"
+    cc "${cflags[@]}" -O2 "${inc[@]}" provider/tests/test_ctromac.c "${libs[@]}" -o "$w/test_ctromac"
     export OPENSSL_MODULES="$mods"
 
     echo "== [$label] provider: vectors and errors through EVP"
     "$w/test_evp" "$tmp/vectors.txt" | grep -v '^skip'
+    echo "== [$label] provider: digests and HMAC over them through EVP"
+    "$w/test_digest"
+    echo "== [$label] provider: TLSTREE record keys through EVP"
+    "$w/test_tlstree"
+    echo "== [$label] provider: ctr-acpkm-omac through EVP"
+    if [ "$want" = 3.0 ]; then "$w/test_ctromac" -engine; else "$w/test_ctromac"; fi
     echo "== [$label] provider: EVP misuse of every algorithm"
     "$w/test_misuse"
     if [ "$want" = "$SANITIZED_VERSION" ]; then
@@ -81,15 +101,27 @@ run_release() {
             echo "== [$label] provider: the same under valgrind"
             valgrind -q --error-exitcode=3 "$w/test_evp" "$tmp/vectors.txt" | grep -v '^skip'
             valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite "$w/test_misuse"
+            valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite "$w/test_digest"
+            valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite "$w/test_tlstree"
+            valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite "$w/test_ctromac"
         fi
         echo "== [$label] provider: the same with AddressSanitizer and UBSan"
         PROVIDER_OUT="$w/asan/multiblock.so" CFLAGS="${san[*]}" OPENSSL_DIR="$dir" bash scripts/build-provider.sh >/dev/null
         cc "${cflags[@]}" -O1 "${san[@]}" "${inc[@]}" provider/tests/test_evp.c "${libs[@]}" -o "$w/test_evp_asan"
         cc "${cflags[@]}" -O1 "${san[@]}" "${inc[@]}" provider/tests/test_misuse.c "${libs[@]}" -o "$w/test_misuse_asan"
+        cc "${cflags[@]}" -O1 "${san[@]}" "${inc[@]}" provider/tests/test_digest.c "${libs[@]}" -o "$w/test_digest_asan"
+        cc "${cflags[@]}" -O1 "${san[@]}" "${inc[@]}" provider/tests/test_tlstree.c "${libs[@]}" -o "$w/test_tlstree_asan"
+        cc "${cflags[@]}" -O1 "${san[@]}" "${inc[@]}" provider/tests/test_ctromac.c "${libs[@]}" -o "$w/test_ctromac_asan"
         ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 OPENSSL_MODULES="$w/asan" \
             "$w/test_evp_asan" "$tmp/vectors.txt" | grep -v '^skip'
         ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 OPENSSL_MODULES="$w/asan" \
             "$w/test_misuse_asan"
+        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 OPENSSL_MODULES="$w/asan" \
+            "$w/test_digest_asan"
+        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 OPENSSL_MODULES="$w/asan" \
+            "$w/test_tlstree_asan"
+        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 OPENSSL_MODULES="$w/asan" \
+            "$w/test_ctromac_asan"
     fi
     if [ "$want" = 3.0 ]; then
         echo "== [$label] provider: openssl enc, the CLI and gostprov ($gostdir)"

@@ -3,7 +3,7 @@
  * Kalyna (DSTU 7624:2014), Kuznyechik and Magma (GOST R 34.12-2015),
  * GOST 28147-89 and uBlock, with the modes of their standards; the hashes
  * Streebog (GOST R 34.11-2012, RFC 6986) and Kupyna (DSTU 7564:2014), and
- * HMAC over them.
+ * HMAC over them; the RFC 7836 KDFs and TLSTREE.
  *
  * Link with -lmultiblock (pkg-config: `pkg-config --cflags --libs multiblock`,
  * or `--static` for libmultiblock.a). Written by hand to match
@@ -489,6 +489,51 @@ size_t mb_hmac_tag_size(const mb_hmac_ctx *hmac);
 
 /* Frees the handle, wiping its keyed state. NULL is ignored. */
 void mb_hmac_free(mb_hmac_ctx *hmac);
+
+/* ---- key derivation: RFC 7836 KDFs and TLSTREE -------------------------- */
+
+/* KDF_GOSTR3411_2012_256(key, label, seed) of RFC 7836 §4.5: HMAC
+ * Streebog-256 of 01 || label || 00 || seed || 01 00; 32 bytes, *out_len = 32
+ * on MB_OK, out/out_len as in the conventions. Keys of any length.
+ * Errors: MB_ERR_NULL_POINTER, MB_ERR_PARAM, MB_ERR_BUFFER_TOO_SMALL. */
+int mb_kdf(const uint8_t *key, size_t key_len, const uint8_t *label, size_t label_len,
+           const uint8_t *seed, size_t seed_len, uint8_t *out, size_t *out_len);
+
+/* KDF_TREE_GOSTR3411_2012_256(key, label, seed, r) of RFC 7836 §4.4 with
+ * L = 8 * out_len bits: exactly out_len bytes are written to out (which
+ * may overlap the inputs). r is the counter's length in bytes, 1 to 4.
+ * Errors: MB_ERR_NULL_POINTER, MB_ERR_PARAM (r, an out_len of 0 or more
+ * than the r-byte counter reaches). */
+int mb_kdf_tree(const uint8_t *key, size_t key_len, const uint8_t *label, size_t label_len,
+                const uint8_t *seed, size_t seed_len, size_t r, uint8_t *out, size_t out_len);
+
+/* TLSTREE(root, seqnum): the 32-byte key of TLS record `seqnum` under the
+ * 32-byte root key of a GOST cipher suite (RFC 9189 §8.1 for TLS 1.2,
+ * RFC 9367 §4.1.2 for TLS 1.3). `suite` names the suite's masks:
+ * "kuznyechik-ctr-omac", "magma-ctr-omac" (TLS 1.2), "kuznyechik-mgm-l",
+ * "kuznyechik-mgm-s", "magma-mgm-l", "magma-mgm-s" (TLS 1.3). *out_len = 32
+ * on MB_OK. Errors: MB_ERR_NULL_POINTER, MB_ERR_INVALID_STRING, MB_ERR_PARAM
+ * (an unknown suite), MB_ERR_KEY_LENGTH (root_len other than 32),
+ * MB_ERR_BUFFER_TOO_SMALL. */
+int mb_tlstree(const char *suite, const uint8_t *root, size_t root_len, uint64_t seqnum,
+               uint8_t *out, size_t *out_len);
+
+/* Opaque TLSTREE over one root key that keeps each level's last key, so
+ * consecutive records derive only the levels that change (most records
+ * derive nothing). Any order of sequence numbers gives the right keys.
+ * Holds key material, which mb_tlstree_free wipes; one handle must not be
+ * used by two threads at once. (The type is mb_tlstree_ctx because
+ * mb_tlstree names the one-shot function.) */
+typedef struct mb_tlstree_ctx mb_tlstree_ctx;
+
+/* A tree in *out (NULL on any error): errors as mb_tlstree's. */
+int mb_tlstree_new(mb_tlstree_ctx **out, const char *suite, const uint8_t *root, size_t root_len);
+
+/* The key of record `seqnum` (32 bytes, *out_len = 32), as mb_tlstree gives it. */
+int mb_tlstree_key(mb_tlstree_ctx *tree, uint64_t seqnum, uint8_t *out, size_t *out_len);
+
+/* Frees the tree, wiping its keys. NULL is ignored. */
+void mb_tlstree_free(mb_tlstree_ctx *tree);
 
 #ifdef __cplusplus
 }

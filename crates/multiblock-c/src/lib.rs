@@ -14,6 +14,7 @@ mod handle;
 mod hash;
 mod hmac;
 mod info;
+mod kdf;
 mod many;
 mod oneshot;
 mod status;
@@ -23,6 +24,8 @@ mod stream;
 mod aead_stream_tests;
 #[cfg(test)]
 mod hash_tests;
+#[cfg(test)]
+mod kdf_tests;
 #[cfg(test)]
 mod many_tests;
 #[cfg(test)]
