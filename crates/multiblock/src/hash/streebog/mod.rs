@@ -28,6 +28,10 @@ mod reference;
 mod affine;
 #[cfg(target_arch = "x86_64")]
 mod avx512_gfni;
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(any(target_arch = "x86_64", test))]
+mod paired;
 #[cfg(test)]
 mod tests;
 
@@ -113,7 +117,7 @@ type Kernel = Box<dyn Compress>;
 /// Fastest first; the default is the first constant-time one this CPU runs.
 #[cfg(target_arch = "x86_64")]
 pub(crate) static BACKENDS: &[Backend<(), Kernel>] =
-    &[avx512_gfni::BACKEND, portable::BACKEND, reference::BACKEND];
+    &[avx512_gfni::BACKEND, avx2::BACKEND_GFNI, avx2::BACKEND, portable::BACKEND, reference::BACKEND];
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) static BACKENDS: &[Backend<(), Kernel>] = &[portable::BACKEND, reference::BACKEND];
 
