@@ -15,10 +15,10 @@
 //! X in the low dword of each 64-bit word, K in the high one.
 //!
 //! LPS: S bytewise; P and the move to L's layout are one transposition
-//! ([`transpose`], 16 in-lane unpacks and cross-lane `vpermq`, both
-//! halves at once): after it lane i holds byte ω(i) = 2·(i mod 4) + i / 4
-//! of the words of P·S(X), the slots unchanged. L: output lane j =
-//! ⊕_i M_(j, ω(i))·(lane i), M the 8×8 blocks of l; the lanes i reach j
+//! ([`transpose`]: a `pshufb`, two rounds of unpacks and a `vpermq` per
+//! register, both halves at once): after it lane i holds byte i of the
+//! words of P·S(X), the slots unchanged. L: output lane j =
+//! ⊕_i M_(j, i)·(lane i), M the 8×8 blocks of l; the lanes i reach j
 //! as the four registers and the four registers shifted by one lane
 //! (`vperm2i128`), 8 products per output register, each with its own
 //! pair of blocks (one per 128-bit lane).
@@ -28,7 +28,7 @@
 //! | step | `avx2-gfni` | `avx2` |
 //! |---|---|---|
 //! | S: 4 × (and, 16 `pshufb`, 3 shifts, 15 `pblendvb`) | 140 | 140 |
-//! | transpose: 12 unpacks, 4 `vpermq` | 16 | 16 |
+//! | transpose: 4 `pshufb`, 8 unpacks, 4 `vpermq` | 16 | 16 |
 //! | lane shift: 4 `vperm2i128` | 4 | 4 |
 //! | products | 32 affine | 8 × 3 nibble splits, 64 `pshufb`, 32 xor |
 //! | sums (4 × 7 xor) | 28 | 28 |
@@ -65,8 +65,7 @@ impl<M: Simd + CrossLanes> Machine32 for M {}
 /// half h: output lane 2p + h from input lane (2q + t + h) mod 8.
 const fn block_of(k: usize, h: usize) -> u64 {
     let (p, q, t) = (k / 8, k % 8 / 2, k % 2);
-    let (j, i) = (2 * p + h, (2 * q + t + h) % 8);
-    l_block(j, 2 * (i % 4) + i / 4)
+    l_block(2 * p + h, (2 * q + t + h) % 8)
 }
 
 /// The products of L by a machine's instructions.
@@ -169,29 +168,45 @@ fn sub<M: Simd>(m: M, x: M::V) -> M::V {
     r[0]
 }
 
-/// Lane a, slot 8·(i / 4) + 4s + i mod 4 → lane i, slot 8·(a mod 2) + 4s
+/// Slot 8·(w mod 2) + 4s + w / 2 → slot 2w + s (X's and K's byte of
+/// word w side by side), in every lane.
+const PAIR: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut b = 0;
+    while b < 32 {
+        let (w, s) = (b % 16 / 2, b % 2);
+        t[b] = (8 * (w % 2) + 4 * s + w / 2) as u8;
+        b += 1;
+    }
+    t
+};
+
+/// Lane a, slot 8·(w mod 2) + 4s + w / 2 → lane w, slot 8·(a mod 2) + 4s
 /// + a / 2, for s = 0, 1 (X and K): per half, an 8×8 byte transposition.
 #[inline(always)]
 fn transpose<M: Machine32>(m: M, y: [M::V; 4]) -> [M::V; 4] {
-    // Bytes of lanes a, a + 2 interleaved: slots 0..7 (lo) and 8..15 (hi).
-    let a = m.unpack_lo::<1>(y[0], y[1]);
-    let b = m.unpack_hi::<1>(y[0], y[1]);
-    let c = m.unpack_lo::<1>(y[2], y[3]);
-    let d = m.unpack_hi::<1>(y[2], y[3]);
-    // Dword s of each half: slot s of lanes 0, 2, 4, 6 (low half) or
-    // 1, 3, 5, 7 (high half); e: slots 0..3, f: 4..7, g: 8..11, h: 12..15.
+    // The pairs of word w at bytes 2w, 2w + 1 (kept one `vpshufb`: LLVM
+    // otherwise rewrites the unpacks below into longer shuffle chains).
+    let pair = m.load(&PAIR);
+    let mut x = y;
+    for v in x.iter_mut() {
+        *v = m.shuffle8_opaque(*v, pair);
+    }
+    // Lanes a, a + 2 interleaved: pairs 0..3 (lo) and 4..7 (hi); byte bit
+    // 0 is now a's bit 1.
+    let a = m.unpack_lo::<1>(x[0], x[1]);
+    let b = m.unpack_hi::<1>(x[0], x[1]);
+    let c = m.unpack_lo::<1>(x[2], x[3]);
+    let d = m.unpack_hi::<1>(x[2], x[3]);
+    // Then with lanes a + 4: each 64-bit word is one pair of lanes 0, 2,
+    // 4, 6 (low half) or 1, 3, 5, 7 (high half), words 2p', 2p' + 1 in
+    // register p'.
     let e = m.unpack_lo::<2>(a, c);
     let f = m.unpack_hi::<2>(a, c);
     let g = m.unpack_lo::<2>(b, d);
     let h = m.unpack_hi::<2>(b, d);
-    // X's and K's dwords of one slot together, then the halves' 64-bit
-    // words of one slot into one lane.
-    [
-        m.permute64::<0xd8>(m.unpack_lo::<4>(e, f)),
-        m.permute64::<0xd8>(m.unpack_hi::<4>(e, f)),
-        m.permute64::<0xd8>(m.unpack_lo::<4>(g, h)),
-        m.permute64::<0xd8>(m.unpack_hi::<4>(g, h)),
-    ]
+    // Even and odd lanes' words of one pair into one lane.
+    [m.permute64::<0xd8>(e), m.permute64::<0xd8>(f), m.permute64::<0xd8>(g), m.permute64::<0xd8>(h)]
 }
 
 /// L·P·S of both halves.
@@ -220,20 +235,21 @@ fn lps<M: Machine32, P: Products<M>>(m: M, y: [M::V; 4]) -> [M::V; 4] {
 }
 
 /// A 64-byte value in memory order → the layout with the value in both
-/// halves: word w to lane w (both copies), then [`transpose`].
+/// halves: word w to lane w, byte j at slot 8·(j mod 2) + 4s + j / 2, then
+/// [`transpose`].
 const LOAD: [u8; 32] = {
     let mut t = [0u8; 32];
     let mut b = 0;
     while b < 32 {
         let (h, q) = (b / 16, b % 16);
-        t[b] = (8 * h + 4 * (q / 8) + q % 4) as u8;
+        t[b] = (8 * h + 2 * (q % 4) + q / 8) as u8;
         b += 1;
     }
     t
 };
 
-/// After [`transpose`] of the layout, lane i holds word ω(i), byte a at
-/// slot 8·(a mod 2) + a / 2: back to byte a at a.
+/// After [`transpose`] of the layout, lane w holds word w, byte a at slot
+/// 8·(a mod 2) + a / 2: back to byte a at a, zeros above.
 const STORE: [u8; 32] = {
     let mut t = [0x80u8; 32];
     let mut b = 0;
@@ -288,10 +304,9 @@ fn store<M: Machine32>(m: M, y: [M::V; 4], out: &mut Block) {
     for v in z.iter_mut() {
         *v = m.shuffle8(*v, idx);
     }
-    // Lanes hold words ω(2p), ω(2p + 1): z0 = (0, 2), z1 = (4, 6),
-    // z2 = (1, 3), z3 = (5, 7).
-    m.store(m.unpack_lo::<8>(z[0], z[2]), &mut out[..32]);
-    m.store(m.unpack_lo::<8>(z[1], z[3]), &mut out[32..]);
+    // Register p: words 2p, 2p + 1 in its two lanes' low halves.
+    m.store(m.permute64::<0xd8>(m.unpack_lo::<8>(z[0], z[1])), &mut out[..32]);
+    m.store(m.permute64::<0xd8>(m.unpack_lo::<8>(z[2], z[3])), &mut out[32..]);
 }
 
 #[inline(always)]
