@@ -47,6 +47,19 @@
 //! give ≈ 13 cycles/byte. (A π built from its GF(2^4) structure rather
 //! than a 16-row tree would be the next step.)
 //!
+//! Measured (Zen 4, TSC 2.596 GHz, 1 MiB, best of 7): `avx2-gfni` 15.9
+//! cycles/byte (≈ 78 cycles per LPS pair against the 64 counted: the
+//! compiled loop is the count plus 61 loads of the tables), `avx2` 19.7;
+//! RustCrypto `streebog` (tables, not constant-time) 20.5, `portable` 366.
+//!
+//! Other ways to L without GFNI, counted per LPS of one state: masks over
+//! the 64 input bits, 4 words per ymm (shift, xor, `vblendvpd`: 3 per
+//! bit and register) ≈ 384, against 74 here (148 per pair); and A as an
+//! 8×8 MDS matrix over GF(2^8) (Kazymyrov and Kazymyrova, 2013, IACR
+//! ePrint 2013/556) gives the same two nibble tables per block as any
+//! 8×8 bit block (its entries are not small enough for doublings to be
+//! cheaper), so it brings nothing over the tables of `block_of`.
+//!
 //! Everything is constant-time: the tables are indexed by constants or
 //! looked up by `pshufb` in registers, the loops count public blocks.
 
