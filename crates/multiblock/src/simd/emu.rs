@@ -4,7 +4,7 @@
 //! vocabulary; `simd::tests` checks it against the real instructions where
 //! the CPU has them.
 
-use super::{Avx512, Clmul, Gfni, Job, Machine, Narrow, Simd, Table256, Vbmi};
+use super::{Avx512, Clmul, CrossLanes, Gfni, Job, Machine, Narrow, Simd, Table256, Vbmi};
 use crate::cpu::CpuFeatures;
 
 /// The emulated machine; N is 16, 32 or 64.
@@ -284,6 +284,15 @@ impl<const N: usize> Vbmi for Emu<N> {
                 hi[k - N]
             }
         })
+    }
+}
+
+impl CrossLanes for Emu<32> {
+    fn lanes_between(self, a: R<32>, b: R<32>) -> R<32> {
+        map(|i| if i < 16 { a[16 + i] } else { b[i - 16] })
+    }
+    fn permute64<const IMM: i32>(self, a: R<32>) -> R<32> {
+        map(|i| a[8 * ((IMM as usize >> (2 * (i / 8))) & 3) + i % 8])
     }
 }
 

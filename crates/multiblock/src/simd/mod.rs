@@ -236,6 +236,15 @@ pub(crate) trait Vbmi: Simd {
     fn permi2b(self, lo: Self::V, idx: Self::V, hi: Self::V) -> Self::V;
 }
 
+/// Moves across the two 128-bit lanes of 256-bit registers (AVX2; the
+/// in-lane operations of [`Simd`] never cross them).
+pub(crate) trait CrossLanes: Simd {
+    /// a's high 128-bit lane, then b's low lane (`vperm2i128` with 0x21).
+    fn lanes_between(self, a: Self::V, b: Self::V) -> Self::V;
+    /// 64-bit word k ← a's word (IMM >> 2k) & 3 (`vpermq`).
+    fn permute64<const IMM: i32>(self, a: Self::V) -> Self::V;
+}
+
 /// Byte lookups in a 256-entry table held in registers (aarch64: `TBL` and
 /// three `TBX` over its 64-byte quarters; no data-dependent address).
 #[allow(dead_code)] // only the aarch64 kernels use it

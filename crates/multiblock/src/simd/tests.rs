@@ -127,6 +127,17 @@ macro_rules! check_affine {
     };
 }
 
+/// The cross-lane moves of 256-bit registers.
+#[allow(unused_macros)] // x86-64 only
+macro_rules! check_cross_lanes {
+    ($m:ident, $n:literal, $rng:ident) => {
+        for _ in 0..50 {
+            same!($m, $n, $rng, |m, a, b, _c| m.xor(m.lanes_between(a, b), m.permute64::<0xd8>(b)));
+            same!($m, $n, $rng, |m, a, _b, _c| m.xor(m.permute64::<0x1b>(a), m.permute64::<0x4e>(m.shl64::<1>(a))));
+        }
+    };
+}
+
 /// `pclmulqdq` with each of its four selections.
 #[allow(unused_macros)] // x86-64 only
 macro_rules! check_clmul {
@@ -163,8 +174,8 @@ machines! {
     xmm_avx2: Xmm<Avx2>, 16, [check_simd];
     xmm_avx2_gfni: Xmm<Avx2Gfni>, 16, [check_affine];
     xmm_avx512: Xmm<Avx512Gfni>, 16, [check_simd, check_extensions];
-    ymm_avx2: Ymm<Avx2>, 32, [check_simd];
-    ymm_avx2_gfni: Ymm<Avx2Gfni>, 32, [check_affine];
+    ymm_avx2: Ymm<Avx2>, 32, [check_simd, check_cross_lanes];
+    ymm_avx2_gfni: Ymm<Avx2Gfni>, 32, [check_affine, check_cross_lanes];
     ymm_avx512: Ymm<Avx512Gfni>, 32, [check_simd, check_extensions];
     zmm_avx512bw: Zmm<Avx512Bw>, 64, [check_simd];
     zmm_avx512: Zmm<Avx512Gfni>, 64, [check_simd, check_extensions];

@@ -149,6 +149,17 @@ x86_simd! {
     }
 }
 
+impl<L: HasAvx2> super::CrossLanes for Ymm<L> {
+    #[inline(always)]
+    fn lanes_between(self, a: __m256i, b: __m256i) -> __m256i {
+        unsafe { _mm256_permute2x128_si256::<0x21>(a, b) }
+    }
+    #[inline(always)]
+    fn permute64<const IMM: i32>(self, a: __m256i) -> __m256i {
+        unsafe { _mm256_permute4x64_epi64::<IMM>(a) }
+    }
+}
+
 x86_extensions! {
     Ymm, __m256i, __mmask32,
     gfni: [HasAvx2 + HasGfni] _mm256_gf2p8affine_epi64_epi8 _mm256_set1_epi64x _mm256_gf2p8mul_epi8,

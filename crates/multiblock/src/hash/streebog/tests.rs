@@ -3,6 +3,7 @@
 //! AVX-512 kernel, on the emulator.
 
 use super::affine::AffineKernel;
+use super::paired::{Affine, Nibbles, PairedKernel};
 use super::{digest_many, Block, Compress, Core, State, BACKENDS};
 use crate::simd::emu::Emu;
 use crate::test_rng::Rng;
@@ -160,6 +161,14 @@ fn parameters_are_checked() {
 fn affine_kernel_on_the_emulator() {
     emulated(&AffineKernel::<Emu<64>, false>(Emu::<64>));
     emulated(&AffineKernel::<Emu<64>, true>(Emu::<64>));
+}
+
+/// The ymm kernel on the emulator with both product strategies (GFNI and
+/// nibble tables), against the reference's.
+#[test]
+fn paired_kernel_on_the_emulator() {
+    emulated(&PairedKernel::<Emu<32>, Affine>::new(Emu::<32>));
+    emulated(&PairedKernel::<Emu<32>, Nibbles>::new(Emu::<32>));
 }
 
 fn emulated(emu: &dyn Compress) {

@@ -1,0 +1,419 @@
+//! Streebog on 256-bit registers without AVX-512: the state and the key of
+//! g_N (RFC 6986 §7) side by side in four ymm, π by a `pshufb` tree, L by
+//! products of 8×8 bit blocks (`vgf2p8affineqb`, or two `pshufb` nibble
+//! tables where there is no GFNI).
+//!
+//! Pairing. In round i of E(K, m) (§7) the state X and the key K are both
+//! put through LPS: X ← LPS(X) ⊕ K_(i+1), K_(i+1) = LPS(K_i ⊕ C_i). The two
+//! LPS are independent, so each 128-bit lane holds 8 bytes of X and the
+//! same 8 bytes of K: 16 bytes that need the same product table, which
+//! `pshufb` (one table per 128-bit lane) then uses whole. Only
+//! K_1 = LPS(h ⊕ N) is alone (both halves compute it).
+//!
+//! Layout. Lane j (register j / 2, half j % 2) holds byte j of the 8
+//! words, X's word w at slot 8·(w mod 2) + w / 2 and K's 4 slots above:
+//! X in the low dword of each 64-bit word, K in the high one.
+//!
+//! LPS: S bytewise; P and the move to L's layout are one transposition
+//! ([`transpose`]: a `pshufb`, two rounds of unpacks and a `vpermq` per
+//! register, both halves at once): after it lane i holds byte i of the
+//! words of P·S(X), the slots unchanged. L: output lane j =
+//! ⊕_i M_(j, i)·(lane i), M the 8×8 blocks of l; the lanes i reach j
+//! as the four registers and the four registers shifted by one lane
+//! (`vperm2i128`), 8 products per output register, each with its own
+//! pair of blocks (one per 128-bit lane).
+//!
+//! Count per LPS of the pair (ymm µops):
+//!
+//! | step | `avx2-gfni` | `avx2` |
+//! |---|---|---|
+//! | S: 4 × (and, 16 `pshufb`, 3 shifts, 15 `pblendvb`) | 140 | 140 |
+//! | transpose: 4 `pshufb`, 8 unpacks, 4 `vpermq` | 16 | 16 |
+//! | lane shift: 4 `vperm2i128` | 4 | 4 |
+//! | products | 32 affine | 8 × 3 nibble splits, 64 `pshufb`, 32 xor |
+//! | sums (4 × 7 xor) | 28 | 28 |
+//! | K into X, C_i into K: 4 shifts, 8 xor | 12 | 12 |
+//! | **LPS** | **232** | **320** |
+//!
+//! Per block 13 of them (K_1, then 12 rounds) and ≈ 60 to load m and N
+//! and finish h: ≈ 3 080 µops (48 per byte) on `avx2-gfni`, ≈ 4 220 (66
+//! per byte) on `avx2`. S is most of it: its 64 `pshufb` and 12 shifts
+//! and the 20 moves of transpose and lane shift run on the two shuffle
+//! pipes of Zen 4 (FP1, FP2), the 60 blends and 32 affine products on
+//! FP0/FP1: ≈ 64 cycles per LPS, 13 × 64 ≈ 830 cycles per block, a floor
+//! of ≈ 13 cycles/byte for `avx2-gfni`; `avx2` adds 72 shuffle-pipe µops
+//! (64 `pshufb`, 8 shifts): ≈ 86 cycles per LPS, ≈ 17.5 cycles/byte. On
+//! Intel cores `pshufb` has one port: there the 64 `pshufb` of S alone
+//! give ≈ 13 cycles/byte. (A π built from its GF(2^4) structure rather
+//! than a 16-row tree would be the next step.)
+//!
+//! Measured (Zen 4, TSC 2.596 GHz, 1 MiB, best of 7): `avx2-gfni` 15.9
+//! cycles/byte (≈ 78 cycles per LPS pair against the 64 counted: the
+//! compiled loop is the count plus 61 loads of the tables), `avx2` 19.7;
+//! RustCrypto `streebog` (tables, not constant-time) 20.5, `portable` 366.
+//!
+//! Other ways to L without GFNI, counted per LPS of one state: masks over
+//! the 64 input bits, 4 words per ymm (shift, xor, `vblendvpd`: 3 per
+//! bit and register) ≈ 384, against 74 here (148 per pair); and A as an
+//! 8×8 MDS matrix over GF(2^8) (Kazymyrov and Kazymyrova, 2013, IACR
+//! ePrint 2013/556) gives the same two nibble tables per block as any
+//! 8×8 bit block (its entries are not small enough for doublings to be
+//! cheaper), so it brings nothing over the tables of `block_of`.
+//!
+//! Everything is constant-time: the tables are indexed by constants or
+//! looked up by `pshufb` in registers, the loops count public blocks.
+
+use super::constants::{l_block, C, PI};
+use super::{Block, Compress, State};
+use crate::gf256;
+use crate::simd::{CrossLanes, Gfni, Job, Simd};
+use core::marker::PhantomData;
+
+/// What the kernel needs of a machine (32-byte registers).
+pub(crate) trait Machine32: Simd + CrossLanes {}
+impl<M: Simd + CrossLanes> Machine32 for M {}
+
+/// The 32 products of L: for output register p, input register q, shifted
+/// (t = 1) or not: product 8p + 2q + t, with one 8×8 block per 128-bit
+/// half h: output lane 2p + h from input lane (2q + t + h) mod 8.
+const fn block_of(k: usize, h: usize) -> u64 {
+    let (p, q, t) = (k / 8, k % 8 / 2, k % 2);
+    l_block(2 * p + h, (2 * q + t + h) % 8)
+}
+
+/// The products of L by a machine's instructions.
+pub(crate) trait Products<M: Simd>: 'static {
+    /// An input as the products take it.
+    type Input: Copy;
+    fn prepare(m: M, x: M::V) -> Self::Input;
+    /// Product `k` (see [`block_of`]) of `x`.
+    fn product(m: M, x: Self::Input, k: usize) -> M::V;
+}
+
+/// One `vgf2p8affineqb` with the two blocks of the product.
+pub(crate) struct Affine;
+
+/// The blocks as `vgf2p8affineqb` matrices, both 64-bit words of a half.
+static MATRICES: [[u8; 32]; 32] = {
+    let mut t = [[0u8; 32]; 32];
+    let mut k = 0;
+    while k < 32 {
+        let mut w = 0;
+        while w < 4 {
+            let q = block_of(k, w / 2).to_le_bytes();
+            let mut b = 0;
+            while b < 8 {
+                t[k][8 * w + b] = q[b];
+                b += 1;
+            }
+            w += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+impl<M: Gfni> Products<M> for Affine {
+    type Input = M::V;
+    #[inline(always)]
+    fn prepare(_: M, x: M::V) -> M::V {
+        x
+    }
+    #[inline(always)]
+    fn product(m: M, x: M::V, k: usize) -> M::V {
+        m.affine_lanes(x, m.load(&MATRICES[k]))
+    }
+}
+
+/// B·x = B·lo(x) ⊕ B·(hi(x) << 4) by two 16-entry `pshufb` tables per half.
+pub(crate) struct Nibbles;
+
+/// For each product, B·n (`LOW`) and B·(n << 4) (`HIGH`) for nibbles n,
+/// one table per 128-bit half.
+static LOW: [[u8; 32]; 32] = nibble_tables(0);
+static HIGH: [[u8; 32]; 32] = nibble_tables(4);
+
+const fn nibble_tables(shift: u32) -> [[u8; 32]; 32] {
+    let mut t = [[0u8; 32]; 32];
+    let mut k = 0;
+    while k < 32 {
+        let mut b = 0;
+        while b < 32 {
+            t[k][b] = gf256::affine_byte(block_of(k, b / 16), ((b % 16) as u8) << shift);
+            b += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+impl<M: Simd> Products<M> for Nibbles {
+    type Input = (M::V, M::V);
+    #[inline(always)]
+    fn prepare(m: M, x: M::V) -> (M::V, M::V) {
+        let nibbles = m.splat8_opaque(0x0f);
+        (m.and(x, nibbles), m.and(m.shr16::<4>(x), nibbles))
+    }
+    #[inline(always)]
+    fn product(m: M, (lo, hi): (M::V, M::V), k: usize) -> M::V {
+        m.xor(m.shuffle8(m.load(&LOW[k]), lo), m.shuffle8(m.load(&HIGH[k]), hi))
+    }
+}
+
+/// π by 16 `pshufb` of the low nibble into the rows π[16r..16r+16] and a
+/// tree of 15 `pblendvb` on bits 4..7 (`pblendvb` reads bit 7 of the
+/// selector; 16-bit shifts left by 3, 2, 1 bring bits 4, 5, 6 there): the
+/// same strategy as Kuznyechik's `avx2` layer (π is the same S-box).
+#[inline(always)]
+fn sub<M: Simd>(m: M, x: M::V) -> M::V {
+    let lo = m.and(x, m.splat8_opaque(0x0f));
+    let mut r = [lo; 16];
+    for (v, row) in r.iter_mut().zip(PI.as_chunks::<16>().0) {
+        *v = m.shuffle8(m.splat128(row), lo);
+    }
+    let mut n = 16;
+    for sel in [m.shl16::<3>(x), m.shl16::<2>(x), m.shl16::<1>(x), x] {
+        n /= 2;
+        for i in 0..n {
+            r[i] = m.blendv(r[2 * i], r[2 * i + 1], sel);
+        }
+    }
+    r[0]
+}
+
+/// Slot 8·(w mod 2) + 4s + w / 2 → slot 2w + s (X's and K's byte of
+/// word w side by side), in every lane.
+const PAIR: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut b = 0;
+    while b < 32 {
+        let (w, s) = (b % 16 / 2, b % 2);
+        t[b] = (8 * (w % 2) + 4 * s + w / 2) as u8;
+        b += 1;
+    }
+    t
+};
+
+/// Lane a, slot 8·(w mod 2) + 4s + w / 2 → lane w, slot 8·(a mod 2) + 4s
+/// + a / 2, for s = 0, 1 (X and K): per half, an 8×8 byte transposition.
+#[inline(always)]
+fn transpose<M: Machine32>(m: M, y: [M::V; 4]) -> [M::V; 4] {
+    // The pairs of word w at bytes 2w, 2w + 1 (kept one `vpshufb`: LLVM
+    // otherwise rewrites the unpacks below into longer shuffle chains).
+    let pair = m.load(&PAIR);
+    let mut x = y;
+    for v in x.iter_mut() {
+        *v = m.shuffle8_opaque(*v, pair);
+    }
+    // Lanes a, a + 2 interleaved: pairs 0..3 (lo) and 4..7 (hi); byte bit
+    // 0 is now a's bit 1.
+    let a = m.unpack_lo::<1>(x[0], x[1]);
+    let b = m.unpack_hi::<1>(x[0], x[1]);
+    let c = m.unpack_lo::<1>(x[2], x[3]);
+    let d = m.unpack_hi::<1>(x[2], x[3]);
+    // Then with lanes a + 4: each 64-bit word is one pair of lanes 0, 2,
+    // 4, 6 (low half) or 1, 3, 5, 7 (high half), words 2p', 2p' + 1 in
+    // register p'.
+    let e = m.unpack_lo::<2>(a, c);
+    let f = m.unpack_hi::<2>(a, c);
+    let g = m.unpack_lo::<2>(b, d);
+    let h = m.unpack_hi::<2>(b, d);
+    // Even and odd lanes' words of one pair into one lane.
+    [m.permute64::<0xd8>(e), m.permute64::<0xd8>(f), m.permute64::<0xd8>(g), m.permute64::<0xd8>(h)]
+}
+
+/// L·P·S of both halves.
+#[inline(always)]
+fn lps<M: Machine32, P: Products<M>>(m: M, y: [M::V; 4]) -> [M::V; 4] {
+    let mut s = y;
+    for v in s.iter_mut() {
+        *v = sub(m, *v);
+    }
+    let t = transpose(m, s);
+    let mut inputs = [P::prepare(m, t[0]); 8];
+    for q in 0..4 {
+        inputs[2 * q] = P::prepare(m, t[q]);
+        inputs[2 * q + 1] = P::prepare(m, m.lanes_between(t[q], t[(q + 1) % 4]));
+    }
+    let mut out = y;
+    for (p, o) in out.iter_mut().enumerate() {
+        let k = 8 * p;
+        let mut acc = [m.zero(); 4];
+        for i in 0..4 {
+            acc[i] = m.xor(P::product(m, inputs[2 * i], k + 2 * i), P::product(m, inputs[2 * i + 1], k + 2 * i + 1));
+        }
+        *o = m.xor(m.xor(acc[0], acc[1]), m.xor(acc[2], acc[3]));
+    }
+    out
+}
+
+/// A 64-byte value in memory order → the layout with the value in both
+/// halves: word w to lane w, byte j at slot 8·(j mod 2) + 4s + j / 2, then
+/// [`transpose`].
+const LOAD: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut b = 0;
+    while b < 32 {
+        let (h, q) = (b / 16, b % 16);
+        t[b] = (8 * h + 2 * (q % 4) + q / 8) as u8;
+        b += 1;
+    }
+    t
+};
+
+/// After [`transpose`] of the layout, lane w holds word w, byte a at slot
+/// 8·(a mod 2) + a / 2: back to byte a at a, zeros above.
+const STORE: [u8; 32] = {
+    let mut t = [0x80u8; 32];
+    let mut b = 0;
+    while b < 32 {
+        let a = b % 16;
+        if a < 8 {
+            t[b] = (8 * (a % 2) + a / 2) as u8;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// C_1..C_12 in K's half (X's half zero).
+static C_PACKED: [[u8; 128]; 12] = {
+    let mut t = [[0u8; 128]; 12];
+    let mut i = 0;
+    while i < 12 {
+        let mut w = 0;
+        while w < 8 {
+            let mut j = 0;
+            while j < 8 {
+                t[i][16 * j + 8 * (w % 2) + 4 + w / 2] = C[i][8 * w + j];
+                j += 1;
+            }
+            w += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// X's half of every 64-bit word.
+const LOW_DWORDS: u64 = 0xffff_ffff;
+
+#[inline(always)]
+fn load<M: Machine32>(m: M, v: &Block) -> [M::V; 4] {
+    let idx = m.load(&LOAD);
+    let mut y = [idx; 4];
+    for (p, r) in y.iter_mut().enumerate() {
+        let words: &[u8; 16] = v[16 * p..16 * p + 16].try_into().expect("16 bytes");
+        *r = m.shuffle8(m.splat128(words), idx);
+    }
+    transpose(m, y)
+}
+
+#[inline(always)]
+fn store<M: Machine32>(m: M, y: [M::V; 4], out: &mut Block) {
+    let t = transpose(m, y);
+    let idx = m.load(&STORE);
+    let mut z = t;
+    for v in z.iter_mut() {
+        *v = m.shuffle8(*v, idx);
+    }
+    // Register p: words 2p, 2p + 1 in its two lanes' low halves.
+    m.store(m.permute64::<0xd8>(m.unpack_lo::<8>(z[0], z[1])), &mut out[..32]);
+    m.store(m.permute64::<0xd8>(m.unpack_lo::<8>(z[2], z[3])), &mut out[32..]);
+}
+
+#[inline(always)]
+fn xor4<M: Simd>(m: M, a: [M::V; 4], b: [M::V; 4]) -> [M::V; 4] {
+    let mut r = a;
+    for i in 0..4 {
+        r[i] = m.xor(a[i], b[i]);
+    }
+    r
+}
+
+/// g_N(h, m) on the layout (h, N, m in both halves); the result in both.
+#[inline(always)]
+fn g<M: Machine32, P: Products<M>>(m: M, h: [M::V; 4], n: [M::V; 4], msg: [M::V; 4]) -> [M::V; 4] {
+    let low = m.splat64(LOW_DWORDS);
+    // K_1 in both halves; then X = m ⊕ K_1, K = K_1 ⊕ C_1.
+    let k1 = lps::<M, P>(m, xor4(m, h, n));
+    let mut v = k1;
+    for p in 0..4 {
+        v[p] = m.xor3(k1[p], m.and(msg[p], low), m.load(&C_PACKED[0][32 * p..]));
+    }
+    for i in 0..12 {
+        let w = lps::<M, P>(m, v);
+        // X ← LPS(X) ⊕ K_(i+2) (K moved down to X's dword), K ⊕ C_(i+2).
+        for p in 0..4 {
+            let x = m.xor(w[p], m.shr64::<32>(w[p]));
+            v[p] = if i < 11 { m.xor(x, m.load(&C_PACKED[i + 1][32 * p..])) } else { x };
+        }
+    }
+    // h ⊕ m ⊕ E(K, m) in X's half, copied to K's (`pshufd` 0, 0, 2, 2).
+    for p in 0..4 {
+        v[p] = m.shuffle32::<0xa0>(m.xor3(v[p], h[p], msg[p]));
+    }
+    v
+}
+
+/// The kernel on machine `M` with products `P`.
+pub(crate) struct PairedKernel<M, P>(pub(crate) M, pub(crate) PhantomData<fn() -> P>);
+
+impl<M, P> PairedKernel<M, P> {
+    pub(crate) fn new(m: M) -> Self {
+        PairedKernel(m, PhantomData)
+    }
+}
+
+struct Blocks<'a, M, P> {
+    m: M,
+    st: &'a mut State,
+    data: &'a [u8],
+    _p: PhantomData<fn() -> P>,
+}
+
+impl<M: Machine32, P: Products<M>> Job for Blocks<'_, M, P> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        let Blocks { m, st, data, .. } = self;
+        let mut h = load(m, &st.h);
+        for block in data.as_chunks::<64>().0 {
+            let n = load(m, &st.n);
+            let msg = load(m, block);
+            h = g::<M, P>(m, h, n, msg);
+            st.advance(block);
+        }
+        store(m, h, &mut st.h);
+    }
+}
+
+struct One<'a, M, P> {
+    m: M,
+    h: &'a mut Block,
+    n: &'a Block,
+    msg: &'a Block,
+    _p: PhantomData<fn() -> P>,
+}
+
+impl<M: Machine32, P: Products<M>> Job for One<'_, M, P> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        let One { m, h, n, msg, .. } = self;
+        let out = g::<M, P>(m, load(m, h), load(m, n), load(m, msg));
+        store(m, out, h);
+    }
+}
+
+impl<M: Machine32, P: Products<M>> Compress for PairedKernel<M, P> {
+    fn g(&self, h: &mut Block, n: &Block, msg: &Block) {
+        let m = self.0;
+        m.vectorize(One::<M, P> { m, h, n, msg, _p: PhantomData })
+    }
+    fn blocks(&self, st: &mut State, data: &[u8]) {
+        if data.len() >= 64 {
+            self.0.vectorize(Blocks::<M, P> { m: self.0, st, data, _p: PhantomData })
+        }
+    }
+}
