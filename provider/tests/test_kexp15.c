@@ -15,9 +15,9 @@
  *    of other lengths than K (32 bytes) or an export (32 + n), a second
  *    update, final without an update;
  *  - with -engine: gost-engine's ENGINE ("gost", whose kexp15 ciphers
- *    import only) imports our exports of random keys; its export is
- *    checked to still write nothing (when it learns to export, its
- *    export is compared with ours).
+ *    import only) imports our exports of random keys and releases nothing
+ *    of a changed one; its export is checked to still write nothing (when
+ *    it learns to export, its export is compared with ours).
  *
  * Usage: test_kexp15 [-engine]   (OPENSSL_MODULES pointing at multiblock.so)
  * Prints one line per failure and "N passed, N failed".
@@ -290,6 +290,17 @@ static void with_engine(const kexp *a, const EVP_CIPHER *c)
         check(EVP_CipherInit_ex(x, g, engine, kek, iv, 0) && EVP_CipherUpdate(x, back, &bl, exp, (int)(32 + a->n))
                   && bl == 32 && !memcmp(back, k, 32),
               where, "gost-engine imports our export");
+        ERR_clear_error();
+        /* A changed export: it writes nothing (its update succeeds with
+         * no output and a "bad mac" error queued, or fails). */
+        exp[t % (32 + a->n)] ^= 0x04;
+        memset(back, 0, sizeof(back));
+        bl = 0;
+        check((!EVP_CipherInit_ex(x, g, engine, kek, iv, 0) || !EVP_CipherUpdate(x, back, &bl, exp, (int)(32 + a->n))
+               || bl == 0)
+                  && memcmp(back, k, 32),
+              where, "gost-engine imports a changed export");
+        exp[t % (32 + a->n)] ^= 0x04;
         ERR_clear_error();
         if (t < 4) {
             memset(theirs, 0, sizeof(theirs));
