@@ -1,8 +1,7 @@
 /*
  * mbp_kexp15.c - kuznyechik-kexp15 and magma-kexp15: the key export
- * KExp15 and import KImp15 of R 1323565.1.017-2018 (section 4.1 there),
- * under the names and OIDs of gost-engine (1.2.643.7.1.1.7.2.1,
- * 1.2.643.7.1.1.7.1.1):
+ * KExp15 and import KImp15 of R 1323565.1.017-2018, under the names and
+ * OIDs of gost-engine (1.2.643.7.1.1.7.2.1, 1.2.643.7.1.1.7.1.1):
  *
  *   KExp15(K, K_enc, K_mac, IV) = CTR_K_enc(IV, K || OMAC_K_mac(IV || K))
  *

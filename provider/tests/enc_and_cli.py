@@ -15,8 +15,8 @@
    provider's HMAC over our digest) through `openssl dgst -mac HMAC`,
    `openssl dgst -hmac` and `openssl mac HMAC` agree;
 5. kuznyechik-kexp15 and magma-kexp15 through `openssl enc`: the examples of
-   R 1323565.1.017-2018 (Appendix B) exported and imported, random keys there
-   and back, a changed export refused with no output;
+   R 1323565.1.017-2018 exported and imported, random keys there and back,
+   a changed export refused with no output;
 6. with --gostprov: interoperation both ways with gost-engine's provider
    for every cipher, MAC and digest both offer, on random data and keys
    (the digests, and HMAC over them through both `openssl dgst` ways); for
@@ -299,7 +299,7 @@ def gostprov(gdir, rng):
                         fail(f"{name} {how} len {length}: ours {a}, gostprov {b}")
 
 
-# R 1323565.1.017-2018 Appendix B: K, K_mac || K_enc, and per cipher (IV, export).
+# R 1323565.1.017-2018, its examples: K, K_mac || K_enc, and per cipher (IV, export).
 KEXP_K = "8899aabbccddeeff0011223344556677fedcba98765432100123456789abcdef"
 KEXP_KEK = ("08090a0b0c0d0e0f0001020304050607101112131415161718191a1b1c1d1e1f"
             "202122232425262728292a2b2c2d2e2f38393a3b3c3d3e3f3031323334353637")

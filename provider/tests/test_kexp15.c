@@ -1,7 +1,7 @@
 /*
  * kuznyechik-kexp15 and magma-kexp15 (KExp15 / KImp15 of R 1323565.1.017-2018)
  * through EVP:
- *  - the recommendation's examples (Appendix B, both ciphers): the export
+ *  - the recommendation's examples (both ciphers): the export
  *    of K under K_mac || K_enc and the IV, and its import;
  *  - the algorithm's properties: names and OIDs, key 64 bytes, IV n/2,
  *    block size n, EVP_CIPH_WRAP_MODE;
@@ -77,7 +77,7 @@ typedef struct {
     int nid;
 } kexp;
 
-/* R 1323565.1.017-2018, Appendix B: K, and K_mac || K_enc, the same for both ciphers. */
+/* R 1323565.1.017-2018, its examples: K, and K_mac || K_enc, the same for both ciphers. */
 static const char *EX_K = "8899aabbccddeeff0011223344556677fedcba98765432100123456789abcdef";
 static const char *EX_KEK = "08090a0b0c0d0e0f0001020304050607101112131415161718191a1b1c1d1e1f"
                             "202122232425262728292a2b2c2d2e2f38393a3b3c3d3e3f3031323334353637";
