@@ -42,8 +42,6 @@
 static unsigned long passed, failed;
 #ifndef OPENSSL_NO_ENGINE
 static ENGINE *engine; /* gost-engine, with -engine */
-#else
-static void *engine;
 #endif
 
 static void check(int ok, const char *where, const char *what)
