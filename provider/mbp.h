@@ -23,7 +23,8 @@ enum mbp_kind {
     MBP_CBC,    /* CBC over mb_cipher (gost89-cbc; the library has no GOST 28147 CBC) */
     MBP_AEAD,   /* mgm, gcm, ccm: one-shot mb_encrypt / mb_decrypt (mbp_aead.c) */
     MBP_XTS,    /* xts: each update is one data unit, one-shot (mbp_aead.c), as OpenSSL's XTS */
-    MBP_CTR_OMAC /* ctr-acpkm-omac: mb_stream ctr-acpkm and mb_mac_stream mac under KDF_TREE keys (mbp_ctromac.c) */
+    MBP_CTR_OMAC, /* ctr-acpkm-omac: mb_stream ctr-acpkm and mb_mac_stream mac under KDF_TREE keys (mbp_ctromac.c) */
+    MBP_KEXP     /* kexp15: KExp15 / KImp15, one key per message over mb_encrypt ctr and mb_mac (mbp_kexp15.c) */
 };
 
 /* One cipher algorithm the provider offers. */
@@ -188,6 +189,12 @@ int mbp_ctromac_update(mbp_cipher_ctx *c, unsigned char *out, size_t *outl, size
 int mbp_ctromac_final(mbp_cipher_ctx *c, size_t *outl);
 int mbp_ctromac_set(mbp_cipher_ctx *c, const OSSL_PARAM params[]);
 int mbp_ctromac_get(mbp_cipher_ctx *c, OSSL_PARAM params[]);
+
+/* kexp15 (mbp_kexp15.c): one update exports K (encrypting) or imports
+ * it (decrypting, the OMAC checked); final checks that it ran. */
+int mbp_kexp15_update(mbp_cipher_ctx *c, unsigned char *out, size_t *outl, size_t outsize,
+                      const unsigned char *in, size_t inl);
+int mbp_kexp15_final(mbp_cipher_ctx *c, size_t *outl);
 
 /* The library's mb_params for this context (S-box, meshing, m, padding...). */
 void mbp_cipher_mb_params(const mbp_cipher_ctx *c, mb_params *p);

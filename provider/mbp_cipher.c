@@ -2,7 +2,7 @@
  * mbp_cipher.c - the cipher context every algorithm shares: new/free/dup,
  * init (key and IV checks, then the kind's start), update and final, which
  * hand the work to the kind: mb_stream_* here, CFB and CBC over mb_cipher
- * in mbp_blockmodes.c, AEAD and XTS in mbp_aead.c.
+ * in mbp_blockmodes.c, AEAD and XTS in mbp_aead.c, KExp15 in mbp_kexp15.c.
  *
  * ECB and CBC over mb_stream run the stream without padding: PKCS#7 is done
  * here, so that the padding setting may change at any time before final, as
@@ -208,6 +208,7 @@ static int start(mbp_cipher_ctx *c)
         return mbp_ctromac_start(c);
     case MBP_AEAD:
     case MBP_XTS:
+    case MBP_KEXP:
         return 1;
     }
     return 0;
@@ -446,6 +447,8 @@ int mbp_cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t outsi
     case MBP_AEAD:
     case MBP_XTS:
         return mbp_aead_update(c, out, outl, outsize, in, inl);
+    case MBP_KEXP:
+        return mbp_kexp15_update(c, out, outl, outsize, in, inl);
     }
     return 0;
 }
@@ -478,6 +481,9 @@ int mbp_cipher_final(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
     case MBP_AEAD:
     case MBP_XTS:
         ok = mbp_aead_final(c, outl);
+        break;
+    case MBP_KEXP:
+        ok = mbp_kexp15_final(c, outl);
         break;
     }
     c->finalized = 1;

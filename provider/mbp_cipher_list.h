@@ -12,7 +12,11 @@
  * and no meshing: the defaults gostprov (gost-engine 3.0.1) runs with, found
  * by interoperating with it (scripts/ci/openssl-provider.sh checks them).
  * OIDs: R 1323565.1.017 (ctr-acpkm), RFC 4357 (gost89).
- * mode: EVP_CIPH_*_MODE values (openssl/evp.h); 0 is a stream cipher.
+ * kexp15 (KExp15 / KImp15, mbp_kexp15.c): the key is K_mac || K_enc, 64
+ * bytes, the IV n/2 bytes; EVP block size n, so that EVP sizes the output
+ * of the one update (K, 32 bytes, in; 32 + n out) as the input + n.
+ * mode: EVP_CIPH_*_MODE values (openssl/evp.h); 0 is a stream cipher,
+ * 0x10002 EVP_CIPH_WRAP_MODE.
  * Kalyna CFB has the EVP block size n: DSTU 7624 CFB encrypts a last
  * partial block with the END of the keystream block, so the output of a
  * partial block waits for final (at most n - 1 bytes).
@@ -26,6 +30,7 @@ X(kuz_ofb, "kuznyechik-ofb", "kuznyechik", "ofb", 4, 32, 16, 1, 16, MBP_STREAM, 
 X(kuz_ctr, "kuznyechik-ctr", "kuznyechik", "ctr", 5, 32, 8, 1, 16, MBP_STREAM, NULL, 0, 0)
 X(kuz_acpkm, "kuznyechik-ctr-acpkm:1.2.643.7.1.1.5.2.1", "kuznyechik", "ctr-acpkm", 5, 32, 8, 1, 16, MBP_STREAM, NULL, 0, 0)
 X(kuz_ctr_omac, "kuznyechik-ctr-acpkm-omac:1.2.643.7.1.1.5.2.2", "kuznyechik", "ctr-acpkm-omac", 5, 32, 8, 1, 16, MBP_CTR_OMAC, NULL, 0, 0)
+X(kuz_kexp15, "kuznyechik-kexp15:1.2.643.7.1.1.7.2.1", "kuznyechik", "kexp15", 0x10002, 64, 8, 16, 16, MBP_KEXP, NULL, 0, 0)
 X(kuz_mgm, "kuznyechik-mgm", "kuznyechik", "mgm", 0, 32, 16, 1, 16, MBP_AEAD, NULL, 0, 0)
 X(mag_ecb, "magma-ecb", "magma", "ecb", 1, 32, 0, 8, 8, MBP_STREAM, NULL, 0, 0)
 X(mag_cbc, "magma-cbc", "magma", "cbc", 2, 32, 8, 8, 8, MBP_STREAM, NULL, 0, 1)
@@ -34,6 +39,7 @@ X(mag_ofb, "magma-ofb", "magma", "ofb", 4, 32, 8, 1, 8, MBP_STREAM, NULL, 0, 1)
 X(mag_ctr, "magma-ctr", "magma", "ctr", 5, 32, 4, 1, 8, MBP_STREAM, NULL, 0, 0)
 X(mag_acpkm, "magma-ctr-acpkm:1.2.643.7.1.1.5.1.1", "magma", "ctr-acpkm", 5, 32, 4, 1, 8, MBP_STREAM, NULL, 0, 0)
 X(mag_ctr_omac, "magma-ctr-acpkm-omac:1.2.643.7.1.1.5.1.2", "magma", "ctr-acpkm-omac", 5, 32, 4, 1, 8, MBP_CTR_OMAC, NULL, 0, 0)
+X(mag_kexp15, "magma-kexp15:1.2.643.7.1.1.7.1.1", "magma", "kexp15", 0x10002, 64, 4, 8, 8, MBP_KEXP, NULL, 0, 0)
 X(mag_mgm, "magma-mgm", "magma", "mgm", 0, 32, 8, 1, 8, MBP_AEAD, NULL, 0, 0)
 
 /* GOST 28147-89 (RFC 5830; key meshing RFC 4357 section 2.3). */

@@ -14,9 +14,15 @@
    on random files of many lengths; HMAC over them (the default
    provider's HMAC over our digest) through `openssl dgst -mac HMAC`,
    `openssl dgst -hmac` and `openssl mac HMAC` agree;
-5. with --gostprov: interoperation both ways with gost-engine's provider
+5. kuznyechik-kexp15 and magma-kexp15 through `openssl enc`: the examples of
+   R 1323565.1.017-2018 exported and imported, random keys there and back,
+   a changed export refused with no output;
+6. with --gostprov: interoperation both ways with gost-engine's provider
    for every cipher, MAC and digest both offer, on random data and keys
-   (the digests, and HMAC over them through both `openssl dgst` ways).
+   (the digests, and HMAC over them through both `openssl dgst` ways); for
+   the kexp15 ciphers, which gostprov 3.0.1 does not offer (its fetch
+   fails: "unsupported"), that failure is checked, and were it to offer
+   them, its import of our exports and ours of its.
 
 Usage: enc_and_cli.py VECTOR_DIR MULTIBLOCK_CLI TEST_EVP [--gostprov GOST_MODULE_DIR]
 (OPENSSL_MODULES must point at the directory of multiblock.so; OPENSSL=path
@@ -243,6 +249,7 @@ def gostprov(gdir, rng):
     global checks
     genv = dict(os.environ, OPENSSL_MODULES=gdir)
     theirs = ["-provider", "gostprov", "-provider", "default"]
+    kexp15_gostprov(genv, theirs, rng)
     for name, ivl in GOST_CIPHERS:
         for length in [0, 1, 7, 8, 15, 16, 17, 1023, 1024, 1025, 4096, 4097, 70000] + [rng.randrange(1, 9000) for _ in range(2)]:
             key, iv, data = rng.randbytes(32).hex(), rng.randbytes(ivl).hex(), rng.randbytes(length)
@@ -292,6 +299,86 @@ def gostprov(gdir, rng):
                         fail(f"{name} {how} len {length}: ours {a}, gostprov {b}")
 
 
+# R 1323565.1.017-2018, its examples: K, K_mac || K_enc, and per cipher (IV, export).
+KEXP_K = "8899aabbccddeeff0011223344556677fedcba98765432100123456789abcdef"
+KEXP_KEK = ("08090a0b0c0d0e0f0001020304050607101112131415161718191a1b1c1d1e1f"
+            "202122232425262728292a2b2c2d2e2f38393a3b3c3d3e3f3031323334353637")
+KEXP = {"kuznyechik-kexp15": ("0909472dd9f26be8", "e36184e84e8d736ff36cc2e5ae065dc656b23c20f549b02f"
+                              "dff88e1f3f30d8c29a53f3ca554dbad80de152b9a4625b32"),
+        "magma-kexp15": ("67bed654", "cfd5a12d5b81b6e1e99c916d07900c6ac12703fb3abded55567bf3742c899c755dafe7b42e3a8bd9")}
+
+
+def enc_file(args, data, env=None, decrypt=False):
+    """`openssl enc -in FILE`: from 3.5 on, enc takes a wrap-mode cipher
+    (kexp15) only from a file ("Unstreamable cipher mode" on stdin)."""
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "in")
+        pathlib.Path(f).write_bytes(data)
+        cmd = [OPENSSL, "enc"] + (["-d"] if decrypt else []) + args + ["-in", f]
+        return subprocess.run(cmd, capture_output=True, env=env)
+
+
+def run_enc(args, data, env=None, decrypt=False):
+    r = enc_file(args, data, env, decrypt)
+    return r.returncode, r.stdout, r.stderr.decode(errors="replace").strip().splitlines()[:1]
+
+
+def kexp15_through_enc(rng):
+    global checks
+    for name, (ex_iv, ex_export) in KEXP.items():
+        tail = [f"-{name}", "-K", KEXP_KEK, "-iv", ex_iv]
+        rc1, out, e1 = run_enc(OURS + tail, bytes.fromhex(KEXP_K))
+        rc2, back, e2 = run_enc(OURS + tail, bytes.fromhex(ex_export), decrypt=True)
+        checks += 1
+        if rc1 or rc2 or out.hex() != ex_export or back.hex() != KEXP_K:
+            fail(f"{name}: the recommendation's example through openssl enc ({e1} / {e2})")
+        for _ in range(20):
+            kek, iv, k = rng.randbytes(64).hex(), rng.randbytes(len(ex_iv) // 2).hex(), rng.randbytes(32)
+            tail = [f"-{name}", "-K", kek, "-iv", iv]
+            rc1, out, e1 = run_enc(OURS + tail, k)
+            rc2, back, e2 = run_enc(OURS + tail, out, decrypt=True)
+            checks += 1
+            if rc1 or rc2 or len(out) != len(ex_export) // 2 or back != k:
+                fail(f"{name}: a random key there and back through openssl enc ({e1} / {e2})")
+                continue
+            bad = bytearray(out)
+            bad[rng.randrange(len(bad))] ^= 1 << rng.randrange(8)
+            rc, back, err = run_enc(OURS + tail, bytes(bad), decrypt=True)
+            checks += 1
+            if rc == 0 or back:
+                fail(f"{name}: a changed export imported through openssl enc ({back.hex()})")
+
+
+def kexp15_gostprov(genv, theirs, rng):
+    """gostprov 3.0.1 registers no kexp15 cipher (its fetch fails); where
+    one does, each imports the other's exports."""
+    global checks
+    for name, (ex_iv, _) in KEXP.items():
+        kek, iv, k = rng.randbytes(64).hex(), rng.randbytes(len(ex_iv) // 2).hex(), rng.randbytes(32)
+        tail = [f"-{name}", "-K", kek, "-iv", iv]
+        r = enc_file(theirs + tail, k, env=genv)
+        theirs_out = r.stdout
+        checks += 1
+        if r.returncode != 0:
+            # The failure must be the fetch's: the cipher is not offered.
+            why = r.stderr.decode(errors="replace")
+            if "inner_evp_generic_fetch:unsupported" not in why or "Unknown" not in why:
+                fail(f"{name}: gostprov fails otherwise than by not offering it: {why[:300]!r}")
+            else:
+                print(f"note: gostprov does not offer {name}: " + " | ".join(why.strip().splitlines()[::2]))
+            continue
+        rc1, ours_out, e1 = run_enc(OURS + tail, k)
+        rc2, back, e2 = run_enc(theirs + tail, ours_out, env=genv, decrypt=True)
+        checks += 1
+        if rc1 or rc2 or back != k:
+            fail(f"{name}: gostprov does not import our export ({e1} / {e2})")
+        if theirs_out:
+            rc, back, err = run_enc(OURS + tail, theirs_out, decrypt=True)
+            checks += 1
+            if rc or back != k:
+                fail(f"{name}: we do not import gostprov's export {err}")
+
+
 def main():
     if len(sys.argv) not in (4, 6):
         sys.exit(__doc__)
@@ -300,6 +387,7 @@ def main():
     equal_to_cli(sys.argv[2], rng, sys.argv[3])
     macs_equal_to_cli(sys.argv[2], rng)
     digests_equal_to_cli(sys.argv[2], rng)
+    kexp15_through_enc(rng)
     if len(sys.argv) == 6:
         gostprov(sys.argv[5], rng)
     print(f"{checks - len(failures)} passed, {len(failures)} failed")

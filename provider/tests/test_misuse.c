@@ -40,6 +40,7 @@
 #define TEXT 1088  /* bytes of text: whole blocks of every block size (8 to 64), past the 1 KB of key meshing */
 #define FIRST 64   /* the first piece of a text given in two */
 #define OUTCAP 2048
+#define WRAP_TEXT 32 /* the key a wrap cipher (kexp15) takes */
 
 static unsigned long passed, failed;
 static OSSL_PROVIDER *mb;
@@ -71,6 +72,7 @@ typedef struct {
     const char *name;
     int aead, xts, pads;
     int mac; /* a cipher with a MAC (ctr-acpkm-omac): a tag as an AEAD's, no AAD */
+    int wrap; /* a key wrap (kexp15): the text is one key of WRAP_TEXT bytes, in one update */
     size_t keylen, ivlen, bs;
 } alg;
 
@@ -100,6 +102,7 @@ static void add_cipher(EVP_CIPHER *c, void *arg)
     a->aead = (EVP_CIPHER_get_flags(c) & EVP_CIPH_FLAG_AEAD_CIPHER) != 0;
     a->xts = mode == EVP_CIPH_XTS_MODE;
     a->mac = strstr(a->name, "-omac") != NULL;
+    a->wrap = mode == EVP_CIPH_WRAP_MODE;
     a->pads = mode == EVP_CIPH_ECB_MODE || mode == EVP_CIPH_CBC_MODE;
     a->keylen = (size_t)EVP_CIPHER_get_key_length(c);
     a->ivlen = (size_t)EVP_CIPHER_get_iv_length(c);
@@ -144,14 +147,14 @@ static int keyed(EVP_CIPHER_CTX *ctx, const alg *a, int enc, const OSSL_PARAM *b
 
 /* The stages of a message on a keyed context, from..upto:
  * 0: AAD (AEAD), and the tag to check of a decryption (when tag != NULL);
- * 1: the text, or its first FIRST bytes (AEAD and XTS: all of it);
+ * 1: the text, or its first FIRST bytes (AEAD, XTS and wrap: all of it);
  * 2: the rest of the text, final, the tag of an AEAD encryption.
  * r collects the output; r->ok is cleared at the first failure. */
 static void stages(EVP_CIPHER_CTX *ctx, const alg *a, int enc, const unsigned char *in, size_t len,
                    const unsigned char *tag, size_t taglen, int from, int upto, res *r)
 {
     int outl = 0;
-    size_t first = a->aead || a->xts ? len : FIRST;
+    size_t first = a->aead || a->xts || a->wrap ? len : FIRST;
     if (from == 0)
         memset(r, 0, sizeof(*r)), r->ok = 1;
     if (!r->ok)
@@ -222,12 +225,18 @@ typedef struct {
     res X, Y;
 } plain;
 
+/* The plain text's length: a wrap cipher's is one key. */
+static size_t text_len(const alg *a)
+{
+    return a->wrap ? WRAP_TEXT : TEXT;
+}
+
 static int make_plain(const alg *a, plain *pl)
 {
     pl->a = a;
-    fresh(a, 1, NULL, K1, IV1, PT, TEXT, NULL, 0, &pl->X);
+    fresh(a, 1, NULL, K1, IV1, PT, text_len(a), NULL, 0, &pl->X);
     fresh(a, 0, NULL, K1, IV1, pl->X.out, pl->X.len, pl->X.tag, pl->X.taglen, &pl->Y);
-    check(pl->X.ok && pl->Y.ok && pl->Y.len == TEXT && !memcmp(pl->Y.out, PT, TEXT), a->name,
+    check(pl->X.ok && pl->Y.ok && pl->Y.len == text_len(a) && !memcmp(pl->Y.out, PT, text_len(a)), a->name,
           "the plain message does not round-trip");
     return pl->X.ok && pl->Y.ok;
 }
@@ -235,7 +244,7 @@ static int make_plain(const alg *a, plain *pl)
 /* A direction's input, tag and plain result. */
 static const unsigned char *dir_in(const plain *pl, int enc, size_t *len)
 {
-    *len = enc ? TEXT : pl->X.len;
+    *len = enc ? text_len(pl->a) : pl->X.len;
     return enc ? PT : pl->X.out;
 }
 
@@ -684,15 +693,15 @@ static void unterminated(const plain *pl)
         pe[0] = OSSL_PARAM_construct_utf8_string(def->key, exact, n);
         pj[0] = OSSL_PARAM_construct_utf8_string(def->key, junk, n);
         pl2[0] = OSSL_PARAM_construct_utf8_string(def->key, lng, 40);
-        fresh(a, 1, pt, K1, IV1, PT, TEXT, NULL, 0, &R);
-        fresh(a, 1, pe, K1, IV1, PT, TEXT, NULL, 0, &E);
-        fresh(a, 1, pj, K1, IV1, PT, TEXT, NULL, 0, &J);
+        fresh(a, 1, pt, K1, IV1, PT, text_len(a), NULL, 0, &R);
+        fresh(a, 1, pe, K1, IV1, PT, text_len(a), NULL, 0, &E);
+        fresh(a, 1, pj, K1, IV1, PT, text_len(a), NULL, 0, &J);
         snprintf(what, sizeof(what), "\"%s\" without a NUL acts otherwise than with one", def->key);
         check(same(&R, &E) && same(&R, &J), a->name, what);
         ctx = EVP_CIPHER_CTX_new();
         memset(&L, 0, sizeof(L));
         if (keyed(ctx, a, 1, NULL, K1, IV1) && EVP_CIPHER_CTX_set_params(ctx, pe))
-            text(ctx, a, 1, PT, TEXT, NULL, 0, &L);
+            text(ctx, a, 1, PT, text_len(a), NULL, 0, &L);
         ERR_clear_error();
         snprintf(what, sizeof(what), "\"%s\" without a NUL after init acts otherwise than before", def->key);
         check(same(&R, &L), a->name, what);
@@ -1027,7 +1036,9 @@ static void copy_target(void)
         int outl = 0;
         EVP_CIPHER_CTX *src = EVP_CIPHER_CTX_new(), *dst = EVP_CIPHER_CTX_new();
         plain pl;
-        if (a->aead || a->xts || !make_plain(a, &pl)) {
+        /* (A wrap cipher's message is one update: a copy never comes
+         * in the middle of one.) */
+        if (a->aead || a->xts || a->wrap || !make_plain(a, &pl)) {
             EVP_CIPHER_CTX_free(src);
             EVP_CIPHER_CTX_free(dst);
             continue;

@@ -17,6 +17,11 @@
 #    against their definition (KDF_TREE keys, CTR-ACPKM over the text and
 #    its OMAC) on random data; on 3.0 also both ways with gost-engine's
 #    ENGINE (gostprov cannot key these two ciphers);
+#  - provider/tests/test_kexp15.c: kuznyechik- and magma-kexp15 (KExp15 /
+#    KImp15): the recommendation's examples, the definition from ctr and
+#    mac, round trips, changed exports and wrong keys or lengths refused;
+#    on 3.0 also gost-engine's ENGINE importing our exports (its kexp15
+#    ciphers import only; gostprov does not offer them);
 #  - provider/tests/test_misuse.c: every cipher and MAC of the provider's
 #    list through EVP misuse (parameters after init, the CCM length
 #    declaration, 0-byte updates, copies at every point, re-init, strings
@@ -24,9 +29,11 @@
 #  - provider/tests/enc_and_cli.py: the vectors through that release's
 #    `openssl enc`, bytes equal to the CLI on random data (through
 #    `openssl enc`, or test_evp -e/-d where enc cannot), digests through
-#    `openssl dgst` against the CLI's hash, HMAC through dgst and mac; on 3.0
-#    also interoperation both ways with gostprov for every cipher, MAC and
-#    digest both offer (gostprov is packaged for the system OpenSSL only).
+#    `openssl dgst` against the CLI's hash, HMAC through dgst and mac, the
+#    kexp15 ciphers through enc; on 3.0 also interoperation both ways with
+#    gostprov for every cipher, MAC and digest both offer, and the check
+#    that it still offers no kexp15 (gostprov is packaged for the system
+#    OpenSSL only).
 # On one release, $SANITIZED_VERSION (4.0, the newest), both test programs
 # also run under Valgrind (when installed) and, over a module built with
 # AddressSanitizer and UBSan (the provider's C files and the test programs;
@@ -84,6 +91,7 @@ run_release() {
     cc "${cflags[@]}" -O2 "${inc[@]}" provider/tests/test_digest.c "${libs[@]}" -o "$w/test_digest"
     cc "${cflags[@]}" -O2 "${inc[@]}" provider/tests/test_tlstree.c "${libs[@]}" -o "$w/test_tlstree"
     cc "${cflags[@]}" -O2 "${inc[@]}" provider/tests/test_ctromac.c "${libs[@]}" -o "$w/test_ctromac"
+    cc "${cflags[@]}" -O2 "${inc[@]}" provider/tests/test_kexp15.c "${libs[@]}" -o "$w/test_kexp15"
     export OPENSSL_MODULES="$mods"
 
     echo "== [$label] provider: vectors and errors through EVP"
@@ -94,6 +102,8 @@ run_release() {
     "$w/test_tlstree"
     echo "== [$label] provider: ctr-acpkm-omac through EVP"
     if [ "$want" = 3.0 ]; then "$w/test_ctromac" -engine; else "$w/test_ctromac"; fi
+    echo "== [$label] provider: kexp15 through EVP"
+    if [ "$want" = 3.0 ]; then "$w/test_kexp15" -engine; else "$w/test_kexp15"; fi
     echo "== [$label] provider: EVP misuse of every algorithm"
     "$w/test_misuse"
     if [ "$want" = "$SANITIZED_VERSION" ]; then
@@ -104,6 +114,7 @@ run_release() {
             valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite "$w/test_digest"
             valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite "$w/test_tlstree"
             valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite "$w/test_ctromac"
+            valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite "$w/test_kexp15"
         fi
         echo "== [$label] provider: the same with AddressSanitizer and UBSan"
         PROVIDER_OUT="$w/asan/multiblock.so" CFLAGS="${san[*]}" OPENSSL_DIR="$dir" bash scripts/build-provider.sh >/dev/null
@@ -112,6 +123,7 @@ run_release() {
         cc "${cflags[@]}" -O1 "${san[@]}" "${inc[@]}" provider/tests/test_digest.c "${libs[@]}" -o "$w/test_digest_asan"
         cc "${cflags[@]}" -O1 "${san[@]}" "${inc[@]}" provider/tests/test_tlstree.c "${libs[@]}" -o "$w/test_tlstree_asan"
         cc "${cflags[@]}" -O1 "${san[@]}" "${inc[@]}" provider/tests/test_ctromac.c "${libs[@]}" -o "$w/test_ctromac_asan"
+        cc "${cflags[@]}" -O1 "${san[@]}" "${inc[@]}" provider/tests/test_kexp15.c "${libs[@]}" -o "$w/test_kexp15_asan"
         ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 OPENSSL_MODULES="$w/asan" \
             "$w/test_evp_asan" "$tmp/vectors.txt" | grep -v '^skip'
         ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 OPENSSL_MODULES="$w/asan" \
@@ -122,6 +134,8 @@ run_release() {
             "$w/test_tlstree_asan"
         ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 OPENSSL_MODULES="$w/asan" \
             "$w/test_ctromac_asan"
+        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 OPENSSL_MODULES="$w/asan" \
+            "$w/test_kexp15_asan"
     fi
     if [ "$want" = 3.0 ]; then
         echo "== [$label] provider: openssl enc, the CLI and gostprov ($gostdir)"
