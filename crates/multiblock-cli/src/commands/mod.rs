@@ -8,3 +8,4 @@ pub mod info;
 pub mod kdf;
 pub mod mac_files;
 pub mod selftest;
+pub mod wrap;
