@@ -22,12 +22,36 @@ use crate::{BackendChoice, CipherId};
 use zeroize::Zeroizing;
 
 /// The KEK's length: 32 bytes (Kalyna-256/256).
+///
+/// ```
+/// use multiblock::wrap::{dstu7624_wrap, DSTU7624_KEK_BYTES};
+/// assert!(dstu7624_wrap(&[0; DSTU7624_KEK_BYTES], &[0; 32]).is_ok());
+/// assert!(dstu7624_wrap(&[0; 16], &[0; 32]).is_err());
+/// ```
 pub const DSTU7624_KEK_BYTES: usize = 32;
 /// The wrapped key's length: 32 bytes.
+///
+/// ```
+/// use multiblock::wrap::{dstu7624_unwrap, dstu7624_wrap, DSTU7624_KEY_BYTES};
+/// let wrapped = dstu7624_wrap(&[1; 32], &[2; DSTU7624_KEY_BYTES])?;
+/// assert_eq!(dstu7624_unwrap(&[1; 32], &wrapped)?.len(), DSTU7624_KEY_BYTES);
+/// # Ok::<(), multiblock::Error>(())
+/// ```
 pub const DSTU7624_KEY_BYTES: usize = 32;
 /// The random IV's length: one 32-byte block.
+///
+/// ```
+/// use multiblock::wrap::{dstu7624_wrap_with_iv, DSTU7624_IV_BYTES};
+/// assert!(dstu7624_wrap_with_iv(&[1; 32], &[2; 32], &[3; DSTU7624_IV_BYTES]).is_ok());
+/// ```
 pub const DSTU7624_IV_BYTES: usize = 32;
 /// The wrapped form's length: IV, key and MAC, 96 bytes.
+///
+/// ```
+/// use multiblock::wrap::{dstu7624_wrap, DSTU7624_WRAPPED_BYTES};
+/// assert_eq!(dstu7624_wrap(&[1; 32], &[2; 32])?.len(), DSTU7624_WRAPPED_BYTES);
+/// # Ok::<(), multiblock::Error>(())
+/// ```
 pub const DSTU7624_WRAPPED_BYTES: usize = DSTU7624_IV_BYTES + DSTU7624_KEY_BYTES + MAC_BYTES;
 
 const MAC_BYTES: usize = 32;

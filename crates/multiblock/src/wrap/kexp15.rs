@@ -14,6 +14,13 @@ use crate::{BackendChoice, CipherId};
 use zeroize::Zeroizing;
 
 /// The length of each of the two KExp15 keys (K_enc and K_mac): 32 bytes.
+///
+/// ```
+/// use multiblock::wrap::{kexp15, Kexp15Cipher, KEXP15_KEK_BYTES};
+/// let kek = [9u8; KEXP15_KEK_BYTES];
+/// assert_eq!(kexp15(Kexp15Cipher::Magma, &[1; 32], &kek, &kek, &[0; 4])?.len(), 40);
+/// # Ok::<(), multiblock::Error>(())
+/// ```
 pub const KEXP15_KEK_BYTES: usize = 32;
 
 /// The cipher under KExp15/KImp15.
