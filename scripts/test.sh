@@ -41,7 +41,7 @@ step bash scripts/ci/history.sh
 step python3 scripts/ci/links.py
 step python3 scripts/ci/module-cycles.py crates/multiblock/src crates/multiblock-cli/src crates/multiblock-bench/src crates/multiblock-c/src crates/multiblock-py/src crates/multiblock-ct/src
 # inside the library's directory modules that are free of cycles
-step python3 scripts/ci/module-cycles.py crates/multiblock/src --inside modes --inside modes::dstu --inside modes::gost --inside modes::gf --inside modes::many --inside magma --inside bitslice --inside kernel --inside hash --inside kdf
+step python3 scripts/ci/module-cycles.py crates/multiblock/src --inside modes --inside modes::dstu --inside modes::gost --inside modes::gf --inside modes::many --inside magma --inside bitslice --inside kernel --inside hash --inside kdf --inside wrap
 step cargo test --workspace --locked
 step bash scripts/ci/package.sh --no-doctest   # docs with -D warnings, cargo package (doctests ran above)
 step cargo run --quiet --release --locked -p multiblock-cli -- selftest --thorough

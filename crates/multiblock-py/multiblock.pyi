@@ -399,3 +399,21 @@ def kupyna_mac(
     backend: Optional[str] = None,
 ) -> bytes:
     """Kupyna's MAC of one message."""
+
+def kexp15(cipher: Literal["kuznyechik", "magma"], key: Buffer, kek_enc: Buffer, kek_mac: Buffer, iv: Buffer) -> bytes:
+    """KExp15 (R 1323565.1.017-2018): exports `key` (any non-empty length)
+    under the 32-byte encryption and MAC keys with an IV of half a block (8
+    bytes for kuznyechik, 4 for magma); the key's length plus one block out."""
+
+def kimp15(cipher: Literal["kuznyechik", "magma"], blob: Buffer, kek_enc: Buffer, kek_mac: Buffer, iv: Buffer) -> bytes:
+    """KImp15: the key exported in `blob`; AuthenticationError if its MAC
+    does not match."""
+
+def dstu7624_wrap(kek: Buffer, key: Buffer, iv: Optional[Buffer] = None) -> bytes:
+    """Dstu7624Wrap (the Ukrainian CMS profile, Kalyna-256/256): wraps the
+    32-byte key under the 32-byte KEK, 96 bytes out; the 32-byte IV is drawn
+    from the operating system unless given (only to reproduce a vector)."""
+
+def dstu7624_unwrap(kek: Buffer, wrapped: Buffer) -> bytes:
+    """The 32-byte key in the 96-byte `wrapped`; AuthenticationError if its
+    MAC does not match."""

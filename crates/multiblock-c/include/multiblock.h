@@ -535,6 +535,50 @@ int mb_tlstree_key(mb_tlstree_ctx *tree, uint64_t seqnum, uint8_t *out, size_t *
 /* Frees the tree, wiping its keys. NULL is ignored. */
 void mb_tlstree_free(mb_tlstree_ctx *tree);
 
+/* ---- Key export and key wrap --------------------------------------------- */
+
+/* KExp15 / KImp15 (R 1323565.1.017-2018 §5): a key exported under two
+ * 32-byte keys, kek_enc (GOST R 34.13-2015 CTR) and kek_mac (its MAC,
+ * OMAC), with an IV of half a block: KExp15 = CTR_enc(IV, key || OMAC_mac(IV
+ * || key)). `cipher` is "kuznyechik" (8-byte IV, 16-byte MAC) or "magma"
+ * (4-byte IV, 8-byte MAC); another name is MB_ERR_PARAM. The key may have
+ * any length from 1 byte. The output's size follows from the input's
+ * (export: key_len + MAC bytes; import: blob_len - MAC bytes), so a size
+ * query (out = NULL, *out_len = 0) answers without any cryptography. */
+
+/* Exports `key`. Errors: MB_ERR_NULL_POINTER, MB_ERR_INVALID_STRING,
+ * MB_ERR_PARAM (a KEK, the IV or an empty key), MB_ERR_BUFFER_TOO_SMALL. */
+int mb_kexp15(const char *cipher, const uint8_t *key, size_t key_len,
+              const uint8_t *kek_enc, size_t kek_enc_len,
+              const uint8_t *kek_mac, size_t kek_mac_len,
+              const uint8_t *iv, size_t iv_len, uint8_t *out, size_t *out_len);
+
+/* Imports the key in `blob` (longer than one MAC): MB_ERR_AUTHENTICATION
+ * if its MAC does not match (compared in constant time; nothing written).
+ * Other errors: as mb_kexp15's. */
+int mb_kimp15(const char *cipher, const uint8_t *blob, size_t blob_len,
+              const uint8_t *kek_enc, size_t kek_enc_len,
+              const uint8_t *kek_mac, size_t kek_mac_len,
+              const uint8_t *iv, size_t iv_len, uint8_t *out, size_t *out_len);
+
+/* Dstu7624Wrap, the key wrap of the Ukrainian CMS profile (order No. 687
+ * of the State Service of Special Communications, 2020) over Kalyna-256/256:
+ * a 32-byte key under a 32-byte KEK with a 32-byte random IV, 96 bytes out
+ * (MB_DSTU7624_WRAPPED_BYTES). iv = NULL with iv_len = 0 draws the IV from
+ * the operating system (what a user wants); a given IV is for reproducing
+ * a vector. Errors: MB_ERR_NULL_POINTER, MB_ERR_PARAM (the KEK, key or IV
+ * length, or the OS random generator failing), MB_ERR_BUFFER_TOO_SMALL. */
+#define MB_DSTU7624_WRAPPED_BYTES 96
+int mb_dstu7624_wrap(const uint8_t *kek, size_t kek_len, const uint8_t *key, size_t key_len,
+                     const uint8_t *iv, size_t iv_len, uint8_t *out, size_t *out_len);
+
+/* The 32-byte key in the 96-byte `wrapped`: MB_ERR_AUTHENTICATION if its
+ * MAC does not match (compared in constant time; nothing written). Other
+ * errors: MB_ERR_NULL_POINTER, MB_ERR_PARAM (the KEK or wrapped length),
+ * MB_ERR_BUFFER_TOO_SMALL. */
+int mb_dstu7624_unwrap(const uint8_t *kek, size_t kek_len, const uint8_t *wrapped, size_t wrapped_len,
+                       uint8_t *out, size_t *out_len);
+
 #ifdef __cplusplus
 }
 #endif

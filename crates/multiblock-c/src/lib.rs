@@ -19,6 +19,7 @@ mod many;
 mod oneshot;
 mod status;
 mod stream;
+mod wrap;
 
 #[cfg(test)]
 mod aead_stream_tests;

@@ -29,6 +29,11 @@ pub enum Command {
     /// Derive keys: KDF_GOSTR3411_2012_256, KDF_TREE_GOSTR3411_2012_256 (RFC 7836 §4.4-4.5) or
     /// the TLSTREE record keys of the GOST TLS suites (RFC 9189, RFC 9367).
     Kdf(KdfArgs),
+    /// Wrap (export) a key, the input: KExp15 of R 1323565.1.017-2018 (kuznyechik-kexp15,
+    /// magma-kexp15) or Dstu7624Wrap of the Ukrainian CMS profile (dstu7624-wrap).
+    Wrap(WrapArgs),
+    /// Unwrap (import) a wrapped key, the input; a wrong MAC is exit status 1 and no output.
+    Unwrap(WrapArgs),
     /// Show the CPU features found, the backends of every cipher and hash, and the default.
     Info,
     /// Run the built-in test vectors on every backend this CPU supports.
@@ -333,6 +338,34 @@ pub struct KdfArgs {
     /// Write the key as lowercase hex and a newline (kdf-256, kdf-tree-256; tlstree always prints hex).
     #[arg(long)]
     pub hex: bool,
+    /// Write to this file instead of stdout (created only on success).
+    #[arg(long = "out", value_name = "PATH")]
+    pub output: Option<PathBuf>,
+}
+
+/// `wrap` and `unwrap`: a key export or key wrap format.
+#[derive(Args)]
+pub struct WrapArgs {
+    /// kuznyechik-kexp15, magma-kexp15 (KExp15/KImp15, R 1323565.1.017-2018) or dstu7624-wrap
+    /// (Dstu7624Wrap, Kalyna-256/256).
+    #[arg(long, value_name = "NAME", value_parser = PossibleValuesParser::new(multiblock::wrap::Algorithm::ALL.map(multiblock::wrap::Algorithm::name)))]
+    pub algo: String,
+    /// The key-encryption key (--key, --key-file, --key-env or --key-fd): for kexp15 64 bytes,
+    /// K_mac then K_enc (the layout of KEG and of gost-engine's kexp15 ciphers); for
+    /// dstu7624-wrap 32 bytes.
+    #[command(flatten)]
+    pub keys: KeyArgs,
+    /// The IV as hex: kexp15 needs it (4 bytes for magma, 8 for kuznyechik) to wrap and to
+    /// unwrap; dstu7624-wrap draws a random 32-byte one from the operating system unless given
+    /// (to reproduce a vector), and takes none to unwrap.
+    #[arg(long, value_name = "HEX")]
+    pub iv: Option<String>,
+    /// Input is hex text (whitespace ignored); output is lowercase hex and a newline.
+    #[arg(long)]
+    pub hex: bool,
+    /// Read from this file instead of stdin.
+    #[arg(long = "in", value_name = "PATH")]
+    pub input: Option<PathBuf>,
     /// Write to this file instead of stdout (created only on success).
     #[arg(long = "out", value_name = "PATH")]
     pub output: Option<PathBuf>,

@@ -36,6 +36,8 @@ fn main() -> ExitCode {
         Command::Mac(a) => commands::crypt::run(&a.crypt, Verb::Mac),
         Command::Hash(a) => commands::hash::run(a),
         Command::Kdf(a) => commands::kdf::run(a),
+        Command::Wrap(a) => commands::wrap::run(a, true),
+        Command::Unwrap(a) => commands::wrap::run(a, false),
         Command::Info => commands::info::run(),
         Command::Selftest(a) => commands::selftest::run(a),
     };

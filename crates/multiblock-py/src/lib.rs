@@ -15,6 +15,7 @@ mod oneshot;
 mod params;
 mod request;
 mod streams;
+mod wrap;
 
 use pyo3::prelude::*;
 
@@ -30,6 +31,9 @@ use pyo3::prelude::*;
 /// AEAD or kw). Hashes: new(name, data=b"") as hashlib.new, hash(name,
 /// data), hash_many(name, messages); hmac_new(key, msg=None,
 /// digestmod="streebog-256") as hmac.new; kupyna_mac_new(key, msg=None).
+/// Key export and wrap: kexp15 / kimp15(cipher, key_or_blob, kek_enc,
+/// kek_mac, iv) (R 1323565.1.017-2018), dstu7624_wrap(kek, key, iv=None) /
+/// dstu7624_unwrap(kek, wrapped).
 /// Errors are ValueError; a wrong tag is AuthenticationError.
 #[pymodule]
 fn multiblock(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -58,6 +62,10 @@ fn multiblock(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hash_macs::kupyna_mac_new, m)?)?;
     m.add_function(wrap_pyfunction!(hash_macs::kupyna_mac, m)?)?;
     m.add_class::<hash_macs::PyKupynaMac>()?;
+    m.add_function(wrap_pyfunction!(wrap::kexp15, m)?)?;
+    m.add_function(wrap_pyfunction!(wrap::kimp15, m)?)?;
+    m.add_function(wrap_pyfunction!(wrap::dstu7624_wrap, m)?)?;
+    m.add_function(wrap_pyfunction!(wrap::dstu7624_unwrap, m)?)?;
     m.add("AuthenticationError", m.py().get_type::<errors::AuthenticationError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -52,6 +52,7 @@
 //! | a hash: one message, in pieces, many at once, RustCrypto `Digest` | [`hash::digest`], [`hash::Hasher`], [`hash::digest_many`], [`hash::Streebog256`] … [`hash::Kupyna512`] |
 //! | HMAC over a hash, Kupyna's MAC | [`hash::Hmac`] (by name), [`kdf::hmac::HmacStreebog256`] (RustCrypto `Mac`), [`hash::KupynaMac`] |
 //! | key derivation (RFC 7836) and TLS record keys (TLSTREE) | [`kdf::kdf_gostr3411_2012_256`], [`kdf::kdf_tree_gostr3411_2012_256`], [`kdf::TlsTree`] |
+//! | key export and wrap formats (KExp15/KImp15, Dstu7624Wrap) | [`wrap::kexp15`], [`wrap::kimp15`], [`wrap::dstu7624_wrap`], [`wrap::dstu7624_unwrap`] |
 //! | choosing a backend | [`BackendChoice`], [`backends`], [`BACKEND_ENV`], [`DISABLE_ENV`], [`Cipher::backend`] |
 //! | padding of ECB and CBC | [`modes::Padding`] (GOST R 34.13-2015 procedures 1-3, PKCS#7) |
 //! | errors | [`Error`] (one enum, one-line messages), [`Result`] |
@@ -138,6 +139,7 @@ pub mod kdf;
 mod typed;
 pub mod ublock;
 mod wipe;
+pub mod wrap;
 #[cfg(test)]
 mod zeroize_tests;
 #[cfg(test)]

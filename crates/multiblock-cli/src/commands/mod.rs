@@ -9,3 +9,4 @@ pub mod kdf;
 pub mod mac_files;
 pub mod selftest;
 mod selftest_hash;
+pub mod wrap;
