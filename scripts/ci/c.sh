@@ -37,6 +37,7 @@ for kind in static shared; do
     cc "${cflags[@]}" "$src/tests/c/test_vectors.c" "${!libs_var}" -o "$tmp/test-$kind"
     cc "${cflags[@]}" "$src/tests/c/test_misuse.c" "${!libs_var}" -o "$tmp/misuse-$kind"
     cc "${cflags[@]}" "$src/tests/c/test_hash.c" "${!libs_var}" -o "$tmp/hash-$kind"
+    cc "${cflags[@]}" "$src/tests/c/test_wrap.c" "${!libs_var}" -o "$tmp/wrap-$kind"
 done
 # The static programs must not need the shared library, the shared ones must.
 for prog in example test; do
@@ -54,6 +55,8 @@ for kind in static shared; do
     LD_LIBRARY_PATH="$libdir" "$tmp/misuse-$kind"
     echo "== C hash test ($kind)"
     LD_LIBRARY_PATH="$libdir" "$tmp/hash-$kind"
+    echo "== C key-wrap test ($kind)"
+    LD_LIBRARY_PATH="$libdir" "$tmp/wrap-$kind"
 done
 
 # AddressSanitizer and UndefinedBehaviorSanitizer on the C side, the static
@@ -63,7 +66,7 @@ done
 # misuse test asks the library for counts no memory holds) instead of
 # ASan's report-and-abort.
 san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
-for t in test_vectors test_misuse test_hash; do
+for t in test_vectors test_misuse test_hash test_wrap; do
     cc "${cflags[@]}" "${san[@]}" "$src/tests/c/$t.c" "${static_libs[@]}" -o "$tmp/$t-asan"
 done
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:abort_on_error=0:exitcode=3
@@ -74,6 +77,8 @@ echo "== C misuse test (static) under ASan/UBSan"
 "$tmp/test_misuse-asan"
 echo "== C hash test (static) under ASan/UBSan"
 "$tmp/test_hash-asan"
+echo "== C key-wrap test (static) under ASan/UBSan"
+"$tmp/test_wrap-asan"
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
 # Memory errors on either side of the ABI (the CI image has valgrind).
