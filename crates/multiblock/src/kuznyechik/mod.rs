@@ -34,7 +34,7 @@ mod backends;
 #[cfg(any(target_arch = "x86_64", test))]
 mod aes_basis;
 mod key_schedule;
-mod layers;
+pub(crate) mod layers;
 mod linear;
 #[cfg(any(target_arch = "x86_64", test))]
 mod masked;

@@ -66,6 +66,7 @@
 use super::constants::{l_block, C, PI};
 use super::{Block, Compress, State};
 use crate::gf256;
+use crate::kuznyechik::layers::{Lookup, Tree};
 use crate::simd::{CrossLanes, Gfni, Job, Simd};
 use core::marker::PhantomData;
 
@@ -160,27 +161,6 @@ impl<M: Simd> Products<M> for Nibbles {
     }
 }
 
-/// π by 16 `pshufb` of the low nibble into the rows π[16r..16r+16] and a
-/// tree of 15 `pblendvb` on bits 4..7 (`pblendvb` reads bit 7 of the
-/// selector; 16-bit shifts left by 3, 2, 1 bring bits 4, 5, 6 there): the
-/// same strategy as Kuznyechik's `avx2` layer (π is the same S-box).
-#[inline(always)]
-fn sub<M: Simd>(m: M, x: M::V) -> M::V {
-    let lo = m.and(x, m.splat8_opaque(0x0f));
-    let mut r = [lo; 16];
-    for (v, row) in r.iter_mut().zip(PI.as_chunks::<16>().0) {
-        *v = m.shuffle8(m.splat128(row), lo);
-    }
-    let mut n = 16;
-    for sel in [m.shl16::<3>(x), m.shl16::<2>(x), m.shl16::<1>(x), x] {
-        n /= 2;
-        for i in 0..n {
-            r[i] = m.blendv(r[2 * i], r[2 * i + 1], sel);
-        }
-    }
-    r[0]
-}
-
 /// Slot 8·(w mod 2) + 4s + w / 2 → slot 2w + s (X's and K's byte of
 /// word w side by side), in every lane.
 const PAIR: [u8; 32] = {
@@ -227,7 +207,8 @@ fn transpose<M: Machine32>(m: M, y: [M::V; 4]) -> [M::V; 4] {
 fn lps<M: Machine32, P: Products<M>>(m: M, y: [M::V; 4]) -> [M::V; 4] {
     let mut s = y;
     for v in s.iter_mut() {
-        *v = sub(m, *v);
+        // π is Kuznyechik's S-box: its `pshufb` tree (16 row lookups, 15 blends).
+        *v = Tree::lookup(m, *v, &PI);
     }
     let t = transpose(m, s);
     let mut inputs = [P::prepare(m, t[0]); 8];
