@@ -575,6 +575,18 @@ impl StreamCore for CfbDecrypt {
 
 // ---------------------------------------------------------------- XTS --
 
+/// One piece of XTS: `piece ^= t`, the cipher, `piece ^= t` again.
+fn apply(cipher: &Cipher, encrypt: bool, piece: &mut [u8], t: &[u8]) -> Result<()> {
+    xor(piece, t);
+    if encrypt {
+        cipher.encrypt_blocks(piece)?;
+    } else {
+        cipher.decrypt_blocks(piece)?;
+    }
+    xor(piece, t);
+    Ok(())
+}
+
 /// XTS, DSTU 7624 (Kalyna) or IEEE 1619 (Kuznyechik): the tweaks are made
 /// in order (a shift each, and E_K2 per data unit), the blocks split.
 pub(crate) struct Xts {
@@ -614,6 +626,22 @@ impl StreamCore for Xts {
 
     fn update(&mut self, data: &mut [u8], pool: &Pool) -> Result<()> {
         let n = self.unit();
+        if let XtsKind::Ieee(x) = &mut self.xts {
+            // One thread: chunk by chunk, tweaks made and applied in one pass.
+            if pool.threads() == 1 {
+                return x.update(data);
+            }
+            // Threads: tweaks for one task per thread at a time, so they stay in cache.
+            let step = pool.threads() * pool.min_task / n * n;
+            for part in data.chunks_mut(step.max(n)) {
+                self.tweaks.resize(part.len(), 0);
+                x.take_tweaks(&mut self.tweaks)?;
+                let (cipher, encrypt) = x.cipher();
+                let tweaks = &self.tweaks;
+                pool.run(part, n, |off, piece| apply(cipher, encrypt, piece, &tweaks[off..off + piece.len()]))?;
+            }
+            return Ok(());
+        }
         self.tweaks.resize(data.len(), 0);
         let (cipher, encrypt) = match &mut self.xts {
             XtsKind::Dstu(x) => {
@@ -626,17 +654,7 @@ impl StreamCore for Xts {
             }
         };
         let tweaks = &self.tweaks;
-        pool.run(data, n, |off, piece| {
-            let t = &tweaks[off..off + piece.len()];
-            xor(piece, t);
-            if encrypt {
-                cipher.encrypt_blocks(piece)?;
-            } else {
-                cipher.decrypt_blocks(piece)?;
-            }
-            xor(piece, t);
-            Ok(())
-        })
+        pool.run(data, n, |off, piece| apply(cipher, encrypt, piece, &tweaks[off..off + piece.len()]))
     }
 
     fn finish(self: Box<Self>, mut tail: Vec<u8>, _: u64, _: &Pool) -> Result<Vec<u8>> {

@@ -35,11 +35,65 @@ use zeroize::{Zeroize, Zeroizing};
 /// The block size IEEE 1619 defines XTS for.
 const BLOCK: usize = 16;
 
+/// The most data (and as many bytes of tweaks) one pass of `update` holds:
+/// within L2.
+const MAX_CHUNK: usize = 256 << 10;
+
 /// x·t in GF(2^128) with IEEE 1619's byte order: `t` is the block read as a
 /// little-endian integer. Constant time (the reduction is a mask).
 #[inline(always)]
 fn double(t: u128) -> u128 {
     (t << 1) ^ (0u128.wrapping_sub(t >> 127) & 0x87)
+}
+
+/// t·x^8 in the same field: the shift's top byte a folds back as
+/// a·(x^7 + x^2 + x + 1), which has degree at most 14 (no second reduction).
+#[inline(always)]
+fn times_x8(t: u128) -> u128 {
+    let a = (t >> 120) as u64;
+    (t << 8) ^ u128::from(a ^ (a << 1) ^ (a << 2) ^ (a << 7))
+}
+
+/// Tweaks kept in flight: block j + LANES's tweak comes from block j's by
+/// [`times_x8`], so the lanes' shift chains overlap instead of waiting on
+/// each other (a doubling per block would be one long dependency chain).
+const LANES: usize = 8;
+
+/// Writes `next`, next·α, next·α², … into the blocks of `tweaks` (and XORs
+/// each into the matching block of `data`), leaving `next` at the tweak
+/// after the last.
+#[inline]
+fn run(next: &mut u128, tweaks: &mut [u8], mut data: Option<&mut [u8]>) {
+    let blocks = tweaks.len() / BLOCK;
+    let mut lanes = [0u128; LANES];
+    let mut t = *next;
+    for lane in lanes.iter_mut() {
+        *lane = t;
+        t = double(t);
+    }
+    for (i, tw) in tweaks.chunks_exact_mut(BLOCK).enumerate() {
+        let lane = &mut lanes[i % LANES];
+        tw.copy_from_slice(&lane.to_le_bytes());
+        if let Some(d) = data.as_deref_mut() {
+            let d = &mut d[i * BLOCK..(i + 1) * BLOCK];
+            let x = u128::from_le_bytes((&*d).try_into().expect("one block")) ^ *lane;
+            d.copy_from_slice(&x.to_le_bytes());
+        }
+        *lane = times_x8(*lane);
+    }
+    // Lane `blocks % LANES` was advanced past every block: it holds T·α^blocks.
+    *next = lanes[blocks % LANES];
+    lanes.zeroize();
+}
+
+/// `data ^= tweaks`, block by block.
+#[inline]
+fn xor_blocks(data: &mut [u8], tweaks: &[u8]) {
+    for (d, t) in data.chunks_exact_mut(BLOCK).zip(tweaks.chunks_exact(BLOCK)) {
+        let x = u128::from_le_bytes((&*d).try_into().expect("one block"))
+            ^ u128::from_le_bytes(t.try_into().expect("one block"));
+        d.copy_from_slice(&x.to_le_bytes());
+    }
 }
 
 /// Streaming IEEE 1619 XTS over Kuznyechik. [`KuznyechikXts::update`]
@@ -153,14 +207,13 @@ impl KuznyechikXts {
 
     /// The tweaks T·α^j of the next `out.len() / 16` blocks, which then
     /// count as processed: first E_K2 of the numbers of the units that
-    /// begin among them, in one call, then a doubling per block.
-    fn fill_tweaks(&mut self, out: &mut [u8]) -> Result<()> {
+    /// begin among them, in one call, then a doubling per block. With
+    /// `data` (as long as `out`), each tweak is also XORed into its block
+    /// in the same pass.
+    fn fill_tweaks(&mut self, out: &mut [u8], mut data: Option<&mut [u8]>) -> Result<()> {
         let blocks = out.len() / BLOCK;
         let Some(per_unit) = self.unit_blocks else {
-            for t in out.chunks_exact_mut(BLOCK) {
-                t.copy_from_slice(&self.next.to_le_bytes());
-                self.next = double(self.next);
-            }
+            run(&mut self.next, out, data);
             return Ok(());
         };
         // Blocks until the first unit that begins here, then one every `per_unit`.
@@ -182,21 +235,29 @@ impl KuznyechikXts {
                 let t = begun.next().expect("one tweak per unit that begins");
                 self.next = u128::from_le_bytes(t.try_into().expect("one block"));
             }
-            let run = (per_unit - self.block).min(blocks - at);
-            for t in out[at * BLOCK..(at + run) * BLOCK].chunks_exact_mut(BLOCK) {
-                t.copy_from_slice(&self.next.to_le_bytes());
-                self.next = double(self.next);
-            }
-            at += run;
-            self.block = (self.block + run) % per_unit;
+            let len = (per_unit - self.block).min(blocks - at);
+            let span = at * BLOCK..(at + len) * BLOCK;
+            run(&mut self.next, &mut out[span.clone()], data.as_deref_mut().map(|d| &mut d[span]));
+            at += len;
+            self.block = (self.block + len) % per_unit;
         }
         Ok(())
+    }
+
+    /// Bytes per pass of [`update`](Self::update): at least [`CHUNK`], and
+    /// enough data units that their E_K2 calls fill the backend's widest
+    /// batch (a bitsliced kernel runs 64 blocks as cheaply as 16).
+    fn chunk_bytes(&self) -> usize {
+        match self.unit_blocks {
+            Some(per_unit) => (self.tweak_key.backend().ways * per_unit * BLOCK).clamp(CHUNK, MAX_CHUNK),
+            None => CHUNK,
+        }
     }
 
     /// For the parallel stream (`modes::parallel`): the tweaks of the next
     /// `out.len() / 16` blocks, which then count as processed.
     pub(crate) fn take_tweaks(&mut self, out: &mut [u8]) -> Result<()> {
-        self.fill_tweaks(out)?;
+        self.fill_tweaks(out, None)?;
         self.done += out.len() as u64;
         Ok(())
     }
@@ -229,12 +290,11 @@ impl KuznyechikXts {
             )));
         }
         let mut tweaks = std::mem::take(&mut self.tweaks);
-        for chunk in data.chunks_mut(CHUNK) {
+        for chunk in data.chunks_mut(self.chunk_bytes()) {
             tweaks.resize(chunk.len(), 0);
-            self.fill_tweaks(&mut tweaks)?;
-            xor_in(chunk, &tweaks);
+            self.fill_tweaks(&mut tweaks, Some(chunk))?;
             self.crypt(chunk)?;
-            xor_in(chunk, &tweaks);
+            xor_blocks(chunk, &tweaks);
         }
         self.tweaks = tweaks;
         self.done += data.len() as u64;
@@ -279,7 +339,7 @@ impl KuznyechikXts {
             }
         }
         let mut t = [0u8; 2 * BLOCK];
-        self.fill_tweaks(&mut t)?;
+        self.fill_tweaks(&mut t, None)?;
         let (tm1, tm) = t.split_at(BLOCK);
         // Encryption uses T·α^{m−1} first, decryption T·α^m first (§5.3.2, §5.4.2).
         let (first, second) = if self.encrypt { (tm1, tm) } else { (tm, tm1) };
