@@ -67,7 +67,7 @@ def test_a_range_from_unit_n_decrypts_on_its_own_and_streams_equal_one_shot():
     ({"data_unit": 500}, bytes(512), "multiple of 16"),
     ({"data_unit": 512}, bytes(15), "16-byte block"),
     ({"data_unit": 512}, bytes(520), "last data unit is 8 bytes"),
-    ({}, bytes(512), "data-unit"),
+    ({}, bytes(512), "data_unit"),
     ({"data_unit": 512, "iv": bytes(16)}, bytes(512), "not both"),
 ])
 def test_bad_layouts_are_value_errors(kw, data, word):

@@ -46,18 +46,19 @@ fn double(t: u128) -> u128 {
     (t << 1) ^ (0u128.wrapping_sub(t >> 127) & 0x87)
 }
 
-/// t·x^8 in the same field: the shift's top byte a folds back as
-/// a·(x^7 + x^2 + x + 1), which has degree at most 14 (no second reduction).
-#[inline(always)]
-fn times_x8(t: u128) -> u128 {
-    let a = (t >> 120) as u64;
-    (t << 8) ^ u128::from(a ^ (a << 1) ^ (a << 2) ^ (a << 7))
-}
-
 /// Tweaks kept in flight: block j + LANES's tweak comes from block j's by
-/// [`times_x8`], so the lanes' shift chains overlap instead of waiting on
+/// [`times_x4`], so the lanes' shift chains overlap instead of waiting on
 /// each other (a doubling per block would be one long dependency chain).
-const LANES: usize = 8;
+/// Four lanes fit the general registers with the rest of the loop.
+const LANES: usize = 4;
+
+/// t·x^4 in the same field: the shift's top four bits a fold back as
+/// a·(x^7 + x^2 + x + 1), which has degree at most 10 (no second reduction).
+#[inline(always)]
+fn times_x4(t: u128) -> u128 {
+    let a = (t >> 124) as u64;
+    (t << 4) ^ u128::from(a ^ (a << 1) ^ (a << 2) ^ (a << 7))
+}
 
 /// Writes `next`, next·α, next·α², … into the blocks of `tweaks` (and XORs
 /// each into the matching block of `data`), leaving `next` at the tweak
@@ -79,21 +80,11 @@ fn run(next: &mut u128, tweaks: &mut [u8], mut data: Option<&mut [u8]>) {
             let x = u128::from_le_bytes((&*d).try_into().expect("one block")) ^ *lane;
             d.copy_from_slice(&x.to_le_bytes());
         }
-        *lane = times_x8(*lane);
+        *lane = times_x4(*lane);
     }
     // Lane `blocks % LANES` was advanced past every block: it holds T·α^blocks.
     *next = lanes[blocks % LANES];
     lanes.zeroize();
-}
-
-/// `data ^= tweaks`, block by block.
-#[inline]
-fn xor_blocks(data: &mut [u8], tweaks: &[u8]) {
-    for (d, t) in data.chunks_exact_mut(BLOCK).zip(tweaks.chunks_exact(BLOCK)) {
-        let x = u128::from_le_bytes((&*d).try_into().expect("one block"))
-            ^ u128::from_le_bytes(t.try_into().expect("one block"));
-        d.copy_from_slice(&x.to_le_bytes());
-    }
 }
 
 /// Streaming IEEE 1619 XTS over Kuznyechik. [`KuznyechikXts::update`]
@@ -294,7 +285,7 @@ impl KuznyechikXts {
             tweaks.resize(chunk.len(), 0);
             self.fill_tweaks(&mut tweaks, Some(chunk))?;
             self.crypt(chunk)?;
-            xor_blocks(chunk, &tweaks);
+            xor_in(chunk, &tweaks);
         }
         self.tweaks = tweaks;
         self.done += data.len() as u64;
