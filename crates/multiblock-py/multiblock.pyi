@@ -52,6 +52,8 @@ def encrypt(
     key_section_bytes: Optional[int] = None,
     nb: Optional[int] = None,
     key_meshing: Optional[bool] = None,
+    data_unit: Optional[int] = None,
+    unit: Optional[int] = None,
 ) -> bytes:
     """Encrypts `data`; AEAD modes (mgm, gcm, ccm) return ciphertext || tag.
 
@@ -78,6 +80,8 @@ def decrypt(
     key_section_bytes: Optional[int] = None,
     nb: Optional[int] = None,
     key_meshing: Optional[bool] = None,
+    data_unit: Optional[int] = None,
+    unit: Optional[int] = None,
 ) -> bytes:
     """Decrypts `data` (AEAD: ciphertext || tag; kw: the wrapped key).
 
@@ -137,6 +141,8 @@ def encrypt_many(
     m: Optional[int] = None,
     section_bytes: Optional[int] = None,
     key_meshing: Optional[bool] = None,
+    data_unit: Optional[int] = None,
+    unit: Optional[int] = None,
 ) -> List[bytes]:
     """The encryption of every message under one key and IV, equal to
     `[encrypt(cipher, mode, key, m, iv, ...) for m in messages]`; CBC, CFB
@@ -196,6 +202,8 @@ def encryptor(
     key_section_bytes: Optional[int] = None,
     nb: Optional[int] = None,
     key_meshing: Optional[bool] = None,
+    data_unit: Optional[int] = None,
+    unit: Optional[int] = None,
 ) -> StreamContext:
     """Incremental encrypt(): the outputs of update() and finalize(),
     joined, are encrypt()'s for any split (AEAD: followed by `.tag`).
@@ -220,6 +228,8 @@ def decryptor(
     key_section_bytes: Optional[int] = None,
     nb: Optional[int] = None,
     key_meshing: Optional[bool] = None,
+    data_unit: Optional[int] = None,
+    unit: Optional[int] = None,
 ) -> StreamContext:
     """Incremental decrypt(). AEAD: the tag is `tag`, or the input's last
     bytes when not given; finalize() raises AuthenticationError if wrong."""
@@ -241,6 +251,8 @@ def mac_stream(
     key_section_bytes: Optional[int] = None,
     nb: Optional[int] = None,
     key_meshing: Optional[bool] = None,
+    data_unit: Optional[int] = None,
+    unit: Optional[int] = None,
 ) -> MacStream:
     """Incremental mac(): update(data) in pieces, finalize() -> the tag."""
 

@@ -24,7 +24,8 @@
  *   "kalyna-128-128", "kalyna-128-256", "kalyna-256-256", "kalyna-256-512",
  *   "kalyna-512-512", "kuznyechik", "magma", "gost89", "ublock-128-128",
  *   "ublock-128-256", "ublock-256-256"; modes "ecb", and per family:
- *     kuznyechik, magma: ctr ofb cbc cfb mac ctr-acpkm omac-acpkm mgm
+ *     kuznyechik:        ctr ofb cbc cfb mac ctr-acpkm omac-acpkm mgm xts
+ *     magma:             ctr ofb cbc cfb mac ctr-acpkm omac-acpkm mgm
  *     gost89:            cnt cfb mac
  *     kalyna-*:          ctr cbc cfb ofb cmac gcm gmac ccm xts kw
  *     ublock-*:          cbc
@@ -169,6 +170,10 @@ typedef struct mb_params {
     int key_meshing;          /* nonzero: gost89 CryptoPro key meshing (RFC 4357) in cnt/cfb */
     const char *sbox;         /* S-box set, as in mb_cipher_new; NULL = default */
     const char *backend;      /* backend name, as in mb_cipher_new; NULL = automatic */
+    size_t data_unit;         /* kuznyechik xts (IEEE 1619): bytes per data unit, a multiple of 16
+                                 (VeraCrypt: 512); 0 = the whole message is one unit, iv its tweak */
+    uint64_t unit;            /* kuznyechik xts: number of the first data unit (VeraCrypt's 64-bit
+                                 numbering, little-endian in the tweak) */
 } mb_params;
 
 /* Encrypts `data` with `mode` of `cipher`:

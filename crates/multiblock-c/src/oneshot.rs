@@ -30,6 +30,8 @@ pub struct MbParams {
     pub key_meshing: c_int,
     pub sbox: *const c_char,
     pub backend: *const c_char,
+    pub data_unit: usize,
+    pub unit: u64,
 }
 
 fn padding(code: c_int) -> Result<Padding, Failure> {
@@ -86,6 +88,8 @@ pub(crate) unsafe fn c_params<'a>(
             key_section_bytes: given(p.key_section_bytes),
             nb: given(p.nb),
             key_meshing: p.key_meshing != 0,
+            data_unit: given(p.data_unit),
+            unit: (p.unit != 0).then_some(u128::from(p.unit)),
         },
     };
     Ok((params, sbox, backend))

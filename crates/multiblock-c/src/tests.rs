@@ -42,6 +42,8 @@ pub(crate) fn zero_params() -> MbParams {
         key_meshing: 0,
         sbox: ptr::null(),
         backend: ptr::null(),
+        data_unit: 0,
+        unit: 0,
     }
 }
 
@@ -324,4 +326,42 @@ fn key_meshing_reaches_the_library() {
     }
     assert_eq!(outs[0][..1024], outs[1][..1024]);
     assert_ne!(outs[0][1024..], outs[1][1024..]);
+}
+
+#[test]
+fn kuznyechik_xts_takes_data_unit_and_unit() {
+    let key = bytes(31, 64);
+    let volume = bytes(32, 6 * 512 + 40);
+    let first = u64::MAX - 2;
+    let params = MbParams { data_unit: 512, unit: first, ..zero_params() };
+    let req = Request {
+        cipher: CipherId::Kuznyechik,
+        mode: Mode::Xts,
+        key: &key,
+        sbox: None,
+        backend: BackendChoice::Auto,
+        params: Params { data_unit: Some(512), unit: Some(u128::from(first)), ..Params::default() },
+    };
+    let expect = modes::encrypt(&req, &volume).unwrap();
+    let (rc, len, out) = crypt(true, c"kuznyechik", c"xts", &key, None, &[], Some(&params), &volume, volume.len());
+    assert_eq!((rc, len), (MB_OK, volume.len()), "{}", last());
+    assert_eq!(out, expect);
+    // Units 2..5 on their own, numbered from first + 2 (past 2^64 - 1).
+    let from_2 = MbParams { unit: first + 2, ..params };
+    let (rc, _, back) = crypt(false, c"kuznyechik", c"xts", &key, None, &[], Some(&from_2), &expect[1024..2560], 1536);
+    assert_eq!(rc, MB_OK, "{}", last());
+    assert_eq!(back, volume[1024..2560]);
+    for (p, k, code, words) in [
+        (MbParams { data_unit: 500, ..zero_params() }, &key[..], MB_ERR_PARAM, "multiple of 16"),
+        (MbParams { data_unit: 512, ..zero_params() }, &key[..32], MB_ERR_PARAM, "64 bytes"),
+        (MbParams { unit: 3, ..zero_params() }, &key[..], MB_ERR_PARAM, "--data-unit"),
+    ] {
+        let (rc, len, _) = crypt(true, c"kuznyechik", c"xts", k, None, &[], Some(&p), &volume[..512], 512);
+        assert_eq!((rc, len), (code, 0), "{words}: {}", last());
+        assert!(last().contains(words), "{words}: {}", last());
+    }
+    let p = MbParams { data_unit: 512, ..zero_params() };
+    let (rc, _, _) = crypt(true, c"kuznyechik", c"ctr", &key[..32], Some(&[0; 8]), &[], Some(&p), &volume[..16], 16);
+    assert_eq!(rc, MB_ERR_PARAM);
+    assert!(last().contains("--data-unit"), "{}", last());
 }

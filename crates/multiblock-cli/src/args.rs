@@ -125,6 +125,14 @@ pub struct CryptArgs {
     /// GOST 28147-89 CryptoPro key meshing (RFC 4357) in gost89 cnt and cfb.
     #[arg(long)]
     pub key_meshing: bool,
+    /// Kuznyechik xts (IEEE 1619): bytes per data unit, a multiple of 16 (VeraCrypt: 512);
+    /// without it the whole input is one unit and --iv its 16-byte tweak.
+    #[arg(long, value_name = "BYTES", allow_negative_numbers = true, value_parser = size)]
+    pub data_unit: Option<usize>,
+    /// Kuznyechik xts: the number of the first data unit of the input (default 0), little-endian
+    /// in the tweak; 0 to 2^128-1.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = unit_number)]
+    pub unit: Option<u128>,
     /// Threads for the modes that split (ecb, ctr, cbc/cfb decryption, xts): 1 to 1024; default
     /// every core.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
@@ -300,6 +308,14 @@ pub fn size(text: &str) -> Result<usize, String> {
         return Err("a size cannot be negative (expected a whole number such as 128)".into());
     }
     text.parse().map_err(|_| "expected a whole number such as 128".to_string())
+}
+
+/// A data-unit number: a whole number from 0 to 2^128 - 1.
+pub fn unit_number(text: &str) -> Result<u128, String> {
+    if text.trim_start().starts_with('-') {
+        return Err("a unit number cannot be negative (expected a whole number such as 2048)".into());
+    }
+    text.parse().map_err(|_| "expected a whole number from 0 to 2^128-1 such as 2048".to_string())
 }
 
 /// `kdf`: one of the key derivations over Streebog-256.

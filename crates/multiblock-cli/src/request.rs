@@ -50,7 +50,7 @@ pub fn parse(args: &CryptArgs, verb: Verb) -> Result<Parsed, String> {
     })?;
     let cipher = CipherId::from_name(name).map_err(|e| e.to_string())?;
     let mode = mode(args, cipher, verb)?;
-    let key = crate::key::load(args, cipher.key_bytes())?;
+    let key = crate::key::load(args, mode.key_bytes(cipher))?;
     let params = Params {
         iv: args.iv.as_deref().map(|h| hex::decode(h, "--iv")).transpose()?,
         aad: args.aad.as_deref().map(|h| hex::decode(h, "--aad")).transpose()?.unwrap_or_default(),
@@ -63,6 +63,8 @@ pub fn parse(args: &CryptArgs, verb: Verb) -> Result<Parsed, String> {
         key_section_bytes: args.key_section_bytes,
         nb: args.nb,
         key_meshing: args.key_meshing,
+        data_unit: args.data_unit,
+        unit: args.unit,
     };
     Ok(Parsed { cipher, mode, key, params })
 }

@@ -282,7 +282,8 @@ fn encrypt_and_decrypt_require_a_mode_and_list_the_cipher_s_modes() {
     let out = dir.path().join("out");
     for name in CIPHERS {
         let modes = match name {
-            "kuznyechik" | "magma" => gost,
+            "kuznyechik" => "ecb, ctr, ofb, cbc, cfb, ctr-acpkm, mgm, xts",
+            "magma" => gost,
             "gost89" => "ecb, cnt, cfb",
             n if n.starts_with("ublock") => "ecb, cbc",
             _ => kalyna,
@@ -353,7 +354,7 @@ fn help_lists_the_values_options_take() {
     }
     let text = help(&["encrypt", "--help"]);
     assert!(text.contains("Mode of operation (required)"), "{text}");
-    for want in ["kalyna-*: ecb, ctr, cbc, cfb, ofb, gcm, ccm, xts, kw", "kuznyechik, magma: ecb, ctr, ofb, cbc, cfb, ctr-acpkm, mgm", "gost89: ecb, cnt, cfb", "ublock-*: ecb, cbc"] {
+    for want in ["kalyna-*: ecb, ctr, cbc, cfb, ofb, gcm, ccm, xts, kw", "kuznyechik: ecb, ctr, ofb, cbc, cfb, ctr-acpkm, mgm, xts", "magma: ecb, ctr, ofb, cbc, cfb, ctr-acpkm, mgm", "gost89: ecb, cnt, cfb", "ublock-*: ecb, cbc"] {
         assert!(text.contains(want), "encrypt --help lacks {want}:\n{text}");
     }
     let text = help(&["mac", "--help"]);

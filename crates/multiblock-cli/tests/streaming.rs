@@ -58,6 +58,12 @@ fn configs(id: CipherId, mode: Mode) -> Vec<Params> {
         Mode::Cfb if kalyna => vec![iv(n), Params { s: Some(8), ..iv(n) }],
         Mode::Cfb | Mode::Cnt => vec![iv(8), Params { key_meshing: true, ..iv(8) }],
         Mode::Ofb if gost_r => vec![iv(2 * n)],
+        // IEEE 1619 (Kuznyechik): one unit with the tweak as IV, and
+        // 48-byte data units from near 2^64 (the file's last unit is partial).
+        Mode::Xts if id == CipherId::Kuznyechik => vec![
+            iv(n),
+            Params { data_unit: Some(48), unit: Some(u64::MAX as u128 - 9), ..Params::default() },
+        ],
         Mode::Ofb | Mode::Ctr | Mode::Xts | Mode::Gmac => vec![iv(n)],
         Mode::Cmac | Mode::Mac | Mode::OmacAcpkm => vec![Params::default()],
         _ => Vec::new(),
@@ -78,6 +84,12 @@ fn flags(p: &Params) -> Vec<String> {
     }
     if p.key_meshing {
         v.push("--key-meshing".into());
+    }
+    if let Some(bytes) = p.data_unit {
+        v.extend(["--data-unit".into(), bytes.to_string()]);
+    }
+    if let Some(unit) = p.unit {
+        v.extend(["--unit".into(), unit.to_string()]);
     }
     v
 }
@@ -107,8 +119,8 @@ fn large_files_stream_to_the_one_shot_result_with_1_and_3_threads() {
     let (ct, back) = (dir.path().join("ct.bin"), dir.path().join("back.bin"));
     let mut checked = 0;
     for id in CipherId::ALL {
-        let key = bytes(id as u64 + 5, id.key_bytes());
         for mode in Mode::for_cipher(id).into_iter().filter(|m| streams(*m)) {
+            let key = bytes(id as u64 + 5, mode.key_bytes(id));
             let sets = configs(id, mode);
             assert!(!sets.is_empty(), "{id} {mode}: no parameters");
             for p in sets {

@@ -9,8 +9,19 @@ use pyo3::types::PyDict;
 use crate::errors::to_py;
 
 /// Every keyword that `**params` takes.
-pub const NAMES: [&str; 9] =
-    ["padding", "s", "m", "mac_bits", "tag_bits", "section_bytes", "key_section_bytes", "nb", "key_meshing"];
+pub const NAMES: [&str; 11] = [
+    "padding",
+    "s",
+    "m",
+    "mac_bits",
+    "tag_bits",
+    "section_bytes",
+    "key_section_bytes",
+    "nb",
+    "key_meshing",
+    "data_unit",
+    "unit",
+];
 
 /// Builds the parameters from `iv`, `aad` and the keywords. A keyword given
 /// as `None` means the standard's default, like leaving it out.
@@ -38,6 +49,8 @@ pub fn from_kwargs(iv: Option<Vec<u8>>, aad: Option<Vec<u8>>, kwargs: Option<&Bo
             "section_bytes" => p.section_bytes = Some(size(&name, &v)?),
             "key_section_bytes" => p.key_section_bytes = Some(size(&name, &v)?),
             "nb" => p.nb = Some(size(&name, &v)?),
+            "data_unit" => p.data_unit = Some(size(&name, &v)?),
+            "unit" => p.unit = Some(unit_number(&v)?),
             _ => return Err(unknown(&name)),
         }
     }
@@ -51,6 +64,14 @@ fn size(name: &str, v: &Bound<'_, PyAny>) -> PyResult<usize> {
     }
     v.extract::<usize>()
         .map_err(|_| PyValueError::new_err(format!("{name} must be a non-negative integer, got {v}")))
+}
+
+/// An XTS data-unit number: an int from 0 to 2^128 - 1.
+fn unit_number(v: &Bound<'_, PyAny>) -> PyResult<u128> {
+    if v.is_instance_of::<pyo3::types::PyBool>() || !v.is_instance_of::<pyo3::types::PyInt>() {
+        return Err(type_error("unit", "an int", v));
+    }
+    v.extract::<u128>().map_err(|_| PyValueError::new_err(format!("unit must be an integer from 0 to 2**128 - 1, got {v}")))
 }
 
 fn type_error(name: &str, expected: &str, v: &Bound<'_, PyAny>) -> PyErr {

@@ -31,8 +31,11 @@ VECTORS = load_vectors()
 KEY_BYTES = {"kalyna-128-128": 16, "ublock-128-128": 16, "kalyna-256-512": 64, "kalyna-512-512": 64}
 
 
-def key_size(cipher):
-    """Key bytes of a cipher (32 unless listed)."""
+def key_size(cipher, mode=None):
+    """Key bytes of a cipher (32 unless listed), or of a mode on it: Kuznyechik's
+    xts (IEEE 1619) takes two keys, K1 then K2."""
+    if cipher == "kuznyechik" and mode == "xts":
+        return 64
     return KEY_BYTES.get(cipher, 32)
 
 

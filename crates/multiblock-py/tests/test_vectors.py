@@ -19,6 +19,8 @@ def test_the_vector_files_were_read():
     covered = {(v["cipher"], v["mode"]) for v in VECTORS}
     for family, cipher in [("kuznyechik", "kuznyechik"), ("magma", "magma"), ("gost89", "gost89")]:
         for mode in multiblock.modes(cipher):
+            if (cipher, mode) == ("kuznyechik", "xts"):
+                continue  # no published vector: test_xts.py checks it against XTS over gostcrypto
             assert (cipher, mode) in covered, f"{family}: no vector for {mode}"
 
 

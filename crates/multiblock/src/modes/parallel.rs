@@ -2,7 +2,7 @@
 //! across threads ([`Pool`]): ECB, GOST R 34.13 CTR and RFC 8645 CTR-ACPKM
 //! (s = n; pieces of whole ACPKM sections), DSTU CTR, CBC
 //! decryption (both families, any m = z·n), CFB decryption with s = m = n,
-//! and XTS. Each piece of a split computes its counter, register or tweaks
+//! and XTS (DSTU's and IEEE 1619's). Each piece of a split computes its counter, register or tweaks
 //! from its offset alone, so every thread count gives the same bytes.
 //!
 //! The constructors first build the mode's own type (GOST or DSTU) to
@@ -13,7 +13,7 @@ use super::buffers::{xor_in as xor, xor_to as xor_into, CHUNK};
 use super::dstu::{cfb as dstu_cfb, util as dstu_util, KalynaCfb, KalynaCtr as DstuCtr, KalynaXts};
 use super::gost::rekey::Rekey;
 use super::gost::stream::put_counters;
-use super::gost::{rekey, Cbc as GostCbc, Cfb as GostCfb, Ctr as GostCtrType};
+use super::gost::{rekey, Cbc as GostCbc, Cfb as GostCfb, Ctr as GostCtrType, KuznyechikXts};
 use super::stream_core::{any_split, Sequential, StreamCore};
 use crate::Direction;
 use super::threads::Pool;
@@ -575,22 +575,48 @@ impl StreamCore for CfbDecrypt {
 
 // ---------------------------------------------------------------- XTS --
 
-/// DSTU XTS: the tweaks are made in order (a shift each), the blocks split.
+/// One piece of XTS: `piece ^= t`, the cipher, `piece ^= t` again.
+fn apply(cipher: &Cipher, encrypt: bool, piece: &mut [u8], t: &[u8]) -> Result<()> {
+    xor(piece, t);
+    if encrypt {
+        cipher.encrypt_blocks(piece)?;
+    } else {
+        cipher.decrypt_blocks(piece)?;
+    }
+    xor(piece, t);
+    Ok(())
+}
+
+/// XTS, DSTU 7624 (Kalyna) or IEEE 1619 (Kuznyechik): the tweaks are made
+/// in order (a shift each, and E_K2 per data unit), the blocks split.
 pub(crate) struct Xts {
-    xts: KalynaXts,
+    xts: XtsKind,
     tweaks: Zeroizing<Vec<u8>>,
+}
+
+enum XtsKind {
+    Dstu(KalynaXts),
+    Ieee(KuznyechikXts),
 }
 
 impl Xts {
     pub(crate) fn new(req: &Request<'_>, encrypt: bool) -> Result<Xts> {
-        let xts = if encrypt { KalynaXts::encryptor(req)? } else { KalynaXts::decryptor(req)? };
+        let xts = match (req.cipher.family(), encrypt) {
+            (Family::Kuznyechik, true) => XtsKind::Ieee(KuznyechikXts::encryptor(req)?),
+            (Family::Kuznyechik, false) => XtsKind::Ieee(KuznyechikXts::decryptor(req)?),
+            (_, true) => XtsKind::Dstu(KalynaXts::encryptor(req)?),
+            (_, false) => XtsKind::Dstu(KalynaXts::decryptor(req)?),
+        };
         Ok(Xts { xts, tweaks: Zeroizing::default() })
     }
 }
 
 impl StreamCore for Xts {
     fn unit(&self) -> usize {
-        self.xts.block_bytes()
+        match &self.xts {
+            XtsKind::Dstu(x) => x.block_bytes(),
+            XtsKind::Ieee(x) => x.block_bytes(),
+        }
     }
 
     /// Ciphertext stealing needs the last whole block with the partial one.
@@ -599,26 +625,44 @@ impl StreamCore for Xts {
     }
 
     fn update(&mut self, data: &mut [u8], pool: &Pool) -> Result<()> {
-        self.tweaks.resize(data.len(), 0);
-        self.xts.take_tweaks(&mut self.tweaks);
-        let (cipher, encrypt) = self.xts.cipher();
-        let tweaks = &self.tweaks;
-        pool.run(data, self.xts.block_bytes(), |off, piece| {
-            let t = &tweaks[off..off + piece.len()];
-            xor(piece, t);
-            if encrypt {
-                cipher.encrypt_blocks(piece)?;
-            } else {
-                cipher.decrypt_blocks(piece)?;
+        let n = self.unit();
+        if let XtsKind::Ieee(x) = &mut self.xts {
+            // One thread: chunk by chunk, tweaks made and applied in one pass.
+            if pool.threads() == 1 {
+                return x.update(data);
             }
-            xor(piece, t);
-            Ok(())
-        })
+            // Threads: tweaks for one task per thread at a time, so they stay in cache.
+            let step = pool.threads() * pool.min_task / n * n;
+            for part in data.chunks_mut(step.max(n)) {
+                self.tweaks.resize(part.len(), 0);
+                x.take_tweaks(&mut self.tweaks)?;
+                let (cipher, encrypt) = x.cipher();
+                let tweaks = &self.tweaks;
+                pool.run(part, n, |off, piece| apply(cipher, encrypt, piece, &tweaks[off..off + piece.len()]))?;
+            }
+            return Ok(());
+        }
+        self.tweaks.resize(data.len(), 0);
+        let (cipher, encrypt) = match &mut self.xts {
+            XtsKind::Dstu(x) => {
+                x.take_tweaks(&mut self.tweaks);
+                x.cipher()
+            }
+            XtsKind::Ieee(x) => {
+                x.take_tweaks(&mut self.tweaks)?;
+                x.cipher()
+            }
+        };
+        let tweaks = &self.tweaks;
+        pool.run(data, n, |off, piece| apply(cipher, encrypt, piece, &tweaks[off..off + piece.len()]))
     }
 
     fn finish(self: Box<Self>, mut tail: Vec<u8>, _: u64, _: &Pool) -> Result<Vec<u8>> {
         let Xts { xts, .. } = *self;
-        xts.finish(&mut tail)?;
+        match xts {
+            XtsKind::Dstu(x) => x.finish(&mut tail)?,
+            XtsKind::Ieee(x) => x.finish(&mut tail)?,
+        }
         Ok(tail)
     }
 }

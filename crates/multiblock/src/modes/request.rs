@@ -36,7 +36,9 @@ pub enum Mode {
     Gmac,
     /// DSTU 7624:2014 CCM AEAD for Kalyna (`--nb` length-field bytes).
     Ccm,
-    /// DSTU 7624:2014 §14 XTS with ciphertext stealing; `--iv` is the tweak.
+    /// XTS with ciphertext stealing: DSTU 7624:2014 §14 for Kalyna (`--iv` is
+    /// the tweak); IEEE Std 1619-2007 for Kuznyechik (key K1 ‖ K2, `--data-unit`
+    /// and `--unit` as VeraCrypt numbers its 512-byte units, or `--iv`).
     Xts,
     /// DSTU 7624:2014 key wrap for Kalyna.
     Kw,
@@ -66,7 +68,7 @@ impl Mode {
     /// let kuz = Mode::for_cipher(CipherId::Kuznyechik);
     /// assert!(kuz.contains(&Mode::Mgm) && !kuz.contains(&Mode::Gcm));
     /// assert_eq!(Mode::parse(CipherId::Kalyna128_128, "gcm")?.kind(), Kind::Aead);
-    /// assert!(Mode::parse(CipherId::Magma, "xts").is_err()); // a DSTU mode, not Magma's
+    /// assert!(Mode::parse(CipherId::Magma, "xts").is_err()); // IEEE 1619 needs a 128-bit block
     /// for id in CipherId::ALL {
     ///     for mode in Mode::for_cipher(id) {
     ///         assert_eq!(Mode::parse(id, mode.name())?, mode);
@@ -130,8 +132,32 @@ impl Mode {
         std::iter::once(Mode::Ecb).chain(family_modes(id).iter().copied()).collect()
     }
 
+    /// The key length `self` takes on `id`: the cipher's, except IEEE 1619
+    /// XTS on Kuznyechik, whose key is two cipher keys (K1 ‖ K2).
+    ///
+    /// ```
+    /// use multiblock::modes::Mode;
+    /// use multiblock::CipherId;
+    /// assert_eq!(Mode::Xts.key_bytes(CipherId::Kuznyechik), 64);
+    /// assert_eq!(Mode::Xts.key_bytes(CipherId::Kalyna128_256), 32);
+    /// assert_eq!(Mode::Ctr.key_bytes(CipherId::Kuznyechik), 32);
+    /// ```
+    pub fn key_bytes(self, id: CipherId) -> usize {
+        if self == Mode::Xts && id.family() == Family::Kuznyechik {
+            2 * id.key_bytes()
+        } else {
+            id.key_bytes()
+        }
+    }
+
     /// Parses `name` as a mode of `id`.
     pub fn parse(id: CipherId, name: &str) -> Result<Mode> {
+        if name == Mode::Xts.name() && matches!(id.family(), Family::Magma | Family::Gost89) {
+            return Err(Error::Param(format!(
+                "{id} has no xts: IEEE 1619 XTS is defined for 128-bit blocks, and {id}'s block is {} bits",
+                8 * id.block_bytes()
+            )));
+        }
         let modes = Mode::for_cipher(id);
         modes.iter().copied().find(|m| m.name() == name).ok_or_else(|| Error::UnknownMode {
             cipher: id.name(),
@@ -173,6 +199,12 @@ pub struct Params {
     pub nb: Option<usize>,
     /// GOST 28147-89 CryptoPro key meshing (RFC 4357 §2.3) in CNT and CFB.
     pub key_meshing: bool,
+    /// IEEE 1619 XTS (Kuznyechik): bytes per data unit, a multiple of 16
+    /// (VeraCrypt: 512). Unset: the whole message is one unit, `iv` its tweak.
+    pub data_unit: Option<usize>,
+    /// IEEE 1619 XTS: the number of the first data unit (default 0); unit
+    /// i's tweak is E_K2(i as 16 little-endian bytes).
+    pub unit: Option<u128>,
 }
 
 /// Everything a one-shot call needs.
@@ -181,7 +213,7 @@ pub struct Request<'a> {
     pub cipher: CipherId,
     /// The mode of operation.
     pub mode: Mode,
-    /// The key, `cipher.key_bytes()` long.
+    /// The key, `mode.key_bytes(cipher)` long (`cipher.key_bytes()` but for Kuznyechik XTS).
     pub key: &'a [u8],
     /// GOST 28147-89 / Magma S-box set by name (`None`: the cipher's default).
     pub sbox: Option<&'a str>,
@@ -197,6 +229,13 @@ impl Request<'_> {
     /// the mode is made, before its one key setup).
     pub fn check(&self) -> Result<()> {
         Mode::parse(self.cipher, self.mode.name())?;
+        let (whole, one) = (self.mode.key_bytes(self.cipher), self.cipher.key_bytes());
+        if whole != one {
+            if self.key.len() != whole {
+                return Err(two_keys_length(self));
+            }
+            return crate::registry::check_key(self.cipher, &self.key[..one], self.sbox).map(drop);
+        }
         crate::registry::check_key(self.cipher, self.key, self.sbox).map(drop)
     }
 
@@ -226,8 +265,24 @@ impl Request<'_> {
     }
 }
 
+/// The error for a key that is not two cipher keys K1 ‖ K2 (IEEE 1619 XTS).
+pub(crate) fn two_keys_length(req: &Request<'_>) -> Error {
+    let half = req.cipher.key_bytes();
+    Error::Param(format!(
+        "{} {} needs a key of {} bytes ({} hex digits: K1 then K2, two {half}-byte keys), got {} bytes",
+        req.cipher,
+        req.mode,
+        2 * half,
+        4 * half,
+        req.key.len()
+    ))
+}
+
 const GOST_R_34_13: &[Mode] =
     &[Mode::Ctr, Mode::Ofb, Mode::Cbc, Mode::Cfb, Mode::Mac, Mode::CtrAcpkm, Mode::OmacAcpkm, Mode::Mgm];
+/// Kuznyechik's: GOST R 34.13-2015's, and IEEE 1619 XTS on its 128-bit block.
+const KUZNYECHIK: &[Mode] =
+    &[Mode::Ctr, Mode::Ofb, Mode::Cbc, Mode::Cfb, Mode::Mac, Mode::CtrAcpkm, Mode::OmacAcpkm, Mode::Mgm, Mode::Xts];
 const GOST_28147: &[Mode] = &[Mode::Cnt, Mode::Cfb, Mode::Mac];
 const KALYNA: &[Mode] =
     &[Mode::Ctr, Mode::Cbc, Mode::Cfb, Mode::Ofb, Mode::Cmac, Mode::Gcm, Mode::Gmac, Mode::Ccm, Mode::Xts, Mode::Kw];
@@ -236,7 +291,8 @@ const UBLOCK: &[Mode] = &[Mode::Cbc];
 /// The modes of a cipher's family besides ECB, as the family's standard lists them.
 fn family_modes(id: CipherId) -> &'static [Mode] {
     match id.family() {
-        Family::Kuznyechik | Family::Magma => GOST_R_34_13,
+        Family::Kuznyechik => KUZNYECHIK,
+        Family::Magma => GOST_R_34_13,
         Family::Gost89 => GOST_28147,
         Family::Kalyna => KALYNA,
         Family::Ublock => UBLOCK,

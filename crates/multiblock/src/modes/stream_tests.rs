@@ -18,9 +18,16 @@ fn params(iv: Option<Vec<u8>>) -> Params {
 /// and the sequential fallbacks (s < n, m > n, ACPKM, key meshing).
 fn configs(id: CipherId, mode: Mode, rng: &mut Rng) -> Vec<Params> {
     let n = id.block_bytes();
+    let (near_2_64, any_unit) = (u64::MAX as u128 - 1, rng.next() as u128);
     let mut iv = |len: usize| Some(rng.bytes(len));
     let gost_r = matches!(id, CipherId::Kuznyechik | CipherId::Magma);
     match mode {
+        // IEEE 1619: one unit with the tweak as IV, and data units.
+        Mode::Xts if id == CipherId::Kuznyechik => vec![
+            params(iv(n)),
+            Params { data_unit: Some(32), unit: Some(near_2_64), ..params(None) },
+            Params { data_unit: Some(512), unit: Some(any_unit), ..params(None) },
+        ],
         Mode::Ecb => vec![params(None), Params { padding: Padding::Pkcs7, ..params(None) }],
         Mode::Cbc if gost_r => vec![
             params(iv(n)),
@@ -100,7 +107,7 @@ fn every_streaming_mode_equals_one_shot_on_random_splits_and_threads() {
             let sets = configs(id, mode, &mut rng);
             assert!(!sets.is_empty(), "{id} {mode}: no test parameters");
             for p in sets {
-                let key = rng.bytes(id.key_bytes());
+                let key = rng.bytes(mode.key_bytes(id));
                 let r = req(id, mode, &key, p.clone());
                 for len in lengths(id.block_bytes(), &mut rng) {
                     let data = rng.bytes(len);

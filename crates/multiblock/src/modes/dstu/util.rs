@@ -44,6 +44,8 @@ pub(crate) fn only(req: &Request<'_>, takes: &[&str]) -> Result<()> {
         ("key-section-bytes", p.key_section_bytes.is_some()),
         ("nb", p.nb.is_some()),
         ("key-meshing", p.key_meshing),
+        ("data-unit", p.data_unit.is_some()),
+        ("unit", p.unit.is_some()),
     ];
     for (name, present) in given {
         if present && !takes.contains(&name) {

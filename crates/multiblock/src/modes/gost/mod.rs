@@ -7,6 +7,8 @@
 //! - RFC 8645 (R 1323565.1.017-2018): CTR-ACPKM and OMAC-ACPKM ([`acpkm`]);
 //! - RFC 9058 (R 1323565.1.026-2019): MGM ([`mgm`], GF multiplication in
 //!   `modes/gf`);
+//! - IEEE Std 1619-2007 XTS for Kuznyechik, with VeraCrypt's data units
+//!   ([`xts`]);
 //! - GOST 28147-89 / RFC 5830 for `gost89`: CNT ("gamma" with C1/C2), CFB and
 //!   the MAC "imitovstavka", with RFC 4357 §2.3 CryptoPro key meshing
 //!   ([`gost28147`]).
@@ -31,6 +33,7 @@ pub mod mgm;
 pub(crate) mod params;
 pub(crate) mod rekey;
 pub(crate) mod stream;
+pub mod xts;
 #[cfg(test)]
 mod tests;
 
@@ -38,6 +41,7 @@ pub use acpkm::OmacAcpkm;
 pub use cmac::Cmac;
 pub use gost28147::{Cnt, Imit};
 pub use gost3413::{Cbc, Cfb, Ctr, Ofb};
+pub use xts::KuznyechikXts;
 
 use super::{Mode, Request};
 use crate::error::{Error, Result};
@@ -65,6 +69,7 @@ pub(crate) fn crypt(req: &Request<'_>, data: &[u8], dir: Direction) -> Result<Ve
             out.extend_from_slice(&cbc.finalize()?);
             Ok(out)
         }
+        Mode::Xts => xts::crypt(req, data, dir == Direction::Encrypt),
         Mode::Mgm => match dir {
             Direction::Encrypt => mgm::seal(req, data),
             Direction::Decrypt => mgm::open(req, data),

@@ -19,6 +19,8 @@ pub(crate) enum P {
     Section,
     KeySection,
     KeyMeshing,
+    DataUnit,
+    Unit,
 }
 
 /// Fails if `req` sets a parameter that is not in `allowed`.
@@ -35,6 +37,8 @@ pub(crate) fn only(req: &Request<'_>, allowed: &[P]) -> Result<()> {
         (P::Section, "--section-bytes", p.section_bytes.is_some()),
         (P::KeySection, "--key-section-bytes", p.key_section_bytes.is_some()),
         (P::KeyMeshing, "--key-meshing", p.key_meshing),
+        (P::DataUnit, "--data-unit", p.data_unit.is_some()),
+        (P::Unit, "--unit", p.unit.is_some()),
     ];
     for (what, flag, is_set) in set {
         if is_set && !allowed.contains(&what) {

@@ -6,7 +6,8 @@
 
 use crate::error::Result;
 use crate::modes::oneshot::{ecb_encrypt, ecb_params};
-use crate::modes::{self, dstu, Mode, Request};
+use crate::modes::{self, dstu, gost, Mode, Request};
+use crate::Family;
 use zeroize::Zeroizing;
 
 /// Every message encrypted as [`modes::encrypt`] would.
@@ -14,6 +15,7 @@ pub(super) fn encrypt_each(req: &Request<'_>, messages: &[&[u8]]) -> Result<Vec<
     match req.mode {
         Mode::Ecb => ecb(req, messages),
         Mode::Ctr | Mode::CtrAcpkm | Mode::Cnt => keystream(req, messages),
+        Mode::Xts if req.cipher.family() == Family::Kuznyechik => gost::xts::encrypt_each(req, messages),
         Mode::Xts => dstu::xts_encrypt_each(req, messages),
         _ => messages.iter().map(|m| modes::encrypt(req, m)).collect(),
     }
