@@ -82,13 +82,16 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::constants::{add_constant, rounds, shift, xor_constant, COLS_1024, COLS_512};
-use super::{Kernel, State};
-use crate::backend::{Backend, BackendInfo};
+use super::State;
 use crate::gf256::{mul_matrix, KALYNA};
 use crate::kalyna::constants::{MDS, SBOX};
-use crate::simd::{Avx512, Gfni, Job, Machine, Simd, Vbmi};
+use crate::simd::{Avx512, Gfni, Job, Simd, Vbmi};
 #[cfg(target_arch = "x86_64")]
-use crate::simd::{Avx512Gfni, Zmm};
+use {
+    super::Kernel,
+    crate::backend::{Backend, BackendInfo},
+    crate::simd::{Avx512Gfni, Machine, Zmm},
+};
 
 /// Messages `compress_many` runs at once.
 pub(crate) const LANES: usize = 4;

@@ -19,7 +19,10 @@
 //! registers, interleaved; many messages interleaved in `digest_many`; see
 //! `avx512_gfni.rs`), `avx2-gfni` and `avx2` (T⊕ and T+ in the two lanes
 //! of ymm registers, Kalyna's nibble S-box, MixColumns by `vpshufb`
-//! rotations and GFNI products or doublings; see `avx2.rs`), `portable` (constant-time plain Rust: bitsliced
+//! rotations and GFNI products or doublings; see `avx2.rs`); on aarch64
+//! `neon` (T⊕ and T+ side by side in 16-byte registers, the S-boxes as
+//! whole tables in registers, T⊕ in Kalyna's row layout throughout; see
+//! `neon.rs`); everywhere `portable` (constant-time plain Rust: bitsliced
 //! S-boxes, SWAR MixColumns; see `portable.rs`), `reference` (the oracle,
 //! not constant-time).
 
@@ -30,6 +33,8 @@ mod reference;
 mod avx2;
 #[cfg(any(target_arch = "x86_64", test))]
 mod avx512_gfni;
+#[cfg(any(target_arch = "aarch64", test))]
+mod neon;
 #[cfg(test)]
 mod tests;
 
@@ -67,7 +72,10 @@ pub(crate) struct Kernel {
 pub(crate) static BACKENDS: &[Backend<(), Kernel>] =
     &[avx512_gfni::BACKEND, avx2::AVX2_GFNI, avx2::AVX2, PORTABLE, REFERENCE];
 /// Fastest first; the default is the first constant-time one the CPU runs.
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(target_arch = "aarch64")]
+pub(crate) static BACKENDS: &[Backend<(), Kernel>] = &[neon::BACKEND, PORTABLE, REFERENCE];
+/// Fastest first; the default is the first constant-time one the CPU runs.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub(crate) static BACKENDS: &[Backend<(), Kernel>] = &[PORTABLE, REFERENCE];
 
 const PORTABLE: Backend<(), Kernel> = Backend {

@@ -332,6 +332,42 @@ fn avx2_kernels_on_the_emulator() {
     }
 }
 
+/// The NEON kernel on the emulated 16-byte machine (so on any CPU) against
+/// `reference`: several blocks, and the output transformation, for both
+/// state sizes.
+#[test]
+fn neon_kernel_on_the_emulator() {
+    use super::neon::{Compress, Output};
+    use crate::simd::emu::Emu;
+    use crate::simd::Job;
+    let mut rng = Rng(0x4e0);
+    for cols in [8, 16] {
+        let bb = 8 * cols;
+        for blocks in 0..=3 {
+            let mut h: State = rng.bytes(128).try_into().expect("128");
+            let msg = rng.bytes(blocks * bb);
+            let mut want = h;
+            (reference::KERNEL.compress)(cols, &mut want, &msg);
+            Compress { m: Emu::<16>, cols, h: &mut h, blocks: &msg }.run();
+            assert_eq!(h[..bb], want[..bb], "{cols} columns, {blocks} blocks");
+        }
+        let mut h: State = rng.bytes(128).try_into().expect("128");
+        let mut want = h;
+        (reference::KERNEL.output)(cols, &mut want);
+        Output { m: Emu::<16>, cols, h: &mut h }.run();
+        assert_eq!(h[..bb], want[..bb], "output, {cols} columns");
+    }
+}
+
+/// On aarch64 the tests above run the `neon` backend, the default.
+#[cfg(target_arch = "aarch64")]
+#[test]
+fn neon_is_tested_and_the_default_on_aarch64() {
+    assert!(backends().contains(&"neon"), "{:?}", backends());
+    let core = Core::new(32, BackendChoice::Auto).expect("default");
+    assert_eq!(core.backend().name, "neon");
+}
+
 /// Where the CPU has AVX2 (and GFNI), the tests above run the ymm backends.
 #[cfg(target_arch = "x86_64")]
 #[test]
