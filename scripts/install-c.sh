@@ -2,7 +2,7 @@
 # Builds the C library (crates/multiblock-c) and installs it under PREFIX:
 #   PREFIX/include/multiblock.h
 #   PREFIX/lib/libmultiblock.a
-#   PREFIX/lib/libmultiblock.so.VERSION, .so.0 and .so (symlinks)
+#   PREFIX/lib/libmultiblock.so.VERSION, .so.1 and .so (symlinks)
 #   PREFIX/lib/pkgconfig/multiblock.pc      (with this PREFIX in it)
 # Usage: scripts/install-c.sh PREFIX      (LIBDIR=... to put the libraries elsewhere)
 set -euo pipefail
@@ -25,8 +25,8 @@ install -d "$prefix/include" "$libdir/pkgconfig"
 install -m 644 "$crate/include/multiblock.h" "$prefix/include/multiblock.h"
 install -m 644 "$target/libmultiblock_c.a" "$libdir/libmultiblock.a"
 install -m 755 "$target/libmultiblock_c.so" "$libdir/libmultiblock.so.$version"
-ln -sf "libmultiblock.so.$version" "$libdir/libmultiblock.so.0"   # the SONAME (build.rs)
-ln -sf "libmultiblock.so.0" "$libdir/libmultiblock.so"
+ln -sf "libmultiblock.so.$version" "$libdir/libmultiblock.so.1"   # the SONAME (build.rs)
+ln -sf "libmultiblock.so.1" "$libdir/libmultiblock.so"
 sed -e "s|@PREFIX@|$prefix|" -e "s|@LIBDIR@|$libdir|" -e "s|@VERSION@|$version|" \
     -e "s|@LIBS_PRIVATE@|$libs_private|" "$crate/multiblock.pc.in" > "$libdir/pkgconfig/multiblock.pc"
 echo "installed multiblock $version in $prefix (pkg-config: PKG_CONFIG_PATH=$libdir/pkgconfig)"

@@ -42,7 +42,7 @@ done
 # The static programs must not need the shared library, the shared ones must.
 for prog in example test; do
     ! readelf -d "$tmp/$prog-static" | grep -q 'libmultiblock' || { echo "$prog-static needs libmultiblock.so" >&2; exit 1; }
-    readelf -d "$tmp/$prog-shared" | grep -q 'NEEDED.*libmultiblock.so.0' || { echo "$prog-shared lacks libmultiblock.so.0" >&2; exit 1; }
+    readelf -d "$tmp/$prog-shared" | grep -q 'NEEDED.*libmultiblock.so.1' || { echo "$prog-shared lacks libmultiblock.so.1" >&2; exit 1; }
 done
 
 for kind in static shared; do

@@ -11,11 +11,16 @@ use multiblock::{Cipher, CipherId, Error};
 
 /// A request that the mode accepts: the IV length differs between modes
 /// (GOST CTR takes n/2 bytes, MGM a nonce with its top bit clear, ECB none),
-/// so try the usual lengths and keep the first one the mode takes.
+/// so try the usual lengths and keep the first one the mode takes. IEEE 1619
+/// XTS (Kuznyechik) runs in VeraCrypt's layout, 512-byte data units.
 pub fn request<'a>(id: CipherId, mode: Mode, key: &'a [u8], backend: &'a str, probe: &[u8]) -> Option<Request<'a>> {
     let n = id.block_bytes();
-    let ivs: [Option<Vec<u8>>; 3] = [Some(vec![0x11; n]), Some(vec![0x11; n / 2]), None];
-    ivs.into_iter().find_map(|iv| {
+    let mut tries: Vec<(Option<Vec<u8>>, Option<usize>)> =
+        vec![(Some(vec![0x11; n]), None), (Some(vec![0x11; n / 2]), None), (None, None)];
+    if mode == Mode::Xts {
+        tries.insert(0, (None, Some(512)));
+    }
+    tries.into_iter().find_map(|(iv, data_unit)| {
         let req = Request {
             cipher: id,
             mode,
@@ -24,6 +29,7 @@ pub fn request<'a>(id: CipherId, mode: Mode, key: &'a [u8], backend: &'a str, pr
             backend: choice(backend),
             params: Params {
                 iv,
+                data_unit,
                 aad: if mode.kind() == Kind::Aead { vec![0x22; 16] } else { Vec::new() },
                 ..Params::default()
             },
@@ -54,6 +60,8 @@ pub fn rows(id: CipherId, backend: &'static str, bytes: usize, reps: usize, only
     let data: Vec<u8> = (0..len).map(|i| i as u8).collect();
     let mut rows = Vec::new();
     for mode in Mode::for_cipher(id).into_iter().filter(|m| *m != Mode::Ecb && only.is_none_or(|o| o.contains(m))) {
+        // Two keys for IEEE 1619 XTS (K1 ‖ K2), one for every other mode.
+        let key: Vec<u8> = (0..mode.key_bytes(id)).map(|i| (i * 7 + 1) as u8).collect();
         let Some(req) = request(id, mode, &key, backend, &data[..id.block_bytes() * 2]) else { continue };
         let mut record = |direction: &'static str, f: &mut dyn FnMut() -> Result<Vec<u8>, Error>| {
             let mut failed = None;

@@ -157,7 +157,7 @@ void mb_cipher_free(mb_cipher *cipher);
  * Zero (or NULL) in any field means the standard's default, so
  * `mb_params p = {0};` or a NULL mb_params pointer gives all defaults. A mode
  * refuses a parameter it does not take (MB_ERR_PARAM). The layout is part of
- * the ABI: a new field means a new SONAME (libmultiblock.so.0 today). */
+ * the ABI: a new field means a new SONAME (libmultiblock.so.1 today). */
 typedef struct mb_params {
     size_t s;                 /* GOST R 34.13 CTR/OFB/CFB, DSTU CFB: bits per step */
     size_t m;                 /* GOST R 34.13: register bits (the IV length also gives it) */

@@ -51,7 +51,8 @@ pub mod modes {
         KalynaXts,
     };
     pub use crate::modes::gost::{
-        Cbc as GostCbc, Cfb as GostCfb, Cmac as GostCmac, Cnt, Ctr as GostCtr, Imit, Ofb as GostOfb, OmacAcpkm,
+        Cbc as GostCbc, Cfb as GostCfb, Cmac as GostCmac, Cnt, Ctr as GostCtr, Imit, KuznyechikXts, Ofb as GostOfb,
+        OmacAcpkm,
     };
     pub use crate::modes::threaded::{decrypt_threads, encrypt_threads};
 }
