@@ -196,3 +196,15 @@ fn wrong_lengths_are_one_line_errors_that_name_the_value() {
         );
     }
 }
+
+#[test]
+fn gost28147_wrap_gives_uapkis_self_test_vector() {
+    let kek = hex("01000000010000000100000001000000ffffffffffffffffffffffffffffffff");
+    let iv = hex("f477da7aa6424a88");
+    let key = hex("01020304010203040102030401020304f1f2f3f4f5f6f7f8f1f2f3f4f5f6f7f8");
+    let want = hex("52a513f1b4172ca6b5f1b8a03ca9a4e0acb6e00e11e5e9bcdd446222eb97238dc3e4e24d2ec03e05a568ec51");
+    let set = crate::magma::SboxSet::Dstu4145;
+    let wrapped = gost28147_wrap_with_iv(set, &kek, &key, &iv).unwrap();
+    assert_eq!(wrapped, want);
+    assert_eq!(gost28147_unwrap(set, &kek, &wrapped).unwrap()[..], key[..]);
+}
