@@ -429,3 +429,12 @@ def dstu7624_wrap(kek: Buffer, key: Buffer, iv: Optional[Buffer] = None) -> byte
 def dstu7624_unwrap(kek: Buffer, wrapped: Buffer) -> bytes:
     """The 32-byte key in the 96-byte `wrapped`; AuthenticationError if its
     MAC does not match."""
+
+def gost28147_wrap(kek: Buffer, key: Buffer, iv: Optional[Buffer] = None, sbox: str = "dstu4145") -> bytes:
+    """The GOST 28147-89 key wrap of the Ukrainian CMS profile: wraps the
+    32-byte key under the 32-byte KEK, 44 bytes out; the 8-byte IV is drawn
+    from the operating system unless given (only to reproduce a vector)."""
+
+def gost28147_unwrap(kek: Buffer, wrapped: Buffer, sbox: str = "dstu4145") -> bytes:
+    """The 32-byte key in the 44-byte `wrapped`; AuthenticationError if its
+    MAC does not match."""

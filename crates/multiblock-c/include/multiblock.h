@@ -111,7 +111,7 @@ typedef struct mb_cipher mb_cipher;
  * a new handle in *out (NULL on any error). The key bytes are not kept; the
  * round keys are zeroized by mb_cipher_free.
  *   sbox:    NULL for the default; gost89: "tc26-z" (default), "test",
- *            "cryptopro-a" .. "cryptopro-d"; magma accepts only "tc26-z";
+ *            "cryptopro-a" .. "cryptopro-d", "dstu4145"; magma accepts only "tc26-z";
  *            other ciphers only NULL.
  *   backend: NULL for the fastest constant-time backend of this CPU (or the
  *            MULTIBLOCK_BACKEND environment preference), or a backend name
@@ -583,6 +583,24 @@ int mb_dstu7624_wrap(const uint8_t *kek, size_t kek_len, const uint8_t *key, siz
  * MB_ERR_BUFFER_TOO_SMALL. */
 int mb_dstu7624_unwrap(const uint8_t *kek, size_t kek_len, const uint8_t *wrapped, size_t wrapped_len,
                        uint8_t *out, size_t *out_len);
+
+/* The GOST 28147-89 key wrap of the Ukrainian CMS profile (order No. 108
+ * of the State Service of Special Communications, 2013): a 32-byte key
+ * under a 32-byte KEK with an 8-byte random IV, 44 bytes out
+ * (MB_GOST28147_WRAPPED_BYTES). sbox: a gost89 S-box set name, NULL for
+ * "dstu4145" (DSTU 4145-2002's DKE No. 1, the profile's default). iv = NULL
+ * with iv_len = 0 draws the IV from the operating system; a given IV is for
+ * reproducing a vector. Errors as mb_dstu7624_wrap, and MB_ERR_PARAM for an
+ * unknown S-box set. */
+#define MB_GOST28147_WRAPPED_BYTES 44
+int mb_gost28147_wrap(const char *sbox, const uint8_t *kek, size_t kek_len, const uint8_t *key,
+                      size_t key_len, const uint8_t *iv, size_t iv_len, uint8_t *out, size_t *out_len);
+
+/* The 32-byte key in the 44-byte `wrapped`: MB_ERR_AUTHENTICATION if its
+ * MAC does not match (compared in constant time; nothing written). Other
+ * errors as mb_dstu7624_unwrap. */
+int mb_gost28147_unwrap(const char *sbox, const uint8_t *kek, size_t kek_len, const uint8_t *wrapped,
+                        size_t wrapped_len, uint8_t *out, size_t *out_len);
 
 #ifdef __cplusplus
 }

@@ -1,13 +1,17 @@
 //! Key export and key wrap (`mb_kexp15`, `mb_kimp15`, `mb_dstu7624_wrap`,
-//! `mb_dstu7624_unwrap`): KExp15/KImp15 of R 1323565.1.017-2018 and
-//! Dstu7624Wrap of the Ukrainian CMS profile, on the library's `wrap`.
+//! `mb_dstu7624_unwrap`, `mb_gost28147_wrap`, `mb_gost28147_unwrap`):
+//! KExp15/KImp15 of R 1323565.1.017-2018, and Dstu7624Wrap and the
+//! GOST 28147-89 wrap of the Ukrainian CMS profile, on the library's `wrap`.
 //! The output's size is known from the input lengths, so a size query or
 //! a short buffer is answered before any key is touched; an unwrap that
 //! fails its MAC check writes nothing.
 
 use std::ffi::{c_char, c_int};
 
-use multiblock::wrap::{self, Kexp15Cipher, DSTU7624_WRAPPED_BYTES, DSTU7624_KEY_BYTES};
+use multiblock::magma::SboxSet;
+use multiblock::wrap::{
+    self, Kexp15Cipher, DSTU7624_KEY_BYTES, DSTU7624_WRAPPED_BYTES, GOST28147_KEY_BYTES, GOST28147_WRAPPED_BYTES,
+};
 use multiblock::Error;
 
 use crate::args::{self, Output};
@@ -157,6 +161,76 @@ pub unsafe extern "C" fn mb_dstu7624_unwrap(
     })
 }
 
+/// The S-box set of a name; NULL is DSTU 4145-2002's DKE No. 1.
+unsafe fn sbox_set(name: *const c_char) -> Result<SboxSet, Failure> {
+    if name.is_null() {
+        return Ok(SboxSet::Dstu4145);
+    }
+    // SAFETY: the header's contract on `sbox`.
+    Ok(SboxSet::from_name(unsafe { args::name(name, "sbox") }?)?)
+}
+
+/// # Safety
+/// See `mb_gost28147_wrap` in include/multiblock.h.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn mb_gost28147_wrap(
+    sbox: *const c_char,
+    kek: *const u8,
+    kek_len: usize,
+    key: *const u8,
+    key_len: usize,
+    iv: *const u8,
+    iv_len: usize,
+    out: *mut u8,
+    out_len: *mut usize,
+) -> c_int {
+    guard(|| {
+        // SAFETY (every read): the header's contract on the arguments.
+        let set = unsafe { sbox_set(sbox) }?;
+        let output = unsafe { Output::new(out, out_len) }?;
+        let output = unsafe { room(output, GOST28147_WRAPPED_BYTES) }?;
+        let kek = unsafe { args::bytes(kek, kek_len, "kek") }?;
+        let key = unsafe { args::bytes(key, key_len, "key") }?;
+        let wrapped = if iv.is_null() {
+            if iv_len != 0 {
+                return Err(Failure::null(&format!("iv (with iv_len {iv_len})")));
+            }
+            wrap::gost28147_wrap(set, kek, key)?
+        } else {
+            let iv = unsafe { args::bytes(iv, iv_len, "iv") }?;
+            wrap::gost28147_wrap_with_iv(set, kek, key, iv)?
+        };
+        // SAFETY: checked in Output::new; the wrapped key is our own memory.
+        unsafe { output.write(&wrapped) }
+    })
+}
+
+/// # Safety
+/// See `mb_gost28147_unwrap` in include/multiblock.h.
+#[no_mangle]
+pub unsafe extern "C" fn mb_gost28147_unwrap(
+    sbox: *const c_char,
+    kek: *const u8,
+    kek_len: usize,
+    wrapped: *const u8,
+    wrapped_len: usize,
+    out: *mut u8,
+    out_len: *mut usize,
+) -> c_int {
+    guard(|| {
+        // SAFETY (every read): the header's contract on the arguments.
+        let set = unsafe { sbox_set(sbox) }?;
+        let output = unsafe { Output::new(out, out_len) }?;
+        let output = unsafe { room(output, GOST28147_KEY_BYTES) }?;
+        let kek = unsafe { args::bytes(kek, kek_len, "kek") }?;
+        let wrapped = unsafe { args::bytes(wrapped, wrapped_len, "wrapped") }?;
+        let key = wrap::gost28147_unwrap(set, kek, wrapped)?;
+        // SAFETY: checked in Output::new; the key is our own memory (wiped on drop).
+        unsafe { output.write(&key) }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     //! The calls as C makes them: the published examples (R 1323565.1.017-2018
@@ -249,5 +323,41 @@ mod tests {
         n = 96;
         let rc = unsafe { mb_dstu7624_wrap(kek.as_ptr(), 32, key.as_ptr(), 32, ptr::null(), 5, out.as_mut_ptr(), &mut n) };
         assert_eq!(rc, MB_ERR_NULL_POINTER);
+    }
+
+    #[test]
+    fn gost28147_example_random_iv_and_tampering() {
+        let kek = unhex("01000000010000000100000001000000ffffffffffffffffffffffffffffffff");
+        let (iv, key) = (unhex("f477da7aa6424a88"), unhex("01020304010203040102030401020304f1f2f3f4f5f6f7f8f1f2f3f4f5f6f7f8"));
+        let want = unhex("52a513f1b4172ca6b5f1b8a03ca9a4e0acb6e00e11e5e9bcdd446222eb97238dc3e4e24d2ec03e05a568ec51");
+        let mut out = [0u8; 44];
+        let mut len = 0;
+        let rc = unsafe { mb_gost28147_wrap(ptr::null(), kek.as_ptr(), 32, key.as_ptr(), 32, iv.as_ptr(), 8, out.as_mut_ptr(), &mut len) };
+        assert_eq!((rc, len), (MB_ERR_BUFFER_TOO_SMALL, 44));
+        let rc = unsafe { mb_gost28147_wrap(c"dstu4145".as_ptr(), kek.as_ptr(), 32, key.as_ptr(), 32, iv.as_ptr(), 8, out.as_mut_ptr(), &mut len) };
+        assert_eq!((rc, &out[..len]), (MB_OK, &want[..]));
+        let mut random = [0u8; 44];
+        let rc = unsafe { mb_gost28147_wrap(ptr::null(), kek.as_ptr(), 32, key.as_ptr(), 32, ptr::null(), 0, random.as_mut_ptr(), &mut len) };
+        assert_eq!((rc, len), (MB_OK, 44));
+        assert_ne!(random, out);
+        for blob in [&want[..], &random[..]] {
+            let mut back = [0u8; 32];
+            let mut n = 32;
+            let rc = unsafe { mb_gost28147_unwrap(ptr::null(), kek.as_ptr(), 32, blob.as_ptr(), 44, back.as_mut_ptr(), &mut n) };
+            assert_eq!((rc, &back[..n]), (MB_OK, &key[..]));
+        }
+        let mut bad = want.clone();
+        bad[43] ^= 0x80;
+        let mut back = [0xeeu8; 32];
+        let mut n = 32;
+        let rc = unsafe { mb_gost28147_unwrap(ptr::null(), kek.as_ptr(), 32, bad.as_ptr(), 44, back.as_mut_ptr(), &mut n) };
+        assert_eq!(rc, MB_ERR_AUTHENTICATION);
+        assert_eq!((back, n), ([0xee; 32], 0));
+        n = 32;
+        let rc = unsafe { mb_gost28147_unwrap(ptr::null(), kek.as_ptr(), 32, want.as_ptr(), 43, back.as_mut_ptr(), &mut n) };
+        assert_eq!(rc, MB_ERR_PARAM);
+        n = 32;
+        let rc = unsafe { mb_gost28147_unwrap(c"no-such-set".as_ptr(), kek.as_ptr(), 32, want.as_ptr(), 44, back.as_mut_ptr(), &mut n) };
+        assert_ne!(rc, MB_OK);
     }
 }

@@ -30,7 +30,8 @@ pub enum Command {
     /// the TLSTREE record keys of the GOST TLS suites (RFC 9189, RFC 9367).
     Kdf(KdfArgs),
     /// Wrap (export) a key, the input: KExp15 of R 1323565.1.017-2018 (kuznyechik-kexp15,
-    /// magma-kexp15) or Dstu7624Wrap of the Ukrainian CMS profile (dstu7624-wrap).
+    /// magma-kexp15), Dstu7624Wrap of the Ukrainian CMS profile (dstu7624-wrap) or its GOST
+    /// 28147-89 wrap (gost28147-wrap).
     Wrap(WrapArgs),
     /// Unwrap (import) a wrapped key, the input; a wrong MAC is exit status 1 and no output.
     Unwrap(WrapArgs),
@@ -362,18 +363,18 @@ pub struct KdfArgs {
 /// `wrap` and `unwrap`: a key export or key wrap format.
 #[derive(Args)]
 pub struct WrapArgs {
-    /// kuznyechik-kexp15, magma-kexp15 (KExp15/KImp15, R 1323565.1.017-2018) or dstu7624-wrap
-    /// (Dstu7624Wrap, Kalyna-256/256).
+    /// kuznyechik-kexp15, magma-kexp15 (KExp15/KImp15, R 1323565.1.017-2018), dstu7624-wrap
+    /// (Dstu7624Wrap, Kalyna-256/256) or gost28147-wrap (GOST 28147-89, S-box dstu4145).
     #[arg(long, value_name = "NAME", value_parser = PossibleValuesParser::new(multiblock::wrap::Algorithm::ALL.map(multiblock::wrap::Algorithm::name)))]
     pub algo: String,
     /// The key-encryption key (--key, --key-file, --key-env or --key-fd): for kexp15 64 bytes,
     /// K_mac then K_enc (the layout of KEG and of gost-engine's kexp15 ciphers); for
-    /// dstu7624-wrap 32 bytes.
+    /// dstu7624-wrap and gost28147-wrap 32 bytes.
     #[command(flatten)]
     pub keys: KeyArgs,
     /// The IV as hex: kexp15 needs it (4 bytes for magma, 8 for kuznyechik) to wrap and to
-    /// unwrap; dstu7624-wrap draws a random 32-byte one from the operating system unless given
-    /// (to reproduce a vector), and takes none to unwrap.
+    /// unwrap; dstu7624-wrap (32 bytes) and gost28147-wrap (8 bytes) draw a random one from the
+    /// operating system unless given (to reproduce a vector), and take none to unwrap.
     #[arg(long, value_name = "HEX")]
     pub iv: Option<String>,
     /// Input is hex text (whitespace ignored); output is lowercase hex and a newline.

@@ -216,3 +216,33 @@ fn gost_engines_kimp15_imports_our_exports_where_installed() {
         assert_eq!(got, keys, "{algo}");
     }
 }
+
+/// UAPKI's GOST 28147-89 key wrap self-test (S-box dstu4145): KEK, IV, key, wrapped key.
+const G_KEK: &str = "01000000010000000100000001000000ffffffffffffffffffffffffffffffff";
+const G_IV: &str = "f477da7aa6424a88";
+const G_KEY: &str = "01020304010203040102030401020304f1f2f3f4f5f6f7f8f1f2f3f4f5f6f7f8";
+const G_WRAPPED: &str = "52a513f1b4172ca6b5f1b8a03ca9a4e0acb6e00e11e5e9bcdd446222eb97238dc3e4e24d2ec03e05a568ec51";
+
+#[test]
+fn gost28147_wrap_gives_the_published_vector_and_refuses_a_changed_byte() {
+    let o = run(&["wrap", "--algo", "gost28147-wrap", "--key", G_KEK, "--iv", G_IV, "--hex"], G_KEY.as_bytes());
+    assert_eq!(hex_out(&o), format!("{G_WRAPPED}\n"));
+    let o = run(&["unwrap", "--algo", "gost28147-wrap", "--key", G_KEK, "--hex"], G_WRAPPED.as_bytes());
+    assert_eq!(hex_out(&o), format!("{G_KEY}\n"));
+    // A fresh IV each time, and both unwrap.
+    let args = ["wrap", "--algo", "gost28147-wrap", "--key", G_KEK, "--hex"];
+    let (a, b) = (hex_out(&run(&args, G_KEY.as_bytes())), hex_out(&run(&args, G_KEY.as_bytes())));
+    assert_ne!(a, b);
+    assert_eq!(a.trim().len(), 88);
+    for w in [a, b] {
+        let o = run(&["unwrap", "--algo", "gost28147-wrap", "--key", G_KEK, "--hex"], w.as_bytes());
+        assert_eq!(hex_out(&o), format!("{G_KEY}\n"));
+    }
+    let mut bad = G_WRAPPED.to_string();
+    bad.replace_range(86.., "50");
+    let o = run(&["unwrap", "--algo", "gost28147-wrap", "--key", G_KEK, "--hex"], bad.as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    let o = run(&["unwrap", "--algo", "gost28147-wrap", "--key", G_KEK, "--iv", G_IV, "--hex"], G_WRAPPED.as_bytes());
+    assert_eq!(o.status.code(), Some(2));
+}

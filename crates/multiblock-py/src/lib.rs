@@ -33,7 +33,8 @@ use pyo3::prelude::*;
 /// digestmod="streebog-256") as hmac.new; kupyna_mac_new(key, msg=None).
 /// Key export and wrap: kexp15 / kimp15(cipher, key_or_blob, kek_enc,
 /// kek_mac, iv) (R 1323565.1.017-2018), dstu7624_wrap(kek, key, iv=None) /
-/// dstu7624_unwrap(kek, wrapped).
+/// dstu7624_unwrap(kek, wrapped), gost28147_wrap(kek, key, iv=None,
+/// sbox="dstu4145") / gost28147_unwrap(kek, wrapped, sbox="dstu4145").
 /// Errors are ValueError; a wrong tag is AuthenticationError.
 #[pymodule]
 fn multiblock(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -66,6 +67,8 @@ fn multiblock(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(wrap::kimp15, m)?)?;
     m.add_function(wrap_pyfunction!(wrap::dstu7624_wrap, m)?)?;
     m.add_function(wrap_pyfunction!(wrap::dstu7624_unwrap, m)?)?;
+    m.add_function(wrap_pyfunction!(wrap::gost28147_wrap, m)?)?;
+    m.add_function(wrap_pyfunction!(wrap::gost28147_unwrap, m)?)?;
     m.add("AuthenticationError", m.py().get_type::<errors::AuthenticationError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -1,5 +1,6 @@
 //! Key export and key wrap: KExp15/KImp15 (R 1323565.1.017-2018) for
-//! Kuznyechik and Magma, and Dstu7624Wrap of the Ukrainian CMS profile,
+//! Kuznyechik and Magma, and Dstu7624Wrap and the GOST 28147-89 wrap of
+//! the Ukrainian CMS profile,
 //! over [`multiblock::wrap`]. The library wipes its copies of the keys;
 //! the `bytes` handed to Python are Python's to manage.
 
@@ -89,5 +90,49 @@ pub fn dstu7624_unwrap<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let (kek, wrapped) = (bytes_of(kek)?, bytes_of(wrapped)?);
     let key = wrap::dstu7624_unwrap(kek.as_bytes(), wrapped.as_bytes()).map_err(to_py)?;
+    Ok(PyBytes::new(py, &key))
+}
+
+/// The S-box set of a name, "dstu4145" (DSTU 4145-2002's DKE No. 1) by default.
+fn sbox_set(name: &str) -> PyResult<multiblock::magma::SboxSet> {
+    multiblock::magma::SboxSet::from_name(name).map_err(to_py)
+}
+
+/// gost28147_wrap(kek, key, iv=None, sbox="dstu4145") -> bytes: the GOST
+/// 28147-89 key wrap of the Ukrainian CMS profile; wraps the 32-byte `key`
+/// under the 32-byte `kek` (44 bytes out); the 8-byte IV is drawn from the
+/// operating system unless given (only to reproduce a vector).
+#[pyfunction]
+#[pyo3(signature = (kek, key, iv=None, sbox="dstu4145"))]
+pub fn gost28147_wrap<'py>(
+    py: Python<'py>,
+    kek: &Bound<'py, PyAny>,
+    key: &Bound<'py, PyAny>,
+    iv: Option<&Bound<'py, PyAny>>,
+    sbox: &str,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let set = sbox_set(sbox)?;
+    let (kek, key) = (bytes_of(kek)?, bytes_of(key)?);
+    let wrapped = match optional_bytes_of(iv)? {
+        Some(iv) => wrap::gost28147_wrap_with_iv(set, kek.as_bytes(), key.as_bytes(), iv.as_bytes()),
+        None => wrap::gost28147_wrap(set, kek.as_bytes(), key.as_bytes()),
+    }
+    .map_err(to_py)?;
+    Ok(PyBytes::new(py, &wrapped))
+}
+
+/// gost28147_unwrap(kek, wrapped, sbox="dstu4145") -> bytes: the 32-byte
+/// key in the 44-byte `wrapped`; AuthenticationError if its MAC does not match.
+#[pyfunction]
+#[pyo3(signature = (kek, wrapped, sbox="dstu4145"))]
+pub fn gost28147_unwrap<'py>(
+    py: Python<'py>,
+    kek: &Bound<'py, PyAny>,
+    wrapped: &Bound<'py, PyAny>,
+    sbox: &str,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let set = sbox_set(sbox)?;
+    let (kek, wrapped) = (bytes_of(kek)?, bytes_of(wrapped)?);
+    let key = wrap::gost28147_unwrap(set, kek.as_bytes(), wrapped.as_bytes()).map_err(to_py)?;
     Ok(PyBytes::new(py, &key))
 }

@@ -83,3 +83,28 @@ def test_errors():
         multiblock.dstu7624_wrap(D_KEK, b"short")
     with pytest.raises(TypeError):
         multiblock.dstu7624_wrap(D_KEK, "not bytes")
+
+
+# UAPKI's GOST 28147-89 key wrap self-test (S-box dstu4145).
+G_KEK = bytes.fromhex("01000000010000000100000001000000ffffffffffffffffffffffffffffffff")
+G_IV = bytes.fromhex("f477da7aa6424a88")
+G_KEY = bytes.fromhex("01020304010203040102030401020304f1f2f3f4f5f6f7f8f1f2f3f4f5f6f7f8")
+G_WRAPPED = bytes.fromhex(
+    "52a513f1b4172ca6b5f1b8a03ca9a4e0acb6e00e11e5e9bcdd446222eb97238dc3e4e24d2ec03e05a568ec51")
+
+
+def test_gost28147_wrap_example_random_iv_and_tampering():
+    assert multiblock.gost28147_wrap(G_KEK, G_KEY, iv=G_IV) == G_WRAPPED
+    assert multiblock.gost28147_unwrap(G_KEK, G_WRAPPED) == G_KEY
+    a, b = multiblock.gost28147_wrap(G_KEK, G_KEY), multiblock.gost28147_wrap(G_KEK, G_KEY)
+    assert a != b and len(a) == 44
+    assert multiblock.gost28147_unwrap(G_KEK, a) == G_KEY
+    for i in range(44):
+        bad = bytearray(G_WRAPPED)
+        bad[i] ^= 1
+        with pytest.raises(multiblock.AuthenticationError):
+            multiblock.gost28147_unwrap(G_KEK, bytes(bad))
+    with pytest.raises(ValueError):
+        multiblock.gost28147_unwrap(G_KEK, G_WRAPPED[:43])
+    with pytest.raises(ValueError):
+        multiblock.gost28147_wrap(G_KEK, G_KEY, sbox="no-such-set")

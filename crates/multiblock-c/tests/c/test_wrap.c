@@ -90,12 +90,39 @@ static void dstu7624_example(void) {
     check(rc == MB_ERR_PARAM, "dstu7624", "a wrapped key of 95 bytes", rc);
 }
 
+/* UAPKI's GOST 28147-89 key wrap self-test (S-box dstu4145, the NULL default). */
+static void gost28147_example(void) {
+    uint8_t kek[32], iv[8], key[32], want[44], out[44], back[32];
+    unhex("01000000010000000100000001000000ffffffffffffffffffffffffffffffff", kek);
+    unhex("f477da7aa6424a88", iv);
+    unhex("01020304010203040102030401020304f1f2f3f4f5f6f7f8f1f2f3f4f5f6f7f8", key);
+    unhex("52a513f1b4172ca6b5f1b8a03ca9a4e0acb6e00e11e5e9bcdd446222eb97238dc3e4e24d2ec03e05a568ec51", want);
+
+    size_t len = sizeof out;
+    int rc = mb_gost28147_wrap(NULL, kek, 32, key, 32, iv, 8, out, &len);
+    check(rc == MB_OK && len == MB_GOST28147_WRAPPED_BYTES && memcmp(out, want, 44) == 0, "gost28147", "the self-test vector", rc);
+    len = sizeof out;
+    rc = mb_gost28147_wrap("dstu4145", kek, 32, key, 32, NULL, 0, out, &len);
+    check(rc == MB_OK && len == 44 && memcmp(out, want, 44) != 0, "gost28147", "a random IV", rc);
+    len = sizeof back;
+    rc = mb_gost28147_unwrap(NULL, kek, 32, out, 44, back, &len);
+    check(rc == MB_OK && len == 32 && memcmp(back, key, 32) == 0, "gost28147", "unwrap of a random-IV wrap", rc);
+    out[20] ^= 4;
+    len = sizeof back;
+    rc = mb_gost28147_unwrap(NULL, kek, 32, out, 44, back, &len);
+    check(rc == MB_ERR_AUTHENTICATION && len == 0, "gost28147", "a changed byte is refused", rc);
+    len = sizeof back;
+    rc = mb_gost28147_unwrap(NULL, kek, 32, want, 43, back, &len);
+    check(rc == MB_ERR_PARAM, "gost28147", "a wrapped key of 43 bytes", rc);
+}
+
 int main(void) {
     kexp15_example("magma", "67bed654",
                    "cfd5a12d5b81b6e1e99c916d07900c6ac12703fb3abded55567bf3742c899c755dafe7b42e3a8bd9");
     kexp15_example("kuznyechik", "0909472dd9f26be8",
                    "e36184e84e8d736ff36cc2e5ae065dc656b23c20f549b02fdff88e1f3f30d8c29a53f3ca554dbad80de152b9a4625b32");
     dstu7624_example();
+    gost28147_example();
     printf("%lu passed, %lu failed\n", passed, failed);
     return failed ? 1 : 0;
 }

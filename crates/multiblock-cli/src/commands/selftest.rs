@@ -63,7 +63,7 @@ fn against_reference(id: CipherId, backend: &str, ways: usize, rng: &mut Rng) ->
     let mut lengths: Vec<usize> = (0..=2 * ways + 3).collect();
     lengths.extend([4 * ways + 1, 97, 300]);
     let sboxes: &[Option<&str>] = if id == CipherId::Gost89 {
-        &[Some("tc26-z"), Some("test"), Some("cryptopro-a"), Some("cryptopro-b"), Some("cryptopro-c"), Some("cryptopro-d")]
+        &[Some("tc26-z"), Some("test"), Some("cryptopro-a"), Some("cryptopro-b"), Some("cryptopro-c"), Some("cryptopro-d"), Some("dstu4145")]
     } else {
         &[None]
     };

@@ -1,5 +1,6 @@
 //! `wrap` and `unwrap`: KExp15/KImp15 (R 1323565.1.017-2018) and
-//! Dstu7624Wrap. The input (stdin or `--in`, raw or `--hex`) is the key to
+//! Dstu7624Wrap, and the GOST 28147-89 wrap of the Ukrainian CMS profile.
+//! The input (stdin or `--in`, raw or `--hex`) is the key to
 //! wrap or the wrapped key; the result is computed whole before anything
 //! is written, so a wrong MAC (exit status 1) or any bad input (2) leaves
 //! no output and no `--out` file. Every copy of a key is wiped on drop.
@@ -9,7 +10,8 @@ use crate::input::read_input;
 use crate::key::{load_from, Raw};
 use crate::sink::write_output;
 use crate::{hex, Failure};
-use multiblock::wrap::{self, Algorithm, DSTU7624_KEK_BYTES, KEXP15_KEK_BYTES};
+use multiblock::magma::SboxSet;
+use multiblock::wrap::{self, Algorithm, DSTU7624_KEK_BYTES, GOST28147_KEK_BYTES, KEXP15_KEK_BYTES};
 use multiblock::Error;
 use zeroize::Zeroizing;
 
@@ -23,11 +25,12 @@ fn failure(verb: &str, algo: Algorithm, e: Error) -> Failure {
     }
 }
 
-/// The KEK's length: K_mac ‖ K_enc for KExp15, one key for Dstu7624Wrap.
+/// The KEK's length: K_mac ‖ K_enc for KExp15, one key for the others.
 fn kek_bytes(algo: Algorithm) -> usize {
     match algo {
         Algorithm::Kexp15(_) => 2 * KEXP15_KEK_BYTES,
         Algorithm::Dstu7624Wrap => DSTU7624_KEK_BYTES,
+        Algorithm::Gost28147Wrap => GOST28147_KEK_BYTES,
     }
 }
 
@@ -38,7 +41,7 @@ pub fn run(a: &WrapArgs, wrapping: bool) -> Result<(), Failure> {
     if iv.is_none() && matches!(algo, Algorithm::Kexp15(_)) {
         return Err(Failure::Input(format!("{verb} --algo {algo} needs --iv HEX")));
     }
-    if iv.is_some() && algo == Algorithm::Dstu7624Wrap && !wrapping {
+    if iv.is_some() && matches!(algo, Algorithm::Dstu7624Wrap | Algorithm::Gost28147Wrap) && !wrapping {
         return Err(Failure::Input(format!(
             "unwrap --algo {algo} takes no --iv (the IV travels inside the wrapped key)"
         )));
@@ -47,7 +50,7 @@ pub fn run(a: &WrapArgs, wrapping: bool) -> Result<(), Failure> {
     if kek.len() != kek_bytes(algo) {
         let what = match algo {
             Algorithm::Kexp15(_) => " (K_mac then K_enc)",
-            Algorithm::Dstu7624Wrap => "",
+            Algorithm::Dstu7624Wrap | Algorithm::Gost28147Wrap => "",
         };
         return Err(Failure::Input(format!(
             "{verb} --algo {algo} needs a key-encryption key of {} bytes ({} hex digits){what}, got {} bytes",
@@ -78,6 +81,14 @@ pub fn run(a: &WrapArgs, wrapping: bool) -> Result<(), Failure> {
             (true, None) => wrap::dstu7624_wrap(&kek, &input).map(Zeroizing::new),
             (false, _) => wrap::dstu7624_unwrap(&kek, &input),
         },
+        Algorithm::Gost28147Wrap => {
+            let set = SboxSet::Dstu4145;
+            match (wrapping, &iv) {
+                (true, Some(iv)) => wrap::gost28147_wrap_with_iv(set, &kek, &input, iv).map(Zeroizing::new),
+                (true, None) => wrap::gost28147_wrap(set, &kek, &input).map(Zeroizing::new),
+                (false, _) => wrap::gost28147_unwrap(set, &kek, &input),
+            }
+        }
     };
     let out = result.map_err(|e| failure(verb, algo, e))?;
     let bytes = if a.hex { Zeroizing::new(format!("{}\n", hex::encode(&out)).into_bytes()) } else { out };

@@ -5,6 +5,11 @@
 //! test = id-GostR3411-94-TestParamSet (1.2.643.2.2.30.0, "Applied Cryptography",
 //! Crypto++/Botan default); cryptopro-a..d = id-Gost28147-89-CryptoPro-A..D-ParamSet
 //! (1.2.643.2.2.31.1..4, RFC 4357 §11.2). Checked against crates/multiblock/vectors/gost89.json.
+//! dstu4145 = the default long-term key element (DKE No. 1) of DSTU 4145-2002, the S-box
+//! set Ukrainian GOST 28147-89 uses unless a certificate names another; the same 64-byte
+//! packed value is the default DKE of Bouncy Castle's DSTU 4145 parameters and UAPKI's
+//! GOST 28147-89 S-box No. 1 (row i, two nibbles a byte, high nibble first). UAPKI's
+//! GOST 28147-89 key wrap self-test vector, checked in wrap/, confirms the row order.
 
 use crate::error::{Error, Result};
 
@@ -26,17 +31,20 @@ pub enum SboxSet {
     CryptoProC,
     /// id-Gost28147-89-CryptoPro-D-ParamSet (RFC 4357).
     CryptoProD,
+    /// The default DKE (S-box set No. 1) of DSTU 4145-2002, Ukraine's GOST 28147-89 S-box.
+    Dstu4145,
 }
 
 impl SboxSet {
     /// Every set, as `multiblock info`'s help lists them.
-    pub const ALL: [SboxSet; 6] = [
+    pub const ALL: [SboxSet; 7] = [
         SboxSet::Tc26Z,
         SboxSet::Test,
         SboxSet::CryptoProA,
         SboxSet::CryptoProB,
         SboxSet::CryptoProC,
         SboxSet::CryptoProD,
+        SboxSet::Dstu4145,
     ];
 
     /// The set of a name from [`SboxSet::name`].
@@ -54,6 +62,7 @@ impl SboxSet {
             SboxSet::CryptoProB => "cryptopro-b",
             SboxSet::CryptoProC => "cryptopro-c",
             SboxSet::CryptoProD => "cryptopro-d",
+            SboxSet::Dstu4145 => "dstu4145",
         }
     }
 
@@ -66,6 +75,7 @@ impl SboxSet {
             SboxSet::CryptoProB => &CRYPTOPRO_B,
             SboxSet::CryptoProC => &CRYPTOPRO_C,
             SboxSet::CryptoProD => &CRYPTOPRO_D,
+            SboxSet::Dstu4145 => &DSTU4145,
         }
     }
 }
@@ -76,7 +86,7 @@ impl SboxSet {
 /// lookup by address missed the cache and leaked new tables on every key
 /// setup (found by fuzz/fuzz_targets/magma_backends.rs).
 pub(super) fn per_set<T>(
-    cache: &'static [std::sync::OnceLock<Box<T>>; 6],
+    cache: &'static [std::sync::OnceLock<Box<T>>; SboxSet::ALL.len()],
     sbox: &Sbox,
     build: impl FnOnce() -> Box<T>,
 ) -> &'static T {
@@ -119,6 +129,9 @@ const CRYPTOPRO_C: Sbox = sbox("1BC29D0F458EA763 017DB4528EFC9A63 825049FA37CD6E
 // RFC 4357 CryptoPro-D. Not the GOST R 34.11-94 CryptoPro hash table that
 // RustCrypto `magma` ships under the name `Gost89CryptoProD`.
 const CRYPTOPRO_D: Sbox = sbox("FC2A645079ED1B83 B634CFE27D805A91 1CB0FE65AD489372 15ECA70D62B493F8 0C89D2AB73654EF1 80F325EB1A47C9D6 306F1E92D8C4BA57 1A68FB04C3597D2E");
+
+// DSTU 4145-2002 DKE No. 1; packed, a9d6eb45f13c7082 80c4967b231f5ead ... 123e6db8fac57904.
+const DSTU4145: Sbox = sbox("A9D6EB45F13C7082 80C4967B231F5EAD F658EBA4C037291D 38D96BF025CA4E17 F8E9720DC615B43A 28975F0BC1DEA364 38B564EA2C179FD0 123E6DB8FAC57904");
 
 #[cfg(test)]
 mod tests {

@@ -18,6 +18,9 @@ pub enum Algorithm {
     Kexp15(Kexp15Cipher),
     /// Dstu7624Wrap of the Ukrainian CMS profile (Kalyna-256/256).
     Dstu7624Wrap,
+    /// The GOST 28147-89 key wrap of the Ukrainian CMS profile (order No. 108
+    /// of 2013), with DSTU 4145-2002's default S-box set (DKE No. 1).
+    Gost28147Wrap,
 }
 
 impl Algorithm {
@@ -30,10 +33,11 @@ impl Algorithm {
     /// }
     /// # Ok::<(), multiblock::Error>(())
     /// ```
-    pub const ALL: [Algorithm; 3] = [
+    pub const ALL: [Algorithm; 4] = [
         Algorithm::Kexp15(Kexp15Cipher::Kuznyechik),
         Algorithm::Kexp15(Kexp15Cipher::Magma),
         Algorithm::Dstu7624Wrap,
+        Algorithm::Gost28147Wrap,
     ];
 
     /// The name on the command line (`"kuznyechik-kexp15"`).
@@ -46,6 +50,7 @@ impl Algorithm {
         match self {
             Algorithm::Kexp15(cipher) => cipher.name(),
             Algorithm::Dstu7624Wrap => super::dstu7624::NAME,
+            Algorithm::Gost28147Wrap => super::gost28147::NAME,
         }
     }
 
@@ -55,7 +60,7 @@ impl Algorithm {
     /// ```
     /// use multiblock::wrap::Algorithm;
     /// let err = Algorithm::from_name("kw").unwrap_err().to_string();
-    /// assert_eq!(err, "unknown key wrap 'kw' (expected one of: kuznyechik-kexp15, magma-kexp15, dstu7624-wrap)");
+    /// assert_eq!(err, "unknown key wrap 'kw' (expected one of: kuznyechik-kexp15, magma-kexp15, dstu7624-wrap, gost28147-wrap)");
     /// ```
     pub fn from_name(name: &str) -> Result<Algorithm> {
         Algorithm::ALL.into_iter().find(|a| a.name() == name).ok_or_else(|| {

@@ -38,6 +38,7 @@
 
 mod algorithm;
 mod dstu7624;
+mod gost28147;
 mod kexp15;
 #[cfg(test)]
 mod tests;
@@ -46,6 +47,10 @@ pub use algorithm::Algorithm;
 pub use dstu7624::{
     dstu7624_unwrap, dstu7624_wrap, dstu7624_wrap_with_iv, DSTU7624_IV_BYTES, DSTU7624_KEK_BYTES,
     DSTU7624_KEY_BYTES, DSTU7624_WRAPPED_BYTES,
+};
+pub use gost28147::{
+    gost28147_unwrap, gost28147_wrap, gost28147_wrap_with_iv, GOST28147_IV_BYTES, GOST28147_KEK_BYTES,
+    GOST28147_KEY_BYTES, GOST28147_WRAPPED_BYTES,
 };
 pub use kexp15::{kexp15, kimp15, Kexp15Cipher, KEXP15_KEK_BYTES};
 

@@ -196,3 +196,77 @@ fn wrong_lengths_are_one_line_errors_that_name_the_value() {
         );
     }
 }
+
+#[test]
+fn gost28147_wrap_gives_uapkis_self_test_vector() {
+    let kek = hex("01000000010000000100000001000000ffffffffffffffffffffffffffffffff");
+    let iv = hex("f477da7aa6424a88");
+    let key = hex("01020304010203040102030401020304f1f2f3f4f5f6f7f8f1f2f3f4f5f6f7f8");
+    let want = hex("52a513f1b4172ca6b5f1b8a03ca9a4e0acb6e00e11e5e9bcdd446222eb97238dc3e4e24d2ec03e05a568ec51");
+    let set = crate::magma::SboxSet::Dstu4145;
+    let wrapped = gost28147_wrap_with_iv(set, &kek, &key, &iv).unwrap();
+    assert_eq!(wrapped, want);
+    assert_eq!(gost28147_unwrap(set, &kek, &wrapped).unwrap()[..], key[..]);
+}
+
+/// The GOST 28147-89 wrap rebuilt by its definition: CFB (§4) from the
+/// reference backend's single-block encryption, the MAC from the reference
+/// backend's imitovstavka.
+fn gost28147_wrap_by_definition(set: crate::magma::SboxSet, kek: &[u8], key: &[u8], iv: &[u8]) -> Vec<u8> {
+    use crate::modes::{self, Mode, Params, Request};
+    let req = |mode, params| Request {
+        cipher: crate::CipherId::Gost89,
+        mode,
+        key: kek,
+        sbox: Some(set.name()),
+        backend: crate::BackendChoice::Named("reference"),
+        params,
+    };
+    let block = |b: &[u8]| modes::encrypt(&req(Mode::Ecb, Params::default()), b).unwrap();
+    let cfb = |iv: &[u8], data: &[u8]| {
+        let (mut prev, mut out) = (iv.to_vec(), Vec::new());
+        for chunk in data.chunks(8) {
+            let c: Vec<u8> = chunk.iter().zip(block(&prev)).map(|(p, g)| p ^ g).collect();
+            out.extend_from_slice(&c);
+            prev = c;
+        }
+        out
+    };
+    let mac = modes::mac(&req(Mode::Mac, Params { mac_bits: Some(32), ..Params::default() }), key).unwrap();
+    let mut w = iv.to_vec();
+    w.extend(cfb(iv, &[key, &mac[..]].concat()));
+    w.reverse();
+    cfb(&[0x4a, 0xdd, 0xa2, 0x2c, 0x79, 0xe8, 0x21, 0x05], &w)
+}
+
+#[test]
+fn gost28147_wrap_matches_its_definition_for_every_sbox_set() {
+    let mut rng = Rng(0x676f_7374_7772);
+    for set in crate::magma::SboxSet::ALL {
+        for _ in 0..8 {
+            let (kek, key, iv) = (rng.bytes(32), rng.bytes(32), rng.bytes(8));
+            let wrapped = gost28147_wrap_with_iv(set, &kek, &key, &iv).unwrap();
+            assert_eq!(wrapped, gost28147_wrap_by_definition(set, &kek, &key, &iv), "{}", set.name());
+            assert_eq!(gost28147_unwrap(set, &kek, &wrapped).unwrap()[..], key[..]);
+        }
+    }
+}
+
+#[test]
+fn gost28147_unwrap_rejects_tampering_and_bad_lengths() {
+    let set = crate::magma::SboxSet::Dstu4145;
+    let (kek, key) = ([3u8; 32], [4u8; 32]);
+    let wrapped = gost28147_wrap(set, &kek, &key).unwrap();
+    for i in 0..GOST28147_WRAPPED_BYTES {
+        let mut bad = wrapped.clone();
+        bad[i] ^= 1;
+        assert_eq!(gost28147_unwrap(set, &kek, &bad), Err(crate::Error::Authentication), "byte {i}");
+    }
+    let mut other_kek = kek;
+    other_kek[31] ^= 1;
+    assert_eq!(gost28147_unwrap(set, &other_kek, &wrapped), Err(crate::Error::Authentication));
+    assert!(gost28147_unwrap(crate::magma::SboxSet::Tc26Z, &kek, &wrapped).is_err());
+    assert!(gost28147_unwrap(set, &kek, &wrapped[..43]).is_err());
+    assert!(gost28147_wrap_with_iv(set, &kek, &key, &[0; 7]).is_err());
+    assert!(gost28147_wrap(set, &kek, &key[..31]).is_err());
+}

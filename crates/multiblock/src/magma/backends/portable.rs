@@ -47,7 +47,7 @@ fn keyed(keys: &Keys) -> Box<dyn BlockKernel> {
             }
         };
     }
-    per_set!(0, 1, 2, 3, 4, 5)
+    per_set!(0, 1, 2, 3, 4, 5, 6)
 }
 
 /// The ANFs of the eight S-boxes of a set (`bitslice::anf`), and the same

@@ -18,7 +18,7 @@
 //! Chosen only by name.
 
 use super::super::key_schedule::RoundKeys;
-use super::super::{ByteOrder, Keys, Sbox};
+use super::super::{ByteOrder, Keys, Sbox, SboxSet};
 use crate::backend::Backend;
 use crate::kernel::{self, BatchCipher};
 use crate::simd::Scalar;
@@ -42,7 +42,7 @@ pub(crate) struct Merged8([[u32; 256]; 4]);
 
 impl Merged for Merged8 {
     fn get(sbox: &'static Sbox) -> &'static Merged8 {
-        static CACHE: [OnceLock<Box<Merged8>>; 6] = [const { OnceLock::new() }; 6];
+        static CACHE: [OnceLock<Box<Merged8>>; SboxSet::ALL.len()] = [const { OnceLock::new() }; SboxSet::ALL.len()];
         let build = || {
             let mut t = Box::new(Merged8([[0u32; 256]; 4]));
             for (j, tj) in t.0.iter_mut().enumerate() {
@@ -71,7 +71,7 @@ pub(crate) struct Merged12 {
 
 impl Merged for Merged12 {
     fn get(sbox: &'static Sbox) -> &'static Merged12 {
-        static CACHE: [OnceLock<Box<Merged12>>; 6] = [const { OnceLock::new() }; 6];
+        static CACHE: [OnceLock<Box<Merged12>>; SboxSet::ALL.len()] = [const { OnceLock::new() }; SboxSet::ALL.len()];
         // S applied to the nibbles first..first+count of `v << 4*first`, placed and rotated.
         let entry = |v: usize, first: usize, count: usize| -> u32 {
             let s: u32 =
