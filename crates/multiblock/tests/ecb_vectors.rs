@@ -53,7 +53,10 @@ fn every_cipher_name_has_an_ecb_vector() {
 #[test]
 fn every_gost89_sbox_set_has_an_ecb_vector() {
     let vs = all_vectors();
-    for set in multiblock::magma::SboxSet::ALL {
+    // DSTU 4145-2002's DKE No. 1 set has no published ECB example; UAPKI's
+    // GOST 28147-89 key-wrap self-test (CFB and the MAC under this set) is
+    // its published vector, checked in the library's wrap tests.
+    for set in multiblock::magma::SboxSet::ALL.into_iter().filter(|s| s.name() != "dstu4145") {
         assert!(
             vs.iter().any(|v| field(v, "cipher") == Some("gost89")
                 && field(v, "mode") == Some("ecb")
