@@ -14,7 +14,8 @@
 //!   non-empty (§12.1, checked here without AAD); CCM (§13.1): from one
 //!   byte; MGM (RFC 9058 §3): any length, the empty message included only
 //!   with AAD (here without: from one byte, or a one-line error at zero);
-//! - DSTU XTS (§14): at least one whole block, then any length;
+//! - DSTU XTS (§14) and IEEE 1619 XTS (Kuznyechik, one data unit with the
+//!   tweak as IV): at least one whole block, then any length;
 //! - DSTU KW (§15.1): whole blocks, at least one (§15.4's padded form for
 //!   other lengths is not implemented: those lengths are refused with a
 //!   message that says so).
@@ -80,9 +81,10 @@ fn every_mode_takes_what_its_standard_allows_and_names_the_rule_otherwise() {
     let mut checked = 0;
     for id in CipherId::ALL {
         let n = id.block_bytes();
-        let key: Vec<u8> = (0..id.key_bytes() as u8).collect();
         let lens: Vec<usize> = (0..=3 * n + 1).collect();
         for mode in Mode::for_cipher(id) {
+            // IEEE 1619 XTS takes two keys, K1 ‖ K2.
+            let key: Vec<u8> = (0..mode.key_bytes(id) as u8).collect();
             // Zero is a valid MGM nonce (the top bit must be clear) and IV.
             let params = Params { iv: iv_len(id, mode).map(|l| vec![0; l]), ..Params::default() };
             let r = Request { cipher: id, mode, key: &key, sbox: None, backend: BackendChoice::Auto, params };
@@ -120,8 +122,8 @@ fn every_mode_takes_what_its_standard_allows_and_names_the_rule_otherwise() {
 fn impossible_ciphertext_lengths_are_one_line_errors() {
     for id in CipherId::ALL {
         let n = id.block_bytes();
-        let key: Vec<u8> = (0..id.key_bytes() as u8).collect();
         for mode in Mode::for_cipher(id).into_iter().filter(|m| m.kind() != Kind::Mac) {
+            let key: Vec<u8> = (0..mode.key_bytes(id) as u8).collect();
             let params = Params { iv: iv_len(id, mode).map(|l| vec![0; l]), ..Params::default() };
             let r = Request { cipher: id, mode, key: &key, sbox: None, backend: BackendChoice::Auto, params };
             for len in 0..=2 * n + 1 {
