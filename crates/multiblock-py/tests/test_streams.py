@@ -33,7 +33,7 @@ def test_chunked_equals_one_shot(cipher, mode):
     rng = random.Random(f"stream/{cipher}/{mode}")
     n = block_size(cipher)
     for kw, partial, shortest in configs(cipher, mode, n, rng):
-        key = rng.randbytes(key_size(cipher))
+        key = rng.randbytes(key_size(cipher, mode))
         for length in LENGTHS:
             length = length if partial else length - length % n
             if length < shortest:
