@@ -50,6 +50,9 @@ struct Input {
     key_section_bytes: Param,
     nb: Param,
     key_meshing: bool,
+    /// IEEE 1619 XTS (Kuznyechik): bytes per data unit and the first unit's number.
+    data_unit: Param,
+    unit: Option<u64>,
     /// Which bit of an AEAD / key-wrap output to flip.
     flip: u32,
     data: Vec<u8>,
@@ -67,7 +70,8 @@ fuzz_target!(|input: Input| {
         0 => None,
         i => Some(SboxSet::ALL[i - 1].name()),
     };
-    let key = key_of(&input.key, cipher.key_bytes());
+    // Two keys (K1 ‖ K2) for Kuznyechik's IEEE 1619 XTS, one otherwise.
+    let key = key_of(&input.key, mode.key_bytes(cipher));
     let req = Request {
         cipher,
         mode,
@@ -86,6 +90,8 @@ fuzz_target!(|input: Input| {
             key_section_bytes: input.key_section_bytes.get(),
             nb: input.nb.get(),
             key_meshing: input.key_meshing,
+            data_unit: input.data_unit.get(),
+            unit: input.unit.map(u128::from),
         },
     };
     let data = &input.data;
