@@ -34,7 +34,9 @@ fuzz_target!(|input: Input| {
             Some("cryptopro-a") => check_typed(&Gost89CryptoProA::with_backend(&key, choice).unwrap(), &what, &want),
             Some("cryptopro-b") => check_typed(&Gost89CryptoProB::with_backend(&key, choice).unwrap(), &what, &want),
             Some("cryptopro-c") => check_typed(&Gost89CryptoProC::with_backend(&key, choice).unwrap(), &what, &want),
-            Some(_) => check_typed(&Gost89CryptoProD::with_backend(&key, choice).unwrap(), &what, &want),
+            Some("cryptopro-d") => check_typed(&Gost89CryptoProD::with_backend(&key, choice).unwrap(), &what, &want),
+            // DSTU 4145-2002's set has no typed cipher: the backends above cover it.
+            Some(_) => {}
         }
     }
 });

@@ -273,7 +273,10 @@ impl KuznyechikXts {
     /// batch (a bitsliced kernel runs 64 blocks as cheaply as 16).
     fn chunk_bytes(&self) -> usize {
         match self.unit_blocks {
-            Some(per_unit) => (self.tweak_key.backend().ways * per_unit * BLOCK).clamp(CHUNK, MAX_CHUNK),
+            // Saturating: a data unit may be as large as the caller likes.
+            Some(per_unit) => {
+                self.tweak_key.backend().ways.saturating_mul(per_unit).saturating_mul(BLOCK).clamp(CHUNK, MAX_CHUNK)
+            }
             None => CHUNK,
         }
     }

@@ -234,3 +234,22 @@ fn bad_keys_layouts_and_lengths_are_refused_with_one_line() {
     let e = modes::encrypt(&ctr, &[0; 16]).unwrap_err().to_string();
     assert!(e.contains("--data-unit"), "{e}");
 }
+
+/// A data unit larger than any message (up to the largest multiple of 16)
+/// is one unit: no overflow while sizing the passes.
+#[test]
+fn a_huge_data_unit_is_one_unit() {
+    let key: Vec<u8> = (0..64).collect();
+    let data: Vec<u8> = (0..100u8).collect();
+    let huge = usize::MAX / 16 * 16;
+    let req = |data_unit| Request {
+        cipher: CipherId::Kuznyechik,
+        mode: Mode::Xts,
+        key: &key,
+        sbox: None,
+        backend: BackendChoice::Auto,
+        params: Params { data_unit: Some(data_unit), ..Params::default() },
+    };
+    let sealed = crate::modes::encrypt(&req(huge), &data).unwrap();
+    assert_eq!(sealed, crate::modes::encrypt(&req(1 << 20), &data).unwrap());
+}
