@@ -124,14 +124,10 @@ pub unsafe extern "C" fn mb_dstu7624_wrap(
         let output = unsafe { room(output, DSTU7624_WRAPPED_BYTES) }?;
         let kek = unsafe { args::bytes(kek, kek_len, "kek") }?;
         let key = unsafe { args::bytes(key, key_len, "key") }?;
-        let wrapped = if iv.is_null() {
-            if iv_len != 0 {
-                return Err(Failure::null(&format!("iv (with iv_len {iv_len})")));
-            }
-            wrap::dstu7624_wrap(kek, key)?
-        } else {
-            let iv = unsafe { args::bytes(iv, iv_len, "iv") }?;
-            wrap::dstu7624_wrap_with_iv(kek, key, iv)?
+        // NULL with iv_len 0: a random IV.
+        let wrapped = match unsafe { args::optional_bytes(iv, iv_len, "iv") }? {
+            None => wrap::dstu7624_wrap(kek, key)?,
+            Some(iv) => wrap::dstu7624_wrap_with_iv(kek, key, iv)?,
         };
         // SAFETY: checked in Output::new; the wrapped key is our own memory.
         unsafe { output.write(&wrapped) }
@@ -192,14 +188,10 @@ pub unsafe extern "C" fn mb_gost28147_wrap(
         let output = unsafe { room(output, GOST28147_WRAPPED_BYTES) }?;
         let kek = unsafe { args::bytes(kek, kek_len, "kek") }?;
         let key = unsafe { args::bytes(key, key_len, "key") }?;
-        let wrapped = if iv.is_null() {
-            if iv_len != 0 {
-                return Err(Failure::null(&format!("iv (with iv_len {iv_len})")));
-            }
-            wrap::gost28147_wrap(set, kek, key)?
-        } else {
-            let iv = unsafe { args::bytes(iv, iv_len, "iv") }?;
-            wrap::gost28147_wrap_with_iv(set, kek, key, iv)?
+        // NULL with iv_len 0: a random IV.
+        let wrapped = match unsafe { args::optional_bytes(iv, iv_len, "iv") }? {
+            None => wrap::gost28147_wrap(set, kek, key)?,
+            Some(iv) => wrap::gost28147_wrap_with_iv(set, kek, key, iv)?,
         };
         // SAFETY: checked in Output::new; the wrapped key is our own memory.
         unsafe { output.write(&wrapped) }

@@ -15,8 +15,8 @@
 //! time. The steps, sizes and fixed IV are those of UAPKI's
 //! `key_wrap_dstu7624`, whose self-test vector the tests check.
 
-use super::check_len;
-use crate::error::{Error, Result};
+use super::{check_len, random_iv};
+use crate::error::Result;
 use crate::modes::{self, Mode, Params, Request};
 use crate::{BackendChoice, CipherId};
 use zeroize::Zeroizing;
@@ -90,9 +90,7 @@ fn mac(kek: &[u8], key: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
 /// # Ok::<(), multiblock::Error>(())
 /// ```
 pub fn dstu7624_wrap(kek: &[u8], key: &[u8]) -> Result<Vec<u8>> {
-    let mut iv = [0u8; DSTU7624_IV_BYTES];
-    getrandom::fill(&mut iv)
-        .map_err(|e| Error::Param(format!("{NAME}: the operating system's random generator failed: {e}")))?;
+    let iv = random_iv::<DSTU7624_IV_BYTES>(NAME)?;
     dstu7624_wrap_with_iv(kek, key, &iv)
 }
 

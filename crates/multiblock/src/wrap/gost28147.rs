@@ -14,8 +14,8 @@
 //! time. The steps, sizes and fixed IV are those of UAPKI's
 //! `key_wrap_gost28147`, whose self-test vector the tests check.
 
-use super::check_len;
-use crate::error::{Error, Result};
+use super::{check_len, random_iv};
+use crate::error::Result;
 use crate::magma::SboxSet;
 use crate::modes::{self, Mode, Params, Request};
 use crate::{BackendChoice, CipherId};
@@ -78,9 +78,7 @@ fn mac(sbox: SboxSet, kek: &[u8], key: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
 /// # Ok::<(), multiblock::Error>(())
 /// ```
 pub fn gost28147_wrap(sbox: SboxSet, kek: &[u8], key: &[u8]) -> Result<Vec<u8>> {
-    let mut iv = [0u8; GOST28147_IV_BYTES];
-    getrandom::fill(&mut iv)
-        .map_err(|e| Error::Param(format!("{NAME}: the operating system's random generator failed: {e}")))?;
+    let iv = random_iv::<GOST28147_IV_BYTES>(NAME)?;
     gost28147_wrap_with_iv(sbox, kek, key, &iv)
 }
 

@@ -69,3 +69,12 @@ fn check_len(format: &str, what: &str, expected: usize, got: usize) -> Result<()
         )))
     }
 }
+
+/// A fresh IV of `N` bytes from the operating system's generator, for the
+/// wraps' convenience forms.
+fn random_iv<const N: usize>(format: &str) -> Result<[u8; N]> {
+    let mut iv = [0u8; N];
+    getrandom::fill(&mut iv)
+        .map_err(|e| Error::Param(format!("{format}: the operating system's random generator failed: {e}")))?;
+    Ok(iv)
+}
