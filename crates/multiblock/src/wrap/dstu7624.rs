@@ -128,7 +128,7 @@ pub fn dstu7624_wrap_with_iv(kek: &[u8], key: &[u8], iv: &[u8]) -> Result<Vec<u8
 }
 
 /// The key wrapped in `wrapped` (96 bytes) under the 32-byte `kek`;
-/// [`Error::Authentication`] if its MAC does not match (no key is released).
+/// [`Error::Authentication`](crate::Error::Authentication) if its MAC does not match (no key is released).
 ///
 /// ```
 /// use multiblock::wrap::{dstu7624_unwrap, dstu7624_wrap};

@@ -115,7 +115,7 @@ pub fn gost28147_wrap_with_iv(sbox: SboxSet, kek: &[u8], key: &[u8], iv: &[u8]) 
 }
 
 /// The key wrapped in `wrapped` (44 bytes) under the 32-byte `kek` with the
-/// S-box set `sbox`; [`Error::Authentication`] if its MAC does not match
+/// S-box set `sbox`; [`Error::Authentication`](crate::Error::Authentication) if its MAC does not match
 /// (no key is released).
 ///
 /// ```
