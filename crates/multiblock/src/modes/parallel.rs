@@ -626,33 +626,13 @@ impl StreamCore for Xts {
 
     fn update(&mut self, data: &mut [u8], pool: &Pool) -> Result<()> {
         let n = self.unit();
-        if let XtsKind::Ieee(x) = &mut self.xts {
-            // One thread: chunk by chunk, tweaks made and applied in one pass.
-            if pool.threads() == 1 {
-                return x.update(data);
-            }
-            // Threads: tweaks for one task per thread at a time, so they stay in cache.
-            let step = pool.threads() * pool.min_task / n * n;
-            for part in data.chunks_mut(step.max(n)) {
-                self.tweaks.resize(part.len(), 0);
-                x.take_tweaks(&mut self.tweaks)?;
-                let (cipher, encrypt) = x.cipher();
-                let tweaks = &self.tweaks;
-                pool.run(part, n, |off, piece| apply(cipher, encrypt, piece, &tweaks[off..off + piece.len()]))?;
-            }
-            return Ok(());
-        }
-        self.tweaks.resize(data.len(), 0);
-        let (cipher, encrypt) = match &mut self.xts {
-            XtsKind::Dstu(x) => {
-                x.take_tweaks(&mut self.tweaks);
-                x.cipher()
-            }
-            XtsKind::Ieee(x) => {
-                x.take_tweaks(&mut self.tweaks)?;
-                x.cipher()
-            }
+        let x = match &mut self.xts {
+            XtsKind::Ieee(x) => return x.update_on(data, pool),
+            XtsKind::Dstu(x) => x,
         };
+        self.tweaks.resize(data.len(), 0);
+        x.take_tweaks(&mut self.tweaks);
+        let (cipher, encrypt) = x.cipher();
         let tweaks = &self.tweaks;
         pool.run(data, n, |off, piece| apply(cipher, encrypt, piece, &tweaks[off..off + piece.len()]))
     }

@@ -46,6 +46,11 @@ impl Pool {
         Ok(Pool { pool, threads, min_task: MIN_TASK_BYTES })
     }
 
+    /// The calling thread alone.
+    pub(crate) fn one() -> Pool {
+        Pool { pool: None, threads: 1, min_task: MIN_TASK_BYTES }
+    }
+
     pub(crate) fn threads(&self) -> usize {
         self.threads
     }

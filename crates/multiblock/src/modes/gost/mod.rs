@@ -34,6 +34,7 @@ pub(crate) mod params;
 pub(crate) mod rekey;
 pub(crate) mod stream;
 pub mod xts;
+mod xts_tweaks;
 #[cfg(test)]
 mod tests;
 

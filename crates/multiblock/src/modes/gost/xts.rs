@@ -19,105 +19,39 @@
 //! - No `data_unit`: the whole message is one unit and `iv` is the 16-byte
 //!   value that K2 encrypts into T (the IV of OpenSSL's `aes-xts`).
 //!
-//! Speed: the tweaks of up to [`CHUNK`] bytes are made first (one E_K2
-//! call for every unit that starts in the chunk, then a shift and a masked
-//! XOR per block), and K1 runs over the whole chunk in one
-//! `encrypt_blocks` / `decrypt_blocks` call.
+//! Speed: one E_K2 call makes the tweaks of up to [`UNITS_AHEAD`] data
+//! units; then, a [`CHUNK`] at a time, the tweaks of the blocks are made
+//! eight at a time in vector registers and XORed into the data as they
+//! are made, K1 runs over the chunk in one `encrypt_blocks` /
+//! `decrypt_blocks` call, and a vector XOR applies them again. With
+//! threads, each makes the tweaks of its own piece from its place in the
+//! chains.
 
 use super::params::{only, P};
+use super::xts_tweaks::{fill, Chains};
 use crate::error::{Error, Result};
 use crate::modes::buffers::{xor_in, CHUNK};
 use crate::modes::request::two_keys_length;
+use crate::modes::threads::Pool;
 use crate::modes::Request;
 use crate::{Cipher, Family};
+use std::sync::Mutex;
 use zeroize::{Zeroize, Zeroizing};
 
 /// The block size IEEE 1619 defines XTS for.
 const BLOCK: usize = 16;
 
-/// The most data (and as many bytes of tweaks) one pass of `update` holds:
-/// within L2.
-const MAX_CHUNK: usize = 256 << 10;
+/// Data units whose tweaks (E_K2 of their numbers) one cipher call makes
+/// ahead of their data: a kernel call has a fixed cost (on avx512-gfni
+/// about that of 16 blocks), which a call per [`CHUNK`] of 512-byte units
+/// would pay for every 16 units.
+const UNITS_AHEAD: usize = 256;
 
 /// x·t in GF(2^128) with IEEE 1619's byte order: `t` is the block read as a
 /// little-endian integer. Constant time (the reduction is a mask).
 #[inline(always)]
-fn double(t: u128) -> u128 {
+pub(crate) fn double(t: u128) -> u128 {
     (t << 1) ^ (0u128.wrapping_sub(t >> 127) & 0x87)
-}
-
-/// Tweaks kept in flight: block j + LANES's tweak comes from block j's by
-/// [`times_x4`], so the lanes' shift chains overlap instead of waiting on
-/// each other (a doubling per block would be one long dependency chain).
-/// Four lanes fit the general registers with the rest of the loop.
-const LANES: usize = 4;
-
-/// t·x^4 in the same field: the shift's top four bits a fold back as
-/// a·(x^7 + x^2 + x + 1), which has degree at most 10 (no second reduction).
-#[inline(always)]
-fn times_x4(t: u128) -> u128 {
-    let a = (t >> 124) as u64;
-    (t << 4) ^ u128::from(a ^ (a << 1) ^ (a << 2) ^ (a << 7))
-}
-
-/// Writes `next`, next·α, next·α², … into the blocks of `tweaks` (and XORs
-/// each into the matching block of `data`), leaving `next` at the tweak
-/// after the last. The main loop takes [`LANES`] blocks per step with the
-/// lanes at fixed places, so they stay in registers.
-#[inline]
-fn run(next: &mut u128, tweaks: &mut [u8], data: Option<&mut [u8]>) {
-    let blocks = tweaks.len() / BLOCK;
-    let mut lanes = [0u128; LANES];
-    let mut t = *next;
-    for lane in lanes.iter_mut() {
-        *lane = t;
-        t = double(t);
-    }
-    let whole = blocks / LANES * LANES * BLOCK;
-    let (tw_main, tw_rest) = tweaks.split_at_mut(whole);
-    let (d_main, d_rest) = match data {
-        Some(d) => {
-            let (a, b) = d.split_at_mut(whole);
-            (Some(a), Some(b))
-        }
-        None => (None, None),
-    };
-    match d_main {
-        Some(d) => {
-            for (tw, d) in tw_main.chunks_exact_mut(LANES * BLOCK).zip(d.chunks_exact_mut(LANES * BLOCK)) {
-                for (k, lane) in lanes.iter_mut().enumerate() {
-                    let at = k * BLOCK..(k + 1) * BLOCK;
-                    tw[at.clone()].copy_from_slice(&lane.to_le_bytes());
-                    let x = u128::from_le_bytes(d[at.clone()].try_into().expect("one block")) ^ *lane;
-                    d[at].copy_from_slice(&x.to_le_bytes());
-                    *lane = times_x4(*lane);
-                }
-            }
-        }
-        None => {
-            for tw in tw_main.chunks_exact_mut(LANES * BLOCK) {
-                for (k, lane) in lanes.iter_mut().enumerate() {
-                    tw[k * BLOCK..(k + 1) * BLOCK].copy_from_slice(&lane.to_le_bytes());
-                    *lane = times_x4(*lane);
-                }
-            }
-        }
-    }
-    // Fewer than LANES blocks left: lane k serves block k of the rest.
-    let mut d_rest = d_rest;
-    for (k, tw) in tw_rest.chunks_exact_mut(BLOCK).enumerate() {
-        let lane = &mut lanes[k];
-        tw.copy_from_slice(&lane.to_le_bytes());
-        if let Some(d) = d_rest.as_deref_mut() {
-            let d = &mut d[k * BLOCK..(k + 1) * BLOCK];
-            let x = u128::from_le_bytes((&*d).try_into().expect("one block")) ^ *lane;
-            d.copy_from_slice(&x.to_le_bytes());
-        }
-        *lane = times_x4(*lane);
-    }
-    // Lane `blocks % LANES` was advanced past every block: it holds T·α^blocks.
-    *next = lanes[blocks % LANES];
-    lanes.zeroize();
 }
 
 /// Streaming IEEE 1619 XTS over Kuznyechik. [`KuznyechikXts::update`]
@@ -142,8 +76,6 @@ pub struct KuznyechikXts {
     done: u64,
     /// Scratch: the unit numbers of a chunk, then their tweaks.
     starts: Vec<u8>,
-    /// Scratch: the tweaks of a chunk.
-    tweaks: Vec<u8>,
     who: String,
 }
 
@@ -224,25 +156,22 @@ impl KuznyechikXts {
             next,
             done: 0,
             starts: Vec::new(),
-            tweaks: Vec::new(),
             who,
         })
     }
 
-    /// The tweaks T·α^j of the next `out.len() / 16` blocks, which then
-    /// count as processed: first E_K2 of the numbers of the units that
-    /// begin among them, in one call, then a doubling per block. With
-    /// `data` (as long as `out`), each tweak is also XORed into its block
-    /// in the same pass.
-    fn fill_tweaks(&mut self, out: &mut [u8], mut data: Option<&mut [u8]>) -> Result<()> {
-        let blocks = out.len() / BLOCK;
+    /// Where the tweaks of the next `blocks` blocks come from, which then
+    /// count as begun: E_K2 of the numbers of the data units that begin
+    /// among them (in one call, into `starts`), and the rest of the
+    /// current unit's chain before them.
+    /// Returns the head's length for [`chains`](Self::chains).
+    fn begin(&mut self, blocks: usize) -> Result<usize> {
         let Some(per_unit) = self.unit_blocks else {
-            run(&mut self.next, out, data);
-            return Ok(());
+            return Ok(blocks);
         };
         // Blocks until the first unit that begins here, then one every `per_unit`.
-        let first = (per_unit - self.block) % per_unit;
-        let begins = if first < blocks { (blocks - first - 1) / per_unit + 1 } else { 0 };
+        let head = (per_unit - self.block) % per_unit;
+        let begins = if head < blocks { (blocks - head - 1) / per_unit + 1 } else { 0 };
         self.starts.resize(begins * BLOCK, 0);
         for s in self.starts.chunks_exact_mut(BLOCK) {
             let number = self.next_unit.ok_or_else(|| {
@@ -252,46 +181,76 @@ impl KuznyechikXts {
             self.next_unit = number.checked_add(1);
         }
         self.tweak_key.encrypt_blocks(&mut self.starts)?;
-        let mut begun = self.starts.chunks_exact(BLOCK);
-        let mut at = 0;
-        while at < blocks {
-            if self.block == 0 {
-                let t = begun.next().expect("one tweak per unit that begins");
-                self.next = u128::from_le_bytes(t.try_into().expect("one block"));
-            }
-            let len = (per_unit - self.block).min(blocks - at);
-            let span = at * BLOCK..(at + len) * BLOCK;
-            run(&mut self.next, &mut out[span.clone()], data.as_deref_mut().map(|d| &mut d[span]));
-            at += len;
-            self.block = (self.block + len) % per_unit;
+        self.block = (self.block + blocks) % per_unit;
+        // The whole rest of the unit, even past these blocks: the chain goes on.
+        Ok(head)
+    }
+
+    /// The chains [`begin`](Self::begin) set up, with a head of `head` blocks.
+    fn chains(&self, head: usize) -> Chains<'_> {
+        match self.unit_blocks {
+            Some(per_unit) => Chains { start: self.next, head, unit_tweaks: &self.starts, per_unit },
+            None => Chains::one(self.next),
         }
+    }
+
+    /// The tweaks T·α^j of the next `out.len() / 16` blocks, which then
+    /// count as processed ([`xts_tweaks`](super::xts_tweaks)). With `data`
+    /// (as long as `out`), each tweak is also XORed into its block in the
+    /// same pass.
+    fn fill_tweaks(&mut self, out: &mut [u8], data: Option<&mut [u8]>) -> Result<()> {
+        let head = self.begin(out.len() / BLOCK)?;
+        self.next = fill(out, data, self.chains(head));
         Ok(())
     }
 
-    /// Bytes per pass of [`update`](Self::update): at least [`CHUNK`], and
-    /// enough data units that their E_K2 calls fill the backend's widest
-    /// batch (a bitsliced kernel runs 64 blocks as cheaply as 16).
-    fn chunk_bytes(&self) -> usize {
+    /// Bytes per pass of [`update`](Self::update): the E_K2 calls of up to
+    /// [`UNITS_AHEAD`] data units, then their data a [`CHUNK`] at a time.
+    fn pass_bytes(&self) -> usize {
         match self.unit_blocks {
             // Saturating: a data unit may be as large as the caller likes.
-            Some(per_unit) => {
-                self.tweak_key.backend().ways.saturating_mul(per_unit).saturating_mul(BLOCK).clamp(CHUNK, MAX_CHUNK)
-            }
-            None => CHUNK,
+            Some(per_unit) => UNITS_AHEAD.saturating_mul(per_unit).saturating_mul(BLOCK).max(CHUNK),
+            None => usize::MAX,
         }
     }
 
-    /// For the parallel stream (`modes::parallel`): the tweaks of the next
-    /// `out.len() / 16` blocks, which then count as processed.
-    pub(crate) fn take_tweaks(&mut self, out: &mut [u8]) -> Result<()> {
-        self.fill_tweaks(out, None)?;
-        self.done += out.len() as u64;
+    /// As [`update`](Self::update), over the threads of `pool`: the E_K2
+    /// calls of the units here first, then each thread makes the tweaks of
+    /// its own piece (from its place in the chains) as it goes.
+    pub(crate) fn update_on(&mut self, data: &mut [u8], pool: &Pool) -> Result<()> {
+        self.check_whole(data.len())?;
+        let pass = if pool.threads() > 1 { usize::MAX } else { self.pass_bytes() };
+        for part in data.chunks_mut(pass) {
+            let (len, blocks) = (part.len(), part.len() / BLOCK);
+            let head = self.begin(blocks)?;
+            let (chains, cipher, encrypt) = (self.chains(head), &self.data, self.encrypt);
+            // The tweak after the last block, from the piece that ends the part.
+            let last = Mutex::new(chains.start);
+            pool.run(part, BLOCK, |off, piece| {
+                let mut tweaks = Zeroizing::new(vec![0u8; piece.len().min(CHUNK)]);
+                let mut here = chains.at(off / BLOCK);
+                let mut next = here.start;
+                for chunk in piece.chunks_mut(CHUNK) {
+                    let tw = &mut tweaks[..chunk.len()];
+                    next = fill(tw, Some(chunk), here);
+                    here = here.after(chunk.len() / BLOCK, next);
+                    if encrypt {
+                        cipher.encrypt_blocks(chunk)?;
+                    } else {
+                        cipher.decrypt_blocks(chunk)?;
+                    }
+                    xor_in(chunk, tw);
+                }
+                if off + piece.len() == len {
+                    *last.lock().unwrap_or_else(|e| e.into_inner()) = next;
+                }
+                next.zeroize();
+                Ok(())
+            })?;
+            self.next = last.into_inner().unwrap_or_else(|e| e.into_inner());
+            self.done += len as u64;
+        }
         Ok(())
-    }
-
-    /// The keyed K1 cipher and whether this instance encrypts.
-    pub(crate) fn cipher(&self) -> (&Cipher, bool) {
-        (&self.data, self.encrypt)
     }
 
     /// The block size, 16 bytes.
@@ -309,22 +268,16 @@ impl KuznyechikXts {
 
     /// Encrypts or decrypts whole blocks in place.
     pub fn update(&mut self, data: &mut [u8]) -> Result<()> {
-        if data.len() % BLOCK != 0 {
+        self.update_on(data, &Pool::one())
+    }
+
+    fn check_whole(&self, len: usize) -> Result<()> {
+        if len % BLOCK != 0 {
             return Err(Error::Param(format!(
-                "{} update takes whole {BLOCK}-byte blocks, got {} bytes; give the end of the message to finish",
-                self.who,
-                data.len()
+                "{} update takes whole {BLOCK}-byte blocks, got {len} bytes; give the end of the message to finish",
+                self.who
             )));
         }
-        let mut tweaks = std::mem::take(&mut self.tweaks);
-        for chunk in data.chunks_mut(self.chunk_bytes()) {
-            tweaks.resize(chunk.len(), 0);
-            self.fill_tweaks(&mut tweaks, Some(chunk))?;
-            self.crypt(chunk)?;
-            xor_in(chunk, &tweaks);
-        }
-        self.tweaks = tweaks;
-        self.done += data.len() as u64;
         Ok(())
     }
 
@@ -417,7 +370,6 @@ impl Drop for KuznyechikXts {
     fn drop(&mut self) {
         self.next.zeroize();
         self.starts.zeroize();
-        self.tweaks.zeroize();
     }
 }
 
