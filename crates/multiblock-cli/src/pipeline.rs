@@ -20,20 +20,31 @@ use std::thread;
 /// little longer than its input (a held partial block released) fits in place.
 pub const SLACK: usize = 1024;
 
+/// Room left in front of the bytes read, so that a stream which kept back
+/// the end of the previous buffer (XTS's last block, a padded last block)
+/// puts it in front of this one's output without moving the buffer.
+pub const HEADROOM: usize = 256;
+
+/// A buffer on its way through: the bytes are `buf[start..]`.
+pub struct Piece {
+    pub buf: Vec<u8>,
+    pub start: usize,
+}
+
 /// Streams `input` through `transform` into `sink`, `chunk` bytes at a
-/// time; `transform` gets each buffer as read (its length the bytes read)
-/// and leaves in it the bytes to write. Returns the sink (not yet
+/// time; `transform` gets each piece as read (its bytes those read, after
+/// [`HEADROOM`]) and leaves in it the bytes to write. Returns the sink (not yet
 /// committed) once everything read is written.
 pub fn run(
     input: Box<dyn Read + Send>,
     what: &str,
     sink: Sink,
     chunk: usize,
-    mut transform: impl FnMut(&mut Vec<u8>) -> Result<(), Failure>,
+    mut transform: impl FnMut(&mut Piece) -> Result<(), Failure>,
 ) -> Result<Sink, Failure> {
     let (filled_tx, filled) = sync_channel::<io::Result<Vec<u8>>>(1);
     let (free_tx, free) = sync_channel::<Vec<u8>>(8);
-    let (out_tx, out_rx) = sync_channel::<Vec<u8>>(1);
+    let (out_tx, out_rx) = sync_channel::<Piece>(1);
     // Not scoped: a reader blocked on a terminal must not keep an error waiting.
     thread::Builder::new()
         .name("multiblock-read".into())
@@ -45,7 +56,7 @@ pub fn run(
     finish(writer, computed)
 }
 
-fn spawn_writer(sink: Sink, out: Receiver<Vec<u8>>, free: SyncSender<Vec<u8>>) -> Result<Writer, Failure> {
+fn spawn_writer(sink: Sink, out: Receiver<Piece>, free: SyncSender<Vec<u8>>) -> Result<Writer, Failure> {
     let writer = thread::Builder::new()
         .name("multiblock-write".into())
         .spawn(move || write_loop(sink, out, free))
@@ -75,7 +86,7 @@ pub fn run_mapped(
     mut transform: impl FnMut(&[u8], &mut Vec<u8>) -> Result<(), Failure>,
 ) -> Result<Sink, Failure> {
     let (free_tx, free) = sync_channel::<Vec<u8>>(8);
-    let (out_tx, out_rx) = sync_channel::<Vec<u8>>(1);
+    let (out_tx, out_rx) = sync_channel::<Piece>(1);
     let writer = spawn_writer(sink, out_rx, free_tx)?;
     let mut computed = Ok(());
     for piece in input.chunks(chunk.max(1)) {
@@ -84,7 +95,7 @@ pub fn run_mapped(
             computed = Err(e);
             break;
         }
-        if out_tx.send(buf).is_err() {
+        if out_tx.send(Piece { buf, start: 0 }).is_err() {
             break; // the writer stopped: its error is reported
         }
     }
@@ -94,17 +105,18 @@ pub fn run_mapped(
 
 fn compute_loop(
     filled: &Receiver<io::Result<Vec<u8>>>,
-    out: &SyncSender<Vec<u8>>,
+    out: &SyncSender<Piece>,
     what: &str,
-    transform: &mut impl FnMut(&mut Vec<u8>) -> Result<(), Failure>,
+    transform: &mut impl FnMut(&mut Piece) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     while let Ok(next) = filled.recv() {
-        let mut buf = next.map_err(|e| format!("cannot read {what}: {}", crate::os_error::plain(&e)))?;
-        if buf.is_empty() {
+        let buf = next.map_err(|e| format!("cannot read {what}: {}", crate::os_error::plain(&e)))?;
+        if buf.len() == HEADROOM {
             return Ok(());
         }
-        transform(&mut buf)?;
-        if out.send(buf).is_err() {
+        let mut piece = Piece { buf, start: HEADROOM };
+        transform(&mut piece)?;
+        if out.send(piece).is_err() {
             return Ok(()); // the writer stopped: its error is reported
         }
     }
@@ -114,15 +126,16 @@ fn compute_loop(
 fn read_loop(mut input: Box<dyn Read + Send>, chunk: usize, free: Receiver<Vec<u8>>, filled: SyncSender<io::Result<Vec<u8>>>) {
     loop {
         let mut buf = free.try_recv().unwrap_or_default();
-        if buf.capacity() < chunk + SLACK && buf.try_reserve_exact(chunk + SLACK - buf.len()).is_err() {
+        let room = HEADROOM + chunk + SLACK;
+        if buf.capacity() < room && buf.try_reserve_exact(room - buf.len()).is_err() {
             let _ = filled.send(Err(io::Error::other(format!("cannot allocate {chunk} bytes: not enough memory"))));
             return;
         }
-        buf.resize(chunk, 0);
-        let got = crate::input::read_full(&mut *input, &mut buf);
+        buf.resize(HEADROOM + chunk, 0);
+        let got = crate::input::read_full(&mut *input, &mut buf[HEADROOM..]);
         let end = !matches!(got, Ok(n) if n > 0);
         if let Ok(n) = got {
-            buf.truncate(n);
+            buf.truncate(HEADROOM + n);
         }
         if filled.send(got.map(|_| buf)).is_err() || end {
             return;
@@ -130,10 +143,10 @@ fn read_loop(mut input: Box<dyn Read + Send>, chunk: usize, free: Receiver<Vec<u
     }
 }
 
-fn write_loop(mut sink: Sink, out: Receiver<Vec<u8>>, free: SyncSender<Vec<u8>>) -> Result<Sink, String> {
-    for buf in out {
-        sink.write(&buf)?;
-        let _ = free.try_send(buf);
+fn write_loop(mut sink: Sink, out: Receiver<Piece>, free: SyncSender<Vec<u8>>) -> Result<Sink, String> {
+    for piece in out {
+        sink.write(&piece.buf[piece.start..])?;
+        let _ = free.try_send(piece.buf);
     }
     Ok(sink)
 }

@@ -71,23 +71,25 @@ pub fn run(req: &Request<'_>, args: &CryptArgs, verb: Verb) -> Result<(), Failur
         })?,
         _ => {
             let mut scratch = Vec::new();
-            crate::pipeline::run(input, &what, sink, chunk, |buf| {
-                progress.advance(buf.len());
+            crate::pipeline::run(input, &what, sink, chunk, |piece| {
+                progress.advance(piece.buf.len() - piece.start);
                 match &mut work {
                     Work::Cipher(s) => {
-                        let len = buf.len();
-                        buf.resize(s.output_len(len).max(len), 0);
-                        let n = s.update_in_place(buf, len).map_err(failure)?;
-                        buf.truncate(n);
+                        let (front, len) = (piece.start, piece.buf.len() - piece.start);
+                        piece.buf.resize(front + s.output_len(len).max(len), 0);
+                        let (at, n) = s.update_in_place_after(&mut piece.buf, front, len).map_err(failure)?;
+                        piece.buf.truncate(at + n);
+                        piece.start = at;
                     }
                     Work::Mac(m) => {
-                        m.update(buf).map_err(failure)?;
-                        buf.clear();
+                        m.update(&piece.buf[piece.start..]).map_err(failure)?;
+                        piece.start = piece.buf.len();
                     }
                     Work::Aead(s, _) => {
                         scratch.clear();
-                        s.update(buf, &mut scratch).map_err(failure)?;
-                        std::mem::swap(buf, &mut scratch);
+                        s.update(&piece.buf[piece.start..], &mut scratch).map_err(failure)?;
+                        std::mem::swap(&mut piece.buf, &mut scratch);
+                        piece.start = 0;
                     }
                 }
                 Ok(())

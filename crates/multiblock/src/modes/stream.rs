@@ -196,11 +196,20 @@ impl CipherStream {
                 out.len()
             )));
         }
-        if !self.keystream_mode {
-            out[..len].copy_from_slice(input);
-            return self.update_in_place(out, len);
-        }
         self.total += len as u64;
+        if !self.keystream_mode {
+            // Pending bytes, then the input, straight into place (no copy
+            // of the input followed by a shift of it).
+            let ready = self.output_len(len);
+            let p = ready.min(self.pending.len());
+            out[..p].copy_from_slice(&self.pending[..p]);
+            out[p..ready].copy_from_slice(&input[..ready - p]);
+            self.keep_pending(p, &input[ready - p..]);
+            if ready > 0 {
+                self.engine.update(&mut out[..ready], &self.pool)?;
+            }
+            return Ok(ready);
+        }
         self.keystream_update(Some(input), &mut out[..len])?;
         Ok(len)
     }
@@ -223,36 +232,90 @@ impl CipherStream {
     ///
     /// [`output_len`]: CipherStream::output_len
     pub fn update_in_place(&mut self, buf: &mut [u8], input_len: usize) -> Result<usize> {
+        let (at, n) = self.update_in_place_after(buf, 0, input_len)?;
+        debug_assert_eq!(at, 0);
+        Ok(n)
+    }
+
+    /// As [`update_in_place`](CipherStream::update_in_place), with the
+    /// input at `buf[front..front + input_len]`. Returns where the output
+    /// begins and its length: bytes the stream kept back from the previous
+    /// call go into the room in front when there is enough of it (so the
+    /// input is not moved; a reader that leaves such room before each
+    /// buffer saves a pass over the data), else the input moves up to
+    /// make room.
+    ///
+    /// ```
+    /// use multiblock::modes::{stream::CipherStream, Mode, Params, Request};
+    /// use multiblock::{BackendChoice, CipherId};
+    ///
+    /// // Kuznyechik XTS keeps back the last block for ciphertext stealing.
+    /// let key = [7u8; 64];
+    /// let req = Request {
+    ///     cipher: CipherId::Kuznyechik, mode: Mode::Xts, key: &key, sbox: None,
+    ///     backend: BackendChoice::Auto,
+    ///     params: Params { data_unit: Some(512), ..Params::default() },
+    /// };
+    /// let want = multiblock::modes::encrypt(&req, &[1u8; 2000])?;
+    ///
+    /// let mut s = CipherStream::encryptor(&req)?;
+    /// let mut out = Vec::new();
+    /// for piece in [&[1u8; 700][..], &[1u8; 1300][..]] {
+    ///     let mut buf = vec![0u8; 64 + piece.len() + 64];
+    ///     buf[64..64 + piece.len()].copy_from_slice(piece);
+    ///     let (at, n) = s.update_in_place_after(&mut buf, 64, piece.len())?;
+    ///     out.extend_from_slice(&buf[at..at + n]);
+    /// }
+    /// s.finalize(&mut out)?;
+    /// assert_eq!(out, want);
+    /// # Ok::<(), multiblock::Error>(())
+    /// ```
+    pub fn update_in_place_after(&mut self, buf: &mut [u8], front: usize, input_len: usize) -> Result<(usize, usize)> {
         let ready = self.output_len(input_len);
-        if input_len > buf.len() || ready > buf.len() {
+        let end = front.checked_add(input_len).filter(|&e| e <= buf.len());
+        let p = ready.min(self.pending.len());
+        // Where the output begins: p bytes before the input, or at 0.
+        let at = front.saturating_sub(p);
+        if end.is_none() || at + ready > buf.len() {
             return Err(Error::Param(format!(
-                "stream output buffer of {} bytes is too small for {} input bytes ({} needed)",
+                "stream output buffer of {} bytes is too small for {} input bytes from byte {front} ({} needed)",
                 buf.len(),
                 input_len,
-                ready.max(input_len)
+                front + ready.max(input_len)
             )));
         }
         self.total += input_len as u64;
         if self.keystream_mode {
-            self.keystream_update(None, &mut buf[..input_len])?;
-            return Ok(input_len);
+            self.keystream_update(None, &mut buf[front..front + input_len])?;
+            return Ok((front, input_len));
         }
         if ready == 0 {
-            self.pending.extend_from_slice(&buf[..input_len]);
-            return Ok(0);
+            self.pending.extend_from_slice(&buf[front..front + input_len]);
+            return Ok((front, 0));
         }
         // Output = pending[..p] ++ input[..ready - p]; the input's rest
-        // becomes the new pending. Save that rest before shifting the input.
-        let p = ready.min(self.pending.len());
-        let mut next: Zeroizing<Vec<u8>> = Zeroizing::new(self.pending[p..].to_vec());
-        next.extend_from_slice(&buf[ready - p..input_len]);
-        if p > 0 {
-            buf.copy_within(..ready - p, p);
-            buf[..p].copy_from_slice(&self.pending[..p]);
+        // becomes the new pending. Save that rest before moving the input.
+        let rest = Zeroizing::new(buf[front + ready - p..front + input_len].to_vec());
+        if at + p > front {
+            buf.copy_within(front..front + ready - p, at + p);
         }
+        buf[at..at + p].copy_from_slice(&self.pending[..p]);
+        self.keep_pending(p, &rest);
+        self.engine.update(&mut buf[at..at + ready], &self.pool)?;
+        Ok((at, ready))
+    }
+
+    /// After the first `p` pending bytes went out: the rest of them, then
+    /// `rest` of the input, are pending.
+    fn keep_pending(&mut self, p: usize, rest: &[u8]) {
+        if p == 0 {
+            self.pending.extend_from_slice(rest);
+            return;
+        }
+        let mut next: Zeroizing<Vec<u8>> = Zeroizing::new(Vec::with_capacity(self.pending.len() - p + rest.len()));
+        next.extend_from_slice(&self.pending[p..]);
+        next.extend_from_slice(rest);
         self.pending = next;
-        self.engine.update(&mut buf[..ready], &self.pool)?;
-        Ok(ready)
     }
 
     /// A keystream mode's update: the saved keystream first, whole units
