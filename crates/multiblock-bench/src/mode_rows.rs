@@ -51,7 +51,9 @@ pub fn few(id: CipherId) -> Vec<Mode> {
     [first(&[Mode::Ctr, Mode::Cnt]), first(&[Mode::Cbc]), first(&[Mode::Mgm, Mode::Gcm])].into_iter().flatten().collect()
 }
 
-/// Rows of every mode of `id` except ECB, or of the modes in `only`.
+/// Rows of every mode of `id`, or of the modes in `only`. The one-shot
+/// calls allocate and fill their output; the `ecb` row shows what that
+/// costs over the in-place ECB of the cipher rows.
 pub fn rows(id: CipherId, backend: &'static str, bytes: usize, reps: usize, only: Option<&[Mode]>) -> Result<Vec<Row>, Failure> {
     let key = crate::measure::key_for(id);
     let info = Cipher::with_id(id, &key, None, choice(backend)).map_err(Failure::input)?.backend();
@@ -59,7 +61,7 @@ pub fn rows(id: CipherId, backend: &'static str, bytes: usize, reps: usize, only
     let len = bytes / id.block_bytes() * id.block_bytes();
     let data: Vec<u8> = (0..len).map(|i| i as u8).collect();
     let mut rows = Vec::new();
-    for mode in Mode::for_cipher(id).into_iter().filter(|m| *m != Mode::Ecb && only.is_none_or(|o| o.contains(m))) {
+    for mode in Mode::for_cipher(id).into_iter().filter(|m| only.is_none_or(|o| o.contains(m))) {
         // Two keys for IEEE 1619 XTS (K1 ‖ K2), one for every other mode.
         let key: Vec<u8> = (0..mode.key_bytes(id)).map(|i| (i * 7 + 1) as u8).collect();
         let Some(req) = request(id, mode, &key, backend, &data[..id.block_bytes() * 2]) else { continue };

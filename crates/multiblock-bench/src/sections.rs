@@ -577,10 +577,10 @@ fn modes(r: &Report) -> Vec<Table> {
         ]);
     }
     if t.rows.is_empty() {
-        Vec::new()
-    } else {
-        vec![t]
+        return Vec::new();
     }
+    t.note("Every mode row is the one-shot call, which copies its input into a new output vector first; its `ecb` row (with --modes) is that call for ECB, the cost every mode row carries over the in-place ECB.");
+    vec![t]
 }
 
 fn default_backend_of(cipher: &str) -> Option<&'static str> {
