@@ -325,13 +325,20 @@ impl Case {
 
     fn mode(&self, mode: Mode, params: &Params, fill: Fill, probe: &dyn Probe) -> Result<(), String> {
         let (cipher, sbox) = self.cipher();
-        let key = fill.bytes(7, cipher.key_bytes());
+        // Two keys for IEEE 1619 XTS (K1 ‖ K2), one for every other mode.
+        let key = fill.bytes(7, mode.key_bytes(cipher));
         // Two and a half blocks: several kernel calls for the sequential
         // modes and a partial last block (DSTU CMAC pads it, §9).
         // (Whole blocks where the mode needs them; padding removal is not
-        // part of the check, see the README's Security section.)
-        let whole = matches!(mode, Mode::Kw | Mode::Cbc);
-        let len = if whole { 2 * cipher.block_bytes() } else { 5 * cipher.block_bytes() / 2 };
+        // part of the check, see the README's Security section.) XTS: two
+        // data units, the first long enough for the tweaks' vector steps
+        // (eight blocks at a time), the second ending in a stolen block.
+        let n = cipher.block_bytes();
+        let len = match mode {
+            Mode::Kw | Mode::Cbc => 2 * n,
+            Mode::Xts => 16 * n + n / 2,
+            _ => 5 * n / 2,
+        };
         let plain = fill.bytes(8, len);
         classify(&key);
         classify(&plain);
@@ -446,7 +453,10 @@ fn mode_work(id: CipherId) -> Vec<Work> {
                 Mode::OmacAcpkm,
                 Params { section_bytes: Some(2 * n), key_section_bytes: Some(if n == 8 { 32 } else { 48 }), ..Params::default() },
             ),
-        ],
+        ]
+        .into_iter()
+        .chain((id == CipherId::Kuznyechik).then(|| Work::Mode(Mode::Xts, Params { data_unit: Some(10 * n), ..Params::default() })))
+        .collect(),
         CipherId::Gost89 => vec![Work::Mode(Mode::Cnt, iv(8)), Work::Mode(Mode::Mac, Params::default())],
         CipherId::Ublock128_128 | CipherId::Ublock128_256 | CipherId::Ublock256_256 => {
             vec![Work::Mode(Mode::Cbc, iv(n))]
@@ -457,6 +467,7 @@ fn mode_work(id: CipherId) -> Vec<Work> {
             Work::Mode(Mode::Cmac, Params::default()),
             Work::Mode(Mode::Ccm, iv(n)),
             Work::Mode(Mode::Kw, Params::default()),
+            Work::Mode(Mode::Xts, iv(n)),
         ],
     }
 }
