@@ -76,6 +76,8 @@ pub struct KuznyechikXts {
     done: u64,
     /// Scratch: the unit numbers of a chunk, then their tweaks.
     starts: Vec<u8>,
+    /// Scratch: the tweaks of a chunk.
+    tweaks: Vec<u8>,
     who: String,
 }
 
@@ -156,6 +158,7 @@ impl KuznyechikXts {
             next,
             done: 0,
             starts: Vec::new(),
+            tweaks: Vec::new(),
             who,
         })
     }
@@ -219,37 +222,36 @@ impl KuznyechikXts {
     /// its own piece (from its place in the chains) as it goes.
     pub(crate) fn update_on(&mut self, data: &mut [u8], pool: &Pool) -> Result<()> {
         self.check_whole(data.len())?;
-        let pass = if pool.threads() > 1 { usize::MAX } else { self.pass_bytes() };
+        let threads = pool.threads() > 1;
+        let pass = if threads { usize::MAX } else { self.pass_bytes() };
+        // One thread: the scratch of the tweaks is kept (wiping a fresh one per pass costs ~0.06 cycles/byte).
+        let mut scratch = std::mem::take(&mut self.tweaks);
+        if !threads {
+            scratch.resize(CHUNK, 0);
+        }
         for part in data.chunks_mut(pass) {
             let (len, blocks) = (part.len(), part.len() / BLOCK);
             let head = self.begin(blocks)?;
             let (chains, cipher, encrypt) = (self.chains(head), &self.data, self.encrypt);
-            // The tweak after the last block, from the piece that ends the part.
-            let last = Mutex::new(chains.start);
-            pool.run(part, BLOCK, |off, piece| {
-                let mut tweaks = Zeroizing::new(vec![0u8; piece.len().min(CHUNK)]);
-                let mut here = chains.at(off / BLOCK);
-                let mut next = here.start;
-                for chunk in piece.chunks_mut(CHUNK) {
-                    let tw = &mut tweaks[..chunk.len()];
-                    next = fill(tw, Some(chunk), here);
-                    here = here.after(chunk.len() / BLOCK, next);
-                    if encrypt {
-                        cipher.encrypt_blocks(chunk)?;
-                    } else {
-                        cipher.decrypt_blocks(chunk)?;
+            self.next = if threads {
+                // The tweak after the last block, from the piece that ends the part.
+                let last = Mutex::new(chains.start);
+                pool.run(part, BLOCK, |off, piece| {
+                    let mut tweaks = Zeroizing::new(vec![0u8; piece.len().min(CHUNK)]);
+                    let mut next = crypt_piece(cipher, encrypt, piece, chains.at(off / BLOCK), &mut tweaks)?;
+                    if off + piece.len() == len {
+                        *last.lock().unwrap_or_else(|e| e.into_inner()) = next;
                     }
-                    xor_in(chunk, tw);
-                }
-                if off + piece.len() == len {
-                    *last.lock().unwrap_or_else(|e| e.into_inner()) = next;
-                }
-                next.zeroize();
-                Ok(())
-            })?;
-            self.next = last.into_inner().unwrap_or_else(|e| e.into_inner());
+                    next.zeroize();
+                    Ok(())
+                })?;
+                last.into_inner().unwrap_or_else(|e| e.into_inner())
+            } else {
+                crypt_piece(cipher, encrypt, part, chains, &mut scratch)?
+            };
             self.done += len as u64;
         }
+        self.tweaks = scratch;
         Ok(())
     }
 
@@ -343,6 +345,27 @@ impl KuznyechikXts {
     }
 }
 
+/// XTS over `piece`, whose tweaks `chains` gives, a [`CHUNK`] at a time:
+/// the tweaks made and XORed in, the cipher, the tweaks XORed again.
+/// `scratch` holds a chunk's tweaks. Returns the tweak after the last
+/// block in its chain.
+fn crypt_piece(cipher: &Cipher, encrypt: bool, piece: &mut [u8], chains: Chains<'_>, scratch: &mut [u8]) -> Result<u128> {
+    let mut here = chains;
+    let mut next = here.start;
+    for chunk in piece.chunks_mut(CHUNK) {
+        let tw = &mut scratch[..chunk.len()];
+        next = fill(tw, Some(chunk), here);
+        here = here.after(chunk.len() / BLOCK, next);
+        if encrypt {
+            cipher.encrypt_blocks(chunk)?;
+        } else {
+            cipher.decrypt_blocks(chunk)?;
+        }
+        xor_in(chunk, tw);
+    }
+    Ok(next)
+}
+
 /// One shot: the whole message through `finish`.
 pub(crate) fn crypt(req: &Request<'_>, data: &[u8], encrypt: bool) -> Result<Vec<u8>> {
     let mut out = data.to_vec();
@@ -370,6 +393,7 @@ impl Drop for KuznyechikXts {
     fn drop(&mut self) {
         self.next.zeroize();
         self.starts.zeroize();
+        self.tweaks.zeroize();
     }
 }
 

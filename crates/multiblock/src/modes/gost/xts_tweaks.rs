@@ -13,7 +13,7 @@
 //! (secret) tweaks: no branch and no address depends on them.
 
 use super::xts::double;
-use crate::simd::{Job, Machine, Simd};
+use crate::simd::{Avx512, Job, Machine, Simd};
 
 /// Tweaks kept in the registers: block j + IN_FLIGHT's tweak is block j's
 /// times x^IN_FLIGHT.
@@ -125,7 +125,7 @@ pub(crate) fn fill(tweaks: &mut [u8], data: Option<&mut [u8]>, chains: Chains<'_
     {
         use crate::simd::{Avx2, Avx512Bw, Ssse3, Xmm, Ymm, Zmm};
         if let Some(m) = Zmm::<Avx512Bw>::detect() {
-            return fill_on(m, tweaks, data, chains);
+            return fill_on_wide(m, tweaks, data, chains);
         }
         if let Some(m) = Ymm::<Avx2>::detect() {
             return fill_on(m, tweaks, data, chains);
@@ -144,17 +144,114 @@ pub(crate) fn fill(tweaks: &mut [u8], data: Option<&mut [u8]>, chains: Chains<'_
 /// (stored well before, so the loads do not wait on store forwarding) and
 /// moved on by x^8 a step, the data XORed as they go.
 pub(crate) fn fill_on<M: Simd>(m: M, tweaks: &mut [u8], data: Option<&mut [u8]>, chains: Chains<'_>) -> u128 {
+    first_eight(tweaks, chains, 0);
+    steps(m, tweaks, data, chains)
+}
+
+/// [`fill_on`] for 64-byte registers with AVX-512's two-source permute:
+/// the first eight tweaks of the data units four units at a time in
+/// vector registers too ([`UnitHeads`]).
+pub(crate) fn fill_on_wide<M: Avx512>(m: M, tweaks: &mut [u8], data: Option<&mut [u8]>, chains: Chains<'_>) -> u128 {
+    debug_assert_eq!(M::BYTES, 64);
+    let units = m.vectorize(UnitHeads { m, tweaks: &mut *tweaks, chains });
+    first_eight(tweaks, chains, units);
+    steps(m, tweaks, data, chains)
+}
+
+/// The first eight tweaks (or fewer in a short chain) of the head chain
+/// and of the data units from unit `from` on, by doubling.
+fn first_eight(tweaks: &mut [u8], chains: Chains<'_>, from: usize) {
     let blocks = tweaks.len() / 16;
     let mut k = 0;
     while let Some((first, len, start)) = chains.chain(k, blocks) {
         let heads = len.min(IN_FLIGHT);
         fill_scalar(start, &mut tweaks[16 * first..16 * (first + heads)], None);
-        k += 1;
+        k = if k == 0 { from + 1 } else { k + 1 };
     }
+}
+
+/// The vector pass of [`fill_on`], after [`first_eight`].
+fn steps<M: Simd>(m: M, tweaks: &mut [u8], data: Option<&mut [u8]>, chains: Chains<'_>) -> u128 {
     match M::BYTES / 16 {
         4 => m.vectorize(Fill::<M, { IN_FLIGHT / 4 }> { m, tweaks, data, chains }),
         2 => m.vectorize(Fill::<M, { IN_FLIGHT / 2 }> { m, tweaks, data, chains }),
         _ => m.vectorize(Fill::<M, IN_FLIGHT> { m, tweaks, data, chains }),
+    }
+}
+
+/// A 64-byte register of eight quadwords.
+#[inline(always)]
+fn quadwords<M: Simd>(m: M, q: [u64; 8]) -> M::V {
+    let mut b = [0u8; 64];
+    for (chunk, w) in b.chunks_exact_mut(8).zip(q) {
+        chunk.copy_from_slice(&w.to_le_bytes());
+    }
+    m.load(&b)
+}
+
+/// The first eight tweaks of data units, four units at a time: their
+/// first tweaks T_0..T_3 are one 64-byte load, seven doublings of all four
+/// lanes give T_i·x^j for j < 8, and two 4×4 transposes of 128-bit lanes
+/// (`vpermt2q`) turn those into each unit's two registers of tweaks
+/// (about 17 vector operations per unit, against eight doublings and
+/// sixteen stores in general registers). Returns how many units it did
+/// (a multiple of four; it stops at the first group with a chain shorter
+/// than eight blocks).
+struct UnitHeads<'a, M: Avx512> {
+    m: M,
+    tweaks: &'a mut [u8],
+    chains: Chains<'a>,
+}
+
+impl<M: Avx512> Job for UnitHeads<'_, M> {
+    type Output = usize;
+
+    #[inline(always)]
+    fn run(self) -> usize {
+        let UnitHeads { m, tweaks, chains } = self;
+        let blocks = tweaks.len() / 16;
+        // Per 128-bit lane: the carry out of the low half goes into the
+        // high half's bit 0, out of the high half as 0x87 into the low half.
+        let mut fold = [0u8; 16];
+        fold[0] = 0x87;
+        fold[8] = 1;
+        let fold = m.splat128(&fold);
+        let zero = m.zero();
+        // (a ‖ b) quadword indices: lanes 0 and 2 of a and b interleaved,
+        // lanes 1 and 3 likewise; then halves of two such results.
+        let even = quadwords(m, [0, 1, 8, 9, 4, 5, 12, 13]);
+        let odd = quadwords(m, [2, 3, 10, 11, 6, 7, 14, 15]);
+        let low = quadwords(m, [0, 1, 2, 3, 8, 9, 10, 11]);
+        let high = quadwords(m, [4, 5, 6, 7, 12, 13, 14, 15]);
+        let units = chains.unit_tweaks.len() / 16;
+        let mut u = 0;
+        while u + 4 <= units {
+            // Unit u + 3's chain (number u + 4) must hold eight blocks; then so do the others.
+            match chains.chain(u + 4, blocks) {
+                Some((_, len, _)) if len >= IN_FLIGHT && chains.per_unit >= IN_FLIGHT => {}
+                _ => break,
+            }
+            let mut r = [zero; IN_FLIGHT];
+            r[0] = m.load(&chains.unit_tweaks[16 * u..]);
+            for j in 1..IN_FLIGHT {
+                let carry = m.shr64::<63>(r[j - 1]);
+                let mask = m.sub64(zero, m.shuffle32::<0x4E>(carry));
+                r[j] = m.xor(m.shl64::<1>(r[j - 1]), m.and(mask, fold));
+            }
+            for half in 0..2 {
+                let q = &r[4 * half..4 * half + 4];
+                let (e01, o01) = (m.permi2q(q[0], even, q[1]), m.permi2q(q[0], odd, q[1]));
+                let (e23, o23) = (m.permi2q(q[2], even, q[3]), m.permi2q(q[2], odd, q[3]));
+                // Unit i's tweaks x^(4·half) .. x^(4·half + 3).
+                let per = [m.permi2q(e01, low, e23), m.permi2q(o01, low, o23), m.permi2q(e01, high, e23), m.permi2q(o01, high, o23)];
+                for (i, v) in per.into_iter().enumerate() {
+                    let first = chains.head + (u + i) * chains.per_unit + 4 * half;
+                    m.store(v, &mut tweaks[16 * first..]);
+                }
+            }
+            u += 4;
+        }
+        u
     }
 }
 
@@ -295,7 +392,13 @@ mod tests {
     /// definition's, for chains shorter and longer than the eight in
     /// flight, with and without a head, from tweaks that carry out of the
     /// top bit.
+    type Vectorised<M> = fn(M, &mut [u8], Option<&mut [u8]>, Chains<'_>) -> u128;
+
     fn agrees<M: Simd>(m: M) {
+        agrees_with(m, fill_on::<M>);
+    }
+
+    fn agrees_with<M: Simd>(m: M, vectorised: Vectorised<M>) {
         for per_unit in [1usize, 2, 7, 8, 9, 16, 32, 1 << 40] {
             for head in [0usize, 1, 5, 8, 13, 40] {
                 for blocks in [0usize, 1, 7, 8, 9, 15, 16, 17, 31, 64, 67, 200] {
@@ -311,7 +414,7 @@ mod tests {
                     for vector in [false, true] {
                         let (mut t, mut d) = (vec![0u8; 16 * blocks], data.clone());
                         let next = if vector {
-                            fill_on(m, &mut t, Some(&mut d), c)
+                            vectorised(m, &mut t, Some(&mut d), c)
                         } else {
                             fill_scalar_chains(&mut t, Some(&mut d), c)
                         };
@@ -323,7 +426,7 @@ mod tests {
                         }
                         let mut t2 = vec![0u8; 16 * blocks];
                         if vector {
-                            fill_on(m, &mut t2, None, c);
+                            vectorised(m, &mut t2, None, c);
                         } else {
                             fill_scalar_chains(&mut t2, None, c);
                         }
@@ -388,6 +491,15 @@ mod tests {
         agrees(Emu::<16>);
         agrees(Emu::<32>);
         agrees(Emu::<64>);
+        agrees_with(Emu::<64>, fill_on_wide::<Emu<64>>);
+        // The vector heads do cover units (whole groups of four with eight blocks each).
+        let unit_tweaks = bytes(5, 16 * 9);
+        for (blocks, want) in [(200usize, 4usize), (3 + 7 * 32 + 8, 8), (3 + 7 * 32 + 7, 4)] {
+            let mut t = vec![0u8; 16 * blocks];
+            let c = Chains { start: 1, head: 3, unit_tweaks: &unit_tweaks[..16 * (blocks - 3).div_ceil(32)], per_unit: 32 };
+            let m = Emu::<64>;
+            assert_eq!(m.vectorize(UnitHeads { m, tweaks: &mut t, chains: c }), want, "{blocks} blocks");
+        }
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -396,6 +508,7 @@ mod tests {
         use crate::simd::{Avx2, Avx512Bw, Ssse3, Xmm, Ymm, Zmm};
         if let Some(m) = Zmm::<Avx512Bw>::detect() {
             agrees(m);
+            agrees_with(m, fill_on_wide::<Zmm<Avx512Bw>>);
         }
         if let Some(m) = Ymm::<Avx2>::detect() {
             agrees(m);
