@@ -47,12 +47,6 @@ const BLOCK: usize = 16;
 /// would pay for every 16 units.
 const UNITS_AHEAD: usize = 256;
 
-/// x·t in GF(2^128) with IEEE 1619's byte order: `t` is the block read as a
-/// little-endian integer. Constant time (the reduction is a mask).
-#[inline(always)]
-pub(crate) fn double(t: u128) -> u128 {
-    (t << 1) ^ (0u128.wrapping_sub(t >> 127) & 0x87)
-}
 
 /// Streaming IEEE 1619 XTS over Kuznyechik. [`KuznyechikXts::update`]
 /// takes whole blocks; [`KuznyechikXts::finish`] takes the end of the
