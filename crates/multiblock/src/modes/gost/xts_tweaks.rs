@@ -365,18 +365,11 @@ fn xor_blocks(d: &mut [u8], t: &[u8]) {
 mod tests {
     use super::*;
     use crate::simd::emu::Emu;
+    use crate::test_rng::Rng;
 
-    /// Random bytes from a fixed seed (xorshift), enough for test data.
+    /// Random bytes from a fixed seed.
     fn bytes(seed: u64, n: usize) -> Vec<u8> {
-        let mut s = seed | 1;
-        (0..n)
-            .map(|_| {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                s as u8
-            })
-            .collect()
+        Rng(seed | 1).bytes(n)
     }
 
     /// The tweak of block `b` straight from the definition: its chain's
