@@ -361,11 +361,23 @@ class HMAC:
     def block_size(self) -> int:
         """The hash's block in bytes."""
 
-def hmac_new(key: Buffer, msg: Optional[Buffer] = None, digestmod: Union[HashName, str] = "streebog-256") -> HMAC:
+def hmac_new(
+    key: Buffer,
+    msg: Optional[Buffer] = None,
+    digestmod: Union[HashName, str] = "streebog-256",
+    *,
+    backend: Optional[str] = None,
+) -> HMAC:
     """HMAC (RFC 2104; over Streebog, RFC 7836 §4.1) as hmac.new, with
-    `digestmod` a hash name."""
+    `digestmod` a hash name and `backend` one of backends(digestmod)."""
 
-def hmac_digest(key: Buffer, msg: Buffer, digestmod: Union[HashName, str] = "streebog-256") -> bytes:
+def hmac_digest(
+    key: Buffer,
+    msg: Buffer,
+    digestmod: Union[HashName, str] = "streebog-256",
+    *,
+    backend: Optional[str] = None,
+) -> bytes:
     """The HMAC tag of one message, as hmac.digest."""
 
 class KupynaMAC:

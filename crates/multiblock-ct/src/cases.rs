@@ -264,12 +264,12 @@ impl Case {
         let tag = || -> Result<Vec<u8>, Error> {
             match self.work {
                 Work::KupynaMac => {
-                    let mut mac = KupynaMac::new(id.digest_bytes() * 8, &key)?;
+                    let mut mac = KupynaMac::with_backend(id.digest_bytes() * 8, &key, self.choice())?;
                     mac.update(&message);
                     Ok(mac.finalize_reset())
                 }
                 _ => {
-                    let mut mac = Hmac::new(id, &key)?;
+                    let mut mac = Hmac::with_backend(id, &key, self.choice())?;
                     mac.update(&message);
                     Ok(mac.finalize())
                 }

@@ -94,13 +94,20 @@ fn digestmod_id(digestmod: &str) -> PyResult<HashId> {
     HashId::from_name(digestmod).map_err(to_py)
 }
 
-/// hmac_new(key, msg=None, digestmod="streebog-256") -> HMAC, the shape of
-/// `hmac.new`; `digestmod` names the hash.
+/// hmac_new(key, msg=None, digestmod="streebog-256", *, backend=None) ->
+/// HMAC, the shape of `hmac.new`; `digestmod` names the hash, `backend` one
+/// of its backends (`backends(digestmod)`).
 #[pyfunction]
-#[pyo3(signature = (key, msg=None, digestmod="streebog-256"))]
-pub fn hmac_new(py: Python<'_>, key: &Bound<'_, PyAny>, msg: Option<&Bound<'_, PyAny>>, digestmod: &str) -> PyResult<PyHmac> {
+#[pyo3(signature = (key, msg=None, digestmod="streebog-256", *, backend=None))]
+pub fn hmac_new(
+    py: Python<'_>,
+    key: &Bound<'_, PyAny>,
+    msg: Option<&Bound<'_, PyAny>>,
+    digestmod: &str,
+    backend: Option<&str>,
+) -> PyResult<PyHmac> {
     let key = bytes_of(key)?;
-    let mut mac = Hmac::new(digestmod_id(digestmod)?, key.as_bytes()).map_err(to_py)?;
+    let mut mac = Hmac::with_backend(digestmod_id(digestmod)?, key.as_bytes(), choice(backend)).map_err(to_py)?;
     if let Some(msg) = msg {
         let msg = bytes_of(msg)?;
         let msg = msg.as_bytes();
@@ -109,13 +116,19 @@ pub fn hmac_new(py: Python<'_>, key: &Bound<'_, PyAny>, msg: Option<&Bound<'_, P
     Ok(PyHmac { state: Mutex::new(mac) })
 }
 
-/// hmac_digest(key, msg, digestmod="streebog-256") -> bytes: the tag of
-/// one message, the shape of `hmac.digest`.
+/// hmac_digest(key, msg, digestmod="streebog-256", *, backend=None) ->
+/// bytes: the tag of one message, the shape of `hmac.digest`.
 #[pyfunction]
-#[pyo3(signature = (key, msg, digestmod="streebog-256"))]
-pub fn hmac_digest<'py>(py: Python<'py>, key: &Bound<'py, PyAny>, msg: &Bound<'py, PyAny>, digestmod: &str) -> PyResult<Bound<'py, PyBytes>> {
+#[pyo3(signature = (key, msg, digestmod="streebog-256", *, backend=None))]
+pub fn hmac_digest<'py>(
+    py: Python<'py>,
+    key: &Bound<'py, PyAny>,
+    msg: &Bound<'py, PyAny>,
+    digestmod: &str,
+    backend: Option<&str>,
+) -> PyResult<Bound<'py, PyBytes>> {
     let key = bytes_of(key)?;
-    let mut mac = Hmac::new(digestmod_id(digestmod)?, key.as_bytes()).map_err(to_py)?;
+    let mut mac = Hmac::with_backend(digestmod_id(digestmod)?, key.as_bytes(), choice(backend)).map_err(to_py)?;
     let msg = bytes_of(msg)?;
     let msg = msg.as_bytes();
     let tag = run_maybe_detached(py, msg.len(), || {

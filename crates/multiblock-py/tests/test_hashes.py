@@ -213,6 +213,15 @@ def test_hmac_matches_pythons_hmac_over_these_hashes(name):
         assert (ours.digest_size, ours.block_size, ours.name) == (SIZES[name][0], SIZES[name][1], "hmac-" + name)
 
 
+def test_hmac_runs_on_every_backend_of_its_hash():
+    for name, want in HMAC:
+        for b in multiblock.backends(name):
+            assert multiblock.hmac_new(HMAC_KEY, HMAC_MSG, name, backend=b).hexdigest() == want, b
+            assert multiblock.hmac_digest(HMAC_KEY, HMAC_MSG, name, backend=b).hex() == want, b
+    with pytest.raises(ValueError):
+        multiblock.hmac_new(HMAC_KEY, digestmod="streebog-256", backend="no-such-backend")
+
+
 def test_hmac_copies_are_independent():
     m = multiblock.hmac_new(b"key", b"prefix ", "kupyna-256")
     c = m.copy()

@@ -56,12 +56,10 @@ struct Spec<'a> {
 impl Spec<'_> {
     fn keyed(&self) -> Result<HashMac, Failure> {
         let what = |e: multiblock::Error| Failure::Input(format!("--mode {} --hash {}: {e}", self.mode, self.id));
+        let choice = self.backend.map_or(BackendChoice::Auto, BackendChoice::Named);
         Ok(match self.mode {
-            "hmac" => HashMac::Hmac(Box::new(Hmac::new(self.id, &self.key).map_err(what)?)),
-            _ => {
-                let choice = self.backend.map_or(BackendChoice::Auto, BackendChoice::Named);
-                HashMac::Kupyna(KupynaMac::with_backend(self.id.digest_bytes() * 8, &self.key, choice).map_err(what)?)
-            }
+            "hmac" => HashMac::Hmac(Box::new(Hmac::with_backend(self.id, &self.key, choice).map_err(what)?)),
+            _ => HashMac::Kupyna(KupynaMac::with_backend(self.id.digest_bytes() * 8, &self.key, choice).map_err(what)?),
         })
     }
 }
@@ -163,8 +161,6 @@ fn spec(a: &MacArgs) -> Result<Spec<'_>, Failure> {
         ("--nb", c.nb.is_some()),
         ("--key-meshing", c.key_meshing),
         ("--threads", c.threads.is_some()),
-        // HMAC runs on its hash's default backend (MULTIBLOCK_BACKEND chooses another).
-        ("--backend", mode == "hmac" && c.backend.is_some()),
     ];
     if let Some((flag, _)) = unused.iter().find(|(_, set)| *set) {
         let why = if *flag == "--cipher" { " (it runs over --hash, not a cipher)" } else { "" };
