@@ -471,9 +471,12 @@ int mb_hmac(const char *algo, const uint8_t *key, size_t key_len,
  * threads at once. (mb_hmac_ctx: mb_hmac names the one-shot function.) */
 typedef struct mb_hmac_ctx mb_hmac_ctx;
 
-/* A new HMAC of `algo` under `key` in *out (NULL on any error); the key
- * bytes are not kept. Errors: as mb_hmac's. Free with mb_hmac_free. */
-int mb_hmac_new(mb_hmac_ctx **out, const char *algo, const uint8_t *key, size_t key_len);
+/* A new HMAC of `algo` under `key` in *out (NULL on any error), on the
+ * hash's backend named `backend` (NULL: the default, as mb_hash_new); the
+ * key bytes are not kept. Errors: as mb_hmac's, and MB_ERR_UNKNOWN_BACKEND,
+ * MB_ERR_BACKEND_UNAVAILABLE. Free with mb_hmac_free. */
+int mb_hmac_new(mb_hmac_ctx **out, const char *algo, const uint8_t *key, size_t key_len,
+                const char *backend);
 
 /* Feeds `len` bytes of the message. */
 int mb_hmac_update(mb_hmac_ctx *hmac, const uint8_t *data, size_t len);

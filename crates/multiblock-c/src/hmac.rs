@@ -5,7 +5,7 @@
 use std::ffi::{c_char, c_int};
 
 use multiblock::hash::Hmac;
-use multiblock::Error;
+use multiblock::{BackendChoice, Error};
 
 use crate::args::{self, Output};
 use crate::hash::hash_id;
@@ -48,13 +48,20 @@ pub unsafe extern "C" fn mb_hmac(
 /// # Safety
 /// See `mb_hmac_new` in include/multiblock.h.
 #[no_mangle]
-pub unsafe extern "C" fn mb_hmac_new(out: *mut *mut MbHmac, algo: *const c_char, key: *const u8, key_len: usize) -> c_int {
+pub unsafe extern "C" fn mb_hmac_new(
+    out: *mut *mut MbHmac,
+    algo: *const c_char,
+    key: *const u8,
+    key_len: usize,
+    backend: *const c_char,
+) -> c_int {
     guard(|| {
         let make = || {
-            // SAFETY (both reads): the header's contract on these arguments.
+            // SAFETY (every read): the header's contract on these arguments.
             let id = unsafe { hash_id(algo) }?;
             let key = unsafe { args::bytes(key, key_len, "key") }?;
-            let keyed = Hmac::new(id, key)?;
+            let backend = unsafe { args::optional_name(backend, "backend") }?;
+            let keyed = Hmac::with_backend(id, key, backend.map_or(BackendChoice::Auto, BackendChoice::Named))?;
             Ok(MbHmac { current: keyed.clone(), keyed })
         };
         // SAFETY: `out` is NULL or points at a writable pointer (the header's contract).

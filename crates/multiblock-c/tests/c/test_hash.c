@@ -87,7 +87,7 @@ static void rfc_6986(const char *algo, const char *want_hex) {
     mb_hash_free(h);
 }
 
-static void rfc_7836(const char *algo, const char *want_hex) {
+static void rfc_7836(const char *algo, const char *want_hex, const char *backend) {
     uint8_t key[32], msg[16], want[64], out[64];
     size_t key_len = unhex(HMAC_KEY, key), msg_len = unhex(HMAC_MSG, msg), want_len = unhex(want_hex, want);
     size_t len = sizeof out;
@@ -95,8 +95,8 @@ static void rfc_7836(const char *algo, const char *want_hex) {
     check(rc == MB_OK && len == want_len && memcmp(out, want, len) == 0, algo, "mb_hmac", rc);
 
     mb_hmac_ctx *h = NULL;
-    rc = mb_hmac_new(&h, algo, key, key_len);
-    check(rc == MB_OK && h != NULL && mb_hmac_tag_size(h) == want_len, algo, "mb_hmac_new", rc);
+    rc = mb_hmac_new(&h, algo, key, key_len, backend);
+    check(rc == MB_OK && h != NULL && mb_hmac_tag_size(h) == want_len, algo, backend ? backend : "mb_hmac_new", rc);
     if (!h) return;
     for (int round = 0; round < 2; round++) { /* final starts over under the same key */
         mb_hmac_update(h, msg, 3);
@@ -181,8 +181,18 @@ static void misuse(void) {
 int main(void) {
     rfc_6986("streebog-256", M1_256);
     rfc_6986("streebog-512", M1_512);
-    rfc_7836("streebog-256", HMAC_256);
-    rfc_7836("streebog-512", HMAC_512);
+    /* The default backend, then two named ones (every CPU runs them). */
+    static const char *hmac_backends[] = {NULL, "portable", "reference"};
+    for (size_t b = 0; b < sizeof hmac_backends / sizeof hmac_backends[0]; b++) {
+        rfc_7836("streebog-256", HMAC_256, hmac_backends[b]);
+        rfc_7836("streebog-512", HMAC_512, hmac_backends[b]);
+    }
+    {
+        mb_hmac_ctx *bad = NULL;
+        uint8_t k[1] = {0};
+        int rc = mb_hmac_new(&bad, "streebog-256", k, 1, "no-such-backend");
+        check(rc == MB_ERR_UNKNOWN_BACKEND && bad == NULL, "streebog-256", "mb_hmac_new of an unknown backend", rc);
+    }
     const char *named[] = {"streebog-256", "streebog-512", "kupyna-256", "kupyna-384", "kupyna-512"};
     for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) forms_agree(named[i]);
     misuse();
