@@ -84,8 +84,8 @@ impl Hmac {
             *p = k ^ OPAD;
         }
         outer.update(&pad[..block]);
-        pad.zeroize();
-        k0.zeroize();
+        pad[..].zeroize();
+        k0[..].zeroize();
         Ok(Hmac { id, inner, outer })
     }
 

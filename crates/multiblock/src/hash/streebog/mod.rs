@@ -76,11 +76,22 @@ pub(crate) trait Compress: Send + Sync {
 
 /// The running values of §8: h, N (bits hashed so far) and Σ (the sum of
 /// the blocks).
-#[derive(Clone, Zeroize)]
+#[derive(Clone)]
 pub(crate) struct State {
     pub(crate) h: Block,
     pub(crate) n: Block,
     pub(crate) sigma: Block,
+}
+
+/// Each field wiped as a slice (one fill and a barrier); an array's own
+/// `zeroize` writes one volatile byte and a fence at a time, which cost
+/// more than a compression on short messages.
+impl Zeroize for State {
+    fn zeroize(&mut self) {
+        self.h[..].zeroize();
+        self.n[..].zeroize();
+        self.sigma[..].zeroize();
+    }
 }
 
 impl State {
@@ -161,7 +172,7 @@ impl Clone for Core {
 impl Drop for Core {
     fn drop(&mut self) {
         self.state.zeroize();
-        self.buf.zeroize();
+        self.buf[..].zeroize();
     }
 }
 
@@ -210,7 +221,7 @@ impl Core {
     /// Starts over with an empty message (the state and buffer wiped).
     pub(crate) fn reset(&mut self) {
         self.state.zeroize();
-        self.buf.zeroize();
+        self.buf[..].zeroize();
         self.state = State::new(self.digest_bytes);
         self.buffered = 0;
     }
@@ -235,7 +246,7 @@ fn finish(kernel: &dyn Compress, st: &mut State, rest: &[u8], out: &mut [u8]) {
     kernel.g(&mut st.h, &zero, &st.n);
     kernel.g(&mut st.h, &zero, &st.sigma);
     out.copy_from_slice(&st.h[64 - out.len()..]);
-    m.zeroize();
+    m[..].zeroize();
 }
 
 /// Hashes independent messages (any lengths), many at once in the SIMD lanes where the backend can.

@@ -42,8 +42,8 @@ impl Compress for Portable {
             state = xor(&state, &k);
         }
         *h = xor(&xor(&state, h), m);
-        k.zeroize();
-        state.zeroize();
+        k[..].zeroize();
+        state[..].zeroize();
     }
 }
 
@@ -59,7 +59,7 @@ fn lps(a: &mut Block) {
     for (o, w) in a.as_chunks_mut::<8>().0.iter_mut().zip(p.as_chunks::<8>().0) {
         *o = l(u64::from_le_bytes(*w)).to_le_bytes();
     }
-    p.zeroize();
+    p[..].zeroize();
 }
 
 /// l(w) = ⊕ A[i]·w_(63−i), each term masked by arithmetic.
