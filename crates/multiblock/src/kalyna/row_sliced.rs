@@ -83,9 +83,7 @@ const fn shift_of(row: usize, nb: usize) -> usize {
 }
 
 /// The round keys in row form, and the ShiftRows shuffles, for one variant.
-#[derive(Zeroize, ZeroizeOnDrop)]
 pub(crate) struct RowKeys {
-    #[zeroize(skip)]
     variant: Variant,
     /// enc[r][i]: row i of K_r as a 64-bit lane, broadcast by the kernel
     /// (`vpbroadcastq` or an embedded broadcast: a load like any other).
@@ -99,11 +97,28 @@ pub(crate) struct RowKeys {
     first: Pattern,
     last: Pattern,
     /// ShiftRows / InvShiftRows `vpshufb` indices per row (public).
-    #[zeroize(skip)]
     sr: &'static [Pattern; 8],
-    #[zeroize(skip)]
     isr: &'static [Pattern; 8],
 }
+
+/// The round keys wiped as flat slices (one fill and a barrier each; the
+/// derive would write one volatile word and a fence at a time).
+impl Zeroize for RowKeys {
+    fn zeroize(&mut self) {
+        self.enc.as_flattened_mut().zeroize();
+        self.dec.as_flattened_mut().zeroize();
+        self.first[..].zeroize();
+        self.last[..].zeroize();
+    }
+}
+
+impl Drop for RowKeys {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for RowKeys {}
 
 /// The ShiftRows and InvShiftRows `vpshufb` indices per row for nb columns.
 /// Byte p = 8q + c of a register is column c of chunk q; within its 16-byte

@@ -8,11 +8,27 @@ use super::Keys;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Round keys for encryption and decryption; wiped on drop.
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+#[derive(Clone)]
 pub(super) struct RoundKeys {
     pub(super) enc: [u32; 32],
     pub(super) dec: [u32; 32],
 }
+
+/// Wiped as slices (one fill and a barrier each, not a fence per word).
+impl Zeroize for RoundKeys {
+    fn zeroize(&mut self) {
+        self.enc[..].zeroize();
+        self.dec[..].zeroize();
+    }
+}
+
+impl Drop for RoundKeys {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for RoundKeys {}
 
 impl RoundKeys {
     pub(super) fn new(keys: &Keys) -> RoundKeys {
