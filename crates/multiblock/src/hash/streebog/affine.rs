@@ -275,7 +275,7 @@ impl<M: Machine64, const SPREAD8: bool, const L: usize> Job for Many<'_, M, SPRE
 
 /// Independent compressions run this many at a time (two chains fill the
 /// pipes that one chain's latency leaves idle).
-const LANES: usize = 2;
+pub(super) const LANES: usize = 2;
 
 impl<M: Machine64, const SPREAD8: bool> Compress for AffineKernel<M, SPREAD8> {
     fn g(&self, h: &mut Block, n: &Block, msg: &Block) {

@@ -1,6 +1,6 @@
 //! `avx512-gfni`: the kernel of `affine.rs` on zmm (AVX-512 VBMI + GFNI).
 
-use super::affine::AffineKernel;
+use super::affine::{AffineKernel, LANES};
 use super::Compress;
 use crate::backend::Backend;
 use crate::simd::{Avx512Gfni, Machine, Zmm};
@@ -14,7 +14,7 @@ type Z = Zmm<Avx512Gfni>;
 pub(super) const SPREAD8: bool = false;
 
 pub(super) const BACKEND: Backend<(), Box<dyn Compress>> = Backend {
-    info: BackendInfo { name: "avx512-gfni", constant_time: true, ways: 1, needs: <Z as Machine>::NEEDS },
+    info: BackendInfo { name: "avx512-gfni", constant_time: true, ways: LANES, needs: <Z as Machine>::NEEDS },
     available: <Z as Machine>::available,
     new: |_| Box::new(AffineKernel::<Z, SPREAD8>(Z::detect().expect("a backend is built only where the CPU runs it"))),
 };
