@@ -291,10 +291,10 @@ fn emulated_trn_transposes_and_tbl_zeroes() {
             }
         }
     }
-    for j in 0..8 {
-        for s in 0..16 {
+    for (j, reg) in r.iter().enumerate() {
+        for (s, &byte) in reg.iter().enumerate() {
             // Register j, slot 8h + w ← register w, slot 8h + j.
-            assert_eq!(r[j][s], (16 * (s % 8) + 8 * (s / 8) + j) as u8, "register {j}, slot {s}");
+            assert_eq!(byte, (16 * (s % 8) + 8 * (s / 8) + j) as u8, "register {j}, slot {s}");
         }
     }
     let table: [u8; 16] = core::array::from_fn(|i| 0xa0 + i as u8);
