@@ -21,7 +21,8 @@
 //! - L: output register j = ⊕_i M_(j, i)·(register i), M_(j, i) the 8×8
 //!   bit block of A (§5) from input byte i to output byte j, each product
 //!   by two 16-entry nibble tables (`TBL` on one register): the nibbles of
-//!   each input (`AND`, `USHR`) 16, 128 `TBL`, 120 `EOR`: 264;
+//!   each input (`AND`, `USHR`) 16, 128 `TBL`, 120 `EOR` (four chains per
+//!   output): 264;
 //! - the round's keys: X ⊕ K_(i+1) and K_(i+1) ⊕ C_(i+2) per register
 //!   (`ZIP2` with zero moves K to X's half, two `EOR`): 24.
 //!
@@ -32,11 +33,12 @@
 //! (2 KiB) and π's 16 registers are loaded from constant addresses.
 //!
 //! The compiled round (release build for aarch64, the round loop counted
-//! in the disassembly): 603 instructions, of which 376 vector arithmetic
-//! (the count above and 8 `EOR`), 155 loads (L's 128 tables, which LLVM
-//! hoists out of the loop and reloads from the stack; π by 4 `LD1` of
-//! four registers; C_i; spills), 33 stores (spills), 32 register moves
-//! and ≈ 7 scalar: ≈ 7 900 instructions per block, ≈ 120 per byte. The
+//! in the disassembly): 597 instructions, of which 375 vector arithmetic
+//! (the count above, π's index steps of −128 as `EOR`, and 7 constants
+//! made again), 152 loads (134 from the stack: L's 128 tables, which
+//! LLVM hoists out of the loop and keeps there, and spills; π by 4 `LD1`
+//! of four registers; C_i), 31 stores (spills), 31 register moves and 8
+//! scalar: ≈ 7 800 instructions per block, ≈ 120 per byte. The
 //! constant-time check under qemu counts ≈ 230k instructions for its
 //! Streebog case (messages of 1 and 131 bytes, whole, split and many),
 //! against ≈ 3.6M on `portable`. Counted, not measured: no aarch64
@@ -161,17 +163,23 @@ fn lps<M: Machine16>(m: M, v: Regs<M>) -> Regs<M> {
         *r = m.lookup256(&PI, *r);
     }
     let t = transpose(m, s);
-    // Input by input: its two nibbles, then its products into every output.
+    // The nibbles of every input, then output by output its 16 lookups.
     let low = m.splat8(0x0f);
-    let mut out = [m.zero(); 8];
+    let mut lo = t;
+    let mut hi = t;
     for i in 0..8 {
-        let lo = m.and(t[i], low);
-        let hi = m.shr8::<4>(t[i]);
-        for j in 0..8 {
+        lo[i] = m.and(t[i], low);
+        hi[i] = m.shr8::<4>(t[i]);
+    }
+    let mut out = t;
+    for j in 0..8 {
+        let mut acc = [m.zero(); 4];
+        for i in 0..8 {
             let tables = &NIBBLES[j][i];
-            let p = m.xor(m.tbl(m.load(&tables[0]), lo), m.tbl(m.load(&tables[1]), hi));
-            out[j] = if i == 0 { p } else { m.xor(out[j], p) };
+            let p = m.xor(m.tbl(m.load(&tables[0]), lo[i]), m.tbl(m.load(&tables[1]), hi[i]));
+            acc[i % 4] = if i < 4 { p } else { m.xor(acc[i % 4], p) };
         }
+        out[j] = m.xor(m.xor(acc[0], acc[1]), m.xor(acc[2], acc[3]));
     }
     out
 }
