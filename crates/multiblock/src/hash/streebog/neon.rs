@@ -43,8 +43,9 @@
 //! Streebog case (messages of 1 and 131 bytes, whole, split and many),
 //! against ≈ 3.6M on `portable`. Counted, not measured: no aarch64
 //! hardware was at hand; under qemu-user (which says nothing of a real
-//! CPU's speed) a 1 MiB message takes 0.31 of `portable`'s time, and
-//! 64-byte messages 0.33.
+//! CPU's speed) a 1 MiB message and 64-byte messages one by one take
+//! about a third of `portable`'s time (three runs on a shared machine:
+//! 1 MiB 0.31, 0.33 and 0.52; 64-byte messages 0.33, 0.30, 0.33).
 //!
 //! Other ways, counted per LPS of the pair:
 //! - L by masks over the 64 input bits of each word (64-bit lanes: shift,
