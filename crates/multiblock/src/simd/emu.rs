@@ -4,7 +4,7 @@
 //! vocabulary; `simd::tests` checks it against the real instructions where
 //! the CPU has them.
 
-use super::{Avx512, Clmul, CrossLanes, Gfni, Job, Machine, Narrow, Simd, Table256, Vbmi};
+use super::{Avx512, Clmul, CrossLanes, Gfni, Interleave, Job, Machine, Narrow, Simd, Table256, Vbmi};
 use crate::cpu::CpuFeatures;
 
 /// The emulated machine; N is 16, 32 or 64.
@@ -300,6 +300,33 @@ impl<const N: usize> Table256 for Emu<N> {
     fn lookup256(self, table: &[u8; 256], x: R<N>) -> R<N> {
         map(|i| table[usize::from(x[i])])
     }
+}
+
+/// ARM's definitions, per 16-byte register.
+impl<const N: usize> Interleave for Emu<N> {
+    fn tbl(self, table: R<N>, idx: R<N>) -> R<N> {
+        map(|i| if idx[i] < 16 { table[i / 16 * 16 + usize::from(idx[i])] } else { 0 })
+    }
+    fn trn1<const W: usize>(self, a: R<N>, b: R<N>) -> R<N> {
+        trn::<N, W>(a, b, 0)
+    }
+    fn trn2<const W: usize>(self, a: R<N>, b: R<N>) -> R<N> {
+        trn::<N, W>(a, b, 1)
+    }
+    fn shr8<const S: i32>(self, a: R<N>) -> R<N> {
+        map(|i| a[i] >> S)
+    }
+}
+
+/// TRN1 (odd = 0) or TRN2 (odd = 1) with W-byte elements: out element
+/// 2e + t is (a if t = 0 else b)'s element 2e + odd, in each 16-byte register.
+fn trn<const N: usize, const W: usize>(a: R<N>, b: R<N>, odd: usize) -> R<N> {
+    map(|i| {
+        let (reg, off) = (i / 16 * 16, i % 16);
+        let (elem, byte) = (off / W, off % W);
+        let src = if elem % 2 == 0 { &a } else { &b };
+        src[reg + (elem / 2 * 2 + odd) * W + byte]
+    })
 }
 
 impl<const N: usize> Avx512 for Emu<N> {

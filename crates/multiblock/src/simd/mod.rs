@@ -253,6 +253,23 @@ pub(crate) trait Table256: Simd {
     fn lookup256(self, table: &[u8; 256], x: Self::V) -> Self::V;
 }
 
+/// aarch64 Advanced SIMD moves that x86 has no single instruction for
+/// (NEON; the emulator in tests), per 16-byte register.
+#[allow(dead_code)] // only the aarch64 kernels use it
+pub(crate) trait Interleave: Simd {
+    /// `TBL` on one table register: byte k ← table[idx[k]], 0 where
+    /// idx[k] ≥ 16 (no masking of the index, unlike [`Simd::shuffle8`]).
+    fn tbl(self, table: Self::V, idx: Self::V) -> Self::V;
+    /// `TRN1` with elements of `W` bytes (1, 2, 4 or 8): element 2e ← a's
+    /// element 2e, element 2e + 1 ← b's element 2e.
+    fn trn1<const W: usize>(self, a: Self::V, b: Self::V) -> Self::V;
+    /// `TRN2`: element 2e ← a's element 2e + 1, element 2e + 1 ← b's
+    /// element 2e + 1.
+    fn trn2<const W: usize>(self, a: Self::V, b: Self::V) -> Self::V;
+    /// `USHR`: each byte shifted right by `N` (1..8), zeros in.
+    fn shr8<const N: i32>(self, a: Self::V) -> Self::V;
+}
+
 /// AVX-512's masks and three-input logic (F + BW, VL for ymm and xmm).
 pub(crate) trait Avx512: Simd {
     /// `vpternlogd`: bit i of the result is bit (a_i·4 + b_i·2 + c_i) of IMM.

@@ -13,7 +13,7 @@
 //! CPU with Advanced SIMD (see `Machine`); loads and stores are
 //! bounds-checked by slicing first.
 
-use super::{Job, Machine, Simd, Table256};
+use super::{Interleave, Job, Machine, Simd, Table256};
 use crate::cpu::CpuFeatures;
 use core::arch::aarch64::*;
 
@@ -312,6 +312,39 @@ impl Table256 for Neon {
             r = vqtbx4q_u8(r, quarter(&t[2]), x2);
             vqtbx4q_u8(r, quarter(&t[3]), vsubq_u8(x2, step))
         }
+    }
+}
+
+impl Interleave for Neon {
+    #[inline(always)]
+    fn tbl(self, table: V, idx: V) -> V {
+        unsafe { vqtbl1q_u8(table, idx) }
+    }
+    #[inline(always)]
+    fn trn1<const W: usize>(self, a: V, b: V) -> V {
+        unsafe {
+            match W {
+                1 => vtrn1q_u8(a, b),
+                2 => vreinterpretq_u8_u16(vtrn1q_u16(vreinterpretq_u16_u8(a), vreinterpretq_u16_u8(b))),
+                4 => vreinterpretq_u8_u32(vtrn1q_u32(vreinterpretq_u32_u8(a), vreinterpretq_u32_u8(b))),
+                _ => vreinterpretq_u8_u64(vtrn1q_u64(vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b))),
+            }
+        }
+    }
+    #[inline(always)]
+    fn trn2<const W: usize>(self, a: V, b: V) -> V {
+        unsafe {
+            match W {
+                1 => vtrn2q_u8(a, b),
+                2 => vreinterpretq_u8_u16(vtrn2q_u16(vreinterpretq_u16_u8(a), vreinterpretq_u16_u8(b))),
+                4 => vreinterpretq_u8_u32(vtrn2q_u32(vreinterpretq_u32_u8(a), vreinterpretq_u32_u8(b))),
+                _ => vreinterpretq_u8_u64(vtrn2q_u64(vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b))),
+            }
+        }
+    }
+    #[inline(always)]
+    fn shr8<const N: i32>(self, a: V) -> V {
+        unsafe { vshrq_n_u8::<N>(a) }
     }
 }
 

@@ -162,9 +162,25 @@ macro_rules! check_table256 {
     };
 }
 
+/// The aarch64 moves: `TBL` (indices of every value, those ≥ 16 included),
+/// `TRN1`/`TRN2` of each element width, byte shifts.
+#[allow(unused_macros)] // aarch64 only
+macro_rules! check_interleave {
+    ($m:ident, $n:literal, $rng:ident) => {
+        for _ in 0..50 {
+            same!($m, $n, $rng, |m, a, b, c| m.xor(m.tbl(a, b), m.tbl(c, m.shr8::<3>(b))));
+            same!($m, $n, $rng, |m, a, b, _c| m.xor(m.trn1::<1>(a, b), m.shl16::<1>(m.trn2::<1>(a, b))));
+            same!($m, $n, $rng, |m, a, b, _c| m.xor(m.trn1::<2>(a, b), m.shl16::<1>(m.trn2::<2>(a, b))));
+            same!($m, $n, $rng, |m, a, b, _c| m.xor(m.trn1::<4>(a, b), m.shl16::<1>(m.trn2::<4>(a, b))));
+            same!($m, $n, $rng, |m, a, b, _c| m.xor(m.trn1::<8>(a, b), m.shl16::<1>(m.trn2::<8>(a, b))));
+            same!($m, $n, $rng, |m, a, _b, _c| m.xor(m.shr8::<1>(a), m.shl16::<8>(m.shr8::<7>(a))));
+        }
+    };
+}
+
 #[cfg(target_arch = "aarch64")]
 machines! {
-    neon: Neon, 16, [check_simd, check_table256];
+    neon: Neon, 16, [check_simd, check_table256, check_interleave];
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -252,4 +268,38 @@ fn halves_keep_the_low_half() {
             check_halves(m, &mut rng);
         }
     }
+}
+
+/// The emulated `TRN1`/`TRN2` and `TBL` on known values, so an x86 CPU
+/// still checks the emulator: three rounds of `TRN` (byte, 16-bit and
+/// 32-bit elements, registers r and r + 1, r + 2, r + 4) transpose the
+/// 8×8 byte matrices held in the low and in the high halves of 8
+/// registers; `TBL` reads its table for indices below 16, else gives 0.
+#[test]
+fn emulated_trn_transposes_and_tbl_zeroes() {
+    let m = Emu::<16>;
+    let mut r: [[u8; 16]; 8] = core::array::from_fn(|j| core::array::from_fn(|s| (16 * j + s) as u8));
+    for (w, bit) in [(1, 1), (2, 2), (4, 4)] {
+        for j in 0..8 {
+            if j & bit == 0 {
+                let (a, b) = (r[j], r[j + bit]);
+                (r[j], r[j + bit]) = match w {
+                    1 => (m.trn1::<1>(a, b), m.trn2::<1>(a, b)),
+                    2 => (m.trn1::<2>(a, b), m.trn2::<2>(a, b)),
+                    _ => (m.trn1::<4>(a, b), m.trn2::<4>(a, b)),
+                };
+            }
+        }
+    }
+    for (j, reg) in r.iter().enumerate() {
+        for (s, &byte) in reg.iter().enumerate() {
+            // Register j, slot 8h + w ← register w, slot 8h + j.
+            assert_eq!(byte, (16 * (s % 8) + 8 * (s / 8) + j) as u8, "register {j}, slot {s}");
+        }
+    }
+    let table: [u8; 16] = core::array::from_fn(|i| 0xa0 + i as u8);
+    let idx: [u8; 16] = [0, 15, 16, 0x80, 0x8f, 3, 255, 7, 1, 2, 17, 14, 0x0f, 0x10, 9, 4];
+    let want: [u8; 16] = core::array::from_fn(|i| if idx[i] < 16 { 0xa0 + idx[i] } else { 0 });
+    assert_eq!(m.tbl(table, idx), want);
+    assert_eq!(m.shr8::<4>([0xf7; 16]), [0x0f; 16]);
 }

@@ -1,8 +1,9 @@
 //! Streebog against the standard's examples, the reference backend and
 //! RustCrypto `streebog`, on every backend this CPU runs and, for the
-//! AVX-512 kernel, on the emulator.
+//! AVX-512, AVX2 and NEON kernels, on the emulator.
 
 use super::affine::AffineKernel;
+use super::neon::NeonKernel;
 use super::paired::{Affine, Nibbles, PairedKernel};
 use super::{digest_many, Block, Compress, Core, State, BACKENDS};
 use crate::simd::emu::Emu;
@@ -169,6 +170,49 @@ fn affine_kernel_on_the_emulator() {
 fn paired_kernel_on_the_emulator() {
     emulated(&PairedKernel::<Emu<32>, Affine>::new(Emu::<32>));
     emulated(&PairedKernel::<Emu<32>, Nibbles>::new(Emu::<32>));
+}
+
+/// The NEON kernel on the emulated 16-byte machine (so on any CPU): g,
+/// the block loop and `g_many` against the reference's, then whole
+/// messages of the lengths around the block boundaries (the standard's
+/// examples included) against RustCrypto `streebog`, both digest sizes.
+#[test]
+fn neon_kernel_on_the_emulator() {
+    let kernel = NeonKernel(Emu::<16>);
+    emulated(&kernel);
+    for (msg, h512, h256) in EXAMPLES {
+        let msg = printed(msg);
+        assert_eq!(hash_with(&kernel, 64, &msg), printed(h512), "Streebog-512 example");
+        assert_eq!(hash_with(&kernel, 32, &msg), printed(h256), "Streebog-256 example");
+    }
+    let mut rng = Rng(0x4e_0e);
+    for len in [0, 1, 63, 64, 65, 127, 128, 129, 200, 1000] {
+        let data = rng.bytes(len);
+        for digest_bytes in [32, 64] {
+            let want = rust_crypto(digest_bytes, &data);
+            assert_eq!(hash_with(&kernel, digest_bytes, &data), want, "{digest_bytes}-byte digest, {len} bytes");
+        }
+    }
+}
+
+/// A whole message through a kernel: stage 2 on its whole blocks, stage 3
+/// on the rest (as [`Core`] runs them).
+fn hash_with(kernel: &dyn Compress, digest_bytes: usize, data: &[u8]) -> Vec<u8> {
+    let mut st = State::new(digest_bytes);
+    let whole = data.len() / 64 * 64;
+    kernel.blocks(&mut st, &data[..whole]);
+    let mut out = vec![0; digest_bytes];
+    super::finish(kernel, &mut st, &data[whole..], &mut out);
+    out
+}
+
+/// On aarch64 the backend tests above run the `neon` backend, the default.
+#[cfg(target_arch = "aarch64")]
+#[test]
+fn neon_is_tested_and_the_default_on_aarch64() {
+    assert!(runnable().contains(&"neon"), "{:?}", runnable());
+    let core = Core::new(64, BackendChoice::Auto).unwrap();
+    assert!(core.backend().name == "neon" || std::env::var(crate::BACKEND_ENV).is_ok(), "{}", core.backend().name);
 }
 
 fn emulated(emu: &dyn Compress) {
