@@ -12,7 +12,9 @@
 //! block in general registers. Everything is shifts and XORs of the
 //! (secret) tweaks: no branch and no address depends on them.
 
-use crate::simd::{Avx512, Job, Machine, Simd};
+use crate::simd::{Avx512, Job, Simd};
+#[cfg(any(target_arch = "x86_64", test))]
+use crate::simd::Machine;
 
 /// x·t in GF(2^128) with IEEE 1619's byte order: `t` is the block read as a
 /// little-endian integer. Constant time (the reduction is a mask).
