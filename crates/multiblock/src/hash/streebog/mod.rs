@@ -18,6 +18,9 @@
 //!   key side by side in four ymm, π by a `pshufb` tree, L by per-lane
 //!   `vgf2p8affineqb` or `pshufb` nibble tables; 15.9 and 19.7
 //!   cycles/byte on Zen 4;
+//! - `pi_structure.rs`: π from its GF(2^4) decomposition (Biryukov,
+//!   Perrin, Udovenko 2016) for `paired.rs`: GFNI products, or logarithm
+//!   tables;
 //! - this file: the kernel trait, the three stages of §8 (Σ and N as
 //!   512-bit numbers, the padding), [`Core`], [`digest_many`].
 //!
@@ -36,6 +39,8 @@ mod avx512_gfni;
 mod avx2;
 #[cfg(any(target_arch = "x86_64", test))]
 mod paired;
+#[cfg(any(target_arch = "x86_64", test))]
+mod pi_structure;
 #[cfg(test)]
 mod tests;
 

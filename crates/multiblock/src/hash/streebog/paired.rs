@@ -63,10 +63,10 @@
 //! Everything is constant-time: the tables are indexed by constants or
 //! looked up by `pshufb` in registers, the loops count public blocks.
 
-use super::constants::{l_block, C, PI};
+use super::constants::{l_block, C};
 use super::{Block, Compress, State};
 use crate::gf256;
-use crate::kuznyechik::layers::{Lookup, Tree};
+use super::pi_structure::{compose, Core, OUTPUT};
 use crate::simd::{CrossLanes, Gfni, Job, Simd};
 use core::marker::PhantomData;
 
@@ -76,10 +76,11 @@ impl<M: Simd + CrossLanes> Machine32 for M {}
 
 /// The 32 products of L: for output register p, input register q, shifted
 /// (t = 1) or not: product 8p + 2q + t, with one 8×8 block per 128-bit
-/// half h: output lane 2p + h from input lane (2q + t + h) mod 8.
+/// half h: output lane 2p + h from input lane (2q + t + h) mod 8. S
+/// leaves π's last linear map to these blocks ([`OUTPUT`]).
 const fn block_of(k: usize, h: usize) -> u64 {
     let (p, q, t) = (k / 8, k % 8 / 2, k % 2);
-    l_block(2 * p + h, (2 * q + t + h) % 8)
+    compose(l_block(2 * p + h, (2 * q + t + h) % 8), OUTPUT)
 }
 
 /// The products of L by a machine's instructions.
@@ -202,13 +203,12 @@ fn transpose<M: Machine32>(m: M, y: [M::V; 4]) -> [M::V; 4] {
     [m.permute64::<0xd8>(e), m.permute64::<0xd8>(f), m.permute64::<0xd8>(g), m.permute64::<0xd8>(h)]
 }
 
-/// L·P·S of both halves.
+/// L·P·S of both halves (S's core by `S`, the rest of π in L's blocks).
 #[inline(always)]
-fn lps<M: Machine32, P: Products<M>>(m: M, y: [M::V; 4]) -> [M::V; 4] {
+fn lps<M: Machine32, P: Products<M>, S: Core<M>>(m: M, y: [M::V; 4]) -> [M::V; 4] {
     let mut s = y;
     for v in s.iter_mut() {
-        // π is Kuznyechik's S-box: its `pshufb` tree (16 row lookups, 15 blends).
-        *v = Tree::lookup(m, *v, &PI);
+        *v = S::core(m, *v);
     }
     let t = transpose(m, s);
     let mut inputs = [P::prepare(m, t[0]); 8];
@@ -314,16 +314,16 @@ fn xor4<M: Simd>(m: M, a: [M::V; 4], b: [M::V; 4]) -> [M::V; 4] {
 
 /// g_N(h, m) on the layout (h, N, m in both halves); the result in both.
 #[inline(always)]
-fn g<M: Machine32, P: Products<M>>(m: M, h: [M::V; 4], n: [M::V; 4], msg: [M::V; 4]) -> [M::V; 4] {
+fn g<M: Machine32, P: Products<M>, S: Core<M>>(m: M, h: [M::V; 4], n: [M::V; 4], msg: [M::V; 4]) -> [M::V; 4] {
     let low = m.splat64(LOW_DWORDS);
     // K_1 in both halves; then X = m ⊕ K_1, K = K_1 ⊕ C_1.
-    let k1 = lps::<M, P>(m, xor4(m, h, n));
+    let k1 = lps::<M, P, S>(m, xor4(m, h, n));
     let mut v = k1;
     for p in 0..4 {
         v[p] = m.xor3(k1[p], m.and(msg[p], low), m.load(&C_PACKED[0][32 * p..]));
     }
     for i in 0..12 {
-        let w = lps::<M, P>(m, v);
+        let w = lps::<M, P, S>(m, v);
         // X ← LPS(X) ⊕ K_(i+2) (K moved down to X's dword), K ⊕ C_(i+2).
         for p in 0..4 {
             let x = m.xor(w[p], m.shr64::<32>(w[p]));
@@ -337,23 +337,23 @@ fn g<M: Machine32, P: Products<M>>(m: M, h: [M::V; 4], n: [M::V; 4], msg: [M::V;
     v
 }
 
-/// The kernel on machine `M` with products `P`.
-pub(crate) struct PairedKernel<M, P>(pub(crate) M, pub(crate) PhantomData<fn() -> P>);
+/// The kernel on machine `M` with products `P` and π's core `S`.
+pub(crate) struct PairedKernel<M, P, S>(pub(crate) M, pub(crate) PhantomData<fn() -> (P, S)>);
 
-impl<M, P> PairedKernel<M, P> {
+impl<M, P, S> PairedKernel<M, P, S> {
     pub(crate) fn new(m: M) -> Self {
         PairedKernel(m, PhantomData)
     }
 }
 
-struct Blocks<'a, M, P> {
+struct Blocks<'a, M, P, S> {
     m: M,
     st: &'a mut State,
     data: &'a [u8],
-    _p: PhantomData<fn() -> P>,
+    _p: PhantomData<fn() -> (P, S)>,
 }
 
-impl<M: Machine32, P: Products<M>> Job for Blocks<'_, M, P> {
+impl<M: Machine32, P: Products<M>, S: Core<M>> Job for Blocks<'_, M, P, S> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
@@ -362,39 +362,39 @@ impl<M: Machine32, P: Products<M>> Job for Blocks<'_, M, P> {
         for block in data.as_chunks::<64>().0 {
             let n = load(m, &st.n);
             let msg = load(m, block);
-            h = g::<M, P>(m, h, n, msg);
+            h = g::<M, P, S>(m, h, n, msg);
             st.advance(block);
         }
         store(m, h, &mut st.h);
     }
 }
 
-struct One<'a, M, P> {
+struct One<'a, M, P, S> {
     m: M,
     h: &'a mut Block,
     n: &'a Block,
     msg: &'a Block,
-    _p: PhantomData<fn() -> P>,
+    _p: PhantomData<fn() -> (P, S)>,
 }
 
-impl<M: Machine32, P: Products<M>> Job for One<'_, M, P> {
+impl<M: Machine32, P: Products<M>, S: Core<M>> Job for One<'_, M, P, S> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
         let One { m, h, n, msg, .. } = self;
-        let out = g::<M, P>(m, load(m, h), load(m, n), load(m, msg));
+        let out = g::<M, P, S>(m, load(m, h), load(m, n), load(m, msg));
         store(m, out, h);
     }
 }
 
-impl<M: Machine32, P: Products<M>> Compress for PairedKernel<M, P> {
+impl<M: Machine32, P: Products<M>, S: Core<M>> Compress for PairedKernel<M, P, S> {
     fn g(&self, h: &mut Block, n: &Block, msg: &Block) {
         let m = self.0;
-        m.vectorize(One::<M, P> { m, h, n, msg, _p: PhantomData })
+        m.vectorize(One::<M, P, S> { m, h, n, msg, _p: PhantomData })
     }
     fn blocks(&self, st: &mut State, data: &[u8]) {
         if data.len() >= 64 {
-            self.0.vectorize(Blocks::<M, P> { m: self.0, st, data, _p: PhantomData })
+            self.0.vectorize(Blocks::<M, P, S> { m: self.0, st, data, _p: PhantomData })
         }
     }
 }
