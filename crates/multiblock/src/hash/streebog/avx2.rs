@@ -3,7 +3,7 @@
 //! Intel client cores, AMD Zen 3 and earlier).
 
 use super::paired::{Affine, Nibbles, PairedKernel};
-use super::pi_structure::{Field, Logs};
+use super::pi_structure::{AffineLogs, Logs};
 use super::Compress;
 use crate::backend::Backend;
 use crate::simd::{Avx2, Avx2Gfni, Machine, Ymm};
@@ -15,7 +15,7 @@ type Yg = Ymm<Avx2Gfni>;
 pub(super) const BACKEND_GFNI: Backend<(), Box<dyn Compress>> = Backend {
     info: BackendInfo { name: "avx2-gfni", constant_time: true, ways: 1, needs: <Yg as Machine>::NEEDS },
     available: <Yg as Machine>::available,
-    new: |_| Box::new(PairedKernel::<Yg, Affine, Field>::new(Yg::detect().expect("a backend is built only where the CPU runs it"))),
+    new: |_| Box::new(PairedKernel::<Yg, Affine, AffineLogs>::new(Yg::detect().expect("a backend is built only where the CPU runs it"))),
 };
 
 pub(super) const BACKEND: Backend<(), Box<dyn Compress>> = Backend {

@@ -5,7 +5,7 @@
 use super::affine::AffineKernel;
 use super::constants::PI;
 use super::paired::{Affine, Nibbles, PairedKernel};
-use super::pi_structure::{self, Field, Logs, TreeCore, OUTPUT};
+use super::pi_structure::{self, AffineLogs, Field, Logs, TreeCore, OUTPUT};
 use super::{digest_many, Block, Compress, Core, State, BACKENDS};
 use crate::simd::emu::Emu;
 use crate::test_rng::Rng;
@@ -173,6 +173,7 @@ fn paired_kernel_on_the_emulator() {
     emulated(&PairedKernel::<Emu<32>, Nibbles, Logs>::new(Emu::<32>));
     emulated(&PairedKernel::<Emu<32>, Affine, TreeCore>::new(Emu::<32>));
     emulated(&PairedKernel::<Emu<32>, Nibbles, Field>::new(Emu::<32>));
+    emulated(&PairedKernel::<Emu<32>, Affine, AffineLogs>::new(Emu::<32>));
 }
 
 /// The decomposition of π (and its GF(2^4) pieces) on all 256 inputs.
@@ -226,12 +227,14 @@ fn pi_core_on_every_machine() {
     check_core::<_, Field>(Emu::<32>, "Field on the emulator");
     check_core::<_, Logs>(Emu::<32>, "Logs on the emulator");
     check_core::<_, TreeCore>(Emu::<32>, "tree on the emulator");
+    check_core::<_, AffineLogs>(Emu::<32>, "AffineLogs on the emulator");
     #[cfg(target_arch = "x86_64")]
     {
         use crate::simd::{Avx2, Avx2Gfni, Machine, Ymm};
         if let Some(m) = Ymm::<Avx2Gfni>::detect() {
             check_core::<_, Field>(m, "Field on ymm");
             check_core::<_, Logs>(m, "Logs on ymm with GFNI");
+            check_core::<_, AffineLogs>(m, "AffineLogs on ymm");
         }
         if let Some(m) = Ymm::<Avx2>::detect() {
             check_core::<_, Logs>(m, "Logs on ymm");
@@ -349,7 +352,10 @@ fn speed() {
             let tree = blocks(&PairedKernel::<_, Affine, TreeCore>::new(y));
             let field = blocks(&PairedKernel::<_, Affine, Field>::new(y));
             let logs = blocks(&PairedKernel::<_, Affine, Logs>::new(y));
-            println!("streebog-512 avx2-gfni 1 MiB blocks: π by tree {tree:6.2}, Field {field:6.2}, Logs {logs:6.2} c/B");
+            let affine_logs = blocks(&PairedKernel::<_, Affine, AffineLogs>::new(y));
+            println!(
+                "streebog-512 avx2-gfni 1 MiB blocks: π by tree {tree:6.2}, Field {field:6.2}, Logs {logs:6.2}, AffineLogs {affine_logs:6.2} c/B"
+            );
         }
         if let Some(y) = Ymm::<Avx2>::detect() {
             let tree = blocks(&PairedKernel::<_, Nibbles, TreeCore>::new(y));
