@@ -323,29 +323,6 @@ static LOG: [u8; 16] = {
     t
 };
 
-/// log n − 15 (mod 256): a sum with it is the sum with log n, less 15;
-/// log 0 − 15 = 0x81 keeps bit 7 set in sums with logarithms as well.
-static LOG_LESS_15: [u8; 16] = {
-    let mut t = [0u8; 16];
-    let mut n = 0;
-    while n < 16 {
-        t[n] = LOG[n].wrapping_sub(15);
-        n += 1;
-    }
-    t
-};
-
-/// 15 − log n ≡ −log n (mod 15), for n ≠ 0 (0 for n = 0: unused).
-static FIFTEEN_LESS_LOG: [u8; 16] = {
-    let mut t = [0u8; 16];
-    let mut n = 1;
-    while n < 16 {
-        t[n] = 15 - LOG[n];
-        n += 1;
-    }
-    t
-};
-
 /// ν1(X^k) ⊕ 7 (k < 15), so that the 0 of a lookup at log 0 is ν1(0) ⊕ 7.
 static NU1_EXP: [u8; 16] = {
     let mut t = [0u8; 16];
@@ -404,20 +381,24 @@ impl<M: MinU8> Core<M> for Logs {
 }
 
 /// l' and r' from the nibbles l and r (bytes 0..15) by the logarithm
-/// tables; the core c. Each sum mod 15 is min(a + b, (a − 15) + b), both
-/// sums at once (the − 15 from its own table), to keep the chain short.
+/// tables; the core c.
 #[inline(always)]
 fn logs_core<M: MinU8>(m: M, l: M::V, r: M::V) -> M::V {
-    let (log, log_less_15) = (m.splat128(&LOG), m.splat128(&LOG_LESS_15));
+    let log = m.splat128(&LOG);
     let log_r = m.shuffle8(log, r);
-    // log l − log r = log l + (15 − log r) mod 15.
-    let minus_log_r = m.shuffle8(m.splat128(&FIFTEEN_LESS_LOG), r);
-    let t = m.min8u(m.add8(m.shuffle8(log, l), minus_log_r), m.add8(m.shuffle8(log_less_15, l), minus_log_r));
+    // log l − log r = log l + (log r ⊕ 15) mod 15.
+    let t = mod15(m, m.add8(m.shuffle8(log, l), m.xor(log_r, m.splat8(15))));
     // r = 0 (log r's bit 7): ν0(l).
     let l2 = m.blendv(m.shuffle8(m.splat128(&NU1_EXP), t), m.shuffle8(m.splat128(&NU0_XOR), l), log_r);
-    let log_phi = m.shuffle8(m.splat128(&LOG_PHI), l2);
-    let u = m.min8u(m.add8(log_phi, log_r), m.add8(log_phi, m.shuffle8(log_less_15, r)));
+    let u = mod15(m, m.add8(m.shuffle8(m.splat128(&LOG_PHI), l2), log_r));
     m.xor(m.xor(l2, m.splat8(CORE_OFFSET)), m.shuffle8(m.splat128(&SIGMA_EXP), u))
+}
+
+/// s mod 15 for s < 30: min(s, s − 15) (unsigned); bit 7, where set,
+/// stays set.
+#[inline(always)]
+fn mod15<M: MinU8>(m: M, s: M::V) -> M::V {
+    m.min8u(s, m.sub8(s, m.splat8(15)))
 }
 
 /// The logarithm tables with GFNI's α: l and r by one `vgf2p8affineqb`
