@@ -1,6 +1,7 @@
 //! `avx2-gfni` and `avx2`: the kernel of `paired.rs` on ymm, L's products
-//! by `vgf2p8affineqb` or by `pshufb` nibble tables (CPUs without AVX-512:
-//! Intel client cores, AMD Zen 3 and earlier).
+//! by `vgf2p8affineqb` or by `pshufb` nibble tables, π's core by logarithm
+//! tables with α by `vgf2p8affineqb` or by nibble tables (CPUs without
+//! AVX-512: Intel client cores, AMD Zen 3 and earlier).
 
 use super::paired::{Affine, Nibbles, PairedKernel};
 use super::pi_structure::{AffineLogs, Logs};

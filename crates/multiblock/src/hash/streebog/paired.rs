@@ -1,7 +1,7 @@
 //! Streebog on 256-bit registers without AVX-512: the state and the key of
-//! g_N (RFC 6986 §7) side by side in four ymm, π by a `pshufb` tree, L by
-//! products of 8×8 bit blocks (`vgf2p8affineqb`, or two `pshufb` nibble
-//! tables where there is no GFNI).
+//! g_N (RFC 6986 §7) side by side in four ymm, π from its GF(2^4)
+//! structure (`pi_structure.rs`), L by products of 8×8 bit blocks
+//! (`vgf2p8affineqb`, or two `pshufb` nibble tables where there is no GFNI).
 //!
 //! Pairing. In round i of E(K, m) (§7) the state X and the key K are both
 //! put through LPS: X ← LPS(X) ⊕ K_(i+1), K_(i+1) = LPS(K_i ⊕ C_i). The two
@@ -23,34 +23,47 @@
 //! (`vperm2i128`), 8 products per output register, each with its own
 //! pair of blocks (one per 128-bit lane).
 //!
+//! S computes π's core c (π(x) = ω'·c, ω' π's last linear map) and ω' is
+//! folded into L's blocks ([`block_of`]): one lookup per register less.
+//!
 //! Count per LPS of the pair (ymm µops):
 //!
 //! | step | `avx2-gfni` | `avx2` |
 //! |---|---|---|
-//! | S: 4 × (and, 16 `pshufb`, 3 shifts, 15 `pblendvb`) | 140 | 140 |
+//! | S: 4 × π's core by logarithms (`AffineLogs`: 18; `Logs`: 25) | 72 | 100 |
 //! | transpose: 4 `pshufb`, 8 unpacks, 4 `vpermq` | 16 | 16 |
 //! | lane shift: 4 `vperm2i128` | 4 | 4 |
 //! | products | 32 affine | 8 × 3 nibble splits, 64 `pshufb`, 32 xor |
 //! | sums (4 × 7 xor) | 28 | 28 |
 //! | K into X, C_i into K: 4 shifts, 8 xor | 12 | 12 |
-//! | **LPS** | **232** | **320** |
+//! | **LPS** | **164** | **280** |
 //!
-//! Per block 13 of them (K_1, then 12 rounds) and ≈ 60 to load m and N
-//! and finish h: ≈ 3 080 µops (48 per byte) on `avx2-gfni`, ≈ 4 220 (66
-//! per byte) on `avx2`. S is most of it: its 64 `pshufb` and 12 shifts
-//! and the 20 moves of transpose and lane shift run on the two shuffle
-//! pipes of Zen 4 (FP1, FP2), the 60 blends and 32 affine products on
-//! FP0/FP1: ≈ 64 cycles per LPS, 13 × 64 ≈ 830 cycles per block, a floor
-//! of ≈ 13 cycles/byte for `avx2-gfni`; `avx2` adds 72 shuffle-pipe µops
-//! (64 `pshufb`, 8 shifts): ≈ 86 cycles per LPS, ≈ 17.5 cycles/byte. On
-//! Intel cores `pshufb` has one port: there the 64 `pshufb` of S alone
-//! give ≈ 13 cycles/byte. (A π built from its GF(2^4) structure rather
-//! than a 16-row tree would be the next step.)
+//! (π by Kuznyechik's 16-row `pshufb` tree, as before, was 35 per
+//! register: 232 and 320.) Per block 13 LPS (K_1, then 12 rounds) and ≈ 60
+//! µops to load m and N and finish h: ≈ 2 190 µops (34 per byte) on
+//! `avx2-gfni`, ≈ 3 700 (58 per byte) on `avx2`. On Zen 4 (four vector
+//! pipes; GFNI and blends on FP0/FP1, `pshufb` and shifts on FP1/FP2,
+//! logic and byte arithmetic on all four) `avx2-gfni` has 44 µops per LPS
+//! for FP0/FP1, 48 for FP1/FP2 and 72 for any: ≈ 41 cycles per LPS, a
+//! floor of ≈ 8.5 cycles/byte; `avx2` has 136 on FP1/FP2 (64 `pshufb` of
+//! its products, 40 of S): ≈ 70 cycles per LPS, ≈ 14.5 cycles/byte.
 //!
-//! Measured (Zen 4, TSC 2.596 GHz, 1 MiB, best of 7): `avx2-gfni` 15.9
-//! cycles/byte (≈ 78 cycles per LPS pair against the 64 counted: the
-//! compiled loop is the count plus 61 loads of the tables), `avx2` 19.7;
-//! RustCrypto `streebog` (tables, not constant-time) 20.5, `portable` 366.
+//! The measured rate sits above the floor because a block is one chain
+//! of 13 LPS (X's round i needs K_(i+1), and the next block's K_1 needs
+//! h): the four registers of a pair are all the independent work there is,
+//! so S's latency shows. That is why `avx2-gfni` looks π's logarithms up
+//! rather than computing the GF(2^4) products with `vgf2p8mulb` and
+//! `vgf2p8affineinvqb` (`Field`: 15 µops per register but a chain of ≈ 25
+//! cycles against ≈ 17), and why shortening the chain further by more
+//! lookups (two sums at once instead of the subtraction in each mod 15)
+//! lost more in µops than it gained.
+//!
+//! Measured (Zen 4, TSC 2.596 GHz, best of 7; 1 MiB, and one 64-byte
+//! message): `avx2-gfni` 11.0 cycles/byte and 53 (π by the tree: 15.9 and
+//! 70; by `Field`: 12.3 and 57), ≈ 54 cycles per LPS against the 41
+//! counted; `avx2` 17.0 and 75 (tree: 19.9 and 88). Peers in the same
+//! run: OpenSSL's gost-engine `md_gost12_512` 18.0 cycles/byte, RustCrypto
+//! `streebog` (tables, not constant-time) 20.5.
 //!
 //! Other ways to L without GFNI, counted per LPS of one state: masks over
 //! the 64 input bits, 4 words per ymm (shift, xor, `vblendvpd`: 3 per

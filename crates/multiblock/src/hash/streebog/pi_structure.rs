@@ -21,35 +21,45 @@
 //! nibble swap) to the linear layer that follows: [`OUTPUT`] is the matrix
 //! with π(x) = OUTPUT · c, folded into L's 8×8 blocks by `paired.rs`.
 //!
-//! [`Field`] (GFNI): GF(2^4) is the subfield {y : y^16 = y} of GF(2^8)/0x11B,
-//! the field of `vgf2p8mulb` and `vgf2p8affineinvqb`; a nibble n is mapped
-//! into it by the field isomorphism E(X) = β (a root of X^4 + X^3 + 1 there),
-//! composed with α so that l̂ = E(l) and r̂ = E(r) come from x by one
-//! `vgf2p8affineqb` each, and mapped back by one more ([`TO_NIBBLE`]).
-//! Per register: 2 affine (l̂, r̂), compare r̂ with 0 and subtract the mask
-//! (r̂ = 0 becomes 1, so that l̂ ⊙ r̂⁻¹ = l̂ and ν0 is looked up at the same
-//! index), `vgf2p8affineinvqb`, `vgf2p8mulb`, affine to a nibble, 2 `pshufb`
-//! (ν0, ν1) and a blend, `pshufb` φ (its table holds E(φ)), `vgf2p8mulb`,
-//! affine to a nibble, `pshufb` σ (its table holds σ << 4), XOR: 15 µops
-//! (8 on Zen 4's FP0/FP1: affine, inverse, products, blend; 4 `pshufb` on
-//! FP1/FP2; 3 on any pipe), against 35 for the 16-row `pshufb` tree
-//! (16 `pshufb` and 3 shifts on FP1/FP2, 15 blends on FP0/FP1, an AND).
+//! Four ways to the core, each generic over the machine ([`Core`]):
 //!
-//! [`Logs`] (AVX2 without GFNI): the products by logarithms to the base X
-//! (a generator: X^4 + X^3 + 1 is primitive). α by two nibble tables;
-//! log l and log r by `pshufb` (log 0 is 0x90: every sum with it keeps bit
-//! 7 set, and `pshufb` then returns 0); −log r = log r ⊕ 15 (= 15 − log r ≡
-//! −log r mod 15); sums mod 15 as min(s, s − 15) (`pminub`); the tables
+//! [`Logs`] (`avx2`): the products by logarithms to the base X (a
+//! generator: X^4 + X^3 + 1 is primitive). α by two nibble tables; log l
+//! and log r by `pshufb` (log 0 is 0x90: every sum with it keeps bit 7 set,
+//! and `pshufb` then returns 0); −log r as log r ⊕ 15 (= 15 − log r ≡
+//! −log r mod 15); a sum mod 15 as min(s, s − 15) (`pminub`); the tables
 //! after a sum are indexed by the logarithm. ν1(0) = 7 is the zero that
-//! `pshufb` returns, so ν0 and ν1 tables hold ν ⊕ 7 (φ's table is indexed
-//! accordingly), r = 0 makes σ's lookup 0 as well, and a final XOR with
-//! 0xc7 puts both right. Per register: 3 to split x, 3 for α(x), 3 to
-//! split it into l, r, 2 logarithms, XOR, 3 for the sum, 2 `pshufb` (ν0,
-//! ν1) and a blend (on log r's bit 7), `pshufb` log φ, 3 for the sum,
-//! `pshufb` σ, 2 XOR: 26 µops (8 `pshufb` and 2 shifts on FP1/FP2, a blend
-//! on FP0/FP1, 15 on any pipe) against the tree's 35 (20 on FP1/FP2).
+//! `pshufb` returns for l = 0, so the ν0 and ν1 tables hold ν ⊕ 7 (φ's
+//! table is indexed accordingly); r = 0 makes σ's lookup 0, so its table
+//! holds σ ⊕ σ(0); one XOR with 0xc7 puts both right. Per register: 3 to
+//! split x, 3 for α(x), 3 to split it into l and r, 2 logarithms, XOR, 3
+//! for the sum, 2 `pshufb` (ν0, ν1) and a blend (on log r's bit 7),
+//! `pshufb` log φ, 3 for the sum, `pshufb` σ, 2 XOR: 25 µops (8 `pshufb`
+//! and 2 shifts on Zen 4's FP1/FP2, the blend on FP0/FP1, 14 on any pipe)
+//! against 35 for Kuznyechik's 16-row `pshufb` tree (16 `pshufb` and 3
+//! shifts on FP1/FP2, 15 blends on FP0/FP1, an AND).
 //!
-//! Both are constant-time: `pshufb` on tables in registers, GFNI, compares,
+//! [`AffineLogs`] (`avx2-gfni`): the same with l and r straight from x by
+//! one `vgf2p8affineqb` each (α and the nibble's place in one matrix): 18
+//! µops (2 affine and the blend on FP0/FP1, 6 `pshufb` on FP1/FP2, 9 on any
+//! pipe), a chain of ≈ 17 cycles (affine 3, then 14 one-cycle steps).
+//!
+//! [`Field`] (GFNI, tests and comparison): GF(2^4) as the subfield
+//! {y : y^16 = y} of GF(2^8)/0x11B, the field of `vgf2p8mulb` and
+//! `vgf2p8affineinvqb`; a nibble n goes in by the field isomorphism E(X) =
+//! β (a root of X^4 + X^3 + 1 there), composed with α so that l̂ = E(l) and
+//! r̂ = E(r) come from x by one `vgf2p8affineqb` each, and back by one more
+//! ([`TO_NIBBLE`]). Per register: 2 affine, compare r̂ with 0 and subtract
+//! the mask (r̂ = 0 becomes 1, so that l̂ ⊙ r̂⁻¹ = l̂ is ν0's index too),
+//! `vgf2p8affineinvqb`, `vgf2p8mulb`, affine to a nibble, 2 `pshufb` and a
+//! blend, `pshufb` E(φ), `vgf2p8mulb`, affine to a nibble, `pshufb` σ << 4,
+//! XOR: 15 µops (8 on FP0/FP1, 4 on FP1/FP2, 3 on any), but a chain of ≈ 25
+//! cycles (six GFNI steps of 3): slower in `paired.rs`, whose block is one
+//! long chain (see there).
+//!
+//! [`TreeCore`]: the tree over the core's 256-byte table (comparison).
+//!
+//! All are constant-time: `pshufb` on tables in registers, GFNI, compares,
 //! blends and arithmetic; no data-dependent address or branch.
 
 // `Field` and `TreeCore` run in the tests and their speed comparison only.
