@@ -270,8 +270,23 @@ const STORE: [u8; 32] = {
     t
 };
 
-/// C_1..C_12 in K's half (X's half zero).
-static C_PACKED: [[u8; 128]; 12] = {
+/// C_1..C_12 in K's half (X's half zero), for a core that returns c ⊕
+/// `offset` ([`Core::OFFSET`]): every LPS then adds the constant k0 =
+/// L·(`offset` in every byte) to both halves. X ⊕ K after a round cancels
+/// it; K's half takes it off with C_(i+1), and X's half of C_1 takes it
+/// off K_1 in X = m ⊕ K_1.
+const fn c_packed(offset: u8) -> [[u8; 128]; 12] {
+    // k0 by output lane j: each input lane holds `offset`.
+    let mut k0 = [0u8; 8];
+    let mut j = 0;
+    while j < 8 {
+        let mut i = 0;
+        while i < 8 {
+            k0[j] ^= crate::gf256::affine_byte(compose(l_block(j, i), OUTPUT), offset);
+            i += 1;
+        }
+        j += 1;
+    }
     let mut t = [[0u8; 128]; 12];
     let mut i = 0;
     while i < 12 {
@@ -279,7 +294,10 @@ static C_PACKED: [[u8; 128]; 12] = {
         while w < 8 {
             let mut j = 0;
             while j < 8 {
-                t[i][16 * j + 8 * (w % 2) + 4 + w / 2] = C[i][8 * w + j];
+                t[i][16 * j + 8 * (w % 2) + 4 + w / 2] = C[i][8 * w + j] ^ k0[j];
+                if i == 0 {
+                    t[i][16 * j + 8 * (w % 2) + w / 2] = k0[j];
+                }
                 j += 1;
             }
             w += 1;
@@ -287,7 +305,7 @@ static C_PACKED: [[u8; 128]; 12] = {
         i += 1;
     }
     t
-};
+}
 
 /// X's half of every 64-bit word.
 const LOW_DWORDS: u64 = 0xffff_ffff;
@@ -329,18 +347,19 @@ fn xor4<M: Simd>(m: M, a: [M::V; 4], b: [M::V; 4]) -> [M::V; 4] {
 #[inline(always)]
 fn g<M: Machine32, P: Products<M>, S: Core<M>>(m: M, h: [M::V; 4], n: [M::V; 4], msg: [M::V; 4]) -> [M::V; 4] {
     let low = m.splat64(LOW_DWORDS);
+    let c_packed: &[[u8; 128]; 12] = const { &c_packed(S::OFFSET) };
     // K_1 in both halves; then X = m ⊕ K_1, K = K_1 ⊕ C_1.
     let k1 = lps::<M, P, S>(m, xor4(m, h, n));
     let mut v = k1;
     for p in 0..4 {
-        v[p] = m.xor3(k1[p], m.and(msg[p], low), m.load(&C_PACKED[0][32 * p..]));
+        v[p] = m.xor3(k1[p], m.and(msg[p], low), m.load(&c_packed[0][32 * p..]));
     }
     for i in 0..12 {
         let w = lps::<M, P, S>(m, v);
         // X ← LPS(X) ⊕ K_(i+2) (K moved down to X's dword), K ⊕ C_(i+2).
         for p in 0..4 {
             let x = m.xor(w[p], m.shr64::<32>(w[p]));
-            v[p] = if i < 11 { m.xor(x, m.load(&C_PACKED[i + 1][32 * p..])) } else { x };
+            v[p] = if i < 11 { m.xor(x, m.load(&c_packed[i + 1][32 * p..])) } else { x };
         }
     }
     // h ⊕ m ⊕ E(K, m) in X's half, copied to K's (`pshufd` 0, 0, 2, 2).

@@ -31,18 +31,19 @@
 //! after a sum are indexed by the logarithm. ν1(0) = 7 is the zero that
 //! `pshufb` returns for l = 0, so the ν0 and ν1 tables hold ν ⊕ 7 (φ's
 //! table is indexed accordingly); r = 0 makes σ's lookup 0, so its table
-//! holds σ ⊕ σ(0); one XOR with 0xc7 puts both right. Per register: 3 to
+//! holds σ ⊕ σ(0); the kernel's round constants put both right (c ⊕ 0xc7 through L is a
+//! constant, see `paired.rs`). Per register: 3 to
 //! split x, 3 for α(x), 3 to split it into l and r, 2 logarithms, XOR, 3
 //! for the sum, 2 `pshufb` (ν0, ν1) and a blend (on log r's bit 7),
-//! `pshufb` log φ, 3 for the sum, `pshufb` σ, 2 XOR: 25 µops (8 `pshufb`
-//! and 2 shifts on Zen 4's FP1/FP2, the blend on FP0/FP1, 14 on any pipe)
+//! `pshufb` log φ, 3 for the sum, `pshufb` σ, XOR: 24 µops (8 `pshufb`
+//! and 2 shifts on Zen 4's FP1/FP2, the blend on FP0/FP1, 13 on any pipe)
 //! against 35 for Kuznyechik's 16-row `pshufb` tree (16 `pshufb` and 3
 //! shifts on FP1/FP2, 15 blends on FP0/FP1, an AND).
 //!
 //! [`AffineLogs`] (`avx2-gfni`): the same with l and r straight from x by
-//! one `vgf2p8affineqb` each (α and the nibble's place in one matrix): 18
-//! µops (2 affine and the blend on FP0/FP1, 6 `pshufb` on FP1/FP2, 9 on any
-//! pipe), a chain of ≈ 17 cycles (affine 3, then 14 one-cycle steps).
+//! one `vgf2p8affineqb` each (α and the nibble's place in one matrix): 17
+//! µops (2 affine and the blend on FP0/FP1, 6 `pshufb` on FP1/FP2, 8 on any
+//! pipe), a chain of ≈ 16 cycles (affine 3, then 13 one-cycle steps).
 //!
 //! [`Field`] (GFNI, tests and comparison): GF(2^4) as the subfield
 //! {y : y^16 = y} of GF(2^8)/0x11B, the field of `vgf2p8mulb` and
@@ -267,8 +268,11 @@ static SIGMA_HIGH: [u8; 16] = {
 };
 
 /// The core of π on a machine: c = l' ⊕ (r' << 4) in every byte, with
-/// π(x) = [`OUTPUT`] · c.
+/// π(x) = [`OUTPUT`] · c, or c ⊕ [`Core::OFFSET`] (a constant the kernel
+/// folds into its round constants).
 pub(crate) trait Core<M: Simd>: 'static {
+    /// What `core` returns is c ⊕ OFFSET in every byte.
+    const OFFSET: u8 = 0;
     fn core(m: M, x: M::V) -> M::V;
 }
 
@@ -377,10 +381,12 @@ static SIGMA_EXP: [u8; 16] = {
     t
 };
 
-/// What the XOR of the two lookups lacks: ν1(0) ⊕ 7 and σ(0) << 4.
+/// What the XOR of the two lookups lacks: ν1(0) (the ⊕ 7 of the ν
+/// tables) and σ(0) << 4 (the ⊕ σ(0) of σ's).
 const CORE_OFFSET: u8 = NU1[0] | SIGMA[0] << 4;
 
 impl<M: MinU8> Core<M> for Logs {
+    const OFFSET: u8 = CORE_OFFSET;
     #[inline(always)]
     fn core(m: M, x: M::V) -> M::V {
         let nibble = m.splat8_opaque(0x0f);
@@ -391,7 +397,7 @@ impl<M: MinU8> Core<M> for Logs {
 }
 
 /// l' and r' from the nibbles l and r (bytes 0..15) by the logarithm
-/// tables; the core c.
+/// tables; the core c ⊕ [`CORE_OFFSET`].
 #[inline(always)]
 fn logs_core<M: MinU8>(m: M, l: M::V, r: M::V) -> M::V {
     let log = m.splat128(&LOG);
@@ -401,7 +407,7 @@ fn logs_core<M: MinU8>(m: M, l: M::V, r: M::V) -> M::V {
     // r = 0 (log r's bit 7): ν0(l).
     let l2 = m.blendv(m.shuffle8(m.splat128(&NU1_EXP), t), m.shuffle8(m.splat128(&NU0_XOR), l), log_r);
     let u = mod15(m, m.add8(m.shuffle8(m.splat128(&LOG_PHI), l2), log_r));
-    m.xor(m.xor(l2, m.splat8(CORE_OFFSET)), m.shuffle8(m.splat128(&SIGMA_EXP), u))
+    m.xor(l2, m.shuffle8(m.splat128(&SIGMA_EXP), u))
 }
 
 /// s mod 15 for s < 30: min(s, s − 15) (unsigned); bit 7, where set,
@@ -422,6 +428,7 @@ const SHIFT_RIGHT_4: u64 = gf256::matrix_of(&[0, 0, 0, 0, 1, 2, 4, 8]);
 const LOW_NIBBLE: u64 = gf256::matrix_of(&[1, 2, 4, 8, 0, 0, 0, 0]);
 
 impl<M: Gfni + MinU8> Core<M> for AffineLogs {
+    const OFFSET: u8 = CORE_OFFSET;
     #[inline(always)]
     fn core(m: M, x: M::V) -> M::V {
         logs_core(m, m.affine(x, ALPHA_L), m.affine(x, ALPHA_R))
