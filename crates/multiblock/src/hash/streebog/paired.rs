@@ -90,10 +90,11 @@ impl<M: Simd + CrossLanes> Machine32 for M {}
 /// The 32 products of L: for output register p, input register q, shifted
 /// (t = 1) or not: product 8p + 2q + t, with one 8×8 block per 128-bit
 /// half h: output lane 2p + h from input lane (2q + t + h) mod 8. S
-/// leaves π's last linear map to these blocks ([`OUTPUT`]).
-const fn block_of(k: usize, h: usize) -> u64 {
+/// leaves π's last linear map to these blocks ([`OUTPUT`]), and they put
+/// their result in the core's domain ([`Core::DOMAIN`]).
+const fn block_of(k: usize, h: usize, domain: u64) -> u64 {
     let (p, q, t) = (k / 8, k % 8 / 2, k % 2);
-    compose(l_block(2 * p + h, (2 * q + t + h) % 8), OUTPUT)
+    compose(domain, compose(l_block(2 * p + h, (2 * q + t + h) % 8), OUTPUT))
 }
 
 /// The products of L by a machine's instructions.
@@ -101,21 +102,21 @@ pub(crate) trait Products<M: Simd>: 'static {
     /// An input as the products take it.
     type Input: Copy;
     fn prepare(m: M, x: M::V) -> Self::Input;
-    /// Product `k` (see [`block_of`]) of `x`.
-    fn product(m: M, x: Self::Input, k: usize) -> M::V;
+    /// Product `k` (see [`block_of`]) of `x`, for the core `S`.
+    fn product<S: Core<M>>(m: M, x: Self::Input, k: usize) -> M::V;
 }
 
 /// One `vgf2p8affineqb` with the two blocks of the product.
 pub(crate) struct Affine;
 
 /// The blocks as `vgf2p8affineqb` matrices, both 64-bit words of a half.
-static MATRICES: [[u8; 32]; 32] = {
+const fn matrices(domain: u64) -> [[u8; 32]; 32] {
     let mut t = [[0u8; 32]; 32];
     let mut k = 0;
     while k < 32 {
         let mut w = 0;
         while w < 4 {
-            let q = block_of(k, w / 2).to_le_bytes();
+            let q = block_of(k, w / 2, domain).to_le_bytes();
             let mut b = 0;
             while b < 8 {
                 t[k][8 * w + b] = q[b];
@@ -126,7 +127,7 @@ static MATRICES: [[u8; 32]; 32] = {
         k += 1;
     }
     t
-};
+}
 
 impl<M: Gfni> Products<M> for Affine {
     type Input = M::V;
@@ -135,26 +136,24 @@ impl<M: Gfni> Products<M> for Affine {
         x
     }
     #[inline(always)]
-    fn product(m: M, x: M::V, k: usize) -> M::V {
-        m.affine_lanes(x, m.load(&MATRICES[k]))
+    fn product<S: Core<M>>(m: M, x: M::V, k: usize) -> M::V {
+        let matrices: &[[u8; 32]; 32] = const { &matrices(S::DOMAIN) };
+        m.affine_lanes(x, m.load(&matrices[k]))
     }
 }
 
 /// B·x = B·lo(x) ⊕ B·(hi(x) << 4) by two 16-entry `pshufb` tables per half.
 pub(crate) struct Nibbles;
 
-/// For each product, B·n (`LOW`) and B·(n << 4) (`HIGH`) for nibbles n,
+/// For each product, B·n (shift 0) or B·(n << 4) (shift 4) for nibbles n,
 /// one table per 128-bit half.
-static LOW: [[u8; 32]; 32] = nibble_tables(0);
-static HIGH: [[u8; 32]; 32] = nibble_tables(4);
-
-const fn nibble_tables(shift: u32) -> [[u8; 32]; 32] {
+const fn nibble_tables(shift: u32, domain: u64) -> [[u8; 32]; 32] {
     let mut t = [[0u8; 32]; 32];
     let mut k = 0;
     while k < 32 {
         let mut b = 0;
         while b < 32 {
-            t[k][b] = gf256::affine_byte(block_of(k, b / 16), ((b % 16) as u8) << shift);
+            t[k][b] = gf256::affine_byte(block_of(k, b / 16, domain), ((b % 16) as u8) << shift);
             b += 1;
         }
         k += 1;
@@ -170,8 +169,10 @@ impl<M: Simd> Products<M> for Nibbles {
         (m.and(x, nibbles), m.and(m.shr16::<4>(x), nibbles))
     }
     #[inline(always)]
-    fn product(m: M, (lo, hi): (M::V, M::V), k: usize) -> M::V {
-        m.xor(m.shuffle8(m.load(&LOW[k]), lo), m.shuffle8(m.load(&HIGH[k]), hi))
+    fn product<S: Core<M>>(m: M, (lo, hi): (M::V, M::V), k: usize) -> M::V {
+        let low: &[[u8; 32]; 32] = const { &nibble_tables(0, S::DOMAIN) };
+        let high: &[[u8; 32]; 32] = const { &nibble_tables(4, S::DOMAIN) };
+        m.xor(m.shuffle8(m.load(&low[k]), lo), m.shuffle8(m.load(&high[k]), hi))
     }
 }
 
@@ -234,7 +235,7 @@ fn lps<M: Machine32, P: Products<M>, S: Core<M>>(m: M, y: [M::V; 4]) -> [M::V; 4
         let k = 8 * p;
         let mut acc = [m.zero(); 4];
         for i in 0..4 {
-            acc[i] = m.xor(P::product(m, inputs[2 * i], k + 2 * i), P::product(m, inputs[2 * i + 1], k + 2 * i + 1));
+            acc[i] = m.xor(P::product::<S>(m, inputs[2 * i], k + 2 * i), P::product::<S>(m, inputs[2 * i + 1], k + 2 * i + 1));
         }
         *o = m.xor(m.xor(acc[0], acc[1]), m.xor(acc[2], acc[3]));
     }
@@ -274,15 +275,15 @@ const STORE: [u8; 32] = {
 /// `offset` ([`Core::OFFSET`]): every LPS then adds the constant k0 =
 /// L·(`offset` in every byte) to both halves. X ⊕ K after a round cancels
 /// it; K's half takes it off with C_(i+1), and X's half of C_1 takes it
-/// off K_1 in X = m ⊕ K_1.
-const fn c_packed(offset: u8) -> [[u8; 128]; 12] {
+/// off K_1 in X = m ⊕ K_1. All in the core's domain `domain`.
+const fn c_packed(offset: u8, domain: u64) -> [[u8; 128]; 12] {
     // k0 by output lane j: each input lane holds `offset`.
     let mut k0 = [0u8; 8];
     let mut j = 0;
     while j < 8 {
         let mut i = 0;
         while i < 8 {
-            k0[j] ^= crate::gf256::affine_byte(compose(l_block(j, i), OUTPUT), offset);
+            k0[j] ^= gf256::affine_byte(compose(domain, compose(l_block(j, i), OUTPUT)), offset);
             i += 1;
         }
         j += 1;
@@ -294,7 +295,7 @@ const fn c_packed(offset: u8) -> [[u8; 128]; 12] {
         while w < 8 {
             let mut j = 0;
             while j < 8 {
-                t[i][16 * j + 8 * (w % 2) + 4 + w / 2] = C[i][8 * w + j] ^ k0[j];
+                t[i][16 * j + 8 * (w % 2) + 4 + w / 2] = gf256::affine_byte(domain, C[i][8 * w + j]) ^ k0[j];
                 if i == 0 {
                     t[i][16 * j + 8 * (w % 2) + w / 2] = k0[j];
                 }
@@ -334,6 +335,26 @@ fn store<M: Machine32>(m: M, y: [M::V; 4], out: &mut Block) {
     m.store(m.permute64::<0xd8>(m.unpack_lo::<8>(z[2], z[3])), &mut out[32..]);
 }
 
+/// Into the core's domain, bytewise ([`Core::DOMAIN`]).
+#[inline(always)]
+fn enter<M: Machine32, S: Core<M>>(m: M, y: [M::V; 4]) -> [M::V; 4] {
+    let mut r = y;
+    for v in r.iter_mut() {
+        *v = S::enter(m, *v);
+    }
+    r
+}
+
+/// Out of the core's domain.
+#[inline(always)]
+fn leave<M: Machine32, S: Core<M>>(m: M, y: [M::V; 4]) -> [M::V; 4] {
+    let mut r = y;
+    for v in r.iter_mut() {
+        *v = S::leave(m, *v);
+    }
+    r
+}
+
 #[inline(always)]
 fn xor4<M: Simd>(m: M, a: [M::V; 4], b: [M::V; 4]) -> [M::V; 4] {
     let mut r = a;
@@ -347,7 +368,7 @@ fn xor4<M: Simd>(m: M, a: [M::V; 4], b: [M::V; 4]) -> [M::V; 4] {
 #[inline(always)]
 fn g<M: Machine32, P: Products<M>, S: Core<M>>(m: M, h: [M::V; 4], n: [M::V; 4], msg: [M::V; 4]) -> [M::V; 4] {
     let low = m.splat64(LOW_DWORDS);
-    let c_packed: &[[u8; 128]; 12] = const { &c_packed(S::OFFSET) };
+    let c_packed: &[[u8; 128]; 12] = const { &c_packed(S::OFFSET, S::DOMAIN) };
     // K_1 in both halves; then X = m ⊕ K_1, K = K_1 ⊕ C_1.
     let k1 = lps::<M, P, S>(m, xor4(m, h, n));
     let mut v = k1;
@@ -390,14 +411,14 @@ impl<M: Machine32, P: Products<M>, S: Core<M>> Job for Blocks<'_, M, P, S> {
     #[inline(always)]
     fn run(self) {
         let Blocks { m, st, data, .. } = self;
-        let mut h = load(m, &st.h);
+        let mut h = enter::<M, S>(m, load(m, &st.h));
         for block in data.as_chunks::<64>().0 {
-            let n = load(m, &st.n);
-            let msg = load(m, block);
+            let n = enter::<M, S>(m, load(m, &st.n));
+            let msg = enter::<M, S>(m, load(m, block));
             h = g::<M, P, S>(m, h, n, msg);
             st.advance(block);
         }
-        store(m, h, &mut st.h);
+        store(m, leave::<M, S>(m, h), &mut st.h);
     }
 }
 
@@ -414,8 +435,9 @@ impl<M: Machine32, P: Products<M>, S: Core<M>> Job for One<'_, M, P, S> {
     #[inline(always)]
     fn run(self) {
         let One { m, h, n, msg, .. } = self;
-        let out = g::<M, P, S>(m, load(m, h), load(m, n), load(m, msg));
-        store(m, out, h);
+        let (hd, nd, md) = (enter::<M, S>(m, load(m, h)), enter::<M, S>(m, load(m, n)), enter::<M, S>(m, load(m, msg)));
+        let out = g::<M, P, S>(m, hd, nd, md);
+        store(m, leave::<M, S>(m, out), h);
     }
 }
 

@@ -273,7 +273,20 @@ static SIGMA_HIGH: [u8; 16] = {
 pub(crate) trait Core<M: Simd>: 'static {
     /// What `core` returns is c ⊕ OFFSET in every byte.
     const OFFSET: u8 = 0;
+    /// The bytewise linear map D the kernel keeps its values under:
+    /// `core` takes D(x), the kernel's linear layer ends in D.
+    const DOMAIN: u64 = IDENTITY;
     fn core(m: M, x: M::V) -> M::V;
+    /// x ↦ D(x) bytewise.
+    #[inline(always)]
+    fn enter(_: M, x: M::V) -> M::V {
+        x
+    }
+    /// D(x) ↦ x bytewise.
+    #[inline(always)]
+    fn leave(_: M, x: M::V) -> M::V {
+        x
+    }
 }
 
 /// The GF(2^4) products by GFNI (see the module documentation).
@@ -303,17 +316,34 @@ pub(crate) struct Logs;
 const LOG_ZERO: u8 = 0x90;
 
 /// The nibble tables of α: α(x) = ALPHA_LOW[x & 15] ⊕ ALPHA_HIGH[x >> 4].
-static ALPHA_LOW: [u8; 16] = alpha_nibbles(0);
-static ALPHA_HIGH: [u8; 16] = alpha_nibbles(4);
+static ALPHA_LOW: [u8; 16] = nibbles_of(ALPHA, 0);
+static ALPHA_HIGH: [u8; 16] = nibbles_of(ALPHA, 4);
+/// The same for α⁻¹.
+static ALPHA_INV_LOW: [u8; 16] = nibbles_of(inverse(ALPHA), 0);
+static ALPHA_INV_HIGH: [u8; 16] = nibbles_of(inverse(ALPHA), 4);
 
-const fn alpha_nibbles(shift: u32) -> [u8; 16] {
+const fn nibbles_of(matrix: u64, shift: u32) -> [u8; 16] {
     let mut t = [0u8; 16];
     let mut n = 0;
     while n < 16 {
-        t[n] = gf256::affine_byte(ALPHA, (n as u8) << shift);
+        t[n] = gf256::affine_byte(matrix, (n as u8) << shift);
         n += 1;
     }
     t
+}
+
+/// The inverse of an invertible 8×8 bit matrix (by its table).
+const fn inverse(matrix: u64) -> u64 {
+    let mut images = [0u8; 8];
+    let mut x = 0;
+    while x < 256 {
+        let y = gf256::affine_byte(matrix, x as u8);
+        if y.is_power_of_two() {
+            images[y.trailing_zeros() as usize] = x as u8;
+        }
+        x += 1;
+    }
+    gf256::matrix_of(&images)
 }
 
 /// X^k in GF(2^4).
@@ -385,15 +415,31 @@ static SIGMA_EXP: [u8; 16] = {
 /// tables) and σ(0) << 4 (the ⊕ σ(0) of σ's).
 const CORE_OFFSET: u8 = NU1[0] | SIGMA[0] << 4;
 
+/// The kernel holds α(x): l and r are then its nibbles.
 impl<M: MinU8> Core<M> for Logs {
     const OFFSET: u8 = CORE_OFFSET;
+    const DOMAIN: u64 = ALPHA;
     #[inline(always)]
-    fn core(m: M, x: M::V) -> M::V {
+    fn core(m: M, y: M::V) -> M::V {
         let nibble = m.splat8_opaque(0x0f);
-        let low = m.shuffle8(m.splat128(&ALPHA_LOW), m.and(x, nibble));
-        let y = m.xor(low, m.shuffle8(m.splat128(&ALPHA_HIGH), m.and(m.shr16::<4>(x), nibble)));
         logs_core(m, m.and(m.shr16::<4>(y), nibble), m.and(y, nibble))
     }
+    #[inline(always)]
+    fn enter(m: M, x: M::V) -> M::V {
+        by_nibbles(m, x, &ALPHA_LOW, &ALPHA_HIGH)
+    }
+    #[inline(always)]
+    fn leave(m: M, y: M::V) -> M::V {
+        by_nibbles(m, y, &ALPHA_INV_LOW, &ALPHA_INV_HIGH)
+    }
+}
+
+/// A bytewise linear map by its two nibble tables.
+#[inline(always)]
+fn by_nibbles<M: Simd>(m: M, x: M::V, low: &[u8; 16], high: &[u8; 16]) -> M::V {
+    let nibble = m.splat8_opaque(0x0f);
+    let lo = m.shuffle8(m.splat128(low), m.and(x, nibble));
+    m.xor(lo, m.shuffle8(m.splat128(high), m.and(m.shr16::<4>(x), nibble)))
 }
 
 /// l' and r' from the nibbles l and r (bytes 0..15) by the logarithm

@@ -196,8 +196,8 @@ fn pi_decomposition_is_pi() {
     }
 }
 
-/// π's core on a machine, all 256 inputs in 8 registers: OUTPUT · (core ⊕
-/// OFFSET) = π.
+/// π's core on a machine, all 256 inputs in 8 registers (entered into the
+/// core's domain): OUTPUT · (core ⊕ OFFSET) = π.
 struct CoreOfAll<M, S>(M, core::marker::PhantomData<S>);
 
 impl<M: crate::simd::Simd, S: pi_structure::Core<M>> crate::simd::Job for CoreOfAll<M, S> {
@@ -209,7 +209,7 @@ impl<M: crate::simd::Simd, S: pi_structure::Core<M>> crate::simd::Job for CoreOf
         let mut out = [0u8; 256];
         for (i, o) in all.as_chunks::<32>().0.iter().zip(out.as_chunks_mut::<32>().0) {
             // Whole registers only (32 bytes; the emulator's and ymm).
-            m.store(S::core(m, m.load(i)), o);
+            m.store(S::core(m, S::enter(m, m.load(i))), o);
         }
         out
     }
