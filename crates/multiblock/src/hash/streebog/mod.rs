@@ -16,7 +16,7 @@
 //!   `streebog` (its floor there: 6.25, see the module);
 //! - `paired.rs` (`avx2-gfni`, `avx2`, via `avx2.rs`): the state and the
 //!   key side by side in four ymm, π from its GF(2^4) structure, L by
-//!   per-lane `vgf2p8affineqb` or `pshufb` nibble tables; 11.0 and 17.0
+//!   per-lane `vgf2p8affineqb` or `pshufb` nibble tables; 10.7 and 14.6
 //!   cycles/byte on Zen 4;
 //! - `pi_structure.rs`: π from its decomposition (Biryukov, Perrin,
 //!   Udovenko 2016) for `paired.rs`: logarithm tables for the GF(2^4)

@@ -23,30 +23,36 @@
 //! (`vperm2i128`), 8 products per output register, each with its own
 //! pair of blocks (one per 128-bit lane).
 //!
-//! S computes π's core c (π(x) = ω'·c, ω' π's last linear map) and ω' is
-//! folded into L's blocks ([`block_of`]): one lookup per register less.
+//! S computes π's core c (π(x) = ω'·c, ω' π's last linear map, see
+//! `pi_structure.rs`) and ω' is folded into L's blocks ([`block_of`]): one
+//! lookup per register less. The logarithm cores return c ⊕ 0xc7; L of
+//! that constant is a constant k0 in both halves, which X ⊕ K cancels and
+//! the round constants take off ([`c_packed`]). `avx2` holds every value
+//! under α bytewise (the core's domain: loads and stores go through α and
+//! α⁻¹, C_i and L's blocks end in α), so its core starts from α(x)'s
+//! nibbles.
 //!
 //! Count per LPS of the pair (ymm µops):
 //!
 //! | step | `avx2-gfni` | `avx2` |
 //! |---|---|---|
-//! | S: 4 × π's core by logarithms (`AffineLogs`: 18; `Logs`: 25) | 72 | 100 |
+//! | S: 4 × π's core (`AffineLogs` 17, `Logs` 18) | 68 | 72 |
 //! | transpose: 4 `pshufb`, 8 unpacks, 4 `vpermq` | 16 | 16 |
 //! | lane shift: 4 `vperm2i128` | 4 | 4 |
 //! | products | 32 affine | 8 × 3 nibble splits, 64 `pshufb`, 32 xor |
 //! | sums (4 × 7 xor) | 28 | 28 |
 //! | K into X, C_i into K: 4 shifts, 8 xor | 12 | 12 |
-//! | **LPS** | **164** | **280** |
+//! | **LPS** | **160** | **252** |
 //!
 //! (π by Kuznyechik's 16-row `pshufb` tree, as before, was 35 per
 //! register: 232 and 320.) Per block 13 LPS (K_1, then 12 rounds) and ≈ 60
-//! µops to load m and N and finish h: ≈ 2 190 µops (34 per byte) on
-//! `avx2-gfni`, ≈ 3 700 (58 per byte) on `avx2`. On Zen 4 (four vector
-//! pipes; GFNI and blends on FP0/FP1, `pshufb` and shifts on FP1/FP2,
-//! logic and byte arithmetic on all four) `avx2-gfni` has 44 µops per LPS
-//! for FP0/FP1, 48 for FP1/FP2 and 72 for any: ≈ 41 cycles per LPS, a
-//! floor of ≈ 8.5 cycles/byte; `avx2` has 136 on FP1/FP2 (64 `pshufb` of
-//! its products, 40 of S): ≈ 70 cycles per LPS, ≈ 14.5 cycles/byte.
+//! µops to load m and N and finish h (`avx2`: 72 more for α): ≈ 2 140 µops
+//! (33 per byte) on `avx2-gfni`, ≈ 3 410 (53 per byte) on `avx2`. On Zen 4
+//! (four vector pipes; GFNI and blends on FP0/FP1, `pshufb` and shifts on
+//! FP1/FP2, logic and byte arithmetic on all four) `avx2-gfni` has 44 µops
+//! per LPS for FP0/FP1, 48 for FP1/FP2 and 68 for any: ≈ 40 cycles per
+//! LPS, a floor of ≈ 8.4 cycles/byte; `avx2` has 124 on FP1/FP2 (72 of its
+//! products, 28 of S) of 252: ≈ 63 cycles per LPS, ≈ 13.3 cycles/byte.
 //!
 //! The measured rate sits above the floor because a block is one chain
 //! of 13 LPS (X's round i needs K_(i+1), and the next block's K_1 needs
@@ -54,16 +60,16 @@
 //! so S's latency shows. That is why `avx2-gfni` looks π's logarithms up
 //! rather than computing the GF(2^4) products with `vgf2p8mulb` and
 //! `vgf2p8affineinvqb` (`Field`: 15 µops per register but a chain of ≈ 25
-//! cycles against ≈ 17), and why shortening the chain further by more
+//! cycles against ≈ 16), and why shortening the chain further by more
 //! lookups (two sums at once instead of the subtraction in each mod 15)
-//! lost more in µops than it gained.
+//! lost more in µops than it gained (11.6 against 11.0 cycles/byte).
 //!
 //! Measured (Zen 4, TSC 2.596 GHz, best of 7; 1 MiB, and one 64-byte
-//! message): `avx2-gfni` 11.0 cycles/byte and 53 (π by the tree: 15.9 and
-//! 70; by `Field`: 12.3 and 57), ≈ 54 cycles per LPS against the 41
-//! counted; `avx2` 17.0 and 75 (tree: 19.9 and 88). Peers in the same
-//! run: OpenSSL's gost-engine `md_gost12_512` 18.0 cycles/byte, RustCrypto
-//! `streebog` (tables, not constant-time) 20.5.
+//! message): `avx2-gfni` 10.7 cycles/byte and 51.5 (π by the tree: 15.8
+//! and 70.1; by `Field`: 12.3 and 57), ≈ 52 cycles per LPS against the 40
+//! counted; `avx2` 14.6 and 66.8 (tree: 19.8 and 88.6). Peers in the same
+//! run: OpenSSL's gost-engine `md_gost12_512` 19.2 cycles/byte, RustCrypto
+//! `streebog` (tables, not constant-time) 20.6 and 83.2.
 //!
 //! Other ways to L without GFNI, counted per LPS of one state: masks over
 //! the 64 input bits, 4 words per ymm (shift, xor, `vblendvpd`: 3 per

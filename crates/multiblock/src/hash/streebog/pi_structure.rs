@@ -24,26 +24,28 @@
 //! Four ways to the core, each generic over the machine ([`Core`]):
 //!
 //! [`Logs`] (`avx2`): the products by logarithms to the base X (a
-//! generator: X^4 + X^3 + 1 is primitive). α by two nibble tables; log l
-//! and log r by `pshufb` (log 0 is 0x90: every sum with it keeps bit 7 set,
-//! and `pshufb` then returns 0); −log r as log r ⊕ 15 (= 15 − log r ≡
-//! −log r mod 15); a sum mod 15 as min(s, s − 15) (`pminub`); the tables
-//! after a sum are indexed by the logarithm. ν1(0) = 7 is the zero that
-//! `pshufb` returns for l = 0, so the ν0 and ν1 tables hold ν ⊕ 7 (φ's
-//! table is indexed accordingly); r = 0 makes σ's lookup 0, so its table
-//! holds σ ⊕ σ(0); the kernel's round constants put both right (c ⊕ 0xc7 through L is a
-//! constant, see `paired.rs`). Per register: 3 to
-//! split x, 3 for α(x), 3 to split it into l and r, 2 logarithms, XOR, 3
-//! for the sum, 2 `pshufb` (ν0, ν1) and a blend (on log r's bit 7),
-//! `pshufb` log φ, 3 for the sum, `pshufb` σ, XOR: 24 µops (8 `pshufb`
-//! and 2 shifts on Zen 4's FP1/FP2, the blend on FP0/FP1, 13 on any pipe)
-//! against 35 for Kuznyechik's 16-row `pshufb` tree (16 `pshufb` and 3
-//! shifts on FP1/FP2, 15 blends on FP0/FP1, an AND).
+//! generator: X^4 + X^3 + 1 is primitive). The kernel holds α(x) already
+//! ([`Core::DOMAIN`]): l and r are its nibbles. log l and log r by `pshufb`
+//! (log 0 is 0x90: every sum with it keeps bit 7 set, and `pshufb` then
+//! returns 0); −log r as log r ⊕ 15 (= 15 − log r ≡ −log r mod 15); a sum
+//! mod 15 as min(s, s − 15) (`pminub`); the tables after a sum are indexed
+//! by the logarithm. ν1(0) = 7 is the zero that `pshufb` returns for
+//! l = 0, so the ν0 and ν1 tables hold ν ⊕ 7 (φ's table is indexed
+//! accordingly); r = 0 makes σ's lookup 0, so its table holds σ ⊕ σ(0);
+//! the core comes out as c ⊕ 0xc7 ([`Core::OFFSET`]), a constant the
+//! kernel's round constants take off. Per register: 3 to split α(x) into
+//! l and r, 2 logarithms, XOR, 3 for the sum, 2 `pshufb` (ν0, ν1) and a
+//! blend (on log r's bit 7), `pshufb` log φ, 3 for the sum, `pshufb` σ,
+//! XOR: 18 µops (6 `pshufb` and a shift on Zen 4's FP1/FP2, the blend on
+//! FP0/FP1, 10 on any pipe) against 35 for Kuznyechik's 16-row `pshufb`
+//! tree (16 `pshufb` and 3 shifts on FP1/FP2, 15 blends on FP0/FP1, an
+//! AND).
 //!
 //! [`AffineLogs`] (`avx2-gfni`): the same with l and r straight from x by
-//! one `vgf2p8affineqb` each (α and the nibble's place in one matrix): 17
-//! µops (2 affine and the blend on FP0/FP1, 6 `pshufb` on FP1/FP2, 8 on any
-//! pipe), a chain of ≈ 16 cycles (affine 3, then 13 one-cycle steps).
+//! one `vgf2p8affineqb` each (α and the nibble's place in one matrix; the
+//! kernel's values stay as they are): 17 µops (2 affine and the blend on
+//! FP0/FP1, 6 `pshufb` on FP1/FP2, 8 on any pipe), a chain of ≈ 16 cycles
+//! (affine 3, then 13 one-cycle steps).
 //!
 //! [`Field`] (GFNI, tests and comparison): GF(2^4) as the subfield
 //! {y : y^16 = y} of GF(2^8)/0x11B, the field of `vgf2p8mulb` and
