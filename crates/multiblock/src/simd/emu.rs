@@ -4,7 +4,7 @@
 //! vocabulary; `simd::tests` checks it against the real instructions where
 //! the CPU has them.
 
-use super::{Avx512, Clmul, CrossLanes, Gfni, Interleave, Job, Machine, Narrow, Simd, Table256, Vbmi};
+use super::{Avx512, Clmul, CrossLanes, Gfni, Interleave, Job, Machine, MinU8, Narrow, Simd, Table256, Vbmi};
 use crate::cpu::CpuFeatures;
 
 /// The emulated machine; N is 16, 32 or 64.
@@ -262,6 +262,26 @@ impl<const N: usize> Gfni for Emu<N> {
     }
     fn mul(self, a: R<N>, b: R<N>) -> R<N> {
         map(|i| aes_mul(a[i], b[i]))
+    }
+    fn affine_inverse(self, x: R<N>, matrix: u64) -> R<N> {
+        map(|i| affine_byte(matrix, aes_inverse(x[i])))
+    }
+}
+
+/// The SDM's inverse for GF2P8AFFINEINVQB: x^254 in GF(2^8)/0x11B (0 ↦ 0),
+/// 254 = 2 + 4 + … + 128, the product of the squares x^(2^k), k = 1..7.
+fn aes_inverse(x: u8) -> u8 {
+    let (mut power, mut product) = (x, 1);
+    for _ in 1..8 {
+        power = aes_mul(power, power);
+        product = aes_mul(product, power);
+    }
+    product
+}
+
+impl<const N: usize> MinU8 for Emu<N> {
+    fn min8u(self, a: R<N>, b: R<N>) -> R<N> {
+        map(|i| a[i].min(b[i]))
     }
 }
 

@@ -226,6 +226,15 @@ pub(crate) trait Gfni: Simd {
     /// `vgf2p8mulb`: byte-wise products in GF(2^8) modulo the AES
     /// polynomial x^8 + x^4 + x^3 + x + 1 (0x11B).
     fn mul(self, a: Self::V, b: Self::V) -> Self::V;
+    /// `vgf2p8affineinvqb`: each byte x ↦ A·x⁻¹, x⁻¹ its inverse in
+    /// GF(2^8)/0x11B (0 ↦ 0), A in the layout of [`Gfni::affine`].
+    fn affine_inverse(self, x: Self::V, matrix: u64) -> Self::V;
+}
+
+/// `pminub`: the unsigned minimum of each pair of bytes (x86 registers of
+/// AVX2 and up; the emulator).
+pub(crate) trait MinU8: Simd {
+    fn min8u(self, a: Self::V, b: Self::V) -> Self::V;
 }
 
 /// Byte lookups over whole registers (AVX-512 VBMI, VL for ymm and xmm).

@@ -123,6 +123,19 @@ macro_rules! check_affine {
             same!($m, $n, $rng, |m, a, _b, _c| m.affine(a, 0x8040_2010_0804_0201 ^ 0x1234));
             same!($m, $n, $rng, |m, a, b, _c| m.mul(b, a));
             same!($m, $n, $rng, |m, a, b, _c| m.affine_lanes(a, b));
+            same!($m, $n, $rng, |m, a, _b, _c| m.affine_inverse(a, 0x8040_2010_0804_0201 ^ 0x5678));
+        }
+        // The inverse's 0 ↦ 0 and 1 ↦ 1 (random bytes seldom hit them).
+        same!($m, $n, $rng, |m, a, _b, _c| m.affine_inverse(m.and(a, m.splat8(1)), 0x8040_2010_0804_0201));
+    };
+}
+
+/// `pminub`.
+#[allow(unused_macros)] // x86-64 only
+macro_rules! check_min {
+    ($m:ident, $n:literal, $rng:ident) => {
+        for _ in 0..50 {
+            same!($m, $n, $rng, |m, a, b, _c| m.min8u(a, m.xor(b, m.and(a, m.splat8(0x0f)))));
         }
     };
 }
@@ -190,8 +203,8 @@ machines! {
     xmm_avx2: Xmm<Avx2>, 16, [check_simd];
     xmm_avx2_gfni: Xmm<Avx2Gfni>, 16, [check_affine];
     xmm_avx512: Xmm<Avx512Gfni>, 16, [check_simd, check_extensions];
-    ymm_avx2: Ymm<Avx2>, 32, [check_simd, check_cross_lanes];
-    ymm_avx2_gfni: Ymm<Avx2Gfni>, 32, [check_affine, check_cross_lanes];
+    ymm_avx2: Ymm<Avx2>, 32, [check_simd, check_cross_lanes, check_min];
+    ymm_avx2_gfni: Ymm<Avx2Gfni>, 32, [check_affine, check_cross_lanes, check_min];
     ymm_avx512: Ymm<Avx512Gfni>, 32, [check_simd, check_extensions];
     zmm_avx512bw: Zmm<Avx512Bw>, 64, [check_simd];
     zmm_avx512: Zmm<Avx512Gfni>, 64, [check_simd, check_extensions];
@@ -217,6 +230,10 @@ fn emulated_gf2p8mulb_matches_fips_197() {
     b[1] = 1;
     let p = m.mul(a, b);
     assert_eq!((p[0], p[1]), (0xc1, 0xd5));
+    // FIPS-197 §5.1.1: S-box({53}) = {ed}, the inverse {ca} through its affine map.
+    a[0] = 0x53;
+    let aes_affine = 0xf1e3_c78f_1f3e_7cf8;
+    assert_eq!(m.affine_inverse(a, aes_affine)[0] ^ 0x63, 0xed);
 }
 
 /// The emulated `pclmulqdq` on known products, so a CPU without it still

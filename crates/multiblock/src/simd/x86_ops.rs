@@ -156,7 +156,7 @@ macro_rules! x86_rotl {
 macro_rules! x86_extensions {
     (
         $token:ident, $v:ty, $mask:ty,
-        gfni: [$($gfni_bound:tt)+] $affine:ident $set64:ident $mulb:ident,
+        gfni: [$($gfni_bound:tt)+] $affine:ident $set64:ident $mulb:ident $affineinv:ident,
         vbmi: [$($vbmi_bound:tt)+] $permb:ident $permi2b:ident,
         avx512: [$($avx_bound:tt)+] $ternlog:ident $movepi8_mask:ident $test_mask:ident $set8:ident
             $blend:ident $mask_shuffle:ident $permi2q:ident $maskz_load:ident $mask_store:ident
@@ -173,6 +173,10 @@ macro_rules! x86_extensions {
             #[inline(always)]
             fn mul(self, a: $v, b: $v) -> $v {
                 unsafe { $mulb(a, b) }
+            }
+            #[inline(always)]
+            fn affine_inverse(self, x: $v, matrix: u64) -> $v {
+                unsafe { $affineinv::<0>(x, $set64(matrix as i64)) }
             }
         }
 

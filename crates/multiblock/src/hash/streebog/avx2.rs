@@ -1,8 +1,10 @@
 //! `avx2-gfni` and `avx2`: the kernel of `paired.rs` on ymm, L's products
-//! by `vgf2p8affineqb` or by `pshufb` nibble tables (CPUs without AVX-512:
-//! Intel client cores, AMD Zen 3 and earlier).
+//! by `vgf2p8affineqb` or by `pshufb` nibble tables, π's core by logarithm
+//! tables with α by `vgf2p8affineqb` or by nibble tables (CPUs without
+//! AVX-512: Intel client cores, AMD Zen 3 and earlier).
 
 use super::paired::{Affine, Nibbles, PairedKernel};
+use super::pi_structure::{AffineLogs, Logs};
 use super::Compress;
 use crate::backend::Backend;
 use crate::simd::{Avx2, Avx2Gfni, Machine, Ymm};
@@ -14,11 +16,11 @@ type Yg = Ymm<Avx2Gfni>;
 pub(super) const BACKEND_GFNI: Backend<(), Box<dyn Compress>> = Backend {
     info: BackendInfo { name: "avx2-gfni", constant_time: true, ways: 1, needs: <Yg as Machine>::NEEDS },
     available: <Yg as Machine>::available,
-    new: |_| Box::new(PairedKernel::<Yg, Affine>::new(Yg::detect().expect("a backend is built only where the CPU runs it"))),
+    new: |_| Box::new(PairedKernel::<Yg, Affine, AffineLogs>::new(Yg::detect().expect("a backend is built only where the CPU runs it"))),
 };
 
 pub(super) const BACKEND: Backend<(), Box<dyn Compress>> = Backend {
     info: BackendInfo { name: "avx2", constant_time: true, ways: 1, needs: <Y as Machine>::NEEDS },
     available: <Y as Machine>::available,
-    new: |_| Box::new(PairedKernel::<Y, Nibbles>::new(Y::detect().expect("a backend is built only where the CPU runs it"))),
+    new: |_| Box::new(PairedKernel::<Y, Nibbles, Logs>::new(Y::detect().expect("a backend is built only where the CPU runs it"))),
 };

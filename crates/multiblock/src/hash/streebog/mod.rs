@@ -15,13 +15,16 @@
 //!   products; 6.8 cycles/byte on Zen 4 against 20.6 for RustCrypto
 //!   `streebog` (its floor there: 6.25, see the module);
 //! - `paired.rs` (`avx2-gfni`, `avx2`, via `avx2.rs`): the state and the
-//!   key side by side in four ymm, π by a `pshufb` tree, L by per-lane
-//!   `vgf2p8affineqb` or `pshufb` nibble tables; 15.9 and 19.7
+//!   key side by side in four ymm, π from its GF(2^4) structure, L by
+//!   per-lane `vgf2p8affineqb` or `pshufb` nibble tables; 10.7 and 14.6
 //!   cycles/byte on Zen 4;
 //! - `neon.rs` (`neon`, aarch64): the state and the key side by side in
 //!   eight 16-byte registers, π in registers (`TBL`/`TBX`), P by `TRN`,
 //!   L by `TBL` nibble tables; counted at ≈ 77 vector instructions per
 //!   byte, not measured on hardware;
+//! - `pi_structure.rs`: π from its decomposition (Biryukov, Perrin,
+//!   Udovenko 2016) for `paired.rs`: logarithm tables for the GF(2^4)
+//!   products (α by GFNI where there is GFNI);
 //! - this file: the kernel trait, the three stages of §8 (Σ and N as
 //!   512-bit numbers, the padding), [`Core`], [`digest_many`].
 //!
@@ -42,6 +45,8 @@ mod avx2;
 mod paired;
 #[cfg(any(target_arch = "aarch64", test))]
 mod neon;
+#[cfg(any(target_arch = "x86_64", test))]
+mod pi_structure;
 #[cfg(test)]
 mod tests;
 

@@ -1,7 +1,7 @@
 //! Streebog on 256-bit registers without AVX-512: the state and the key of
-//! g_N (RFC 6986 §7) side by side in four ymm, π by a `pshufb` tree, L by
-//! products of 8×8 bit blocks (`vgf2p8affineqb`, or two `pshufb` nibble
-//! tables where there is no GFNI).
+//! g_N (RFC 6986 §7) side by side in four ymm, π from its GF(2^4)
+//! structure (`pi_structure.rs`), L by products of 8×8 bit blocks
+//! (`vgf2p8affineqb`, or two `pshufb` nibble tables where there is no GFNI).
 //!
 //! Pairing. In round i of E(K, m) (§7) the state X and the key K are both
 //! put through LPS: X ← LPS(X) ⊕ K_(i+1), K_(i+1) = LPS(K_i ⊕ C_i). The two
@@ -23,34 +23,53 @@
 //! (`vperm2i128`), 8 products per output register, each with its own
 //! pair of blocks (one per 128-bit lane).
 //!
+//! S computes π's core c (π(x) = ω'·c, ω' π's last linear map, see
+//! `pi_structure.rs`) and ω' is folded into L's blocks ([`block_of`]): one
+//! lookup per register less. The logarithm cores return c ⊕ 0xc7; L of
+//! that constant is a constant k0 in both halves, which X ⊕ K cancels and
+//! the round constants take off ([`c_packed`]). `avx2` holds every value
+//! under α bytewise (the core's domain: loads and stores go through α and
+//! α⁻¹, C_i and L's blocks end in α), so its core starts from α(x)'s
+//! nibbles.
+//!
 //! Count per LPS of the pair (ymm µops):
 //!
 //! | step | `avx2-gfni` | `avx2` |
 //! |---|---|---|
-//! | S: 4 × (and, 16 `pshufb`, 3 shifts, 15 `pblendvb`) | 140 | 140 |
+//! | S: 4 × π's core (`AffineLogs` 17, `Logs` 18) | 68 | 72 |
 //! | transpose: 4 `pshufb`, 8 unpacks, 4 `vpermq` | 16 | 16 |
 //! | lane shift: 4 `vperm2i128` | 4 | 4 |
 //! | products | 32 affine | 8 × 3 nibble splits, 64 `pshufb`, 32 xor |
 //! | sums (4 × 7 xor) | 28 | 28 |
 //! | K into X, C_i into K: 4 shifts, 8 xor | 12 | 12 |
-//! | **LPS** | **232** | **320** |
+//! | **LPS** | **160** | **252** |
 //!
-//! Per block 13 of them (K_1, then 12 rounds) and ≈ 60 to load m and N
-//! and finish h: ≈ 3 080 µops (48 per byte) on `avx2-gfni`, ≈ 4 220 (66
-//! per byte) on `avx2`. S is most of it: its 64 `pshufb` and 12 shifts
-//! and the 20 moves of transpose and lane shift run on the two shuffle
-//! pipes of Zen 4 (FP1, FP2), the 60 blends and 32 affine products on
-//! FP0/FP1: ≈ 64 cycles per LPS, 13 × 64 ≈ 830 cycles per block, a floor
-//! of ≈ 13 cycles/byte for `avx2-gfni`; `avx2` adds 72 shuffle-pipe µops
-//! (64 `pshufb`, 8 shifts): ≈ 86 cycles per LPS, ≈ 17.5 cycles/byte. On
-//! Intel cores `pshufb` has one port: there the 64 `pshufb` of S alone
-//! give ≈ 13 cycles/byte. (A π built from its GF(2^4) structure rather
-//! than a 16-row tree would be the next step.)
+//! (π by Kuznyechik's 16-row `pshufb` tree, as before, was 35 per
+//! register: 232 and 320.) Per block 13 LPS (K_1, then 12 rounds) and ≈ 60
+//! µops to load m and N and finish h (`avx2`: 72 more for α): ≈ 2 140 µops
+//! (33 per byte) on `avx2-gfni`, ≈ 3 410 (53 per byte) on `avx2`. On Zen 4
+//! (four vector pipes; GFNI and blends on FP0/FP1, `pshufb` and shifts on
+//! FP1/FP2, logic and byte arithmetic on all four) `avx2-gfni` has 44 µops
+//! per LPS for FP0/FP1, 48 for FP1/FP2 and 68 for any: ≈ 40 cycles per
+//! LPS, a floor of ≈ 8.4 cycles/byte; `avx2` has 124 on FP1/FP2 (72 of its
+//! products, 28 of S) of 252: ≈ 63 cycles per LPS, ≈ 13.3 cycles/byte.
 //!
-//! Measured (Zen 4, TSC 2.596 GHz, 1 MiB, best of 7): `avx2-gfni` 15.9
-//! cycles/byte (≈ 78 cycles per LPS pair against the 64 counted: the
-//! compiled loop is the count plus 61 loads of the tables), `avx2` 19.7;
-//! RustCrypto `streebog` (tables, not constant-time) 20.5, `portable` 366.
+//! The measured rate sits above the floor because a block is one chain
+//! of 13 LPS (X's round i needs K_(i+1), and the next block's K_1 needs
+//! h): the four registers of a pair are all the independent work there is,
+//! so S's latency shows. That is why `avx2-gfni` looks π's logarithms up
+//! rather than computing the GF(2^4) products with `vgf2p8mulb` and
+//! `vgf2p8affineinvqb` (`Field`: 15 µops per register but a chain of ≈ 25
+//! cycles against ≈ 16), and why shortening the chain further by more
+//! lookups (two sums at once instead of the subtraction in each mod 15)
+//! lost more in µops than it gained (11.6 against 11.0 cycles/byte).
+//!
+//! Measured (Zen 4, TSC 2.596 GHz, best of 7; 1 MiB, and one 64-byte
+//! message): `avx2-gfni` 10.7 cycles/byte and 51.5 (π by the tree: 15.8
+//! and 70.1; by `Field`: 12.3 and 57), ≈ 52 cycles per LPS against the 40
+//! counted; `avx2` 14.6 and 66.8 (tree: 19.8 and 88.6). Peers in the same
+//! run: OpenSSL's gost-engine `md_gost12_512` 19.2 cycles/byte, RustCrypto
+//! `streebog` (tables, not constant-time) 20.6 and 83.2.
 //!
 //! Other ways to L without GFNI, counted per LPS of one state: masks over
 //! the 64 input bits, 4 words per ymm (shift, xor, `vblendvpd`: 3 per
@@ -63,10 +82,10 @@
 //! Everything is constant-time: the tables are indexed by constants or
 //! looked up by `pshufb` in registers, the loops count public blocks.
 
-use super::constants::{l_block, C, PI};
+use super::constants::{l_block, C};
 use super::{Block, Compress, State};
 use crate::gf256;
-use crate::kuznyechik::layers::{Lookup, Tree};
+use super::pi_structure::{compose, Core, OUTPUT};
 use crate::simd::{CrossLanes, Gfni, Job, Simd};
 use core::marker::PhantomData;
 
@@ -76,10 +95,12 @@ impl<M: Simd + CrossLanes> Machine32 for M {}
 
 /// The 32 products of L: for output register p, input register q, shifted
 /// (t = 1) or not: product 8p + 2q + t, with one 8×8 block per 128-bit
-/// half h: output lane 2p + h from input lane (2q + t + h) mod 8.
-const fn block_of(k: usize, h: usize) -> u64 {
+/// half h: output lane 2p + h from input lane (2q + t + h) mod 8. S
+/// leaves π's last linear map to these blocks ([`OUTPUT`]), and they put
+/// their result in the core's domain ([`Core::DOMAIN`]).
+const fn block_of(k: usize, h: usize, domain: u64) -> u64 {
     let (p, q, t) = (k / 8, k % 8 / 2, k % 2);
-    l_block(2 * p + h, (2 * q + t + h) % 8)
+    compose(domain, compose(l_block(2 * p + h, (2 * q + t + h) % 8), OUTPUT))
 }
 
 /// The products of L by a machine's instructions.
@@ -87,21 +108,21 @@ pub(crate) trait Products<M: Simd>: 'static {
     /// An input as the products take it.
     type Input: Copy;
     fn prepare(m: M, x: M::V) -> Self::Input;
-    /// Product `k` (see [`block_of`]) of `x`.
-    fn product(m: M, x: Self::Input, k: usize) -> M::V;
+    /// Product `k` (see [`block_of`]) of `x`, for the core `S`.
+    fn product<S: Core<M>>(m: M, x: Self::Input, k: usize) -> M::V;
 }
 
 /// One `vgf2p8affineqb` with the two blocks of the product.
 pub(crate) struct Affine;
 
 /// The blocks as `vgf2p8affineqb` matrices, both 64-bit words of a half.
-static MATRICES: [[u8; 32]; 32] = {
+const fn matrices(domain: u64) -> [[u8; 32]; 32] {
     let mut t = [[0u8; 32]; 32];
     let mut k = 0;
     while k < 32 {
         let mut w = 0;
         while w < 4 {
-            let q = block_of(k, w / 2).to_le_bytes();
+            let q = block_of(k, w / 2, domain).to_le_bytes();
             let mut b = 0;
             while b < 8 {
                 t[k][8 * w + b] = q[b];
@@ -112,7 +133,7 @@ static MATRICES: [[u8; 32]; 32] = {
         k += 1;
     }
     t
-};
+}
 
 impl<M: Gfni> Products<M> for Affine {
     type Input = M::V;
@@ -121,26 +142,24 @@ impl<M: Gfni> Products<M> for Affine {
         x
     }
     #[inline(always)]
-    fn product(m: M, x: M::V, k: usize) -> M::V {
-        m.affine_lanes(x, m.load(&MATRICES[k]))
+    fn product<S: Core<M>>(m: M, x: M::V, k: usize) -> M::V {
+        let matrices: &[[u8; 32]; 32] = const { &matrices(S::DOMAIN) };
+        m.affine_lanes(x, m.load(&matrices[k]))
     }
 }
 
 /// B·x = B·lo(x) ⊕ B·(hi(x) << 4) by two 16-entry `pshufb` tables per half.
 pub(crate) struct Nibbles;
 
-/// For each product, B·n (`LOW`) and B·(n << 4) (`HIGH`) for nibbles n,
+/// For each product, B·n (shift 0) or B·(n << 4) (shift 4) for nibbles n,
 /// one table per 128-bit half.
-static LOW: [[u8; 32]; 32] = nibble_tables(0);
-static HIGH: [[u8; 32]; 32] = nibble_tables(4);
-
-const fn nibble_tables(shift: u32) -> [[u8; 32]; 32] {
+const fn nibble_tables(shift: u32, domain: u64) -> [[u8; 32]; 32] {
     let mut t = [[0u8; 32]; 32];
     let mut k = 0;
     while k < 32 {
         let mut b = 0;
         while b < 32 {
-            t[k][b] = gf256::affine_byte(block_of(k, b / 16), ((b % 16) as u8) << shift);
+            t[k][b] = gf256::affine_byte(block_of(k, b / 16, domain), ((b % 16) as u8) << shift);
             b += 1;
         }
         k += 1;
@@ -156,8 +175,10 @@ impl<M: Simd> Products<M> for Nibbles {
         (m.and(x, nibbles), m.and(m.shr16::<4>(x), nibbles))
     }
     #[inline(always)]
-    fn product(m: M, (lo, hi): (M::V, M::V), k: usize) -> M::V {
-        m.xor(m.shuffle8(m.load(&LOW[k]), lo), m.shuffle8(m.load(&HIGH[k]), hi))
+    fn product<S: Core<M>>(m: M, (lo, hi): (M::V, M::V), k: usize) -> M::V {
+        let low: &[[u8; 32]; 32] = const { &nibble_tables(0, S::DOMAIN) };
+        let high: &[[u8; 32]; 32] = const { &nibble_tables(4, S::DOMAIN) };
+        m.xor(m.shuffle8(m.load(&low[k]), lo), m.shuffle8(m.load(&high[k]), hi))
     }
 }
 
@@ -202,13 +223,12 @@ fn transpose<M: Machine32>(m: M, y: [M::V; 4]) -> [M::V; 4] {
     [m.permute64::<0xd8>(e), m.permute64::<0xd8>(f), m.permute64::<0xd8>(g), m.permute64::<0xd8>(h)]
 }
 
-/// L·P·S of both halves.
+/// L·P·S of both halves (S's core by `S`, the rest of π in L's blocks).
 #[inline(always)]
-fn lps<M: Machine32, P: Products<M>>(m: M, y: [M::V; 4]) -> [M::V; 4] {
+fn lps<M: Machine32, P: Products<M>, S: Core<M>>(m: M, y: [M::V; 4]) -> [M::V; 4] {
     let mut s = y;
     for v in s.iter_mut() {
-        // π is Kuznyechik's S-box: its `pshufb` tree (16 row lookups, 15 blends).
-        *v = Tree::lookup(m, *v, &PI);
+        *v = S::core(m, *v);
     }
     let t = transpose(m, s);
     let mut inputs = [P::prepare(m, t[0]); 8];
@@ -221,7 +241,7 @@ fn lps<M: Machine32, P: Products<M>>(m: M, y: [M::V; 4]) -> [M::V; 4] {
         let k = 8 * p;
         let mut acc = [m.zero(); 4];
         for i in 0..4 {
-            acc[i] = m.xor(P::product(m, inputs[2 * i], k + 2 * i), P::product(m, inputs[2 * i + 1], k + 2 * i + 1));
+            acc[i] = m.xor(P::product::<S>(m, inputs[2 * i], k + 2 * i), P::product::<S>(m, inputs[2 * i + 1], k + 2 * i + 1));
         }
         *o = m.xor(m.xor(acc[0], acc[1]), m.xor(acc[2], acc[3]));
     }
@@ -257,8 +277,23 @@ const STORE: [u8; 32] = {
     t
 };
 
-/// C_1..C_12 in K's half (X's half zero).
-static C_PACKED: [[u8; 128]; 12] = {
+/// C_1..C_12 in K's half (X's half zero), for a core that returns c ⊕
+/// `offset` ([`Core::OFFSET`]): every LPS then adds the constant k0 =
+/// L·(`offset` in every byte) to both halves. X ⊕ K after a round cancels
+/// it; K's half takes it off with C_(i+1), and X's half of C_1 takes it
+/// off K_1 in X = m ⊕ K_1. All in the core's domain `domain`.
+const fn c_packed(offset: u8, domain: u64) -> [[u8; 128]; 12] {
+    // k0 by output lane j: each input lane holds `offset`.
+    let mut k0 = [0u8; 8];
+    let mut j = 0;
+    while j < 8 {
+        let mut i = 0;
+        while i < 8 {
+            k0[j] ^= gf256::affine_byte(compose(domain, compose(l_block(j, i), OUTPUT)), offset);
+            i += 1;
+        }
+        j += 1;
+    }
     let mut t = [[0u8; 128]; 12];
     let mut i = 0;
     while i < 12 {
@@ -266,7 +301,10 @@ static C_PACKED: [[u8; 128]; 12] = {
         while w < 8 {
             let mut j = 0;
             while j < 8 {
-                t[i][16 * j + 8 * (w % 2) + 4 + w / 2] = C[i][8 * w + j];
+                t[i][16 * j + 8 * (w % 2) + 4 + w / 2] = gf256::affine_byte(domain, C[i][8 * w + j]) ^ k0[j];
+                if i == 0 {
+                    t[i][16 * j + 8 * (w % 2) + w / 2] = k0[j];
+                }
                 j += 1;
             }
             w += 1;
@@ -274,7 +312,7 @@ static C_PACKED: [[u8; 128]; 12] = {
         i += 1;
     }
     t
-};
+}
 
 /// X's half of every 64-bit word.
 const LOW_DWORDS: u64 = 0xffff_ffff;
@@ -303,6 +341,26 @@ fn store<M: Machine32>(m: M, y: [M::V; 4], out: &mut Block) {
     m.store(m.permute64::<0xd8>(m.unpack_lo::<8>(z[2], z[3])), &mut out[32..]);
 }
 
+/// Into the core's domain, bytewise ([`Core::DOMAIN`]).
+#[inline(always)]
+fn enter<M: Machine32, S: Core<M>>(m: M, y: [M::V; 4]) -> [M::V; 4] {
+    let mut r = y;
+    for v in r.iter_mut() {
+        *v = S::enter(m, *v);
+    }
+    r
+}
+
+/// Out of the core's domain.
+#[inline(always)]
+fn leave<M: Machine32, S: Core<M>>(m: M, y: [M::V; 4]) -> [M::V; 4] {
+    let mut r = y;
+    for v in r.iter_mut() {
+        *v = S::leave(m, *v);
+    }
+    r
+}
+
 #[inline(always)]
 fn xor4<M: Simd>(m: M, a: [M::V; 4], b: [M::V; 4]) -> [M::V; 4] {
     let mut r = a;
@@ -314,20 +372,21 @@ fn xor4<M: Simd>(m: M, a: [M::V; 4], b: [M::V; 4]) -> [M::V; 4] {
 
 /// g_N(h, m) on the layout (h, N, m in both halves); the result in both.
 #[inline(always)]
-fn g<M: Machine32, P: Products<M>>(m: M, h: [M::V; 4], n: [M::V; 4], msg: [M::V; 4]) -> [M::V; 4] {
+fn g<M: Machine32, P: Products<M>, S: Core<M>>(m: M, h: [M::V; 4], n: [M::V; 4], msg: [M::V; 4]) -> [M::V; 4] {
     let low = m.splat64(LOW_DWORDS);
+    let c_packed: &[[u8; 128]; 12] = const { &c_packed(S::OFFSET, S::DOMAIN) };
     // K_1 in both halves; then X = m ⊕ K_1, K = K_1 ⊕ C_1.
-    let k1 = lps::<M, P>(m, xor4(m, h, n));
+    let k1 = lps::<M, P, S>(m, xor4(m, h, n));
     let mut v = k1;
     for p in 0..4 {
-        v[p] = m.xor3(k1[p], m.and(msg[p], low), m.load(&C_PACKED[0][32 * p..]));
+        v[p] = m.xor3(k1[p], m.and(msg[p], low), m.load(&c_packed[0][32 * p..]));
     }
     for i in 0..12 {
-        let w = lps::<M, P>(m, v);
+        let w = lps::<M, P, S>(m, v);
         // X ← LPS(X) ⊕ K_(i+2) (K moved down to X's dword), K ⊕ C_(i+2).
         for p in 0..4 {
             let x = m.xor(w[p], m.shr64::<32>(w[p]));
-            v[p] = if i < 11 { m.xor(x, m.load(&C_PACKED[i + 1][32 * p..])) } else { x };
+            v[p] = if i < 11 { m.xor(x, m.load(&c_packed[i + 1][32 * p..])) } else { x };
         }
     }
     // h ⊕ m ⊕ E(K, m) in X's half, copied to K's (`pshufd` 0, 0, 2, 2).
@@ -337,64 +396,65 @@ fn g<M: Machine32, P: Products<M>>(m: M, h: [M::V; 4], n: [M::V; 4], msg: [M::V;
     v
 }
 
-/// The kernel on machine `M` with products `P`.
-pub(crate) struct PairedKernel<M, P>(pub(crate) M, pub(crate) PhantomData<fn() -> P>);
+/// The kernel on machine `M` with products `P` and π's core `S`.
+pub(crate) struct PairedKernel<M, P, S>(pub(crate) M, pub(crate) PhantomData<fn() -> (P, S)>);
 
-impl<M, P> PairedKernel<M, P> {
+impl<M, P, S> PairedKernel<M, P, S> {
     pub(crate) fn new(m: M) -> Self {
         PairedKernel(m, PhantomData)
     }
 }
 
-struct Blocks<'a, M, P> {
+struct Blocks<'a, M, P, S> {
     m: M,
     st: &'a mut State,
     data: &'a [u8],
-    _p: PhantomData<fn() -> P>,
+    _p: PhantomData<fn() -> (P, S)>,
 }
 
-impl<M: Machine32, P: Products<M>> Job for Blocks<'_, M, P> {
+impl<M: Machine32, P: Products<M>, S: Core<M>> Job for Blocks<'_, M, P, S> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
         let Blocks { m, st, data, .. } = self;
-        let mut h = load(m, &st.h);
+        let mut h = enter::<M, S>(m, load(m, &st.h));
         for block in data.as_chunks::<64>().0 {
-            let n = load(m, &st.n);
-            let msg = load(m, block);
-            h = g::<M, P>(m, h, n, msg);
+            let n = enter::<M, S>(m, load(m, &st.n));
+            let msg = enter::<M, S>(m, load(m, block));
+            h = g::<M, P, S>(m, h, n, msg);
             st.advance(block);
         }
-        store(m, h, &mut st.h);
+        store(m, leave::<M, S>(m, h), &mut st.h);
     }
 }
 
-struct One<'a, M, P> {
+struct One<'a, M, P, S> {
     m: M,
     h: &'a mut Block,
     n: &'a Block,
     msg: &'a Block,
-    _p: PhantomData<fn() -> P>,
+    _p: PhantomData<fn() -> (P, S)>,
 }
 
-impl<M: Machine32, P: Products<M>> Job for One<'_, M, P> {
+impl<M: Machine32, P: Products<M>, S: Core<M>> Job for One<'_, M, P, S> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
         let One { m, h, n, msg, .. } = self;
-        let out = g::<M, P>(m, load(m, h), load(m, n), load(m, msg));
-        store(m, out, h);
+        let (hd, nd, md) = (enter::<M, S>(m, load(m, h)), enter::<M, S>(m, load(m, n)), enter::<M, S>(m, load(m, msg)));
+        let out = g::<M, P, S>(m, hd, nd, md);
+        store(m, leave::<M, S>(m, out), h);
     }
 }
 
-impl<M: Machine32, P: Products<M>> Compress for PairedKernel<M, P> {
+impl<M: Machine32, P: Products<M>, S: Core<M>> Compress for PairedKernel<M, P, S> {
     fn g(&self, h: &mut Block, n: &Block, msg: &Block) {
         let m = self.0;
-        m.vectorize(One::<M, P> { m, h, n, msg, _p: PhantomData })
+        m.vectorize(One::<M, P, S> { m, h, n, msg, _p: PhantomData })
     }
     fn blocks(&self, st: &mut State, data: &[u8]) {
         if data.len() >= 64 {
-            self.0.vectorize(Blocks::<M, P> { m: self.0, st, data, _p: PhantomData })
+            self.0.vectorize(Blocks::<M, P, S> { m: self.0, st, data, _p: PhantomData })
         }
     }
 }

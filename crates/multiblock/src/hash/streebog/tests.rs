@@ -3,8 +3,10 @@
 //! AVX-512, AVX2 and NEON kernels, on the emulator.
 
 use super::affine::AffineKernel;
+use super::constants::PI;
 use super::neon::NeonKernel;
 use super::paired::{Affine, Nibbles, PairedKernel};
+use super::pi_structure::{self, AffineLogs, Field, Logs, TreeCore, OUTPUT};
 use super::{digest_many, Block, Compress, Core, State, BACKENDS};
 use crate::simd::emu::Emu;
 use crate::test_rng::Rng;
@@ -165,11 +167,82 @@ fn affine_kernel_on_the_emulator() {
 }
 
 /// The ymm kernel on the emulator with both product strategies (GFNI and
-/// nibble tables), against the reference's.
+/// nibble tables) and each way to π's core, against the reference's.
 #[test]
 fn paired_kernel_on_the_emulator() {
-    emulated(&PairedKernel::<Emu<32>, Affine>::new(Emu::<32>));
-    emulated(&PairedKernel::<Emu<32>, Nibbles>::new(Emu::<32>));
+    emulated(&PairedKernel::<Emu<32>, Affine, Field>::new(Emu::<32>));
+    emulated(&PairedKernel::<Emu<32>, Nibbles, Logs>::new(Emu::<32>));
+    emulated(&PairedKernel::<Emu<32>, Affine, TreeCore>::new(Emu::<32>));
+    emulated(&PairedKernel::<Emu<32>, Nibbles, Field>::new(Emu::<32>));
+    emulated(&PairedKernel::<Emu<32>, Affine, AffineLogs>::new(Emu::<32>));
+}
+
+/// The decomposition of π (and its GF(2^4) pieces) on all 256 inputs.
+#[test]
+fn pi_decomposition_is_pi() {
+    for x in 0..=255u8 {
+        assert_eq!(pi_structure::pi_by_structure(x), PI[x as usize], "π({x:#04x})");
+    }
+    for a in 1..16u8 {
+        assert_eq!(pi_structure::gf16_mul(a, pi_structure::gf16_inv(a)), 1, "I({a})");
+    }
+    // E is a field isomorphism onto the subfield, and TO_NIBBLE undoes it.
+    for a in 0..16u8 {
+        let e = pi_structure::embed(a);
+        assert_eq!(crate::gf256::affine_byte(pi_structure::TO_NIBBLE, e), a, "E({a})");
+        for b in 0..16u8 {
+            let product = crate::gf256::mul(e, pi_structure::embed(b), crate::gf256::AES);
+            assert_eq!(product, pi_structure::embed(pi_structure::gf16_mul(a, b)), "E({a})·E({b})");
+        }
+    }
+}
+
+/// π's core on a machine, all 256 inputs in 8 registers (entered into the
+/// core's domain): OUTPUT · (core ⊕ OFFSET) = π.
+struct CoreOfAll<M, S>(M, core::marker::PhantomData<S>);
+
+impl<M: crate::simd::Simd, S: pi_structure::Core<M>> crate::simd::Job for CoreOfAll<M, S> {
+    type Output = [u8; 256];
+    #[inline(always)]
+    fn run(self) -> [u8; 256] {
+        let m = self.0;
+        let all: [u8; 256] = core::array::from_fn(|x| x as u8);
+        let mut out = [0u8; 256];
+        for (i, o) in all.as_chunks::<32>().0.iter().zip(out.as_chunks_mut::<32>().0) {
+            // Whole registers only (32 bytes; the emulator's and ymm).
+            m.store(S::core(m, S::enter(m, m.load(i))), o);
+        }
+        out
+    }
+}
+
+fn check_core<M: crate::simd::Simd, S: pi_structure::Core<M>>(m: M, what: &str) {
+    let core = crate::simd::Machine::vectorize(m, CoreOfAll::<M, S>(m, core::marker::PhantomData));
+    for x in 0..256 {
+        assert_eq!(crate::gf256::affine_byte(OUTPUT, core[x] ^ S::OFFSET), PI[x], "{what}: π({x:#04x})");
+    }
+}
+
+/// The SIMD cores on the emulator and, where the CPU has them, on ymm.
+#[test]
+fn pi_core_on_every_machine() {
+    check_core::<_, Field>(Emu::<32>, "Field on the emulator");
+    check_core::<_, Logs>(Emu::<32>, "Logs on the emulator");
+    check_core::<_, TreeCore>(Emu::<32>, "tree on the emulator");
+    check_core::<_, AffineLogs>(Emu::<32>, "AffineLogs on the emulator");
+    #[cfg(target_arch = "x86_64")]
+    {
+        use crate::simd::{Avx2, Avx2Gfni, Machine, Ymm};
+        if let Some(m) = Ymm::<Avx2Gfni>::detect() {
+            check_core::<_, Field>(m, "Field on ymm");
+            check_core::<_, Logs>(m, "Logs on ymm with GFNI");
+            check_core::<_, AffineLogs>(m, "AffineLogs on ymm");
+        }
+        if let Some(m) = Ymm::<Avx2>::detect() {
+            check_core::<_, Logs>(m, "Logs on ymm");
+            check_core::<_, TreeCore>(m, "tree on ymm");
+        }
+    }
 }
 
 /// The NEON kernel on the emulated 16-byte machine (so on any CPU): g,
@@ -307,6 +380,33 @@ fn speed() {
             std::hint::black_box(st.h);
         });
         println!("streebog-512 avx512-gfni with SPREAD8 = {}: 1 MiB blocks {long_cpb:6.2} c/B", !super::avx512_gfni::SPREAD8);
+    }
+    // The ymm kernel with each way to π's core (the tree: π before its
+    // decomposition).
+    #[cfg(target_arch = "x86_64")]
+    {
+        use crate::simd::{Avx2, Avx2Gfni, Machine, Ymm};
+        let blocks = |kernel: &dyn Compress| {
+            best(long.len(), || {
+                let mut st = State::new(64);
+                kernel.blocks(&mut st, &long);
+                std::hint::black_box(st.h);
+            })
+        };
+        if let Some(y) = Ymm::<Avx2Gfni>::detect() {
+            let tree = blocks(&PairedKernel::<_, Affine, TreeCore>::new(y));
+            let field = blocks(&PairedKernel::<_, Affine, Field>::new(y));
+            let logs = blocks(&PairedKernel::<_, Affine, Logs>::new(y));
+            let affine_logs = blocks(&PairedKernel::<_, Affine, AffineLogs>::new(y));
+            println!(
+                "streebog-512 avx2-gfni 1 MiB blocks: π by tree {tree:6.2}, Field {field:6.2}, Logs {logs:6.2}, AffineLogs {affine_logs:6.2} c/B"
+            );
+        }
+        if let Some(y) = Ymm::<Avx2>::detect() {
+            let tree = blocks(&PairedKernel::<_, Nibbles, TreeCore>::new(y));
+            let logs = blocks(&PairedKernel::<_, Nibbles, Logs>::new(y));
+            println!("streebog-512 avx2 1 MiB blocks: π by tree {tree:6.2}, Logs {logs:6.2} c/B");
+        }
     }
     let long_cpb = best(long.len(), || {
         std::hint::black_box(streebog::Streebog512::digest(&long));
