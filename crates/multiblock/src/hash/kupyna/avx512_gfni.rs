@@ -93,17 +93,24 @@ use {
     crate::simd::{Avx512Gfni, Machine, Zmm},
 };
 
-/// Messages `compress_many` runs at once.
+#[path = "rows.rs"]
+pub(crate) mod rows;
+
+/// Messages the natural-layout `compress_many` runs at once.
 pub(crate) const LANES: usize = 4;
+
+/// From this many 512-bit states on, `compress_many` and `output_many` run
+/// them in the row layout (`rows.rs`), [`rows::WAYS`] at once.
+pub(crate) const ROWS_FROM: usize = 5;
 
 #[cfg(target_arch = "x86_64")]
 type Z = Zmm<Avx512Gfni>;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) const BACKEND: Backend<(), Kernel> = Backend {
-    info: BackendInfo { name: "avx512-gfni", constant_time: true, ways: LANES, needs: <Z as Machine>::NEEDS },
+    info: BackendInfo { name: "avx512-gfni", constant_time: true, ways: rows::WAYS, needs: <Z as Machine>::NEEDS },
     available: <Z as Machine>::available,
-    new: |_| Kernel { compress, output, compress_many: Some(compress_many), output_many: Some(output_many), lanes: LANES },
+    new: |_| Kernel { compress, output, compress_many: Some(compress_many), output_many: Some(output_many), lanes: rows::WAYS },
 };
 
 #[cfg(target_arch = "x86_64")]
@@ -119,9 +126,15 @@ fn compress(cols: usize, h: &mut State, blocks: &[u8]) {
 
 #[cfg(target_arch = "x86_64")]
 fn compress_many(cols: usize, states: &mut [State], blocks: &[&[u8]]) {
-    for (s, b) in states.chunks_mut(LANES).zip(blocks.chunks(LANES)) {
-        let m = machine();
-        m.vectorize(On(m, Compress { cols, states: s, blocks: b }))
+    let m = machine();
+    for (s, b) in states.chunks_mut(rows::WAYS).zip(blocks.chunks(rows::WAYS)) {
+        if cols == COLS_512 && s.len() >= ROWS_FROM {
+            m.vectorize(On(m, rows::CompressRows { states: s, blocks: b }));
+            continue;
+        }
+        for (s, b) in s.chunks_mut(LANES).zip(b.chunks(LANES)) {
+            m.vectorize(On(m, Compress { cols, states: s, blocks: b }))
+        }
     }
 }
 
@@ -133,9 +146,15 @@ fn output(cols: usize, h: &mut State) {
 
 #[cfg(target_arch = "x86_64")]
 fn output_many(cols: usize, states: &mut [State]) {
-    for s in states.chunks_mut(LANES) {
-        let m = machine();
-        m.vectorize(On(m, Output { cols, states: s }))
+    let m = machine();
+    for s in states.chunks_mut(rows::WAYS) {
+        if cols == COLS_512 && s.len() >= ROWS_FROM {
+            m.vectorize(On(m, rows::OutputRows { states: s }));
+            continue;
+        }
+        for s in s.chunks_mut(LANES) {
+            m.vectorize(On(m, Output { cols, states: s }))
+        }
     }
 }
 
