@@ -5,7 +5,9 @@
 //!
 //! One compression runs T⊕(h ⊕ m) and T+(m) side by side (independent
 //! chains); `digest_many` runs up to [`LANES`] messages' compressions in one
-//! round loop (2·LANES independent chains).
+//! round loop (2·LANES independent chains) in this layout, and from
+//! [`ROWS_FROM`] 512-bit states on up to 8 at once in the row layout of
+//! `rows.rs` (register i = row i of 8 states; see there).
 //!
 //! A round on one register:
 //! - round constants: one `vpaddq` (T+) with a constant register of the
@@ -42,40 +44,41 @@
 //! sums, product 3, sums: ≈ 24 cycles) is below the two chains' issue time,
 //! and both chains together are near the issue limit.
 //!
-//! Many messages (`digest_many`, up to [`LANES`] at once): 2·LANES chains,
-//! so throughput counts, and for 512-bit states SubBytes runs on the pair's
-//! class-grouped registers ([`permute_grouped`]): register g holds classes
-//! 2g and 2g + 1 of T⊕'s and T+'s states, so 4 lookups and 2 blends per
-//! register; 2 `vpermi2b` in, 2 out (these also do ShiftBytes): per pair
+//! Many messages in this layout (`digest_many` of 1024-bit states, or of
+//! fewer than [`ROWS_FROM`] 512-bit ones; up to [`LANES`] at once):
+//! 2·LANES chains, so throughput counts, and for 512-bit states SubBytes
+//! runs on the pair's class-grouped registers ([`permute_grouped`]):
+//! register g holds classes 2g and 2g + 1 of T⊕'s and T+'s states, so 4
+//! lookups and 2 blends per register; 2 `vpermi2b` in, 2 out (these also do ShiftBytes): per pair
 //! and round 2 + 16 + 2 + 30 (MixColumns) + 1 ≈ 51 instructions instead of
 //! 66, 8 lookups instead of 16. For one message the grouping is slower (two
 //! more 5-cycle permutations on the chain of each round), so it is used
 //! only from two messages on.
 //!
 //! Measured (Zen 4 VM, TSC ticks per byte, 2.596 GHz; a shared 2-core
-//! machine, best of 15-300 samples, test profile = opt-level 2):
+//! machine, best of 15-300 samples, test profile = opt-level 2; the
+//! `digest_many` columns from the release benchmark, best of 7 × 20):
 //!
-//! | | 1 MiB | 64 B one by one | 64 × 64 B `digest_many` | 16 × 1 KiB `digest_many` |
+//! | | 1 MiB | 64 B one by one | 64 × 64 B `digest_many` | 64 × 1 KiB `digest_many` |
 //! |---|---|---|---|---|
-//! | Kupyna-256 | 6.7-6.9 | 27.7-28 | 15.4 | 5.7 |
-//! | Kupyna-512 | 7.35-7.4 | 33.4 | 23.6 | 8.5 |
+//! | Kupyna-256 | 6.7-6.9 | 27.7-28 | 7.6 (rows; 12.4-12.5 in lanes) | 2.73 (rows; 4.70-4.74 in lanes) |
+//! | Kupyna-512 | 7.35-7.4 | 33.4 | 22.4-23.9 | 8.5-9.3 |
 //! | RustCrypto `kupyna` 0.1 (256 / 512) | 25.5 / 33.5 | 67 / 100 | | |
 //! | `dstu-core` 0.7 (256 / 512) | 20.1 / 27.1 | 96 / 130 | | |
 //!
 //! (The peers' best of their runs; their 1 MiB numbers varied 2× between
 //! runs on this machine.) One Kupyna-256 block costs 546-572 ticks, the
 //! output transformation 416-442, a 64-byte message ≈ 1.9-2.0k (two
-//! compressions, one output, setup). The aims of 4 c/B for one message
-//! and 1.5 for many are below this design's counted floor (≈ 320 core
-//! cycles per 64-byte block for one message, ≈ 51 × 10 / 2 ≈ 255 per block
-//! in lanes: 5 and 4 core cycles per byte). Not built, counted: the
-//! row-sliced layout of Kalyna's wide kernel for many messages (register
-//! i = row i of 8 states): one class per register (2 lookups and a blend),
-//! ShiftBytes one rotation per row, MixColumns 8 instructions per register,
-//! but T+'s column additions become byte additions with carries across
-//! the 8 row registers (≈ 4 instructions per row and round): ≈ 240
-//! instructions per round for 8 messages, ≈ 4.7 per byte, about half of
-//! the lanes above.
+//! compressions, one output, setup). The aim of 4 c/B for one message is
+//! below this layout's counted floor (≈ 320 core cycles per 64-byte block,
+//! 5 core cycles per byte). For many messages the row layout (`rows.rs`:
+//! ≈ 212 instructions per round for 8 messages, 4.2 per byte against 8 in
+//! the lanes above) measures 2.73 ticks per byte for 64 × 1 KiB, 1.72×
+//! the lanes. Compressions alone (release build, 16 blocks per state):
+//! the row layout takes 17.1-17.4k ticks for any 1 to 8 states (2.13 per
+//! byte for 8), the lanes 15.7k for 4 states, 22.8k for 5 (a run of 4 and
+//! one of 1) and 31.3k for 8 (3.82 per byte); so the rows take over from
+//! [`ROWS_FROM`] = 5 states.
 
 // Index loops over the register arrays: several arrays share the index,
 // and the kernel avoids closures (see `simd`).
@@ -93,17 +96,24 @@ use {
     crate::simd::{Avx512Gfni, Machine, Zmm},
 };
 
-/// Messages `compress_many` runs at once.
+#[path = "rows.rs"]
+pub(crate) mod rows;
+
+/// Messages the natural-layout `compress_many` runs at once.
 pub(crate) const LANES: usize = 4;
+
+/// From this many 512-bit states on, `compress_many` and `output_many` run
+/// them in the row layout (`rows.rs`), [`rows::WAYS`] at once.
+pub(crate) const ROWS_FROM: usize = 5;
 
 #[cfg(target_arch = "x86_64")]
 type Z = Zmm<Avx512Gfni>;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) const BACKEND: Backend<(), Kernel> = Backend {
-    info: BackendInfo { name: "avx512-gfni", constant_time: true, ways: LANES, needs: <Z as Machine>::NEEDS },
+    info: BackendInfo { name: "avx512-gfni", constant_time: true, ways: rows::WAYS, needs: <Z as Machine>::NEEDS },
     available: <Z as Machine>::available,
-    new: |_| Kernel { compress, output, compress_many: Some(compress_many), output_many: Some(output_many), lanes: LANES },
+    new: |_| Kernel { compress, output, compress_many: Some(compress_many), output_many: Some(output_many), lanes: rows::WAYS },
 };
 
 #[cfg(target_arch = "x86_64")]
@@ -119,9 +129,15 @@ fn compress(cols: usize, h: &mut State, blocks: &[u8]) {
 
 #[cfg(target_arch = "x86_64")]
 fn compress_many(cols: usize, states: &mut [State], blocks: &[&[u8]]) {
-    for (s, b) in states.chunks_mut(LANES).zip(blocks.chunks(LANES)) {
-        let m = machine();
-        m.vectorize(On(m, Compress { cols, states: s, blocks: b }))
+    let m = machine();
+    for (s, b) in states.chunks_mut(rows::WAYS).zip(blocks.chunks(rows::WAYS)) {
+        if cols == COLS_512 && s.len() >= ROWS_FROM {
+            m.vectorize(On(m, rows::CompressRows { states: s, blocks: b }));
+            continue;
+        }
+        for (s, b) in s.chunks_mut(LANES).zip(b.chunks(LANES)) {
+            m.vectorize(On(m, Compress { cols, states: s, blocks: b }))
+        }
     }
 }
 
@@ -133,9 +149,15 @@ fn output(cols: usize, h: &mut State) {
 
 #[cfg(target_arch = "x86_64")]
 fn output_many(cols: usize, states: &mut [State]) {
-    for s in states.chunks_mut(LANES) {
-        let m = machine();
-        m.vectorize(On(m, Output { cols, states: s }))
+    let m = machine();
+    for s in states.chunks_mut(rows::WAYS) {
+        if cols == COLS_512 && s.len() >= ROWS_FROM {
+            m.vectorize(On(m, rows::OutputRows { states: s }));
+            continue;
+        }
+        for s in s.chunks_mut(LANES) {
+            m.vectorize(On(m, Output { cols, states: s }))
+        }
     }
 }
 

@@ -255,6 +255,77 @@ fn digest_many_is_one_at_a_time() {
     }
 }
 
+/// Many messages whose lengths (0, 1, 63, 64, 65, 200, 1000) mix in every
+/// group, so groups shrink from 8 lanes through the row layout's minimum:
+/// every count 1..=20 for some digest lengths, every digest length 1..=64
+/// (the 1024-bit state stays in the natural layout) for two counts.
+#[test]
+fn digest_many_in_rows_is_one_at_a_time() {
+    const LENGTHS: [usize; 7] = [0, 1, 63, 64, 65, 200, 1000];
+    let mut rng = Rng(0x7564_2014);
+    for b in backends().into_iter().filter(|&b| b == "avx512-gfni" || b == "portable") {
+        let check = |d: usize, count: usize, rng: &mut Rng| {
+            let msgs: Vec<Vec<u8>> = (0..count)
+                .map(|_| {
+                    let n = LENGTHS[rng.below(LENGTHS.len())];
+                    rng.bytes(n)
+                })
+                .collect();
+            let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
+            let got = digest_many(d, &refs, BackendChoice::Named(b)).expect("backend");
+            assert_eq!(got.len(), count);
+            for (k, (m, g)) in msgs.iter().zip(&got).enumerate() {
+                assert_eq!(g, &hash(d, m, "reference"), "{b}: {d}-byte digest {k} of {count}, {} bytes", m.len());
+            }
+        };
+        for d in [32, 20, 1, 64] {
+            for count in 1..=20 {
+                check(d, count, &mut rng);
+            }
+        }
+        for d in 1..=64 {
+            for count in [8, 13] {
+                check(d, count, &mut rng);
+            }
+        }
+    }
+}
+
+/// The row-layout kernel on the emulated machine against `reference`: 1 to
+/// 8 states of 512 bits over 0 to 3 blocks, and the output transformation.
+#[test]
+fn rows_kernel_on_the_emulator() {
+    use super::avx512_gfni::rows::{CompressRows, OutputRows};
+    use super::avx512_gfni::On;
+    use crate::simd::emu::Emu;
+    use crate::simd::Job;
+    let mut rng = Rng(0x7e5);
+    for ways in 1..=8 {
+        for blocks in 0..=3 {
+            let mut states: Vec<State> = (0..ways).map(|_| rng.bytes(128).try_into().expect("128")).collect();
+            let msgs: Vec<Vec<u8>> = (0..ways).map(|_| rng.bytes(64 * blocks)).collect();
+            let mut want = states.clone();
+            for (s, m) in want.iter_mut().zip(&msgs) {
+                (reference::KERNEL.compress)(8, s, m);
+            }
+            let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
+            On(Emu::<64>, CompressRows { states: &mut states, blocks: &refs }).run();
+            for k in 0..ways {
+                assert_eq!(states[k][..64], want[k][..64], "state {k} of {ways}, {blocks} blocks");
+            }
+        }
+        let mut hs: Vec<State> = (0..ways).map(|_| rng.bytes(128).try_into().expect("128")).collect();
+        let mut want = hs.clone();
+        for w in want.iter_mut() {
+            (reference::KERNEL.output)(8, w);
+        }
+        On(Emu::<64>, OutputRows { states: &mut hs }).run();
+        for k in 0..ways {
+            assert_eq!(hs[k][..64], want[k][..64], "output of state {k} of {ways}");
+        }
+    }
+}
+
 /// The AVX-512 kernel on the emulated machine (so on any CPU) against
 /// `reference`: compressions of 1 to 4 lanes and several blocks, and the
 /// output transformation, for both state sizes.
