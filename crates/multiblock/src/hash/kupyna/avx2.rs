@@ -81,7 +81,7 @@
 
 use core::marker::PhantomData;
 
-use super::avx512_gfni::{JobOn, On};
+use super::job_on::{JobOn, On};
 use super::constants::{add_constant, rounds, shift, xor_constant, COLS_512};
 use super::State;
 #[cfg(target_arch = "x86_64")]

@@ -85,19 +85,19 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::constants::{add_constant, rounds, shift, xor_constant, COLS_1024, COLS_512};
+use super::job_on::JobOn;
 use super::State;
 use crate::gf256::{mul_matrix, KALYNA};
 use crate::kalyna::constants::{MDS, SBOX};
-use crate::simd::{Avx512, Gfni, Job, Simd, Vbmi};
+use crate::simd::{Avx512, Gfni, Simd, Vbmi};
 #[cfg(target_arch = "x86_64")]
 use {
+    super::job_on::On,
+    super::rows,
     super::Kernel,
     crate::backend::{Backend, BackendInfo},
     crate::simd::{Avx512Gfni, Machine, Zmm},
 };
-
-#[path = "rows.rs"]
-pub(crate) mod rows;
 
 /// Messages the natural-layout `compress_many` runs at once.
 pub(crate) const LANES: usize = 4;
@@ -543,18 +543,3 @@ fn output_lanes<M: Gfni + Vbmi + Avx512, const R: usize, const L: usize>(m: M, h
     }
 }
 
-/// A job generic over the machine that runs it; [`On`] makes it a [`Job`].
-pub(crate) trait JobOn<M> {
-    fn run_on(self, m: M);
-}
-
-/// `job` on machine `m`, as a [`Job`] for `m.vectorize`.
-pub(crate) struct On<M, J>(pub(crate) M, pub(crate) J);
-
-impl<M: Copy, J: JobOn<M>> Job for On<M, J> {
-    type Output = ();
-    #[inline(always)]
-    fn run(self) {
-        self.1.run_on(self.0)
-    }
-}

@@ -33,6 +33,10 @@ mod reference;
 mod avx2;
 #[cfg(any(target_arch = "x86_64", test))]
 mod avx512_gfni;
+#[cfg(any(target_arch = "x86_64", test))]
+mod rows;
+#[cfg(any(target_arch = "x86_64", test))]
+mod job_on;
 #[cfg(any(target_arch = "aarch64", test))]
 mod neon;
 #[cfg(test)]

@@ -43,9 +43,9 @@
 // kernel avoids closures (see `simd`).
 #![allow(clippy::needless_range_loop)]
 
-use super::super::constants::{rounds, COLS_512};
-use super::super::State;
-use super::JobOn;
+use super::constants::{rounds, COLS_512};
+use super::State;
+use super::job_on::JobOn;
 use crate::gf256::{mul_matrix, KALYNA};
 use crate::kalyna::constants::{MDS, SBOX};
 use crate::simd::{Avx512, Gfni, Simd, Vbmi};
@@ -215,14 +215,14 @@ const _: () = {
     while r < 10 {
         let mut c = 0;
         while c < 8 {
-            let w = super::super::constants::add_constant(c, COLS_512, r);
+            let w = super::constants::add_constant(c, COLS_512, r);
             assert!(w & 0xff == 0xf3 && (w >> 56) as u8 == (plus_row7(r) >> (8 * c)) as u8);
             let mut i = 1;
             while i < 7 {
                 assert!((w >> (8 * i)) as u8 == 0xf0);
                 i += 1;
             }
-            assert!((xor_row0(r) >> (8 * c)) as u8 == super::super::constants::xor_constant(c, r));
+            assert!((xor_row0(r) >> (8 * c)) as u8 == super::constants::xor_constant(c, r));
             c += 1;
         }
         r += 1;

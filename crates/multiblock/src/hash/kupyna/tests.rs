@@ -295,8 +295,8 @@ fn digest_many_in_rows_is_one_at_a_time() {
 /// 8 states of 512 bits over 0 to 3 blocks, and the output transformation.
 #[test]
 fn rows_kernel_on_the_emulator() {
-    use super::avx512_gfni::rows::{CompressRows, OutputRows};
-    use super::avx512_gfni::On;
+    use super::rows::{CompressRows, OutputRows};
+    use super::job_on::On;
     use crate::simd::emu::Emu;
     use crate::simd::Job;
     let mut rng = Rng(0x7e5);
@@ -331,7 +331,8 @@ fn rows_kernel_on_the_emulator() {
 /// output transformation, for both state sizes.
 #[test]
 fn avx512_kernel_on_the_emulator() {
-    use super::avx512_gfni::{Compress, On, Output};
+    use super::avx512_gfni::{Compress, Output};
+    use super::job_on::On;
     use crate::simd::emu::Emu;
     use crate::simd::Job;
     let mut rng = Rng(0xe3);
@@ -374,7 +375,7 @@ fn avx512_kernel_on_the_emulator() {
 #[test]
 fn avx2_kernels_on_the_emulator() {
     use super::avx2::{ByDoubling, ByGfni, Compress, Output};
-    use super::avx512_gfni::On;
+    use super::job_on::On;
     use crate::simd::emu::Emu;
     use crate::simd::Job;
     use core::marker::PhantomData;
