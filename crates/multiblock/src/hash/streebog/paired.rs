@@ -44,8 +44,8 @@
 //! | K into X, C_i into K: 4 shifts, 8 xor | 12 | 12 |
 //! | **LPS** | **160** | **252** |
 //!
-//! (π by Kuznyechik's 16-row `pshufb` tree, as before, was 35 per
-//! register: 232 and 320.) Per block 13 LPS (K_1, then 12 rounds) and ≈ 60
+//! (π by Kuznyechik's 16-row `pshufb` tree, kept as a tested alternative,
+//! takes 35 per register: 232 and 320.) Per block 13 LPS (K_1, then 12 rounds) and ≈ 60
 //! µops to load m and N and finish h (`avx2`: 72 more for α): ≈ 2 140 µops
 //! (33 per byte) on `avx2-gfni`, ≈ 3 410 (53 per byte) on `avx2`. On Zen 4
 //! (four vector pipes; GFNI and blends on FP0/FP1, `pshufb` and shifts on
