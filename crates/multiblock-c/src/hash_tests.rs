@@ -233,7 +233,7 @@ fn rfc_7836_hmac_one_shot_incremental_and_verified() {
     for (algo, want) in [(c"streebog-256", HMAC_256), (c"streebog-512", HMAC_512)] {
         assert_eq!(hmac_one_shot(algo, &key, &msg), (MB_OK, unhex(want)));
         let mut h = ptr::null_mut();
-        assert_eq!(unsafe { mb_hmac_new(&mut h, algo.as_ptr(), key.as_ptr(), key.len()) }, MB_OK);
+        assert_eq!(unsafe { mb_hmac_new(&mut h, algo.as_ptr(), key.as_ptr(), key.len(), ptr::null()) }, MB_OK);
         assert_eq!(unsafe { mb_hmac_tag_size(h) }, want.len() / 2);
         for _ in 0..2 {
             // Final starts over under the same key.
@@ -282,7 +282,7 @@ fn hmac_bad_arguments_are_status_codes() {
     let mut len = 64;
     assert_eq!(unsafe { mb_hmac(c"streebog-256".as_ptr(), ptr::null(), 32, b"".as_ptr(), 0, out.as_mut_ptr(), &mut len) }, MB_ERR_NULL_POINTER);
     let mut h = ptr::null_mut();
-    assert_eq!(unsafe { mb_hmac_new(&mut h, ptr::null(), key.as_ptr(), 32) }, MB_ERR_NULL_POINTER);
+    assert_eq!(unsafe { mb_hmac_new(&mut h, ptr::null(), key.as_ptr(), 32, ptr::null()) }, MB_ERR_NULL_POINTER);
     assert!(h.is_null());
     assert_eq!(unsafe { mb_hmac_update(ptr::null_mut(), key.as_ptr(), 1) }, MB_ERR_NULL_POINTER);
     assert_eq!(unsafe { mb_hmac_verify(ptr::null_mut(), key.as_ptr(), 32) }, MB_ERR_NULL_POINTER);
