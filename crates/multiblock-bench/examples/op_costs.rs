@@ -1,0 +1,149 @@
+//! The cost of the vector instructions the hash and cipher kernels are
+//! built from, on this CPU: latency (one dependent chain) and reciprocal
+//! throughput (eight independent chains), in core cycles.
+//!
+//! The benchmark reports TSC ticks, which run at a fixed rate while the
+//! core's clock may be higher (boost) or lower. The core clock is found as
+//! the time of a chain of dependent 64-bit `add`s, one core cycle each on
+//! every x86-64 core, so a kernel's count in core cycles converts to the
+//! benchmark's ticks with the ratio printed first.
+//!
+//! ```text
+//! cargo run --release -p multiblock-bench --example op_costs
+//! ```
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use core::arch::asm;
+    use core::arch::x86_64::*;
+    use multiblock::hazmat::ticks;
+    use std::hint::black_box;
+
+    const ITERATIONS: u64 = 2_000_000;
+    const REPEATS: usize = 7;
+
+    /// Best of [`REPEATS`] runs of `f`, in ticks per operation (`ops` per run).
+    fn best(ops: u64, f: &mut dyn FnMut()) -> f64 {
+        let mut best = u64::MAX;
+        for _ in 0..REPEATS {
+            let t = ticks();
+            f();
+            best = best.min(ticks() - t);
+        }
+        best as f64 / ops as f64
+    }
+
+    /// TSC ticks per core cycle: a chain of dependent `add`s.
+    pub fn ticks_per_cycle() -> f64 {
+        best(8 * ITERATIONS, &mut || {
+            let mut x = black_box(0u64);
+            for _ in 0..ITERATIONS {
+                // SAFETY: register arithmetic only.
+                unsafe {
+                    asm!("add {x}, 1", "add {x}, 1", "add {x}, 1", "add {x}, 1",
+                         "add {x}, 1", "add {x}, 1", "add {x}, 1", "add {x}, 1",
+                         x = inout(reg) x, options(nomem, nostack));
+                }
+            }
+            black_box(x);
+        })
+    }
+
+    /// `x` unchanged, but opaque to the compiler, so that a chain of
+    /// operations it could combine (eight rotations, eight XORs with one
+    /// value) is executed as written; no instruction is emitted.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn opaque512(mut x: __m512i) -> __m512i {
+        // SAFETY: an empty template; the register is only named.
+        unsafe { asm!("/* {0} */", inout(zmm_reg) x, options(pure, nomem, nostack)) };
+        x
+    }
+
+    /// As [`opaque512`], for 32-byte registers.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    fn opaque256(mut x: __m256i) -> __m256i {
+        // SAFETY: an empty template; the register is only named.
+        unsafe { asm!("/* {0} */", inout(ymm_reg) x, options(pure, nomem, nostack)) };
+        x
+    }
+
+    /// One row: `$op` applied to `$x` (with the constants `$a`, `$b`), as
+    /// one chain and as eight, on `$v`-wide registers under `$features`.
+    macro_rules! row {
+        ($name:literal, $v:ty, $features:literal, $set:ident, $opaque:ident, |$x:ident, $a:ident, $b:ident| $op:expr) => {{
+            #[target_feature(enable = $features)]
+            fn chain(mut $x: $v, $a: $v, $b: $v) -> $v {
+                for _ in 0..ITERATIONS {
+                    for _ in 0..8 {
+                        $x = $opaque($op);
+                    }
+                }
+                $x
+            }
+            #[target_feature(enable = $features)]
+            fn eight(seed: $v, $a: $v, $b: $v) -> [$v; 8] {
+                let mut v = [seed; 8];
+                for _ in 0..ITERATIONS {
+                    for lane in 0..8 {
+                        let $x = v[lane];
+                        v[lane] = $opaque($op);
+                    }
+                }
+                v
+            }
+            // SAFETY: called only where the CPU has `$features` (checked by the caller).
+            let (seed, a, b) = unsafe { (black_box($set(0x3f)), black_box($set(0x5a)), black_box($set(0x11))) };
+            // SAFETY: as above.
+            let latency = best(8 * ITERATIONS, &mut || {
+                black_box(unsafe { chain(seed, a, b) });
+            });
+            // SAFETY: as above.
+            let throughput = best(8 * ITERATIONS, &mut || {
+                black_box(unsafe { eight(seed, a, b) });
+            });
+            ($name, latency, throughput)
+        }};
+    }
+
+    /// The rows this CPU can run.
+    pub fn rows() -> Vec<(&'static str, f64, f64)> {
+        let mut rows = Vec::new();
+        let zmm = is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("avx512vbmi") && is_x86_feature_detected!("gfni");
+        let ymm_gfni = is_x86_feature_detected!("avx2") && is_x86_feature_detected!("gfni");
+        if zmm {
+            rows.push(row!("zmm vgf2p8affineqb", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, _b| _mm512_gf2p8affine_epi64_epi8::<0>(x, a)));
+            rows.push(row!("zmm vpermb", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, _b| _mm512_permutexvar_epi8(a, x)));
+            rows.push(row!("zmm vpermi2b (index chained)", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| _mm512_permutex2var_epi8(a, x, b)));
+            rows.push(row!("zmm vpshufb", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, _b| _mm512_shuffle_epi8(x, a)));
+            rows.push(row!("zmm vprolq", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, _a, _b| _mm512_rol_epi64::<8>(x)));
+            rows.push(row!("zmm vpternlogq", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| _mm512_ternarylogic_epi64::<0x96>(x, a, b)));
+            rows.push(row!("zmm vpmovb2m + vpblendmb", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), a, b)));
+        }
+        if ymm_gfni {
+            rows.push(row!("ymm vgf2p8affineqb", __m256i, "avx2,gfni", _mm256_set1_epi8, opaque256, |x, a, _b| _mm256_gf2p8affine_epi64_epi8::<0>(x, a)));
+        }
+        if is_x86_feature_detected!("avx2") {
+            rows.push(row!("ymm vpshufb", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, a, _b| _mm256_shuffle_epi8(x, a)));
+            rows.push(row!("ymm vpermq", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, _a, _b| _mm256_permute4x64_epi64::<0x39>(x)));
+            rows.push(row!("ymm vpxor", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, a, _b| _mm256_xor_si256(x, a)));
+        }
+        rows
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn main() {
+    let per_cycle = x86::ticks_per_cycle();
+    println!("TSC ticks per core cycle: {per_cycle:.3} (core clock = {:.2} × the TSC rate)", 1.0 / per_cycle);
+    println!("{:<30} {:>16} {:>24}", "instruction", "latency (cycles)", "throughput (cycles/op)");
+    for (name, latency, throughput) in x86::rows() {
+        println!("{name:<30} {:>16.2} {:>24.2}", latency / per_cycle, throughput / per_cycle);
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn main() {
+    println!("op_costs measures x86-64 vector instructions; this is not an x86-64 CPU");
+}
