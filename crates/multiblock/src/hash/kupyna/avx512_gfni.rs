@@ -35,14 +35,18 @@
 //! shuffles (`vpermi2b`, `vpermb`, `vprolq`), 3 GFNI, 14 logic and blends.
 //! One Kupyna-256 block: 2 registers × 10 rounds ≈ 660 instructions
 //! (10.3 per byte); Kupyna-512: 4 × 14 ≈ 1850 per 128 bytes (14.5 per
-//! byte). On Zen 4 a zmm instruction holds a 256-bit pipe for two cycles;
-//! with shuffles on two of the four pipes, the shuffles alone take 16
-//! cycles per register and round, 320 core cycles per Kupyna-256 block
-//! (5 core cycles per byte) — the floor of this layout; the whole mix over
-//! four pipes is about the same (33 × 2 / 4 ≈ 16.5). The dependency chain
-//! of a round (S-box lookups 5 + issue, blends 3, `vpermb` 5, rotation,
-//! sums, product 3, sums: ≈ 24 cycles) is below the two chains' issue time,
-//! and both chains together are near the issue limit.
+//! byte). On Zen 4 (`cargo run --release -p multiblock-bench --example
+//! op_costs`) `vpermi2b`, `vpermb` and `vprolq` on zmm each issue one per
+//! core cycle, so a round of both permutations issues at least 32 of them:
+//! 32 core cycles, 320 per Kupyna-256 block, about 3.6 TSC ticks per byte
+//! on the VM measured (its core runs at about 1.4× the TSC rate). The
+//! chain of a round (lookups 5 and the issue of 16 of them, blends 3,
+//! `vpermb` 5, rotations 2, sums, product 3, sums) is about 40 core cycles
+//! counted. One message measures 63 core cycles per round (7.1 ticks per
+//! byte), four messages in lanes 34 per pair (the grouped form below):
+//! one message is bound by its chain and the issue of its lookups, and
+//! neither count excludes the aim of 4 ticks per byte (35 core cycles per
+//! round); this kernel does not reach it.
 //!
 //! Many messages in this layout (`digest_many` of 1024-bit states, or of
 //! fewer than [`ROWS_FROM`] 512-bit ones; up to [`LANES`] at once):
@@ -69,12 +73,11 @@
 //! (The peers' best of their runs; their 1 MiB numbers varied 2× between
 //! runs on this machine.) One Kupyna-256 block costs 546-572 ticks, the
 //! output transformation 416-442, a 64-byte message ≈ 1.9-2.0k (two
-//! compressions, one output, setup). The aim of 4 c/B for one message is
-//! below this layout's counted floor (≈ 320 core cycles per 64-byte block,
-//! 5 core cycles per byte). For many messages the row layout (`rows.rs`:
-//! ≈ 212 instructions per round for 8 messages, 4.2 per byte against 8 in
-//! the lanes above) measures 2.73 ticks per byte for 64 × 1 KiB, 1.72×
-//! the lanes. Compressions alone (release build, 16 blocks per state):
+//! compressions, one output, setup). For many messages the row layout
+//! (`rows.rs`: ≈ 212 instructions per round for 8 messages, 4.2 per byte
+//! against 8 in the lanes above; at two per core cycle about 1.5 ticks
+//! per byte) measures 2.73 ticks per byte for 64 × 1 KiB, 1.72× the
+//! lanes. Compressions alone (release build, 16 blocks per state):
 //! the row layout takes 17.1-17.4k ticks for any 1 to 8 states (2.13 per
 //! byte for 8), the lanes 15.7k for 4 states, 22.8k for 5 (a run of 4 and
 //! one of 1) and 31.3k for 8 (3.82 per byte); so the rows take over from

@@ -25,26 +25,39 @@
 //! 3 `vpermb` in and out (h is kept transposed between blocks), 4 XORs:
 //! ≈ 570 µops per 64 bytes ≈ 8.9 per byte, 200 of them affine products.
 //!
-//! Floor and measurement (Zen 4, TSC 2.596 GHz, 1 MiB): 6.8 cycles/byte,
-//! ≈ 435 cycles per block. The state chain's latency per LPS
-//! (`vpermi2b`, blend, `vpermb`, affine, two ternlogs, `vpermb`, xor:
-//! ≈ 20 cycles, × 13 ≈ 260 per block) does not bind: two messages
-//! interleaved ([`Compress::g_many`]) gain only what the calls around them
-//! cost, and 8 spreading `vpermb` instead of 4 and a lane move (one
-//! shuffle less on the chain, `SPREAD8`) measure the same. The measured
-//! rate fits the 200 affine products at one zmm `vgf2p8affineqb` per 2
-//! cycles (Zen 4 runs the zmm form over its 256-bit pipes): a floor of
-//! 400 cycles per block, 6.25 cycles/byte, whatever the order. (On a CPU
-//! with one zmm affine product per cycle the floor is the larger of 200
-//! affine and 175 shuffle cycles on separate ports, ≈ 3.1 cycles/byte.)
+//! What bounds it (Zen 4; instruction costs in core cycles from
+//! `cargo run --release -p multiblock-bench --example op_costs`: a zmm
+//! `vgf2p8affineqb` 3 cycles of latency and one per cycle, `vpermb` and
+//! `vpermi2b` 5 and one per cycle, `vpmovb2m` with its blend 5; the core
+//! runs at about 1.4× the TSC rate on the 2.6 GHz VM measured, so one core
+//! cycle is about 0.72 TSC ticks):
+//! - Latency. One LPS is a chain: the lookup (5), the blend, a spreading
+//!   `vpermb` (5), 8 products issued one per cycle, the sums, the lane move
+//!   (5): timed alone, the compiled LPS repeated on its own output takes 35
+//!   core cycles. A block is two such chains side by side (the keys and the
+//!   state), 13 LPS deep; the compiled round loop of one message runs 43.6
+//!   core cycles per round, about 6.2 ticks per byte, and one long message
+//!   measures 6.66 (the rest is the per-block N, Σ and transposes).
+//! - Issue. With two messages interleaved ([`Compress::g_many`], four
+//!   chains) the same round loop runs 16.3-16.7 core cycles per LPS, about
+//!   4.6 ticks per byte: the rate of this instruction mix. `digest_many`
+//!   reaches 5.4-5.6 on 64 × 16 KiB (each call starts and drains its
+//!   chains) and 6.4-6.6 on 64 × 1 KiB (19 compressions per 16 blocks).
+//! - Products. 200 per block at one per core cycle: 200 core cycles, about
+//!   2.2 ticks per byte, for any layout and any number of messages.
+//!
+//! So one message is bound by the chain, not by the products: 3.5 ticks
+//! per byte would need a round (two LPS) every 24 core cycles, less than
+//! one LPS's 35. `SPREAD8` (8 spreading `vpermb` and no lane move: one
+//! shuffle fewer on the chain, three more to issue) measures the same.
 //!
 //! Several messages across lanes instead (one message per 64-bit lane, 8
 //! messages in 8 zmm, register c = word c of each): S is the same 4 µops
 //! per register, the products 64 per LPS of 8 messages (8 per message, as
 //! here, with uniform matrices), and P becomes an 8×8 byte transpose
 //! across the 8 registers (24 two-source shuffles): 19 µops per message
-//! per LPS against 22, and the same 8 affine products, which bind. Not
-//! done; `g_many` interleaves independent chains instead.
+//! per LPS against 22, at most 15% less to issue, and the same 8 products.
+//! Not done; `g_many` interleaves independent chains instead.
 
 use super::constants::{l_block, C, PI, TAU};
 use super::{Block, Compress, State};

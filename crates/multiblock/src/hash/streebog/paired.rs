@@ -50,9 +50,13 @@
 //! (33 per byte) on `avx2-gfni`, ≈ 3 410 (53 per byte) on `avx2`. On Zen 4
 //! (four vector pipes; GFNI and blends on FP0/FP1, `pshufb` and shifts on
 //! FP1/FP2, logic and byte arithmetic on all four) `avx2-gfni` has 44 µops
-//! per LPS for FP0/FP1, 48 for FP1/FP2 and 68 for any: ≈ 40 cycles per
-//! LPS, a floor of ≈ 8.4 cycles/byte; `avx2` has 124 on FP1/FP2 (72 of its
-//! products, 28 of S) of 252: ≈ 63 cycles per LPS, ≈ 13.3 cycles/byte.
+//! per LPS for FP0/FP1, 48 for FP1/FP2 and 68 for any: ≈ 40 core cycles
+//! per LPS, a floor of ≈ 8.4 core cycles per byte; `avx2` has 124 on
+//! FP1/FP2 (72 of its products, 28 of S) of 252: ≈ 63 core cycles per LPS,
+//! ≈ 13.3 per byte. The benchmark counts TSC ticks, and the core of the
+//! VM measured runs at about 1.4× the TSC rate (`cargo run --release -p
+//! multiblock-bench --example op_costs`): these floors are ≈ 6.1 and ≈ 9.6
+//! ticks per byte.
 //!
 //! The measured rate sits above the floor because a block is one chain
 //! of 13 LPS (X's round i needs K_(i+1), and the next block's K_1 needs
@@ -66,8 +70,8 @@
 //!
 //! Measured (Zen 4, TSC 2.596 GHz, best of 7; 1 MiB, and one 64-byte
 //! message): `avx2-gfni` 10.7 cycles/byte and 51.5 (π by the tree: 15.8
-//! and 70.1; by `Field`: 12.3 and 57), ≈ 52 cycles per LPS against the 40
-//! counted; `avx2` 14.6 and 66.8 (tree: 19.8 and 88.6). Peers in the same
+//! and 70.1; by `Field`: 12.3 and 57), ≈ 53 ticks (≈ 73 core cycles) per
+//! LPS against the 40 counted; `avx2` 14.6 and 66.8 (tree: 19.8 and 88.6). Peers in the same
 //! run: OpenSSL's gost-engine `md_gost12_512` 19.2 cycles/byte, RustCrypto
 //! `streebog` (tables, not constant-time) 20.6 and 83.2.
 //!
