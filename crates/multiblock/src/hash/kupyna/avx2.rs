@@ -26,20 +26,22 @@
 //!   depends on data;
 //! - out of rows: the inverse transpose, 16;
 //! - MixColumns per register, each 64-bit element a column (row i = byte
-//!   i): with R_j the column rotated by j rows (a `vpshufb`), P_0 = R_0 ⊕
-//!   R_7, out = A ⊕ 2·B ⊕ 4·C ⊕ 8·R_4 with A = P_0 ⊕ R_6(P_0) ⊕ R_2,
-//!   B = R_3(P_0), C = B ⊕ R_6 ⊕ R_1 (the decomposition of the
-//!   `avx512-gfni` kernel): 7 `vpshufb`, 8 XORs and either 3
-//!   `vgf2p8affineqb` (`avx2-gfni`: 18 ops) or, in Horner form
-//!   A ⊕ 2·(B ⊕ 2·(C ⊕ 2·R_4)), 3 doublings in GF(2^8)/0x11D of
-//!   3 ops each (`vpaddb`, `vpblendvb` of 0x1D by bit 7, `vpxor`; `avx2`:
-//!   24 ops).
+//!   i), with R_j the column rotated by j rows (a `vpshufb`): on
+//!   `avx2-gfni` v split at its middle, out = A ⊕ R_4(B) with
+//!   A = R_0 ⊕ R_1 ⊕ 5·R_2 ⊕ R_3 and B = 8·R_0 ⊕ 6·R_1 ⊕ 7·R_2 ⊕ 4·R_3:
+//!   4 `vpshufb`, 5 `vgf2p8affineqb` and 5 XORs (14 ops); on `avx2`, with
+//!   P_0 = R_0 ⊕ R_7, out = A ⊕ 2·B ⊕ 4·C ⊕ 8·R_4 with A = P_0 ⊕ R_6(P_0)
+//!   ⊕ R_2, B = R_3(P_0), C = B ⊕ R_6 ⊕ R_1 in Horner form
+//!   A ⊕ 2·(B ⊕ 2·(C ⊕ 2·R_4)): 7 `vpshufb`, 8 XORs and 3 doublings in
+//!   GF(2^8)/0x11D of 3 ops each (`vpaddb`, `vpblendvb` of 0x1D by bit 7,
+//!   `vpxor`; 24 ops).
 //!
 //! Count per round and group of 4 registers (128 state bytes: the 64 of
-//! T⊕ and of T+): 8 + 16 + 4 + 140 + 16 + 72 = 256 (`avx2-gfni`), 280
+//! T⊕ and of T+): 8 + 16 + 4 + 140 + 16 + 56 = 240 (`avx2-gfni`), 280
 //! (`avx2`); the 1024-bit state (two groups) adds 16 unpacks per round (8
-//! into whole rows, 8 back). Per 64-byte block of Kupyna-256: 10 rounds × 256 ≈ 2.6k ops, 40 per byte;
-//! Kupyna-512: 14 rounds × 528 per 128-byte block, 58 per byte. The S-box
+//! into whole rows, 8 back). Per 64-byte block of Kupyna-256: 10 rounds ×
+//! 240 ≈ 2.4k ops, 38 per byte (`avx2-gfni`); Kupyna-512: 14 rounds × 496
+//! per 128-byte block, 54 per byte. The S-box
 //! is 55 % of it. One message at a time (no `compress_many`).
 //!
 //! Measured on a Zen 4 VM (shared; TSC cycles/byte at 2.596 GHz, best of
@@ -63,14 +65,17 @@
 //! 17.4 / 62 (`avx2`), RustCrypto 25.6 / 68, `dstu-core` 19.6 / 95;
 //! Kupyna-512 23.3 / 107, 24.2 / 109, 33.1 / 100, 27.0 / 130.
 //!
-//! A long Kupyna-256 message in the release build: ≈ 740 ticks per 64-byte
-//! block, 74 per round of 256 ops (≈ 3.5 per tick). 128 of them are
-//! shuffles (64 S-box, 32 transposes, 4 ShiftBytes, 28 rotations) and 28
-//! `vpblendvb`, on the same vector ports: the bound (Zen 4 runs `vpshufb`
-//! on two of its four vector pipes). A 64-byte message is three
-//! permutations (its block, the padding block, the output
-//! transformation). GFNI saves little: 3 products against 9 ops of
-//! doublings per register, beside ≈ 60 shuffles.
+//! A long Kupyna-256 message in the release build (`avx2-gfni`, before
+//! the middle split of MixColumns): ≈ 740 ticks per 64-byte block, 74 per
+//! round of 256 ops (≈ 3.5 per tick, ≈ 2.5 per core cycle). 128 of them
+//! were shuffles (64 S-box, 32 transposes, 4 ShiftBytes, 28 rotations;
+//! 116 with the split, which measured 1.5% faster) and 28 `vpblendvb`, on
+//! the same vector ports: the bound (Zen 4 runs `vpshufb` on two of its
+//! four vector pipes: 58 core cycles, ≈ 42 ticks, per round for the
+//! shuffles alone). A 64-byte message is three permutations (its block,
+//! the padding block, the output transformation). GFNI saves little: 5
+//! products and 3 rotations fewer against 9 ops of doublings per
+//! register, beside ≈ 60 shuffles.
 //!
 //! Not done: two messages interleaved in `digest_many` (the ports, not
 //! latency, bound one message); ShiftBytes folded into the transposes'
@@ -153,8 +158,10 @@ pub(crate) struct ByGfni;
 /// Doublings: `vpaddb`, and 0x1D XORed where bit 7 was set (`vpblendvb`).
 pub(crate) struct ByDoubling;
 
-const M2: u64 = mul_matrix(2, KALYNA);
 const M4: u64 = mul_matrix(4, KALYNA);
+const M5: u64 = mul_matrix(5, KALYNA);
+const M6: u64 = mul_matrix(6, KALYNA);
+const M7: u64 = mul_matrix(7, KALYNA);
 const M8: u64 = mul_matrix(8, KALYNA);
 
 // `mix_terms` relies on v = (1, 1, 1^4, 1, 8, 2^4, 1^2^4, 4).
@@ -199,12 +206,16 @@ fn mix_terms<M: Simd>(m: M, z: M::V) -> [M::V; 4] {
     [a, b, c, rot(m, z, 4)]
 }
 
+/// With products, v splits at its middle instead (R_j: rows moved up by
+/// j): MixColumns(z) = A ⊕ R_4(B), A = R_0 ⊕ R_1 ⊕ 5·R_2 ⊕ R_3 and
+/// B = 8·R_0 ⊕ 6·R_1 ⊕ 7·R_2 ⊕ 4·R_3: 4 `vpshufb` and 5 products instead
+/// of 7 and 3, a shuffle being the scarcer of the two here.
 impl<M: Gfni> Products<M> for ByGfni {
     #[inline(always)]
     fn mix(m: M, z: M::V) -> M::V {
-        let [a, b, c, r4] = mix_terms(m, z);
-        let s = m.xor3(a, m.affine(b, M2), m.affine(c, M4));
-        m.xor(s, m.affine(r4, M8))
+        let (r1, r2, r3) = (rot(m, z, 7), rot(m, z, 6), rot(m, z, 5));
+        let b = m.xor(m.xor3(m.affine(z, M8), m.affine(r1, M6), m.affine(r2, M7)), m.affine(r3, M4));
+        m.xor3(m.xor3(z, r1, r3), m.affine(r2, M5), rot(m, b, 4))
     }
 }
 

@@ -22,31 +22,32 @@
 //!   `vpermi2b` over both registers (1024-bit state: row 7 moves by 11, so
 //!   columns cross registers);
 //! - MixColumns: the circulant w_i = ⊕_d v_d · s_{i+d}, v = (01 01 05 01 08
-//!   06 07 04), by the pair-sum decomposition of Kalyna's row-sliced kernel
-//!   (see [`mix`]): 7 row rotations (each 64-bit column rotated by 8d bits,
-//!   `vprolq`), 3 products by 2, 4, 8 (`vgf2p8affineqb` with the 8×8 bit
-//!   matrix of x ↦ c·x in GF(2^8)/0x11D: the field is not AES's, so not
-//!   `vgf2p8mulb`) and 5 XORs (`vpternlogq` mostly), the last one also
-//!   adding T⊕'s constant of the next round.
+//!   06 07 04), split at its middle (see [`mix`]): 4 row rotations (each
+//!   64-bit column rotated by 8d bits, `vprolq`), 5 products by 4, 5, 6, 7,
+//!   8 (`vgf2p8affineqb` with the 8×8 bit matrix of x ↦ c·x in
+//!   GF(2^8)/0x11D: the field is not AES's, so not `vgf2p8mulb`) and 5
+//!   XORs (`vpternlogq` mostly), one also adding T⊕'s constant of the next
+//!   round.
 //!
 //! Count per register and round: constants 1 (T+; T⊕'s are inside the
 //! sums), S-box 16 (8 `vpermi2b`, 6 class blends, `vpmovb2m`, 1 blend),
-//! ShiftBytes 1, MixColumns 15: 32-33 instructions, of which 16 are
-//! shuffles (`vpermi2b`, `vpermb`, `vprolq`), 3 GFNI, 14 logic and blends.
-//! One Kupyna-256 block: 2 registers × 10 rounds ≈ 660 instructions
-//! (10.3 per byte); Kupyna-512: 4 × 14 ≈ 1850 per 128 bytes (14.5 per
+//! ShiftBytes 1, MixColumns 14: 31-32 instructions, of which 13 are
+//! shuffles (`vpermi2b`, `vpermb`, `vprolq`), 5 GFNI, 14 logic and blends.
+//! One Kupyna-256 block: 2 registers × 10 rounds ≈ 640 instructions
+//! (10 per byte); Kupyna-512: 4 × 14 ≈ 1790 per 128 bytes (14 per
 //! byte). On Zen 4 (`cargo run --release -p multiblock-bench --example
 //! op_costs`) `vpermi2b`, `vpermb` and `vprolq` on zmm each issue one per
-//! core cycle, so a round of both permutations issues at least 32 of them:
-//! 32 core cycles, 320 per Kupyna-256 block, about 3.6 TSC ticks per byte
+//! core cycle, so a round of both permutations issues at least 26 of them:
+//! 26 core cycles, 260 per Kupyna-256 block, about 2.9 TSC ticks per byte
 //! on the VM measured (its core runs at about 1.4× the TSC rate). The
 //! chain of a round (lookups 5 and the issue of 16 of them, blends 3,
-//! `vpermb` 5, rotations 2, sums, product 3, sums) is about 40 core cycles
-//! counted. One message measures 63 core cycles per round (7.1 ticks per
-//! byte), four messages in lanes 34 per pair (the grouped form below):
-//! one message is bound by its chain and the issue of its lookups, and
-//! neither count excludes the aim of 4 ticks per byte (35 core cycles per
-//! round); this kernel does not reach it.
+//! `vpermb` 5, rotation 2, product 3, sums, rotation 2, sum) is about 40
+//! core cycles counted. One message measures 62 core cycles per round (6.9
+//! ticks per byte), four messages in lanes 34 per pair (the grouped form
+//! below): one message is bound by its chain and the issue of its lookups,
+//! and neither count excludes the aim of 4 ticks per byte (35 core cycles
+//! per round); this kernel does not reach it. (The middle split of
+//! MixColumns, 3 rotations fewer than the pair-sum form's 7, gained 1.5%.)
 //!
 //! Many messages in this layout (`digest_many` of 1024-bit states, or of
 //! fewer than [`ROWS_FROM`] 512-bit ones; up to [`LANES`] at once):
@@ -324,23 +325,28 @@ fn sub_grouped<M: Vbmi + Avx512>(m: M, t: &[[M::V; 4]; 4], group_class: M::V, x:
     m.select_bit::<7>(x, lo, hi)
 }
 
-/// MixColumns on every column of `z`, ⊕ `rc`. With R_j the state whose row
-/// i is row i + j (each 64-bit column rotated right by 8j bits) and
-/// P_j = R_j ⊕ R_{j+1}, v = (01 01 05 01 08 06 07 04) gives
-/// out = A ⊕ 2·B ⊕ 4·C ⊕ 8·R_4 with A = P_0 ⊕ P_2 ⊕ R_6, B = P_5,
-/// C = P_5 ⊕ R_2 ⊕ R_7 (the decomposition of Kalyna's row-sliced kernel),
-/// and P_j = P_0 rotated: 7 rotations, 3 products, 5 XORs.
+/// MixColumns on every column of `z`, ⊕ `rc`. With R_j the state whose
+/// row i is row i + j (each 64-bit column rotated right by 8j bits), the
+/// circulant v = (01 01 05 01 08 06 07 04) splits at its middle:
+/// out = A ⊕ R_4(B), A = R_0 ⊕ R_1 ⊕ 5·R_2 ⊕ R_3 and
+/// B = 8·R_0 ⊕ 6·R_1 ⊕ 7·R_2 ⊕ 4·R_3 (R_4 of R_j is R_(j+4), and the
+/// products are bytewise, so they commute with the rotations): 4 rotations,
+/// 5 products, 5 XORs, against 7 rotations and 3 products for the
+/// pair-sum form of Kalyna's row-sliced kernel (a zmm rotation issues one
+/// per core cycle on Zen 4, like a lookup; a product too).
 #[inline(always)]
 fn mix<M: Gfni + Avx512>(m: M, z: M::V, rc: M::V) -> M::V {
-    let p0 = m.xor(z, m.rotl64::<56>(z));
-    let a = m.xor3(p0, m.rotl64::<48>(p0), m.rotl64::<16>(z));
-    let b = m.rotl64::<24>(p0);
-    let c = m.xor3(b, m.rotl64::<48>(z), m.rotl64::<8>(z));
-    let s = m.xor3(a, m.affine(b, M2), m.affine(c, M4));
-    m.xor3(s, m.affine(m.rotl64::<32>(z), M8), rc)
+    let r1 = m.rotl64::<56>(z);
+    let r2 = m.rotl64::<48>(z);
+    let r3 = m.rotl64::<40>(z);
+    let b = m.xor(m.xor3(m.affine(z, M8), m.affine(r1, M6), m.affine(r2, M7)), m.affine(r3, M4));
+    let a = m.xor3(m.xor3(z, r1, r3), m.affine(r2, M5), rc);
+    m.xor(a, m.rotl64::<32>(b))
 }
 
-const M2: u64 = mul_matrix(2, KALYNA);
+const M5: u64 = mul_matrix(5, KALYNA);
+const M6: u64 = mul_matrix(6, KALYNA);
+const M7: u64 = mul_matrix(7, KALYNA);
 const M4: u64 = mul_matrix(4, KALYNA);
 const M8: u64 = mul_matrix(8, KALYNA);
 
