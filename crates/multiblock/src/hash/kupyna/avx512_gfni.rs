@@ -39,15 +39,17 @@
 //! op_costs`) `vpermi2b`, `vpermb` and `vprolq` on zmm each issue one per
 //! core cycle, so a round of both permutations issues at least 26 of them:
 //! 26 core cycles, 260 per Kupyna-256 block, about 2.9 TSC ticks per byte
-//! on the VM measured (its core runs at about 1.4× the TSC rate). The
-//! chain of a round (lookups 5 and the issue of 16 of them, blends 3,
-//! `vpermb` 5, rotation 2, product 3, sums, rotation 2, sum) is about 40
-//! core cycles counted. One message measures 62 core cycles per round (6.9
-//! ticks per byte), four messages in lanes 34 per pair (the grouped form
-//! below): one message is bound by its chain and the issue of its lookups,
-//! and neither count excludes the aim of 4 ticks per byte (35 core cycles
-//! per round); this kernel does not reach it. (The middle split of
-//! MixColumns, 3 rotations fewer than the pair-sum form's 7, gained 1.5%.)
+//! on the VM measured (its core runs at about 1.4× the TSC rate). What
+//! binds one message is the chain of a round: timed alone (one register's
+//! round repeated on its own output) it takes about 45 core cycles: the
+//! S-box 19 (its 8 lookups alone 15: they issue one per cycle, then 5 of
+//! latency), ShiftBytes 5, MixColumns 13. With T+ beside it one
+//! message measures 62 core cycles per round (6.9 ticks per byte), and T+
+//! run a block ahead (so that only T⊕ chains the blocks) measured the
+//! same. The aim of 4 ticks per byte is 35 core cycles per round, below
+//! one round's latency in this layout. Four messages in lanes run 34 per
+//! pair (the grouped form below). (The middle split of MixColumns, 3
+//! rotations fewer than the pair-sum form's 7, gained 1.5%.)
 //!
 //! Many messages in this layout (`digest_many` of 1024-bit states, or of
 //! fewer than [`ROWS_FROM`] 512-bit ones; up to [`LANES`] at once):
@@ -55,8 +57,8 @@
 //! runs on the pair's class-grouped registers ([`permute_grouped`]):
 //! register g holds classes 2g and 2g + 1 of T⊕'s and T+'s states, so 4
 //! lookups and 2 blends per register; 2 `vpermi2b` in, 2 out (these also do ShiftBytes): per pair
-//! and round 2 + 16 + 2 + 30 (MixColumns) + 1 ≈ 51 instructions instead of
-//! 66, 8 lookups instead of 16. For one message the grouping is slower (two
+//! and round 2 + 16 + 2 + 28 (MixColumns) + 1 ≈ 49 instructions instead of
+//! 64, 8 lookups instead of 16. For one message the grouping is slower (two
 //! more 5-cycle permutations on the chain of each round), so it is used
 //! only from two messages on.
 //!
