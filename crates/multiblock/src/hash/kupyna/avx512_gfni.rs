@@ -87,8 +87,8 @@
 use super::constants::{add_constant, rounds, shift, xor_constant, COLS_1024, COLS_512};
 use super::job_on::JobOn;
 use super::State;
-use crate::gf256::{mul_matrix, KALYNA};
-use crate::kalyna::constants::{MDS, SBOX};
+use crate::kalyna::constants::SBOX;
+use crate::kalyna::pair_sum::{M2, M4, M8};
 use crate::simd::{Avx512, Gfni, Simd, Vbmi};
 #[cfg(target_arch = "x86_64")]
 use {
@@ -325,7 +325,7 @@ fn sub_grouped<M: Vbmi + Avx512>(m: M, t: &[[M::V; 4]; 4], group_class: M::V, x:
 /// i is row i + j (each 64-bit column rotated right by 8j bits) and
 /// P_j = R_j ⊕ R_{j+1}, v = (01 01 05 01 08 06 07 04) gives
 /// out = A ⊕ 2·B ⊕ 4·C ⊕ 8·R_4 with A = P_0 ⊕ P_2 ⊕ R_6, B = P_5,
-/// C = P_5 ⊕ R_2 ⊕ R_7 (the decomposition of Kalyna's row-sliced kernel),
+/// C = P_5 ⊕ R_2 ⊕ R_7 (the decomposition of `kalyna/pair_sum.rs`),
 /// and P_j = P_0 rotated: 7 rotations, 3 products, 5 XORs.
 #[inline(always)]
 fn mix<M: Gfni + Avx512>(m: M, z: M::V, rc: M::V) -> M::V {
@@ -336,15 +336,6 @@ fn mix<M: Gfni + Avx512>(m: M, z: M::V, rc: M::V) -> M::V {
     let s = m.xor3(a, m.affine(b, M2), m.affine(c, M4));
     m.xor3(s, m.affine(m.rotl64::<32>(z), M8), rc)
 }
-
-const M2: u64 = mul_matrix(2, KALYNA);
-const M4: u64 = mul_matrix(4, KALYNA);
-const M8: u64 = mul_matrix(8, KALYNA);
-
-// The decomposition in `mix` relies on v = (1, 1, 1^4, 1, 8, 2^4, 1^2^4, 4).
-const _: () = assert!(
-    MDS[0] == 1 && MDS[1] == 1 && MDS[2] == 5 && MDS[3] == 1 && MDS[4] == 8 && MDS[5] == 6 && MDS[6] == 7 && MDS[7] == 4
-);
 
 /// Round `round`'s constant on state register `r`: T+'s (`plus`) or T⊕'s.
 #[inline(always)]

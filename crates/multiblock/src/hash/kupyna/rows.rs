@@ -10,7 +10,7 @@
 //! - ShiftBytes: row i moves right by i columns inside every 64-bit lane,
 //!   one `vprolq` by 8i bits (rows 1..7: 7 per permutation);
 //! - MixColumns: no data movement, Kalyna's row-sliced pair-sum form
-//!   (`kalyna/row_sliced.rs`): out_i = A ⊕ 2·B ⊕ 4·C ⊕ 8·R_{i+4} with
+//!   (`kalyna/pair_sum.rs`): out_i = A ⊕ 2·B ⊕ 4·C ⊕ 8·R_{i+4} with
 //!   P_j = R_j ⊕ R_{j+1}, A = P_i ⊕ P_{i+2} ⊕ R_{i+6}, B = P_{i+5},
 //!   C = P_{i+5} ⊕ R_{i+2} ⊕ R_{i+7}: 8 instructions per register;
 //! - T⊕'s constant ((c ≪ 4) ⊕ ν on row 0, column c) is one register,
@@ -46,8 +46,8 @@
 use super::constants::{rounds, COLS_512};
 use super::State;
 use super::job_on::JobOn;
-use crate::gf256::{mul_matrix, KALYNA};
-use crate::kalyna::constants::{MDS, SBOX};
+use crate::kalyna::constants::SBOX;
+use crate::kalyna::pair_sum::{mix, RowAddend};
 use crate::simd::{Avx512, Gfni, Simd, Vbmi};
 
 /// Messages one run holds: one 64-bit lane of a zmm each.
@@ -167,31 +167,20 @@ fn shift_row<M: Simd>(m: M, x: M::V, i: usize) -> M::V {
     }
 }
 
-const M2: u64 = mul_matrix(2, KALYNA);
-const M4: u64 = mul_matrix(4, KALYNA);
-const M8: u64 = mul_matrix(8, KALYNA);
+/// MixColumns' addend (`kalyna/pair_sum.rs`): a register on row 0 (T⊕'s
+/// round constant, or zero).
+#[derive(Clone, Copy)]
+struct Row0<V>(V);
 
-// The decomposition in `mix` relies on v = (1, 1, 1^4, 1, 8, 2^4, 1^2^4, 4).
-const _: () = assert!(
-    MDS[0] == 1 && MDS[1] == 1 && MDS[2] == 5 && MDS[3] == 1 && MDS[4] == 8 && MDS[5] == 6 && MDS[6] == 7 && MDS[7] == 4
-);
-
-/// MixColumns on the 8 rows (out_i = ⊕_j v_j·R_{i+j}), ⊕ `row0` on row 0.
-#[inline(always)]
-fn mix<M: Gfni + Avx512>(m: M, r: &[M::V; 8], row0: M::V) -> [M::V; 8] {
-    let mut p = *r;
-    for j in 0..8 {
-        p[j] = m.xor(r[j], r[(j + 1) % 8]);
+impl<M: Simd> RowAddend<M> for Row0<M::V> {
+    #[inline(always)]
+    fn sum(self, m: M, i: usize, s: M::V, d: M::V) -> M::V {
+        if i == 0 {
+            m.xor3(s, d, self.0)
+        } else {
+            m.xor(s, d)
+        }
     }
-    let mut out = *r;
-    for i in 0..8 {
-        let a = m.xor3(p[i], p[(i + 2) % 8], r[(i + 6) % 8]);
-        let c = m.xor3(p[(i + 5) % 8], r[(i + 2) % 8], r[(i + 7) % 8]);
-        let s = m.xor3(a, m.affine(p[(i + 5) % 8], M2), m.affine(c, M4));
-        let d = m.affine(r[(i + 4) % 8], M8);
-        out[i] = if i == 0 { m.xor3(s, d, row0) } else { m.xor(s, d) };
-    }
-    out
 }
 
 /// Bytes c = 0..7 of a word, each 0x01 (to spread a round number).
@@ -264,9 +253,9 @@ fn permute<M: Gfni + Vbmi + Avx512, const PLUS: bool>(m: M, t: &Sboxes<M>, x: &m
             }
         }
         let rc = if round + 1 < n { m.splat64(xor_row0(round + 1)) } else { m.zero() };
-        *x = mix(m, x, rc);
+        *x = mix(m, x, Row0(rc));
         if PLUS {
-            *y = mix(m, y, m.zero());
+            *y = mix(m, y, Row0(m.zero()));
         }
     }
 }
