@@ -14,6 +14,7 @@
 use super::nibble::{self, from_rows, to_rows, Rows, DEC_ROWS, ENC_ROWS};
 use super::row_sliced::{Layer, Pattern};
 use super::constants::{SBOX, SBOX_INV};
+use super::zmm_sbox::{self, Sboxes};
 use crate::simd::{Avx512, Simd, Vbmi as VbmiOps};
 
 /// S-boxes by `vpermi2b`, transposes by `vpermb` and `vpermt2q`; for 64-byte
@@ -84,27 +85,17 @@ fn add_key<M: Simd>(m: M, v: M::V, k: M::V, sub: bool) -> M::V {
 
 impl<M: VbmiOps + Avx512> Layer<M> for Vbmi {
     /// π_a as 4 registers of 64 entries each, a = 0..3.
-    type Sboxes = [[M::V; 4]; 4];
+    type Sboxes = Sboxes<M>;
 
     #[inline(always)]
     fn sboxes(m: M, inverse: bool) -> Self::Sboxes {
         const { assert!(M::BYTES == 64) };
-        let s = if inverse { &SBOX_INV } else { &SBOX };
-        let mut t = [[m.zero(); 4]; 4];
-        for a in 0..4 {
-            for h in 0..4 {
-                t[a][h] = m.load(&s[a][64 * h..]);
-            }
-        }
-        t
+        zmm_sbox::sboxes(m, if inverse { &SBOX_INV } else { &SBOX })
     }
     /// 256-entry lookup: two 128-entry `vpermi2b`, bit 7 picks.
     #[inline(always)]
     fn sub(m: M, t: &Self::Sboxes, x: M::V, a: usize) -> M::V {
-        let t = &t[a];
-        let lo = m.permi2b(t[0], x, t[1]);
-        let hi = m.permi2b(t[2], x, t[3]);
-        m.select_bit::<7>(x, lo, hi)
+        zmm_sbox::sub(m, t, x, a)
     }
     #[inline(always)]
     fn load_rows(m: M, src: &[u8], key: &Pattern, sub: bool) -> [M::V; 8] {

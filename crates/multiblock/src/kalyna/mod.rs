@@ -37,6 +37,8 @@ x86_64_modules!(layers, row_sliced);
 // also build, on the emulator, for the tests on every architecture.
 #[cfg(any(target_arch = "x86_64", test))]
 pub(crate) mod pair_sum;
+#[cfg(any(target_arch = "x86_64", test))]
+pub(crate) mod zmm_sbox;
 mod backends;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod half_row;

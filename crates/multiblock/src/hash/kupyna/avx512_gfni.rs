@@ -89,6 +89,7 @@ use super::job_on::JobOn;
 use super::State;
 use crate::kalyna::constants::SBOX;
 use crate::kalyna::pair_sum::{M2, M4, M8};
+use crate::kalyna::zmm_sbox::{sboxes, sub_by_class, Sboxes, CLASS};
 use crate::simd::{Avx512, Gfni, Simd, Vbmi};
 #[cfg(target_arch = "x86_64")]
 use {
@@ -163,17 +164,6 @@ fn output_many(cols: usize, states: &mut [State]) {
 
 /// One register's bytes.
 type Pattern = [u8; 64];
-
-/// Byte p holds its S-box class p mod 4.
-static CLASS: Pattern = {
-    let mut c = [0u8; 64];
-    let mut p = 0;
-    while p < 64 {
-        c[p] = (p % 4) as u8;
-        p += 1;
-    }
-    c
-};
 
 /// ShiftBytes as byte indices over the whole state (64 or 128 bytes):
 /// output byte 8c + i ← byte 8((c − δ_i) mod cols) + i.
@@ -268,7 +258,7 @@ static ADD_RC: [[[u8; 128]; 14]; 2] = [constants(COLS_512, true), constants(COLS
 /// What every round reads: the S-boxes (`t[a][q]` = entries 64q..64q+64 of
 /// π_a), the class register, the ShiftBytes indices.
 struct Consts<M: Simd> {
-    t: [[M::V; 4]; 4],
+    t: Sboxes<M>,
     class: M::V,
     shift: [M::V; 2],
     /// [`GROUP`], [`UNGROUP`], [`GROUP_CLASS`].
@@ -281,15 +271,9 @@ struct Consts<M: Simd> {
 
 #[inline(always)]
 fn consts<M: Simd>(m: M, r: usize) -> Consts<M> {
-    let mut t = [[m.zero(); 4]; 4];
-    for a in 0..4 {
-        for q in 0..4 {
-            t[a][q] = m.load(&SBOX[a][64 * q..]);
-        }
-    }
     let s = &SHIFT[r - 1];
     Consts {
-        t,
+        t: sboxes(m, &SBOX),
         class: m.load(&CLASS),
         shift: [m.load(&s[..64]), m.load(&s[64..])],
         group: [m.load(&GROUP[0]), m.load(&GROUP[1])],
@@ -298,23 +282,10 @@ fn consts<M: Simd>(m: M, r: usize) -> Consts<M> {
     }
 }
 
-/// Byte p through π_{p mod 4}.
-#[inline(always)]
-fn sub<M: Vbmi + Avx512>(m: M, t: &[[M::V; 4]; 4], class: M::V, x: M::V) -> M::V {
-    let (mut lo, mut hi) = ([x; 4], [x; 4]);
-    for a in 0..4 {
-        lo[a] = m.permi2b(t[a][0], x, t[a][1]);
-        hi[a] = m.permi2b(t[a][2], x, t[a][3]);
-    }
-    let lo = m.select_bit::<1>(class, m.select_bit::<0>(class, lo[0], lo[1]), m.select_bit::<0>(class, lo[2], lo[3]));
-    let hi = m.select_bit::<1>(class, m.select_bit::<0>(class, hi[0], hi[1]), m.select_bit::<0>(class, hi[2], hi[3]));
-    m.select_bit::<7>(x, lo, hi)
-}
-
 /// π_{2g} or π_{2g+1} on a class-grouped register `x` (by bit 0 of
 /// `group_class`): 4 lookups and 2 blends instead of 8 and 6.
 #[inline(always)]
-fn sub_grouped<M: Vbmi + Avx512>(m: M, t: &[[M::V; 4]; 4], group_class: M::V, x: M::V, g: usize) -> M::V {
+fn sub_grouped<M: Vbmi + Avx512>(m: M, t: &Sboxes<M>, group_class: M::V, x: M::V, g: usize) -> M::V {
     let (a, b) = (&t[2 * g], &t[2 * g + 1]);
     let lo = m.select_bit::<0>(group_class, m.permi2b(a[0], x, a[1]), m.permi2b(b[0], x, b[1]));
     let hi = m.select_bit::<0>(group_class, m.permi2b(a[2], x, a[3]), m.permi2b(b[2], x, b[3]));
@@ -372,7 +343,7 @@ fn permute<M: Gfni + Vbmi + Avx512, const R: usize, const S: usize, const PAIRS:
     for round in 0..n {
         for s in 0..S {
             for r in 0..R {
-                x[s][r] = sub(m, &c.t, c.class, x[s][r]);
+                x[s][r] = sub_by_class(m, &c.t, c.class, x[s][r]);
             }
         }
         let next = round + 1;

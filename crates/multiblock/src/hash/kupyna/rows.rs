@@ -48,6 +48,7 @@ use super::State;
 use super::job_on::JobOn;
 use crate::kalyna::constants::SBOX;
 use crate::kalyna::pair_sum::{mix, RowAddend};
+use crate::kalyna::zmm_sbox::{sboxes, sub, Sboxes};
 use crate::simd::{Avx512, Gfni, Simd, Vbmi};
 
 /// Messages one run holds: one 64-bit lane of a zmm each.
@@ -126,29 +127,6 @@ fn from_rows<M: Vbmi + Avx512>(m: M, mut x: [M::V; 8]) -> [M::V; 8] {
         *v = m.permb(*v, t);
     }
     x
-}
-
-/// π_a as 4 registers of 64 entries each.
-type Sboxes<M> = [[<M as Simd>::V; 4]; 4];
-
-#[inline(always)]
-fn sboxes<M: Simd>(m: M) -> Sboxes<M> {
-    let mut t = [[m.zero(); 4]; 4];
-    for a in 0..4 {
-        for h in 0..4 {
-            t[a][h] = m.load(&SBOX[a][64 * h..]);
-        }
-    }
-    t
-}
-
-/// π_a on every byte: two 128-entry `vpermi2b`, bit 7 picks.
-#[inline(always)]
-fn sub<M: Vbmi + Avx512>(m: M, t: &Sboxes<M>, x: M::V, a: usize) -> M::V {
-    let t = &t[a];
-    let lo = m.permi2b(t[0], x, t[1]);
-    let hi = m.permi2b(t[2], x, t[3]);
-    m.select_bit::<7>(x, lo, hi)
 }
 
 /// ShiftBytes of row i: every column c ← column c − i, a rotation of each
@@ -283,7 +261,7 @@ impl<M: Gfni + Vbmi + Avx512> JobOn<M> for CompressRows<'_> {
     fn run_on(self, m: M) {
         let k = self.states.len();
         assert!(k <= WAYS && self.blocks.len() == k, "up to 8 states, one block run each");
-        let t = sboxes(m);
+        let t = sboxes(m, &SBOX);
         let mut h = [m.zero(); 8];
         for q in 0..k {
             h[q] = m.load(&self.states[q][..64]);
@@ -322,7 +300,7 @@ impl<M: Gfni + Vbmi + Avx512> JobOn<M> for OutputRows<'_> {
     fn run_on(self, m: M) {
         let k = self.states.len();
         assert!(k <= WAYS, "up to 8 states");
-        let t = sboxes(m);
+        let t = sboxes(m, &SBOX);
         let mut h = [m.zero(); 8];
         for q in 0..k {
             h[q] = m.load(&self.states[q][..64]);
