@@ -39,6 +39,8 @@ x86_64_modules!(layers, row_sliced);
 pub(crate) mod pair_sum;
 #[cfg(any(target_arch = "x86_64", test))]
 pub(crate) mod zmm_sbox;
+#[cfg(any(target_arch = "x86_64", test))]
+pub(crate) mod zmm_transpose;
 mod backends;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod half_row;

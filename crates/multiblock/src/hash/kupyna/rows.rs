@@ -49,85 +49,11 @@ use super::job_on::JobOn;
 use crate::kalyna::constants::SBOX;
 use crate::kalyna::pair_sum::{mix, RowAddend};
 use crate::kalyna::zmm_sbox::{sboxes, sub, Sboxes};
+use crate::kalyna::zmm_transpose::{from_rows, to_rows};
 use crate::simd::{Avx512, Gfni, Simd, Vbmi};
 
 /// Messages one run holds: one 64-bit lane of a zmm each.
 pub(crate) const WAYS: usize = 8;
-
-/// One register's bytes.
-type Pattern = [u8; 64];
-
-/// The 8×8 byte transpose inside each 64-bit-aligned 64-byte block: byte
-/// 8i + c ← byte 8c + i (column-major state → row i in lane i). Its own
-/// inverse.
-static BYTE_TRANSPOSE: Pattern = {
-    let mut t = [0u8; 64];
-    let mut p = 0;
-    while p < 64 {
-        t[p] = ((p % 8) * 8 + p / 8) as u8;
-        p += 1;
-    }
-    t
-};
-
-/// `vpermt2q` indices of the 8×8 transpose of 64-bit lanes in three
-/// stages: stage s swaps lane q of register r with lane q ⊕ 2^s of
-/// register r | 2^s (bit s of r clear, bit s of q set). [s][0] makes the
-/// new register r, [s][1] the new r | 2^s.
-static LANE_TRANSPOSE: [[Pattern; 2]; 3] = {
-    let mut t = [[[0u8; 64]; 2]; 3];
-    let mut s = 0;
-    while s < 3 {
-        let bit = 1 << s;
-        let mut q = 0;
-        while q < 8 {
-            let (lo, hi) = if q & bit == 0 { (q, q ^ bit) } else { (8 + (q ^ bit), 8 + q) };
-            t[s][0][8 * q] = lo as u8;
-            t[s][1][8 * q] = hi as u8;
-            q += 1;
-        }
-        s += 1;
-    }
-    t
-};
-
-/// Lane q of register r ↔ lane r of register q.
-#[inline(always)]
-fn transpose_lanes<M: Avx512>(m: M, x: &mut [M::V; 8]) {
-    for (s, idx) in LANE_TRANSPOSE.iter().enumerate() {
-        let bit = 1 << s;
-        let (i0, i1) = (m.load(&idx[0]), m.load(&idx[1]));
-        for r in 0..8 {
-            if r & bit == 0 {
-                let (a, b) = (x[r], x[r | bit]);
-                x[r] = m.permi2q(a, i0, b);
-                x[r | bit] = m.permi2q(a, i1, b);
-            }
-        }
-    }
-}
-
-/// 8 states in their natural layout (register q = state q) to rows.
-#[inline(always)]
-fn to_rows<M: Vbmi + Avx512>(m: M, mut x: [M::V; 8]) -> [M::V; 8] {
-    let t = m.load(&BYTE_TRANSPOSE);
-    for v in x.iter_mut() {
-        *v = m.permb(*v, t);
-    }
-    transpose_lanes(m, &mut x);
-    x
-}
-
-/// The inverse of [`to_rows`].
-#[inline(always)]
-fn from_rows<M: Vbmi + Avx512>(m: M, mut x: [M::V; 8]) -> [M::V; 8] {
-    transpose_lanes(m, &mut x);
-    let t = m.load(&BYTE_TRANSPOSE);
-    for v in x.iter_mut() {
-        *v = m.permb(*v, t);
-    }
-    x
-}
 
 /// ShiftBytes of row i: every column c ← column c − i, a rotation of each
 /// 64-bit lane left by 8i bits.
