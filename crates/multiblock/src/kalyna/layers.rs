@@ -14,6 +14,8 @@
 use super::nibble::{self, from_rows, to_rows, Rows, DEC_ROWS, ENC_ROWS};
 use super::row_sliced::{Layer, Pattern};
 use super::constants::{SBOX, SBOX_INV};
+use super::zmm_sbox::{self, Sboxes};
+use super::zmm_transpose::{transpose_lanes, BYTE_TRANSPOSE};
 use crate::simd::{Avx512, Simd, Vbmi as VbmiOps};
 
 /// S-boxes by `vpermi2b`, transposes by `vpermb` and `vpermt2q`; for 64-byte
@@ -23,54 +25,6 @@ pub(crate) struct Vbmi;
 /// S-boxes by `vpshufb` over nibble rows, transposes by `vpshufb` and
 /// unpacks; for 32-byte registers.
 pub(crate) struct Nibble;
-
-/// The 8×8 byte transpose inside each 64-byte chunk: byte 8i + c ← byte 8c + i.
-static BYTE_TRANSPOSE: Pattern = {
-    let mut t = [0u8; 64];
-    let mut p = 0;
-    while p < 64 {
-        t[p] = ((p % 8) * 8 + p / 8) as u8;
-        p += 1;
-    }
-    t
-};
-
-/// `vpermt2q` indices of the 8×8 64-bit-lane transpose: stage s exchanges
-/// lane q of register r with lane q ^ 2^s of register r | 2^s where bit s of
-/// r is 0 and bit s of q is 1. [s][0] gives the new r, [s][1] the new r | 2^s
-/// (little-endian 64-bit words).
-static LANE_TRANSPOSE: [[Pattern; 2]; 3] = {
-    let mut t = [[[0u8; 64]; 2]; 3];
-    let mut s = 0;
-    while s < 3 {
-        let bit = 1 << s;
-        let mut q = 0;
-        while q < 8 {
-            let (lo, hi) = if q & bit == 0 { (q, q ^ bit) } else { (8 + (q ^ bit), 8 + q) };
-            t[s][0][8 * q] = lo as u8;
-            t[s][1][8 * q] = hi as u8;
-            q += 1;
-        }
-        s += 1;
-    }
-    t
-};
-
-/// The 8×8 transpose of 64-bit lanes: lane q of register r ↔ lane r of q.
-#[inline(always)]
-fn transpose_lanes<M: Avx512>(m: M, x: &mut [M::V; 8]) {
-    for (s, idx) in LANE_TRANSPOSE.iter().enumerate() {
-        let bit = 1 << s;
-        let (i0, i1) = (m.load(&idx[0]), m.load(&idx[1]));
-        for r in 0..8 {
-            if r & bit == 0 {
-                let (a, b) = (x[r], x[r | bit]);
-                x[r] = m.permi2q(a, i0, b);
-                x[r | bit] = m.permi2q(a, i1, b);
-            }
-        }
-    }
-}
 
 /// ± `k` on every 64-bit column.
 #[inline(always)]
@@ -84,27 +38,17 @@ fn add_key<M: Simd>(m: M, v: M::V, k: M::V, sub: bool) -> M::V {
 
 impl<M: VbmiOps + Avx512> Layer<M> for Vbmi {
     /// π_a as 4 registers of 64 entries each, a = 0..3.
-    type Sboxes = [[M::V; 4]; 4];
+    type Sboxes = Sboxes<M>;
 
     #[inline(always)]
     fn sboxes(m: M, inverse: bool) -> Self::Sboxes {
         const { assert!(M::BYTES == 64) };
-        let s = if inverse { &SBOX_INV } else { &SBOX };
-        let mut t = [[m.zero(); 4]; 4];
-        for a in 0..4 {
-            for h in 0..4 {
-                t[a][h] = m.load(&s[a][64 * h..]);
-            }
-        }
-        t
+        zmm_sbox::sboxes(m, if inverse { &SBOX_INV } else { &SBOX })
     }
     /// 256-entry lookup: two 128-entry `vpermi2b`, bit 7 picks.
     #[inline(always)]
     fn sub(m: M, t: &Self::Sboxes, x: M::V, a: usize) -> M::V {
-        let t = &t[a];
-        let lo = m.permi2b(t[0], x, t[1]);
-        let hi = m.permi2b(t[2], x, t[3]);
-        m.select_bit::<7>(x, lo, hi)
+        zmm_sbox::sub(m, t, x, a)
     }
     #[inline(always)]
     fn load_rows(m: M, src: &[u8], key: &Pattern, sub: bool) -> [M::V; 8] {

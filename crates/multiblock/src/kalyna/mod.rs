@@ -33,6 +33,14 @@ macro_rules! x86_64_modules {
 }
 
 x86_64_modules!(layers, row_sliced);
+// Pieces of the AVX-512 and GFNI kernels that Kupyna's share; Kupyna's
+// also build, on the emulator, for the tests on every architecture.
+#[cfg(any(target_arch = "x86_64", test))]
+pub(crate) mod pair_sum;
+#[cfg(any(target_arch = "x86_64", test))]
+pub(crate) mod zmm_sbox;
+#[cfg(any(target_arch = "x86_64", test))]
+pub(crate) mod zmm_transpose;
 mod backends;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod half_row;

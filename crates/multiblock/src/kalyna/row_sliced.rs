@@ -12,10 +12,11 @@
 //!   product by a constant one `vgf2p8affineqb` (the map x ↦ c·x of
 //!   GF(2^8)/0x11d as an 8×8 bit matrix), sums by 3-input XORs.
 //!
-//! MixColumns, v = (01 01 05 01 08 06 07 04), per output register (indices
-//! relative to i, mod 8): out = A ⊕ 2·B ⊕ 4·C ⊕ 8·R_4 ⊕ K with the pair sums
-//! P_j = R_j ⊕ R_{j+1} (8 per batch, one per output), A = P_0 ⊕ P_2 ⊕ R_6,
-//! B = P_5, C = P_5 ⊕ R_2 ⊕ R_7: 1 + 2 + 3 products + 2 = 8 operations.
+//! MixColumns (`pair_sum.rs`), v = (01 01 05 01 08 06 07 04), per output
+//! register (indices relative to i, mod 8): out = A ⊕ 2·B ⊕ 4·C ⊕ 8·R_4 ⊕ K
+//! with the pair sums P_j = R_j ⊕ R_{j+1} (8 per batch, one per output),
+//! A = P_0 ⊕ P_2 ⊕ R_6, B = P_5, C = P_5 ⊕ R_2 ⊕ R_7: 1 + 2 + 3
+//! products + 2 = 8 operations.
 //! InvMixColumns, v⁻¹ = (AD 95 76 A8 2F 49 D7 CA), has no unit or repeated
 //! coefficient: 8 products and 4 three-input XORs (9 terms with the key).
 //! Decryption adds the round key before InvMixColumns; since InvMixColumns
@@ -24,7 +25,8 @@
 //! The ⊞K_0 / ⊞K_t of the first and last rounds (mod 2^64 per column) are a
 //! `vpaddq` in the natural layout, inside the machine's load and store.
 
-use super::constants::{MDS, MDS_INV};
+use super::constants::MDS_INV;
+use super::pair_sum::{mix, RowAddend};
 use super::{Keys, Variant};
 use crate::gf256::{self, KALYNA};
 use crate::kernel::BatchCipher;
@@ -57,10 +59,6 @@ pub(super) const fn mul_matrix(c: u8) -> u64 {
     gf256::mul_matrix(c, KALYNA)
 }
 
-const M2: u64 = mul_matrix(2);
-const M4: u64 = mul_matrix(4);
-const M8: u64 = mul_matrix(8);
-
 /// The matrices of v⁻¹'s coefficients.
 const INV: [u64; 8] = {
     let mut m = [0u64; 8];
@@ -71,11 +69,6 @@ const INV: [u64; 8] = {
     }
     m
 };
-
-// MixColumns' decomposition above relies on v = (1, 1, 1^4, 1, 8, 2^4, 1^2^4, 4).
-const _: () = assert!(
-    MDS[0] == 1 && MDS[1] == 1 && MDS[2] == 5 && MDS[3] == 1 && MDS[4] == 8 && MDS[5] == 6 && MDS[6] == 7 && MDS[7] == 4
-);
 
 /// ShiftRows shift δ_i = ⌊i·nb/8⌋ of row i.
 const fn shift_of(row: usize, nb: usize) -> usize {
@@ -200,25 +193,16 @@ impl RowKeys {
 // No closures in the generic code below: a closure does not inherit the
 // caller's `#[target_feature]`s (see `simd`).
 
-/// MixColumns on the 8 rows, ⊕ `key` rows when given.
-#[inline(always)]
-fn mix<M: Simd + Gfni>(m: M, r: &[M::V; 8], key: Option<&[u64; 8]>) -> [M::V; 8] {
-    let mut p = *r;
-    for j in 0..8 {
-        p[j] = m.xor(r[j], r[(j + 1) % 8]);
-    }
-    let mut out = *r;
-    for i in 0..8 {
-        let a = m.xor3(p[i], p[(i + 2) % 8], r[(i + 6) % 8]);
-        let c = m.xor3(p[(i + 5) % 8], r[(i + 2) % 8], r[(i + 7) % 8]);
-        let s = m.xor3(a, m.affine(p[(i + 5) % 8], M2), m.affine(c, M4));
-        let d = m.affine(r[(i + 4) % 8], M8);
-        out[i] = match key {
+/// MixColumns' addend: rows of a round key (each a 64-bit lane, broadcast),
+/// or none.
+impl<M: Simd> RowAddend<M> for Option<&[u64; 8]> {
+    #[inline(always)]
+    fn sum(self, m: M, i: usize, s: M::V, d: M::V) -> M::V {
+        match self {
             Some(k) => m.xor3(s, d, m.splat64(k[i])),
             None => m.xor(s, d),
-        };
+        }
     }
-    out
 }
 
 /// InvMixColumns on the 8 rows, ⊕ `key` rows (already through

@@ -93,8 +93,7 @@ use super::State;
 use super::Kernel;
 #[cfg(target_arch = "x86_64")]
 use crate::backend::{Backend, BackendInfo};
-use crate::gf256::{mul_matrix, KALYNA};
-use crate::kalyna::constants::MDS;
+use crate::kalyna::pair_sum::{M4, M5, M6, M7, M8};
 use crate::kalyna::nibble::{from_rows, sbox, to_rows, Lane, ENC_ROWS};
 use crate::simd::{Gfni, Simd};
 #[cfg(target_arch = "x86_64")]
@@ -157,17 +156,6 @@ pub(crate) struct ByGfni;
 
 /// Doublings: `vpaddb`, and 0x1D XORed where bit 7 was set (`vpblendvb`).
 pub(crate) struct ByDoubling;
-
-const M4: u64 = mul_matrix(4, KALYNA);
-const M5: u64 = mul_matrix(5, KALYNA);
-const M6: u64 = mul_matrix(6, KALYNA);
-const M7: u64 = mul_matrix(7, KALYNA);
-const M8: u64 = mul_matrix(8, KALYNA);
-
-// `mix_terms` relies on v = (1, 1, 1^4, 1, 8, 2^4, 1^2^4, 4).
-const _: () = assert!(
-    MDS[0] == 1 && MDS[1] == 1 && MDS[2] == 5 && MDS[3] == 1 && MDS[4] == 8 && MDS[5] == 6 && MDS[6] == 7 && MDS[7] == 4
-);
 
 /// `ROT[j]`: each 64-bit column rotated by j rows (byte i ← byte i − j mod
 /// 8, a left rotation by 8j bits), in both lanes.

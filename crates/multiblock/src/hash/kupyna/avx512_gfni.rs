@@ -93,8 +93,9 @@
 use super::constants::{add_constant, rounds, shift, xor_constant, COLS_1024, COLS_512};
 use super::job_on::JobOn;
 use super::State;
-use crate::gf256::{mul_matrix, KALYNA};
-use crate::kalyna::constants::{MDS, SBOX};
+use crate::kalyna::constants::SBOX;
+use crate::kalyna::pair_sum::{M4, M5, M6, M7, M8};
+use crate::kalyna::zmm_sbox::{sboxes, sub_by_class, Sboxes, CLASS};
 use crate::simd::{Avx512, Gfni, Simd, Vbmi};
 #[cfg(target_arch = "x86_64")]
 use {
@@ -169,17 +170,6 @@ fn output_many(cols: usize, states: &mut [State]) {
 
 /// One register's bytes.
 type Pattern = [u8; 64];
-
-/// Byte p holds its S-box class p mod 4.
-static CLASS: Pattern = {
-    let mut c = [0u8; 64];
-    let mut p = 0;
-    while p < 64 {
-        c[p] = (p % 4) as u8;
-        p += 1;
-    }
-    c
-};
 
 /// ShiftBytes as byte indices over the whole state (64 or 128 bytes):
 /// output byte 8c + i ← byte 8((c − δ_i) mod cols) + i.
@@ -274,7 +264,7 @@ static ADD_RC: [[[u8; 128]; 14]; 2] = [constants(COLS_512, true), constants(COLS
 /// What every round reads: the S-boxes (`t[a][q]` = entries 64q..64q+64 of
 /// π_a), the class register, the ShiftBytes indices.
 struct Consts<M: Simd> {
-    t: [[M::V; 4]; 4],
+    t: Sboxes<M>,
     class: M::V,
     shift: [M::V; 2],
     /// [`GROUP`], [`UNGROUP`], [`GROUP_CLASS`].
@@ -287,15 +277,9 @@ struct Consts<M: Simd> {
 
 #[inline(always)]
 fn consts<M: Simd>(m: M, r: usize) -> Consts<M> {
-    let mut t = [[m.zero(); 4]; 4];
-    for a in 0..4 {
-        for q in 0..4 {
-            t[a][q] = m.load(&SBOX[a][64 * q..]);
-        }
-    }
     let s = &SHIFT[r - 1];
     Consts {
-        t,
+        t: sboxes(m, &SBOX),
         class: m.load(&CLASS),
         shift: [m.load(&s[..64]), m.load(&s[64..])],
         group: [m.load(&GROUP[0]), m.load(&GROUP[1])],
@@ -304,23 +288,10 @@ fn consts<M: Simd>(m: M, r: usize) -> Consts<M> {
     }
 }
 
-/// Byte p through π_{p mod 4}.
-#[inline(always)]
-fn sub<M: Vbmi + Avx512>(m: M, t: &[[M::V; 4]; 4], class: M::V, x: M::V) -> M::V {
-    let (mut lo, mut hi) = ([x; 4], [x; 4]);
-    for a in 0..4 {
-        lo[a] = m.permi2b(t[a][0], x, t[a][1]);
-        hi[a] = m.permi2b(t[a][2], x, t[a][3]);
-    }
-    let lo = m.select_bit::<1>(class, m.select_bit::<0>(class, lo[0], lo[1]), m.select_bit::<0>(class, lo[2], lo[3]));
-    let hi = m.select_bit::<1>(class, m.select_bit::<0>(class, hi[0], hi[1]), m.select_bit::<0>(class, hi[2], hi[3]));
-    m.select_bit::<7>(x, lo, hi)
-}
-
 /// π_{2g} or π_{2g+1} on a class-grouped register `x` (by bit 0 of
 /// `group_class`): 4 lookups and 2 blends instead of 8 and 6.
 #[inline(always)]
-fn sub_grouped<M: Vbmi + Avx512>(m: M, t: &[[M::V; 4]; 4], group_class: M::V, x: M::V, g: usize) -> M::V {
+fn sub_grouped<M: Vbmi + Avx512>(m: M, t: &Sboxes<M>, group_class: M::V, x: M::V, g: usize) -> M::V {
     let (a, b) = (&t[2 * g], &t[2 * g + 1]);
     let lo = m.select_bit::<0>(group_class, m.permi2b(a[0], x, a[1]), m.permi2b(b[0], x, b[1]));
     let hi = m.select_bit::<0>(group_class, m.permi2b(a[2], x, a[3]), m.permi2b(b[2], x, b[3]));
@@ -334,7 +305,7 @@ fn sub_grouped<M: Vbmi + Avx512>(m: M, t: &[[M::V; 4]; 4], group_class: M::V, x:
 /// B = 8·R_0 ⊕ 6·R_1 ⊕ 7·R_2 ⊕ 4·R_3 (R_4 of R_j is R_(j+4), and the
 /// products are bytewise, so they commute with the rotations): 4 rotations,
 /// 5 products, 5 XORs, against 7 rotations and 3 products for the
-/// pair-sum form of Kalyna's row-sliced kernel (a zmm rotation issues one
+/// pair-sum form of `kalyna/pair_sum.rs` (a zmm rotation issues one
 /// per core cycle on Zen 4, like a lookup; a product too).
 #[inline(always)]
 fn mix<M: Gfni + Avx512>(m: M, z: M::V, rc: M::V) -> M::V {
@@ -345,17 +316,6 @@ fn mix<M: Gfni + Avx512>(m: M, z: M::V, rc: M::V) -> M::V {
     let a = m.xor3(m.xor3(z, r1, r3), m.affine(r2, M5), rc);
     m.xor(a, m.rotl64::<32>(b))
 }
-
-const M5: u64 = mul_matrix(5, KALYNA);
-const M6: u64 = mul_matrix(6, KALYNA);
-const M7: u64 = mul_matrix(7, KALYNA);
-const M4: u64 = mul_matrix(4, KALYNA);
-const M8: u64 = mul_matrix(8, KALYNA);
-
-// The decomposition in `mix` relies on v = (1, 1, 1^4, 1, 8, 2^4, 1^2^4, 4).
-const _: () = assert!(
-    MDS[0] == 1 && MDS[1] == 1 && MDS[2] == 5 && MDS[3] == 1 && MDS[4] == 8 && MDS[5] == 6 && MDS[6] == 7 && MDS[7] == 4
-);
 
 /// Round `round`'s constant on state register `r`: T+'s (`plus`) or T⊕'s.
 #[inline(always)]
@@ -392,7 +352,7 @@ fn permute<M: Gfni + Vbmi + Avx512, const R: usize, const S: usize, const PAIRS:
     for round in 0..n {
         for s in 0..S {
             for r in 0..R {
-                x[s][r] = sub(m, &c.t, c.class, x[s][r]);
+                x[s][r] = sub_by_class(m, &c.t, c.class, x[s][r]);
             }
         }
         let next = round + 1;

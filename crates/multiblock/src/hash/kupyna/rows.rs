@@ -10,7 +10,7 @@
 //! - ShiftBytes: row i moves right by i columns inside every 64-bit lane,
 //!   one `vprolq` by 8i bits (rows 1..7: 7 per permutation);
 //! - MixColumns: no data movement, Kalyna's row-sliced pair-sum form
-//!   (`kalyna/row_sliced.rs`): out_i = A ⊕ 2·B ⊕ 4·C ⊕ 8·R_{i+4} with
+//!   (`kalyna/pair_sum.rs`): out_i = A ⊕ 2·B ⊕ 4·C ⊕ 8·R_{i+4} with
 //!   P_j = R_j ⊕ R_{j+1}, A = P_i ⊕ P_{i+2} ⊕ R_{i+6}, B = P_{i+5},
 //!   C = P_{i+5} ⊕ R_{i+2} ⊕ R_{i+7}: 8 instructions per register;
 //! - T⊕'s constant ((c ≪ 4) ⊕ ν on row 0, column c) is one register,
@@ -46,110 +46,14 @@
 use super::constants::{rounds, COLS_512};
 use super::State;
 use super::job_on::JobOn;
-use crate::gf256::{mul_matrix, KALYNA};
-use crate::kalyna::constants::{MDS, SBOX};
+use crate::kalyna::constants::SBOX;
+use crate::kalyna::pair_sum::{mix, RowAddend};
+use crate::kalyna::zmm_sbox::{sboxes, sub, Sboxes};
+use crate::kalyna::zmm_transpose::{from_rows, to_rows};
 use crate::simd::{Avx512, Gfni, Simd, Vbmi};
 
 /// Messages one run holds: one 64-bit lane of a zmm each.
 pub(crate) const WAYS: usize = 8;
-
-/// One register's bytes.
-type Pattern = [u8; 64];
-
-/// The 8×8 byte transpose inside each 64-bit-aligned 64-byte block: byte
-/// 8i + c ← byte 8c + i (column-major state → row i in lane i). Its own
-/// inverse.
-static BYTE_TRANSPOSE: Pattern = {
-    let mut t = [0u8; 64];
-    let mut p = 0;
-    while p < 64 {
-        t[p] = ((p % 8) * 8 + p / 8) as u8;
-        p += 1;
-    }
-    t
-};
-
-/// `vpermt2q` indices of the 8×8 transpose of 64-bit lanes in three
-/// stages: stage s swaps lane q of register r with lane q ⊕ 2^s of
-/// register r | 2^s (bit s of r clear, bit s of q set). [s][0] makes the
-/// new register r, [s][1] the new r | 2^s.
-static LANE_TRANSPOSE: [[Pattern; 2]; 3] = {
-    let mut t = [[[0u8; 64]; 2]; 3];
-    let mut s = 0;
-    while s < 3 {
-        let bit = 1 << s;
-        let mut q = 0;
-        while q < 8 {
-            let (lo, hi) = if q & bit == 0 { (q, q ^ bit) } else { (8 + (q ^ bit), 8 + q) };
-            t[s][0][8 * q] = lo as u8;
-            t[s][1][8 * q] = hi as u8;
-            q += 1;
-        }
-        s += 1;
-    }
-    t
-};
-
-/// Lane q of register r ↔ lane r of register q.
-#[inline(always)]
-fn transpose_lanes<M: Avx512>(m: M, x: &mut [M::V; 8]) {
-    for (s, idx) in LANE_TRANSPOSE.iter().enumerate() {
-        let bit = 1 << s;
-        let (i0, i1) = (m.load(&idx[0]), m.load(&idx[1]));
-        for r in 0..8 {
-            if r & bit == 0 {
-                let (a, b) = (x[r], x[r | bit]);
-                x[r] = m.permi2q(a, i0, b);
-                x[r | bit] = m.permi2q(a, i1, b);
-            }
-        }
-    }
-}
-
-/// 8 states in their natural layout (register q = state q) to rows.
-#[inline(always)]
-fn to_rows<M: Vbmi + Avx512>(m: M, mut x: [M::V; 8]) -> [M::V; 8] {
-    let t = m.load(&BYTE_TRANSPOSE);
-    for v in x.iter_mut() {
-        *v = m.permb(*v, t);
-    }
-    transpose_lanes(m, &mut x);
-    x
-}
-
-/// The inverse of [`to_rows`].
-#[inline(always)]
-fn from_rows<M: Vbmi + Avx512>(m: M, mut x: [M::V; 8]) -> [M::V; 8] {
-    transpose_lanes(m, &mut x);
-    let t = m.load(&BYTE_TRANSPOSE);
-    for v in x.iter_mut() {
-        *v = m.permb(*v, t);
-    }
-    x
-}
-
-/// π_a as 4 registers of 64 entries each.
-type Sboxes<M> = [[<M as Simd>::V; 4]; 4];
-
-#[inline(always)]
-fn sboxes<M: Simd>(m: M) -> Sboxes<M> {
-    let mut t = [[m.zero(); 4]; 4];
-    for a in 0..4 {
-        for h in 0..4 {
-            t[a][h] = m.load(&SBOX[a][64 * h..]);
-        }
-    }
-    t
-}
-
-/// π_a on every byte: two 128-entry `vpermi2b`, bit 7 picks.
-#[inline(always)]
-fn sub<M: Vbmi + Avx512>(m: M, t: &Sboxes<M>, x: M::V, a: usize) -> M::V {
-    let t = &t[a];
-    let lo = m.permi2b(t[0], x, t[1]);
-    let hi = m.permi2b(t[2], x, t[3]);
-    m.select_bit::<7>(x, lo, hi)
-}
 
 /// ShiftBytes of row i: every column c ← column c − i, a rotation of each
 /// 64-bit lane left by 8i bits.
@@ -167,31 +71,20 @@ fn shift_row<M: Simd>(m: M, x: M::V, i: usize) -> M::V {
     }
 }
 
-const M2: u64 = mul_matrix(2, KALYNA);
-const M4: u64 = mul_matrix(4, KALYNA);
-const M8: u64 = mul_matrix(8, KALYNA);
+/// MixColumns' addend (`kalyna/pair_sum.rs`): a register on row 0 (T⊕'s
+/// round constant, or zero).
+#[derive(Clone, Copy)]
+struct Row0<V>(V);
 
-// The decomposition in `mix` relies on v = (1, 1, 1^4, 1, 8, 2^4, 1^2^4, 4).
-const _: () = assert!(
-    MDS[0] == 1 && MDS[1] == 1 && MDS[2] == 5 && MDS[3] == 1 && MDS[4] == 8 && MDS[5] == 6 && MDS[6] == 7 && MDS[7] == 4
-);
-
-/// MixColumns on the 8 rows (out_i = ⊕_j v_j·R_{i+j}), ⊕ `row0` on row 0.
-#[inline(always)]
-fn mix<M: Gfni + Avx512>(m: M, r: &[M::V; 8], row0: M::V) -> [M::V; 8] {
-    let mut p = *r;
-    for j in 0..8 {
-        p[j] = m.xor(r[j], r[(j + 1) % 8]);
+impl<M: Simd> RowAddend<M> for Row0<M::V> {
+    #[inline(always)]
+    fn sum(self, m: M, i: usize, s: M::V, d: M::V) -> M::V {
+        if i == 0 {
+            m.xor3(s, d, self.0)
+        } else {
+            m.xor(s, d)
+        }
     }
-    let mut out = *r;
-    for i in 0..8 {
-        let a = m.xor3(p[i], p[(i + 2) % 8], r[(i + 6) % 8]);
-        let c = m.xor3(p[(i + 5) % 8], r[(i + 2) % 8], r[(i + 7) % 8]);
-        let s = m.xor3(a, m.affine(p[(i + 5) % 8], M2), m.affine(c, M4));
-        let d = m.affine(r[(i + 4) % 8], M8);
-        out[i] = if i == 0 { m.xor3(s, d, row0) } else { m.xor(s, d) };
-    }
-    out
 }
 
 /// Bytes c = 0..7 of a word, each 0x01 (to spread a round number).
@@ -264,9 +157,9 @@ fn permute<M: Gfni + Vbmi + Avx512, const PLUS: bool>(m: M, t: &Sboxes<M>, x: &m
             }
         }
         let rc = if round + 1 < n { m.splat64(xor_row0(round + 1)) } else { m.zero() };
-        *x = mix(m, x, rc);
+        *x = mix(m, x, Row0(rc));
         if PLUS {
-            *y = mix(m, y, m.zero());
+            *y = mix(m, y, Row0(m.zero()));
         }
     }
 }
@@ -294,7 +187,7 @@ impl<M: Gfni + Vbmi + Avx512> JobOn<M> for CompressRows<'_> {
     fn run_on(self, m: M) {
         let k = self.states.len();
         assert!(k <= WAYS && self.blocks.len() == k, "up to 8 states, one block run each");
-        let t = sboxes(m);
+        let t = sboxes(m, &SBOX);
         let mut h = [m.zero(); 8];
         for q in 0..k {
             h[q] = m.load(&self.states[q][..64]);
@@ -333,7 +226,7 @@ impl<M: Gfni + Vbmi + Avx512> JobOn<M> for OutputRows<'_> {
     fn run_on(self, m: M) {
         let k = self.states.len();
         assert!(k <= WAYS, "up to 8 states");
-        let t = sboxes(m);
+        let t = sboxes(m, &SBOX);
         let mut h = [m.zero(); 8];
         for q in 0..k {
             h[q] = m.load(&self.states[q][..64]);

@@ -126,6 +126,7 @@
 
 use super::super::constants::{MDS, MDS_INV, SBOX, SBOX_INV};
 use super::super::key_schedule::{MAX_BLOCK, MAX_ROUND_KEYS};
+use super::super::zmm_sbox::{sboxes, sub_by_class, CLASS};
 use super::super::{Keys, Variant};
 use crate::gf256::{self, KALYNA};
 use crate::backend::Backend;
@@ -181,17 +182,6 @@ const fn indices(nb: usize, dec: bool) -> [Pattern; 8] {
 /// [enc, dec] term permutations for nb = 2, 4, 8.
 static INDICES: [[[Pattern; 8]; 2]; 3] =
     [[indices(2, false), indices(2, true)], [indices(4, false), indices(4, true)], [indices(8, false), indices(8, true)]];
-
-/// Byte p holds its S-box class p mod 4 (the row p mod 8, mod 4).
-static CLASS: Pattern = {
-    let mut c = [0u8; 64];
-    let mut p = 0;
-    while p < 64 {
-        c[p] = (p % 4) as u8;
-        p += 1;
-    }
-    c
-};
 
 /// The `vgf2p8affineqb` matrices of v's or v⁻¹'s coefficients.
 const fn matrices(v: &[u8; 8]) -> [u64; 8] {
@@ -315,35 +305,9 @@ impl DecKeys {
 
 // No closures below: they would not inherit the target features (see `simd`).
 
-/// π_0..π_3 (or their inverses) as 16 registers: t[a][q] = entries
-/// 64q..64q+64 of π_a.
-#[inline(always)]
-fn sboxes<M: Simd>(m: M, s: &[[u8; 256]; 4]) -> [[M::V; 4]; 4] {
-    let mut t = [[m.zero(); 4]; 4];
-    for a in 0..4 {
-        for q in 0..4 {
-            t[a][q] = m.load(&s[a][64 * q..]);
-        }
-    }
-    t
-}
-
-/// Byte p through π_{p mod 4} (table set `t`).
-#[inline(always)]
-fn sub<M: Vbmi + Avx512>(m: M, t: &[[M::V; 4]; 4], class: M::V, x: M::V) -> M::V {
-    let (mut lo, mut hi) = ([x; 4], [x; 4]);
-    for a in 0..4 {
-        lo[a] = m.permi2b(t[a][0], x, t[a][1]);
-        hi[a] = m.permi2b(t[a][2], x, t[a][3]);
-    }
-    let lo = m.select_bit::<1>(class, m.select_bit::<0>(class, lo[0], lo[1]), m.select_bit::<0>(class, lo[2], lo[3]));
-    let hi = m.select_bit::<1>(class, m.select_bit::<0>(class, hi[0], hi[1]), m.select_bit::<0>(class, hi[2], hi[3]));
-    m.select_bit::<7>(x, lo, hi)
-}
-
-/// [`sub`] of a half register `x` (machine `M`'s half `H`): the lookups on
-/// M's whole 128-entry tables (the index widened; its high half is
-/// unspecified, and so are those lookups' high halves, never used), the
+/// [`sub_by_class`] of a half register `x` (machine `M`'s half `H`): the
+/// lookups on M's whole 128-entry tables (the index widened; its high half
+/// is unspecified, and so are those lookups' high halves, never used), the
 /// blends on H.
 #[inline(always)]
 fn sub_half<M: Vbmi + Halves>(m: M, t: &[[M::V; 4]; 4], class: HalfV<M>, x: HalfV<M>) -> HalfV<M>
@@ -590,7 +554,7 @@ type RoundConsts<M> = ([[<M as Simd>::V; 4]; 4], [<M as Simd>::V; 8], <M as Simd
 #[inline(always)]
 fn enc_round<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, c: &RoundConsts<M>, x: M::V, key: M::V) -> M::V {
     let (sb, idx, class) = c;
-    let y = sub(m, sb, *class, x);
+    let y = sub_by_class(m, sb, *class, x);
     if rotates(NB) {
         linear_enc_rot::<M, NB>(m, y, idx[0], key)
     } else {
@@ -609,7 +573,7 @@ fn dec_round<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, c: &RoundConsts<M>,
     } else {
         linear::<M, NB>(m, x, idx, &MDS_INV, &DEC_MATRICES, key)
     };
-    sub(m, sb, *class, y)
+    sub_by_class(m, sb, *class, y)
 }
 
 /// Encrypts R whole or partial registers, their rounds interleaved: one
@@ -696,7 +660,7 @@ impl<M: Gfni + Vbmi + Avx512> Job for Psi<'_, M> {
 fn psi_nb<M: Gfni + Vbmi + Avx512, const NB: usize>(m: M, s: &mut [u8]) {
     let (sb, idx, class) = (sboxes(m, &SBOX), index_registers(m, NB, false), m.load(&CLASS));
     for chunk in s.chunks_mut(M::BYTES) {
-        let y = sub(m, &sb, class, load(m, chunk));
+        let y = sub_by_class(m, &sb, class, load(m, chunk));
         store(m, linear::<M, NB>(m, y, &idx, &MDS, &ENC_MATRICES, m.zero()), chunk);
     }
 }

@@ -1,0 +1,59 @@
+//! π_0..π_3 (DSTU 7624:2014 §5.2) in 64-byte registers by `vpermi2b`, for
+//! the AVX-512 VBMI kernels of Kalyna (`layers.rs`, `backends/narrow.rs`)
+//! and Kupyna (`hash/kupyna/`). Each π_a is 4 registers of 64 entries; a
+//! lookup is two `vpermi2b` over the 128-entry halves (the index's bit 7 is
+//! ignored) and a blend on bit 7 of the input. No address depends on data.
+
+use crate::simd::{Avx512, Simd, Vbmi};
+
+/// π_0..π_3 (or their inverses) as registers: `t[a][q]` = entries
+/// 64q..64q+64 of π_a.
+pub(crate) type Sboxes<M> = [[<M as Simd>::V; 4]; 4];
+
+/// Byte p holds its S-box class p mod 4 (the class register of
+/// [`sub_by_class`] in the natural layout, where row i of a column is byte
+/// i of its 64-bit lane).
+pub(crate) static CLASS: [u8; 64] = {
+    let mut c = [0u8; 64];
+    let mut p = 0;
+    while p < 64 {
+        c[p] = (p % 4) as u8;
+        p += 1;
+    }
+    c
+};
+
+/// Loads the 4 tables `s` into registers.
+#[inline(always)]
+pub(crate) fn sboxes<M: Simd>(m: M, s: &[[u8; 256]; 4]) -> Sboxes<M> {
+    let mut t = [[m.zero(); 4]; 4];
+    for a in 0..4 {
+        for q in 0..4 {
+            t[a][q] = m.load(&s[a][64 * q..]);
+        }
+    }
+    t
+}
+
+/// π_a on every byte of `x`: two 128-entry `vpermi2b`, bit 7 picks.
+#[inline(always)]
+pub(crate) fn sub<M: Vbmi + Avx512>(m: M, t: &Sboxes<M>, x: M::V, a: usize) -> M::V {
+    let t = &t[a];
+    let lo = m.permi2b(t[0], x, t[1]);
+    let hi = m.permi2b(t[2], x, t[3]);
+    m.select_bit::<7>(x, lo, hi)
+}
+
+/// Byte p of `x` through π_c, c = bits 0 and 1 of byte p of `class`: 8
+/// lookups, 6 blends by the class and one by bit 7.
+#[inline(always)]
+pub(crate) fn sub_by_class<M: Vbmi + Avx512>(m: M, t: &Sboxes<M>, class: M::V, x: M::V) -> M::V {
+    let (mut lo, mut hi) = ([x; 4], [x; 4]);
+    for a in 0..4 {
+        lo[a] = m.permi2b(t[a][0], x, t[a][1]);
+        hi[a] = m.permi2b(t[a][2], x, t[a][3]);
+    }
+    let lo = m.select_bit::<1>(class, m.select_bit::<0>(class, lo[0], lo[1]), m.select_bit::<0>(class, lo[2], lo[3]));
+    let hi = m.select_bit::<1>(class, m.select_bit::<0>(class, hi[0], hi[1]), m.select_bit::<0>(class, hi[2], hi[3]));
+    m.select_bit::<7>(x, lo, hi)
+}
