@@ -16,7 +16,7 @@
 mod x86 {
     use core::arch::asm;
     use core::arch::x86_64::*;
-    use multiblock::hazmat::ticks;
+    use multiblock::hazmat::best_ticks;
     use std::hint::black_box;
 
     const ITERATIONS: u64 = 2_000_000;
@@ -24,13 +24,7 @@ mod x86 {
 
     /// Best of [`REPEATS`] runs of `f`, in ticks per operation (`ops` per run).
     fn best(ops: u64, f: &mut dyn FnMut()) -> f64 {
-        let mut best = u64::MAX;
-        for _ in 0..REPEATS {
-            let t = ticks();
-            f();
-            best = best.min(ticks() - t);
-        }
-        best as f64 / ops as f64
+        best_ticks(REPEATS, f) as f64 / ops as f64
     }
 
     /// TSC ticks per core cycle: a chain of dependent `add`s.

@@ -42,6 +42,25 @@ pub fn ticks() -> u64 {
     }
 }
 
+/// The fewest [`ticks`] of `reps` runs of `f`: on a shared machine a short
+/// sample is often free of preemption, an average never is.
+///
+/// ```
+/// let t = multiblock::hazmat::best_ticks(3, || {
+///     std::hint::black_box(multiblock::hash::digest(multiblock::hash::HashId::Streebog256, b"abc").unwrap());
+/// });
+/// assert!(t > 0);
+/// ```
+pub fn best_ticks(reps: usize, mut f: impl FnMut()) -> u64 {
+    let mut best = u64::MAX;
+    for _ in 0..reps {
+        let t = ticks();
+        f();
+        best = best.min(ticks() - t);
+    }
+    best
+}
+
 /// The families' own mode types and the threaded one-shot calls, outside
 /// the stable API: [`crate::modes`]' one-shot calls, streams, `many` and
 /// `aead` are the recommended way to use a mode.

@@ -461,15 +461,8 @@ fn ymm_backends_are_tested_where_the_cpu_has_them() {
 #[test]
 #[ignore]
 fn kupyna_speed() {
-    use crate::hazmat::ticks;
-    fn best(reps: usize, bytes: usize, mut f: impl FnMut()) -> f64 {
-        let mut best = u64::MAX;
-        for _ in 0..reps {
-            let t = ticks();
-            f();
-            best = best.min(ticks() - t);
-        }
-        best as f64 / bytes as f64
+    fn best(reps: usize, bytes: usize, f: impl FnMut()) -> f64 {
+        crate::hazmat::best_ticks(reps, f) as f64 / bytes as f64
     }
     // Small timing samples, best of many: the machine is shared, and a
     // long sample is rarely free of preemption.

@@ -339,16 +339,9 @@ fn sums_carry_through_every_word() {
 #[test]
 #[ignore]
 fn speed() {
-    use crate::hazmat::ticks;
     fn best(bytes: usize, mut f: impl FnMut()) -> f64 {
         f();
-        (0..7)
-            .map(|_| {
-                let t = ticks();
-                f();
-                (ticks() - t) as f64 / bytes as f64
-            })
-            .fold(f64::INFINITY, f64::min)
+        crate::hazmat::best_ticks(7, f) as f64 / bytes as f64
     }
     let long = Rng(1).bytes(1 << 20);
     let shorts: Vec<Vec<u8>> = (0..1024).map(|i| Rng(i + 2).bytes(64)).collect();
