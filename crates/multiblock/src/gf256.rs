@@ -122,6 +122,22 @@ pub(crate) const fn matrix_of(images: &[u8; 8]) -> u64 {
     m
 }
 
+/// The inverse of an invertible 8×8 bit matrix (layout of [`matrix_of`]):
+/// the preimages of 2^j, found by a search over the 256 bytes at compile
+/// time. Public matrices only.
+pub(crate) const fn inverse_matrix(matrix: u64) -> u64 {
+    let mut images = [0u8; 8];
+    let mut x = 0;
+    while x < 256 {
+        let y = affine_byte(matrix, x as u8);
+        if y.is_power_of_two() {
+            images[y.trailing_zeros() as usize] = x as u8;
+        }
+        x += 1;
+    }
+    matrix_of(&images)
+}
+
 /// `matrix · x` over GF(2) as `vgf2p8affineqb` computes it (constant 0), in
 /// constant time: bit i is the parity of row byte 7−i AND x.
 pub(crate) const fn affine_byte(matrix: u64, x: u8) -> u8 {

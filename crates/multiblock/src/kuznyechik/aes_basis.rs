@@ -55,20 +55,8 @@ pub(crate) const PHI: u64 = {
     gf256::matrix_of(&images)
 };
 
-/// φ⁻¹ as a matrix: the preimages of 2^j under φ (a search over the 256
-/// public field elements at compile time).
-pub(crate) const PHI_INV: u64 = {
-    let mut images = [0u8; 8];
-    let mut x = 0u16;
-    while x < 256 {
-        let y = gf256::affine_byte(PHI, x as u8);
-        if y.is_power_of_two() {
-            images[y.trailing_zeros() as usize] = x as u8;
-        }
-        x += 1;
-    }
-    gf256::matrix_of(&images)
-};
+/// φ⁻¹ as a matrix.
+pub(crate) const PHI_INV: u64 = gf256::inverse_matrix(PHI);
 
 /// φ(x), in constant time.
 pub(crate) const fn to_aes(x: u8) -> u8 {

@@ -321,8 +321,8 @@ const LOG_ZERO: u8 = 0x90;
 static ALPHA_LOW: [u8; 16] = nibbles_of(ALPHA, 0);
 static ALPHA_HIGH: [u8; 16] = nibbles_of(ALPHA, 4);
 /// The same for α⁻¹.
-static ALPHA_INV_LOW: [u8; 16] = nibbles_of(inverse(ALPHA), 0);
-static ALPHA_INV_HIGH: [u8; 16] = nibbles_of(inverse(ALPHA), 4);
+static ALPHA_INV_LOW: [u8; 16] = nibbles_of(gf256::inverse_matrix(ALPHA), 0);
+static ALPHA_INV_HIGH: [u8; 16] = nibbles_of(gf256::inverse_matrix(ALPHA), 4);
 
 const fn nibbles_of(matrix: u64, shift: u32) -> [u8; 16] {
     let mut t = [0u8; 16];
@@ -332,20 +332,6 @@ const fn nibbles_of(matrix: u64, shift: u32) -> [u8; 16] {
         n += 1;
     }
     t
-}
-
-/// The inverse of an invertible 8×8 bit matrix (by its table).
-const fn inverse(matrix: u64) -> u64 {
-    let mut images = [0u8; 8];
-    let mut x = 0;
-    while x < 256 {
-        let y = gf256::affine_byte(matrix, x as u8);
-        if y.is_power_of_two() {
-            images[y.trailing_zeros() as usize] = x as u8;
-        }
-        x += 1;
-    }
-    gf256::matrix_of(&images)
 }
 
 /// X^k in GF(2^4).
