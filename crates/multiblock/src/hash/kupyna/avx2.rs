@@ -6,7 +6,9 @@
 //! Register i (4 for the 512-bit state, 8 for the 1024-bit one) holds the
 //! 16-byte piece i of each state (bytes 16i..16i+16: columns 2i and 2i+1,
 //! one per 64-bit element); lane 0 is T⊕'s, lane 1 T+'s. The output
-//! transformation runs the same code on (h, h) and keeps lane 0.
+//! transformation runs the same code on (h, h) and keeps lane 0. The same
+//! code runs on xmm (`ssse3.rs`) with T⊕ and T+ in two sets of registers
+//! (the const parameter `K` of [`Compress`]).
 //!
 //! A round, per group of 4 registers (one 64-byte half of each state):
 //! - round constants: a `vpaddq` (zero in lane 0) and a `vpxor` (zero in
@@ -124,25 +126,25 @@ pub(crate) const AVX2: Backend<(), Kernel> = Backend {
 #[cfg(target_arch = "x86_64")]
 fn compress_gfni(cols: usize, h: &mut State, blocks: &[u8]) {
     let m = YG::detect().expect("the backend is chosen only where the CPU runs it");
-    m.vectorize(On(m, Compress::<ByGfni> { cols, h, blocks, products: PhantomData }))
+    m.vectorize(On(m, Compress::<ByGfni, 1> { cols, h, blocks, products: PhantomData }))
 }
 
 #[cfg(target_arch = "x86_64")]
 fn output_gfni(cols: usize, h: &mut State) {
     let m = YG::detect().expect("the backend is chosen only where the CPU runs it");
-    m.vectorize(On(m, Output::<ByGfni> { cols, h, products: PhantomData }))
+    m.vectorize(On(m, Output::<ByGfni, 1> { cols, h, products: PhantomData }))
 }
 
 #[cfg(target_arch = "x86_64")]
 fn compress_avx2(cols: usize, h: &mut State, blocks: &[u8]) {
     let m = Y::detect().expect("the backend is chosen only where the CPU runs it");
-    m.vectorize(On(m, Compress::<ByDoubling> { cols, h, blocks, products: PhantomData }))
+    m.vectorize(On(m, Compress::<ByDoubling, 1> { cols, h, blocks, products: PhantomData }))
 }
 
 #[cfg(target_arch = "x86_64")]
 fn output_avx2(cols: usize, h: &mut State) {
     let m = Y::detect().expect("the backend is chosen only where the CPU runs it");
-    m.vectorize(On(m, Output::<ByDoubling> { cols, h, products: PhantomData }))
+    m.vectorize(On(m, Output::<ByDoubling, 1> { cols, h, products: PhantomData }))
 }
 
 /// How MixColumns multiplies by 2, 4 and 8.
@@ -314,101 +316,132 @@ fn sub_shift16<M: Simd, const A: usize>(m: M, y: &[[M::V; 4]; 2], z: &mut [[M::V
 }
 
 /// T⊕ (lane 0) and T+ (lane 1) of R groups of 4 registers (R = 1: the
-/// 512-bit state, 2: the 1024-bit one).
+/// 512-bit state, 2: the 1024-bit one), in `K` sets of registers: one set
+/// on ymm (T⊕ and T+ in its two lanes), two on xmm (set 0 T⊕, set 1 T+).
+/// Each step runs on every set before the next, so that the two
+/// permutations of an xmm machine overlap as the lanes of a ymm one do.
 #[allow(clippy::needless_range_loop)] // constant indices once unrolled
 #[inline(always)]
-fn permute<M: Simd, P: Products<M>, const R: usize>(m: M, x: &mut [[M::V; 4]; R]) {
+fn permute<M: Simd, P: Products<M>, const R: usize, const K: usize>(m: M, x: &mut [[[M::V; 4]; R]; K]) {
     let s = R - 1;
     let n = rounds(8 * R);
     for (add, xor) in ADD_RC.0[s].iter().zip(&XOR_RC.0[s]).take(n) {
-        for g in 0..R {
-            for p in 0..4 {
-                let v = m.add64(x[g][p], m.load(&add[4 * g + p]));
-                x[g][p] = m.xor(v, m.load(&xor[4 * g + p]));
+        for k in 0..K {
+            for g in 0..R {
+                for p in 0..4 {
+                    let v = &mut x[k][g][p];
+                    if K == 1 {
+                        *v = m.xor(m.add64(*v, m.load(&add[4 * g + p])), m.load(&xor[4 * g + p]));
+                    } else if k == 0 {
+                        // Set 0 is T⊕ alone: lane 0 of the constants.
+                        *v = m.xor(*v, m.load(&xor[4 * g + p]));
+                    } else {
+                        // Set 1 is T+ alone: lane 1.
+                        *v = m.add64(*v, m.load(&add[4 * g + p][16..]));
+                    }
+                }
             }
         }
         if R == 1 {
-            let y = to_rows(m, x[0]);
-            let mut z = y;
-            shift_sub8::<M, 0>(m, &y, &mut z);
-            shift_sub8::<M, 1>(m, &y, &mut z);
-            shift_sub8::<M, 2>(m, &y, &mut z);
-            shift_sub8::<M, 3>(m, &y, &mut z);
-            x[0] = from_rows(m, z);
+            let mut y = [[m.zero(); 4]; K];
+            for k in 0..K {
+                y[k] = to_rows(m, x[k][0]);
+            }
+            for k in 0..K {
+                let mut z = y[k];
+                shift_sub8::<M, 0>(m, &y[k], &mut z);
+                shift_sub8::<M, 1>(m, &y[k], &mut z);
+                shift_sub8::<M, 2>(m, &y[k], &mut z);
+                shift_sub8::<M, 3>(m, &y[k], &mut z);
+                y[k] = z;
+            }
+            for k in 0..K {
+                x[k][0] = from_rows(m, y[k]);
+            }
         } else {
-            let y = [to_rows(m, x[0]), to_rows(m, x[R - 1])];
-            let mut z = y;
-            sub_shift16::<M, 0>(m, &y, &mut z);
-            sub_shift16::<M, 1>(m, &y, &mut z);
-            sub_shift16::<M, 2>(m, &y, &mut z);
-            sub_shift16::<M, 3>(m, &y, &mut z);
-            x[0] = from_rows(m, z[0]);
-            x[R - 1] = from_rows(m, z[1]);
+            for k in 0..K {
+                let y = [to_rows(m, x[k][0]), to_rows(m, x[k][R - 1])];
+                let mut z = y;
+                sub_shift16::<M, 0>(m, &y, &mut z);
+                sub_shift16::<M, 1>(m, &y, &mut z);
+                sub_shift16::<M, 2>(m, &y, &mut z);
+                sub_shift16::<M, 3>(m, &y, &mut z);
+                x[k][0] = from_rows(m, z[0]);
+                x[k][R - 1] = from_rows(m, z[1]);
+            }
         }
-        for g in 0..R {
-            for p in 0..4 {
-                x[g][p] = P::mix(m, x[g][p]);
+        for k in 0..K {
+            for g in 0..R {
+                for p in 0..4 {
+                    x[k][g][p] = P::mix(m, x[k][g][p]);
+                }
             }
         }
     }
 }
 
 /// Loads (T⊕'s input ‖ T+'s input), each `64·R` bytes of `buf`, into the
-/// registers: piece i of each state into register i's lanes.
+/// registers: piece i of each state into register i's lanes (ymm), or of
+/// state k into set k (xmm, whose `load_lanes` reads one lane).
 #[inline(always)]
-fn load<M: Simd, const R: usize>(m: M, buf: &[u8; 256]) -> [[M::V; 4]; R] {
-    let mut x = [[m.zero(); 4]; R];
-    for g in 0..R {
-        for p in 0..4 {
-            x[g][p] = m.load_lanes(&buf[64 * g + 16 * p..], 64 * R);
+fn load<M: Simd, const R: usize, const K: usize>(m: M, buf: &[u8; 256]) -> [[[M::V; 4]; R]; K] {
+    let mut x = [[[m.zero(); 4]; R]; K];
+    for k in 0..K {
+        for g in 0..R {
+            for p in 0..4 {
+                x[k][g][p] = m.load_lanes(&buf[64 * R * k + 64 * g + 16 * p..], 64 * R);
+            }
         }
     }
     x
 }
 
 #[inline(always)]
-fn store<M: Simd, const R: usize>(m: M, x: &[[M::V; 4]; R], buf: &mut [u8; 256]) {
-    for g in 0..R {
-        for p in 0..4 {
-            m.store_lanes(x[g][p], &mut buf[64 * g + 16 * p..], 64 * R);
+fn store<M: Simd, const R: usize, const K: usize>(m: M, x: &[[[M::V; 4]; R]; K], buf: &mut [u8; 256]) {
+    for k in 0..K {
+        for g in 0..R {
+            for p in 0..4 {
+                m.store_lanes(x[k][g][p], &mut buf[64 * R * k + 64 * g + 16 * p..], 64 * R);
+            }
         }
     }
 }
 
 /// h ← T⊕(h ⊕ m) ⊕ T+(m) ⊕ h for each whole block m.
-pub(crate) struct Compress<'a, P> {
+/// `K`: sets of registers (1 on ymm, 2 on xmm; see [`permute`]).
+pub(crate) struct Compress<'a, P, const K: usize> {
     pub(crate) cols: usize,
     pub(crate) h: &'a mut State,
     pub(crate) blocks: &'a [u8],
     pub(crate) products: PhantomData<P>,
 }
 
-impl<M: Simd, P: Products<M>> JobOn<M> for Compress<'_, P> {
+impl<M: Simd, P: Products<M>, const K: usize> JobOn<M> for Compress<'_, P, K> {
     #[inline(always)]
     fn run_on(self, m: M) {
         if self.cols == COLS_512 {
-            compress_blocks::<M, P, 1>(m, self.h, self.blocks)
+            compress_blocks::<M, P, 1, K>(m, self.h, self.blocks)
         } else {
-            compress_blocks::<M, P, 2>(m, self.h, self.blocks)
+            compress_blocks::<M, P, 2, K>(m, self.h, self.blocks)
         }
     }
 }
 
 #[inline(always)]
-fn compress_blocks<M: Simd, P: Products<M>, const R: usize>(m: M, h: &mut State, blocks: &[u8]) {
+fn compress_blocks<M: Simd, P: Products<M>, const R: usize, const K: usize>(m: M, h: &mut State, blocks: &[u8]) {
     let n = 64 * R;
     // (h ⊕ m ‖ m) in, (T⊕ ‖ T+) out.
     let mut buf = [0u8; 256];
     for blk in blocks.chunks_exact(n) {
-        for k in (0..n).step_by(32) {
+        for k in (0..n).step_by(M::BYTES) {
             let v = m.load(&blk[k..]);
             m.store(m.xor(m.load(&h[k..]), v), &mut buf[k..]);
             m.store(v, &mut buf[n + k..]);
         }
-        let mut x = load::<M, R>(m, &buf);
-        permute::<M, P, R>(m, &mut x);
-        store::<M, R>(m, &x, &mut buf);
-        for k in (0..n).step_by(32) {
+        let mut x = load::<M, R, K>(m, &buf);
+        permute::<M, P, R, K>(m, &mut x);
+        store::<M, R, K>(m, &x, &mut buf);
+        for k in (0..n).step_by(M::BYTES) {
             let v = m.xor3(m.load(&h[k..]), m.load(&buf[k..]), m.load(&buf[n + k..]));
             m.store(v, &mut h[k..]);
         }
@@ -418,34 +451,35 @@ fn compress_blocks<M: Simd, P: Products<M>, const R: usize>(m: M, h: &mut State,
 }
 
 /// h ← T⊕(h) ⊕ h.
-pub(crate) struct Output<'a, P> {
+/// `K` as in [`Compress`].
+pub(crate) struct Output<'a, P, const K: usize> {
     pub(crate) cols: usize,
     pub(crate) h: &'a mut State,
     pub(crate) products: PhantomData<P>,
 }
 
-impl<M: Simd, P: Products<M>> JobOn<M> for Output<'_, P> {
+impl<M: Simd, P: Products<M>, const K: usize> JobOn<M> for Output<'_, P, K> {
     #[inline(always)]
     fn run_on(self, m: M) {
         if self.cols == COLS_512 {
-            output_state::<M, P, 1>(m, self.h)
+            output_state::<M, P, 1, K>(m, self.h)
         } else {
-            output_state::<M, P, 2>(m, self.h)
+            output_state::<M, P, 2, K>(m, self.h)
         }
     }
 }
 
 #[inline(always)]
-fn output_state<M: Simd, P: Products<M>, const R: usize>(m: M, h: &mut State) {
+fn output_state<M: Simd, P: Products<M>, const R: usize, const K: usize>(m: M, h: &mut State) {
     let n = 64 * R;
     // (h ‖ h): lane 1 runs T+ on a copy, unused.
     let mut buf = [0u8; 256];
     buf[..n].copy_from_slice(&h[..n]);
     buf[n..2 * n].copy_from_slice(&h[..n]);
-    let mut x = load::<M, R>(m, &buf);
-    permute::<M, P, R>(m, &mut x);
-    store::<M, R>(m, &x, &mut buf);
-    for k in (0..n).step_by(32) {
+    let mut x = load::<M, R, K>(m, &buf);
+    permute::<M, P, R, K>(m, &mut x);
+    store::<M, R, K>(m, &x, &mut buf);
+    for k in (0..n).step_by(M::BYTES) {
         let v = m.xor(m.load(&h[k..]), m.load(&buf[k..]));
         m.store(v, &mut h[k..]);
     }

@@ -31,6 +31,8 @@ mod portable;
 mod reference;
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod ssse3;
 #[cfg(any(target_arch = "x86_64", test))]
 mod avx512_gfni;
 #[cfg(any(target_arch = "x86_64", test))]
@@ -74,7 +76,7 @@ pub(crate) struct Kernel {
 /// Fastest first; the default is the first constant-time one the CPU runs.
 #[cfg(target_arch = "x86_64")]
 pub(crate) static BACKENDS: &[Backend<(), Kernel>] =
-    &[avx512_gfni::BACKEND, avx2::AVX2_GFNI, avx2::AVX2, PORTABLE, REFERENCE];
+    &[avx512_gfni::BACKEND, avx2::AVX2_GFNI, avx2::AVX2, ssse3::SSSE3, PORTABLE, REFERENCE];
 /// Fastest first; the default is the first constant-time one the CPU runs.
 #[cfg(target_arch = "aarch64")]
 pub(crate) static BACKENDS: &[Backend<(), Kernel>] = &[neon::BACKEND, PORTABLE, REFERENCE];

@@ -369,11 +369,13 @@ fn avx512_kernel_on_the_emulator() {
 }
 
 /// The ymm kernels (GFNI products and doublings) on the emulated 32-byte
-/// machine against `reference`: several blocks, and the output
-/// transformation, for both state sizes.
+/// machine, and the same code on the emulated 16-byte machine with T⊕ and
+/// T+ in two register sets (the `ssse3` kernel; its output transformation
+/// T⊕ alone in one), against `reference`:
+/// several blocks, and the output transformation, for both state sizes.
 #[cfg(target_arch = "x86_64")]
 #[test]
-fn avx2_kernels_on_the_emulator() {
+fn avx2_and_ssse3_kernels_on_the_emulator() {
     use super::avx2::{ByDoubling, ByGfni, Compress, Output};
     use super::job_on::On;
     use crate::simd::emu::Emu;
@@ -387,20 +389,24 @@ fn avx2_kernels_on_the_emulator() {
             let msg = rng.bytes(blocks * bb);
             let mut want = h;
             (reference::KERNEL.compress)(cols, &mut want, &msg);
-            let (mut g, mut d) = (h, h);
-            On(Emu::<32>, Compress::<ByGfni> { cols, h: &mut g, blocks: &msg, products: PhantomData }).run();
-            On(Emu::<32>, Compress::<ByDoubling> { cols, h: &mut d, blocks: &msg, products: PhantomData }).run();
+            let (mut g, mut d, mut x) = (h, h, h);
+            On(Emu::<32>, Compress::<ByGfni, 1> { cols, h: &mut g, blocks: &msg, products: PhantomData }).run();
+            On(Emu::<32>, Compress::<ByDoubling, 1> { cols, h: &mut d, blocks: &msg, products: PhantomData }).run();
+            On(Emu::<16>, Compress::<ByDoubling, 2> { cols, h: &mut x, blocks: &msg, products: PhantomData }).run();
             assert_eq!(g[..bb], want[..bb], "GFNI products, {cols} columns, {blocks} blocks");
             assert_eq!(d[..bb], want[..bb], "doublings, {cols} columns, {blocks} blocks");
+            assert_eq!(x[..bb], want[..bb], "16-byte registers, {cols} columns, {blocks} blocks");
         }
         let h: State = rng.bytes(128).try_into().expect("128");
         let mut want = h;
         (reference::KERNEL.output)(cols, &mut want);
-        let (mut g, mut d) = (h, h);
-        On(Emu::<32>, Output::<ByGfni> { cols, h: &mut g, products: PhantomData }).run();
-        On(Emu::<32>, Output::<ByDoubling> { cols, h: &mut d, products: PhantomData }).run();
+        let (mut g, mut d, mut x) = (h, h, h);
+        On(Emu::<32>, Output::<ByGfni, 1> { cols, h: &mut g, products: PhantomData }).run();
+        On(Emu::<32>, Output::<ByDoubling, 1> { cols, h: &mut d, products: PhantomData }).run();
+        On(Emu::<16>, Output::<ByDoubling, 1> { cols, h: &mut x, products: PhantomData }).run();
         assert_eq!(g[..bb], want[..bb], "output, GFNI products, {cols} columns");
         assert_eq!(d[..bb], want[..bb], "output, doublings, {cols} columns");
+        assert_eq!(x[..bb], want[..bb], "output, 16-byte registers, {cols} columns");
     }
 }
 
