@@ -122,6 +122,9 @@ mod x86 {
             rows.push(row!("ymm vpshufb", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, a, _b| _mm256_shuffle_epi8(x, a)));
             rows.push(row!("ymm vpermq", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, _a, _b| _mm256_permute4x64_epi64::<0x39>(x)));
             rows.push(row!("ymm vpxor", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, a, _b| _mm256_xor_si256(x, a)));
+            rows.push(row!("ymm vpblendvb (mask chained)", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, a, b| _mm256_blendv_epi8(a, b, x)));
+            rows.push(row!("ymm vpunpcklbw", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, a, _b| _mm256_unpacklo_epi8(x, a)));
+            rows.push(row!("ymm vpaddb", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, _a, _b| _mm256_add_epi8(x, x)));
         }
         rows
     }
