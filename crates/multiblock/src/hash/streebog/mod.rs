@@ -45,6 +45,10 @@ mod avx2;
 mod paired;
 #[cfg(any(target_arch = "aarch64", test))]
 mod neon;
+#[cfg(target_arch = "x86_64")]
+mod ssse3;
+#[cfg(any(target_arch = "x86_64", test))]
+mod xmm;
 #[cfg(any(target_arch = "x86_64", test))]
 mod pi_structure;
 #[cfg(test)]
@@ -143,7 +147,7 @@ type Kernel = Box<dyn Compress>;
 /// Fastest first; the default is the first constant-time one this CPU runs.
 #[cfg(target_arch = "x86_64")]
 pub(crate) static BACKENDS: &[Backend<(), Kernel>] =
-    &[avx512_gfni::BACKEND, avx2::BACKEND_GFNI, avx2::BACKEND, portable::BACKEND, reference::BACKEND];
+    &[avx512_gfni::BACKEND, avx2::BACKEND_GFNI, avx2::BACKEND, ssse3::BACKEND, portable::BACKEND, reference::BACKEND];
 /// Fastest first; the default is the first constant-time one this CPU runs.
 #[cfg(target_arch = "aarch64")]
 pub(crate) static BACKENDS: &[Backend<(), Kernel>] = &[neon::BACKEND, portable::BACKEND, reference::BACKEND];

@@ -6,6 +6,7 @@ use super::affine::AffineKernel;
 use super::constants::PI;
 use super::neon::NeonKernel;
 use super::paired::{Affine, Nibbles, PairedKernel};
+use super::xmm::XmmKernel;
 use super::pi_structure::{self, AffineLogs, Field, Logs, TreeCore, OUTPUT};
 use super::{digest_many, Block, Compress, Core, State, BACKENDS};
 use crate::simd::emu::Emu;
@@ -266,6 +267,15 @@ fn neon_kernel_on_the_emulator() {
             assert_eq!(hash_with(&kernel, digest_bytes, &data), want, "{digest_bytes}-byte digest, {len} bytes");
         }
     }
+}
+
+/// The xmm kernel on the emulated 16-byte machine, with each of π's cores
+/// that need no GFNI: g, the block loop and `g_many` against the
+/// reference's.
+#[test]
+fn xmm_kernel_on_the_emulator() {
+    emulated(&XmmKernel::<Emu<16>, Logs>::new(Emu::<16>));
+    emulated(&XmmKernel::<Emu<16>, TreeCore>::new(Emu::<16>));
 }
 
 /// A whole message through a kernel: stage 2 on its whole blocks, stage 3
