@@ -18,13 +18,16 @@
 //!   key side by side in four ymm, π from its GF(2^4) structure, L by
 //!   per-lane `vgf2p8affineqb` or `pshufb` nibble tables; 10.7 and 14.6
 //!   cycles/byte on Zen 4;
+//! - `xmm.rs` (`ssse3`, via `ssse3.rs`): the algorithm of `paired.rs` on
+//!   eight xmm (x86-64 without AVX2), P by 24 unpacks, L by `pshufb`
+//!   nibble tables; 23.8 cycles/byte on Zen 4 (`portable`: 350);
 //! - `neon.rs` (`neon`, aarch64): the state and the key side by side in
 //!   eight 16-byte registers, π in registers (`TBL`/`TBX`), P by `TRN`,
 //!   L by `TBL` nibble tables; counted at ≈ 77 vector instructions per
 //!   byte, not measured on hardware;
 //! - `pi_structure.rs`: π from its decomposition (Biryukov, Perrin,
-//!   Udovenko 2016) for `paired.rs`: logarithm tables for the GF(2^4)
-//!   products (α by GFNI where there is GFNI);
+//!   Udovenko 2016) for `paired.rs` and `xmm.rs`: logarithm tables for
+//!   the GF(2^4) products (α by GFNI where there is GFNI);
 //! - this file: the kernel trait, the three stages of §8 (Σ and N as
 //!   512-bit numbers, the padding), [`Core`], [`digest_many`].
 //!

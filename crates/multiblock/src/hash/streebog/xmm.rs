@@ -1,7 +1,72 @@
 //! Streebog on 16-byte registers with `pshufb` (`ssse3`, via `ssse3.rs`):
-//! the algorithm of `paired.rs` on eight xmm.
+//! the algorithm of `paired.rs` on eight xmm, for x86-64 CPUs without
+//! AVX2.
 //!
-//! DOC-TODO
+//! Pairing, as in `paired.rs`: in round i of E(K, m) (RFC 6986 §7) the
+//! state X and the key K both go through LPS (X ← LPS(X) ⊕ K_(i+1),
+//! K_(i+1) = LPS(K_i ⊕ C_i)), two independent LPS with the same tables;
+//! K_1 = LPS(h ⊕ N) is alone (X's and K's bytes both compute it).
+//!
+//! Layout. Register j holds byte j of the 8 words, word w in the 16-bit
+//! element w: X's byte at byte 2w, K's at 2w + 1. The ymm kernel's lane j
+//! is register j here, so its lane shift (`vperm2i128`) is gone: the
+//! products for output register j take the input registers i as they are.
+//!
+//! LPS: S bytewise; P and the move to L's layout are one transposition
+//! ([`transpose`]): the words of P(a) are the bytes of a (τ(8r + c) = 8c +
+//! r, §5), so register a, element w ↔ register w, element a, an 8×8
+//! transposition of 16-bit elements (X's and K's byte move together) by
+//! 24 unpacks (2-, 4- and 8-byte elements) and nothing else, into the
+//! same layout. L: output register j = ⊕_i M_(j, i)·(register i), M the
+//! 8×8 blocks of l, each product by two 16-byte `pshufb` tables (its
+//! input's nibbles), 128 tables (2 KiB) loaded from constant addresses.
+//! The products run input by input (its nibbles, then its product into
+//! each of the 8 sums): output by output (all 16 nibble registers first)
+//! measured 25.4 against 23.9 ticks/byte.
+//!
+//! S is `paired.rs`'s: π's core c by logarithms (`ZeroingLogs` of
+//! `pi_structure.rs`: `Logs` without the blend SSSE3 lacks), ω' folded into L's blocks
+//! ([`folded_block`]), every value held under α bytewise (loads and
+//! stores go through α and α⁻¹, C_i and L's blocks end in α), the core's
+//! offset 0xc7 taken off by the round constants ([`c_packed`], [`k0`]).
+//! After a round, X ← LPS(X) ⊕ K_(i+2) is one 16-bit shift (K's byte down
+//! to X's) and an XOR; K ⊕ C_(i+2) one XOR with a constant.
+//!
+//! Count per LPS of the pair (xmm µops, SSSE3):
+//!
+//! | step | µops |
+//! |---|---|
+//! | S: 8 × π's core (`ZeroingLogs` 20; `Logs` 21 with SSSE3's blend) | 160 |
+//! | transpose: 24 unpacks | 24 |
+//! | nibble splits: 8 × (shift, 2 AND) | 24 |
+//! | products: 128 `pshufb`, 64 XOR | 192 |
+//! | sums: 8 × 7 XOR | 56 |
+//! | K into X, C_i into K: 8 × (shift, 2 XOR) | 24 |
+//! | **LPS** | **480** |
+//!
+//! besides 128 table loads (and register copies: SSSE3's two-operand
+//! forms). Per block 13 LPS (K_1, then 12 rounds) and ≈ 150 µops to bring
+//! N and m into the layout and finish h: ≈ 6 400 µops, 100 per byte. On
+//! Zen 4 (four vector pipes; `pshufb` and shifts on FP1/FP2) 200 of the 480
+//! are `pshufb` and shifts: ≈ 100 core cycles for FP1/FP2, ≈ 120 for the
+//! 480 on four pipes, a floor of ≈ 24 core cycles (≈ 17 TSC ticks at the
+//! VM's ≈ 1.4 core cycles per tick, see `paired.rs`) per byte.
+//!
+//! The compiled round (release build, the round loop counted in the
+//! disassembly): 777 instructions, the 480 above, 150 loads (L's 128
+//! tables, C_i, some of S's tables), 42 spills and reloads, and 116
+//! register copies, which Zen 4 renames away: the same kernel in AVX's
+//! three-operand encoding (`Xmm<Avx2>`, tried, not kept) ran 1% faster.
+//!
+//! Measured (Zen 4, TSC 2.596 GHz, best of 3 runs of the benchmark's best
+//! of 7 in 20 rounds; 1 MiB, and one 64-byte message): `ssse3` 23.8
+//! ticks/byte and 108.4 (with `Logs`: 24.6 and 109.3), ≈ 117 ticks
+//! (≈ 164 core cycles) per LPS against the 120 counted; in the same runs
+//! `avx2` 15.1 and 64.0, `portable` 350 and 1 400. Not measured on a CPU
+//! without AVX2.
+//!
+//! Everything is constant-time: the tables are indexed by constants or
+//! looked up by `pshufb` in registers, the loops count public blocks.
 
 // Index loops over the register arrays: several arrays share the index,
 // and the kernel avoids closures (see `simd`).
