@@ -231,8 +231,8 @@ pub(crate) trait Gfni: Simd {
     fn affine_inverse(self, x: Self::V, matrix: u64) -> Self::V;
 }
 
-/// `pminub`: the unsigned minimum of each pair of bytes (x86 registers of
-/// AVX2 and up; the emulator).
+/// `pminub`: the unsigned minimum of each pair of bytes (xmm at every
+/// level, ymm with AVX2; the emulator).
 pub(crate) trait MinU8: Simd {
     fn min8u(self, a: Self::V, b: Self::V) -> Self::V;
 }

@@ -200,9 +200,9 @@ machines! {
 
 #[cfg(target_arch = "x86_64")]
 machines! {
-    xmm_ssse3: Xmm<Ssse3>, 16, [check_simd];
+    xmm_ssse3: Xmm<Ssse3>, 16, [check_simd, check_min];
     xmm_pclmul: Xmm<Pclmul>, 16, [check_simd, check_clmul];
-    xmm_avx2: Xmm<Avx2>, 16, [check_simd];
+    xmm_avx2: Xmm<Avx2>, 16, [check_simd, check_min];
     xmm_avx2_gfni: Xmm<Avx2Gfni>, 16, [check_affine];
     xmm_avx512: Xmm<Avx512Gfni>, 16, [check_simd, check_extensions];
     ymm_avx2: Ymm<Avx2>, 32, [check_simd, check_cross_lanes, check_min];

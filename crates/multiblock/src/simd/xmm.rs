@@ -141,6 +141,14 @@ x86_simd! {
     }
 }
 
+impl<L: Level> super::MinU8 for Xmm<L> {
+    #[inline(always)]
+    fn min8u(self, a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: the token proves L's features; `pminub` is SSE2.
+        unsafe { _mm_min_epu8(a, b) }
+    }
+}
+
 x86_extensions! {
     Xmm, __m128i, __mmask16,
     gfni: [HasGfni] _mm_gf2p8affine_epi64_epi8 _mm_set1_epi64x _mm_gf2p8mul_epi8 _mm_gf2p8affineinv_epi64_epi8,

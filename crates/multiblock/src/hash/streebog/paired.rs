@@ -104,7 +104,30 @@ impl<M: Simd + CrossLanes> Machine32 for M {}
 /// their result in the core's domain ([`Core::DOMAIN`]).
 const fn block_of(k: usize, h: usize, domain: u64) -> u64 {
     let (p, q, t) = (k / 8, k % 8 / 2, k % 2);
-    compose(domain, compose(l_block(2 * p + h, (2 * q + t + h) % 8), OUTPUT))
+    folded_block(2 * p + h, (2 * q + t + h) % 8, domain)
+}
+
+/// The block of l from input byte `i` to output byte `j` with π's last
+/// linear map ([`OUTPUT`]) before it and the core's domain after it.
+pub(super) const fn folded_block(j: usize, i: usize, domain: u64) -> u64 {
+    compose(domain, compose(l_block(j, i), OUTPUT))
+}
+
+/// k0 by output byte j: L (with [`folded_block`]'s blocks) of `offset` in
+/// every input byte, the constant a core returning c ⊕ `offset` adds to
+/// every LPS.
+pub(super) const fn k0(offset: u8, domain: u64) -> [u8; 8] {
+    let mut k0 = [0u8; 8];
+    let mut j = 0;
+    while j < 8 {
+        let mut i = 0;
+        while i < 8 {
+            k0[j] ^= gf256::affine_byte(folded_block(j, i, domain), offset);
+            i += 1;
+        }
+        j += 1;
+    }
+    k0
 }
 
 /// The products of L by a machine's instructions.
@@ -287,17 +310,7 @@ const STORE: [u8; 32] = {
 /// it; K's half takes it off with C_(i+1), and X's half of C_1 takes it
 /// off K_1 in X = m ⊕ K_1. All in the core's domain `domain`.
 const fn c_packed(offset: u8, domain: u64) -> [[u8; 128]; 12] {
-    // k0 by output lane j: each input lane holds `offset`.
-    let mut k0 = [0u8; 8];
-    let mut j = 0;
-    while j < 8 {
-        let mut i = 0;
-        while i < 8 {
-            k0[j] ^= gf256::affine_byte(compose(domain, compose(l_block(j, i), OUTPUT)), offset);
-            i += 1;
-        }
-        j += 1;
-    }
+    let k0 = k0(offset, domain);
     let mut t = [[0u8; 128]; 12];
     let mut i = 0;
     while i < 12 {

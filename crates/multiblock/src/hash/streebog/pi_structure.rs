@@ -1,6 +1,6 @@
 //! π from its structure: two GF(2^4) products and a few 4-bit tables in
 //! place of a 256-entry lookup, for kernels without a whole-table lookup
-//! instruction (`paired.rs` on ymm).
+//! instruction (`paired.rs` on ymm, `xmm.rs` on xmm).
 //!
 //! The decomposition is Biryukov, Perrin and Udovenko's (EUROCRYPT 2016,
 //! "Reverse-Engineering the S-Box of Streebog, Kuznyechik and STRIBOBr1";
@@ -26,7 +26,7 @@
 //! [`Logs`] (`avx2`): the products by logarithms to the base X (a
 //! generator: X^4 + X^3 + 1 is primitive). The kernel holds α(x) already
 //! ([`Core::DOMAIN`]): l and r are its nibbles. log l and log r by `pshufb`
-//! (log 0 is 0x90: every sum with it keeps bit 7 set, and `pshufb` then
+//! (log 0 is 0xc0: every sum with it keeps bit 7 set, and `pshufb` then
 //! returns 0); −log r as log r ⊕ 15 (= 15 − log r ≡ −log r mod 15); a sum
 //! mod 15 as min(s, s − 15) (`pminub`); the tables after a sum are indexed
 //! by the logarithm. ν1(0) = 7 is the zero that `pshufb` returns for
@@ -40,6 +40,11 @@
 //! FP0/FP1, 10 on any pipe) against 35 for Kuznyechik's 16-row `pshufb`
 //! tree (16 `pshufb` and 3 shifts on FP1/FP2, 15 blends on FP0/FP1, an
 //! AND).
+//!
+//! [`ZeroingLogs`] (`ssse3`): `Logs` with ν0's and ν1's lookups indexed
+//! so that each returns 0 where the other is meant, their XOR in place of
+//! the blend SSSE3 lacks: 20 µops per register against 21 for `Logs`
+//! there.
 //!
 //! [`AffineLogs`] (`avx2-gfni`): the same with l and r straight from x by
 //! one `vgf2p8affineqb` each (α and the nibble's place in one matrix; the
@@ -313,9 +318,10 @@ impl<M: Gfni> Core<M> for Field {
 /// documentation).
 pub(crate) struct Logs;
 
-/// log 0: with any logarithm (≤ 14) added, bit 7 stays set, and after
-/// − 15 as well.
-const LOG_ZERO: u8 = 0x90;
+/// log 0: with any logarithm (≤ 14) or 15 − logarithm added, bit 7 stays
+/// set, and after − 15 as well; log 0 + (log 0 ⊕ 15) = 0x18f keeps it
+/// too (0x8f, then 0x80), which [`ZeroingLogs`] needs.
+const LOG_ZERO: u8 = 0xc0;
 
 /// The nibble tables of α: α(x) = ALPHA_LOW[x & 15] ⊕ ALPHA_HIGH[x >> 4].
 static ALPHA_LOW: [u8; 16] = nibbles_of(ALPHA, 0);
@@ -442,6 +448,53 @@ fn logs_core<M: MinU8>(m: M, l: M::V, r: M::V) -> M::V {
     let l2 = m.blendv(m.shuffle8(m.splat128(&NU1_EXP), t), m.shuffle8(m.splat128(&NU0_XOR), l), log_r);
     let u = mod15(m, m.add8(m.shuffle8(m.splat128(&LOG_PHI), l2), log_r));
     m.xor(l2, m.shuffle8(m.splat128(&SIGMA_EXP), u))
+}
+
+/// The logarithm cores without a blend (SSSE3 has no `pblendvb`: its
+/// blend is a compare and three logic operations): ν1's and ν0's lookups
+/// are indexed so that each returns 0 where the other is meant, and their
+/// XOR is l'. r ≠ 0: ν0's index l ⊕ (15 − log r) ⊕ 0x80 has bit 7 set;
+/// r = 0: the sum for ν1 has bit 7 set ([`LOG_ZERO`]) and ν0's index is
+/// l ⊕ 0x4f, whose low nibble l ⊕ 15 [`NU0_XOR_15`] is indexed by. Per
+/// register 20 µops against `Logs`' 21 on SSSE3 (the blend's 4 become 3,
+/// no zero register), and the two lookups do not wait for each other.
+pub(crate) struct ZeroingLogs;
+
+/// ν0(n ⊕ 15) ⊕ 7: [`NU0_XOR`] at the index [`ZeroingLogs`] makes.
+static NU0_XOR_15: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut n = 0;
+    while n < 16 {
+        t[n] = NU0[n ^ 15] ^ NU1[0];
+        n += 1;
+    }
+    t
+};
+
+impl<M: MinU8> Core<M> for ZeroingLogs {
+    const OFFSET: u8 = CORE_OFFSET;
+    const DOMAIN: u64 = ALPHA;
+    #[inline(always)]
+    fn core(m: M, y: M::V) -> M::V {
+        let nibble = m.splat8_opaque(0x0f);
+        let (l, r) = (m.and(m.shr16::<4>(y), nibble), m.and(y, nibble));
+        let log = m.splat128(&LOG);
+        let log_r = m.shuffle8(log, r);
+        let neg_r = m.xor(log_r, m.splat8(15));
+        let t = mod15(m, m.add8(m.shuffle8(log, l), neg_r));
+        let nu0_index = m.xor(m.xor(l, neg_r), m.splat8(0x80));
+        let l2 = m.xor(m.shuffle8(m.splat128(&NU1_EXP), t), m.shuffle8(m.splat128(&NU0_XOR_15), nu0_index));
+        let u = mod15(m, m.add8(m.shuffle8(m.splat128(&LOG_PHI), l2), log_r));
+        m.xor(l2, m.shuffle8(m.splat128(&SIGMA_EXP), u))
+    }
+    #[inline(always)]
+    fn enter(m: M, x: M::V) -> M::V {
+        by_nibbles(m, x, &ALPHA_LOW, &ALPHA_HIGH)
+    }
+    #[inline(always)]
+    fn leave(m: M, y: M::V) -> M::V {
+        by_nibbles(m, y, &ALPHA_INV_LOW, &ALPHA_INV_HIGH)
+    }
 }
 
 /// s mod 15 for s < 30: min(s, s − 15) (unsigned); bit 7, where set,

@@ -6,7 +6,8 @@ use super::affine::AffineKernel;
 use super::constants::PI;
 use super::neon::NeonKernel;
 use super::paired::{Affine, Nibbles, PairedKernel};
-use super::pi_structure::{self, AffineLogs, Field, Logs, TreeCore, OUTPUT};
+use super::xmm::XmmKernel;
+use super::pi_structure::{self, AffineLogs, Field, Logs, TreeCore, ZeroingLogs, OUTPUT};
 use super::{digest_many, Block, Compress, Core, State, BACKENDS};
 use crate::simd::emu::Emu;
 use crate::test_rng::Rng;
@@ -208,8 +209,7 @@ impl<M: crate::simd::Simd, S: pi_structure::Core<M>> crate::simd::Job for CoreOf
         let m = self.0;
         let all: [u8; 256] = core::array::from_fn(|x| x as u8);
         let mut out = [0u8; 256];
-        for (i, o) in all.as_chunks::<32>().0.iter().zip(out.as_chunks_mut::<32>().0) {
-            // Whole registers only (32 bytes; the emulator's and ymm).
+        for (i, o) in all.chunks(M::BYTES).zip(out.chunks_mut(M::BYTES)) {
             m.store(S::core(m, S::enter(m, m.load(i))), o);
         }
         out
@@ -223,16 +223,23 @@ fn check_core<M: crate::simd::Simd, S: pi_structure::Core<M>>(m: M, what: &str) 
     }
 }
 
-/// The SIMD cores on the emulator and, where the CPU has them, on ymm.
+/// The SIMD cores on the emulator and, where the CPU has them, on ymm and
+/// SSSE3 xmm.
 #[test]
 fn pi_core_on_every_machine() {
     check_core::<_, Field>(Emu::<32>, "Field on the emulator");
     check_core::<_, Logs>(Emu::<32>, "Logs on the emulator");
     check_core::<_, TreeCore>(Emu::<32>, "tree on the emulator");
     check_core::<_, AffineLogs>(Emu::<32>, "AffineLogs on the emulator");
+    check_core::<_, ZeroingLogs>(Emu::<32>, "ZeroingLogs on the emulator");
+    check_core::<_, ZeroingLogs>(Emu::<16>, "ZeroingLogs on the 16-byte emulator");
     #[cfg(target_arch = "x86_64")]
     {
-        use crate::simd::{Avx2, Avx2Gfni, Machine, Ymm};
+        use crate::simd::{Avx2, Avx2Gfni, Machine, Ssse3, Xmm, Ymm};
+        if let Some(m) = Xmm::<Ssse3>::detect() {
+            check_core::<_, Logs>(m, "Logs on SSSE3 xmm");
+            check_core::<_, ZeroingLogs>(m, "ZeroingLogs on SSSE3 xmm");
+        }
         if let Some(m) = Ymm::<Avx2Gfni>::detect() {
             check_core::<_, Field>(m, "Field on ymm");
             check_core::<_, Logs>(m, "Logs on ymm with GFNI");
@@ -266,6 +273,16 @@ fn neon_kernel_on_the_emulator() {
             assert_eq!(hash_with(&kernel, digest_bytes, &data), want, "{digest_bytes}-byte digest, {len} bytes");
         }
     }
+}
+
+/// The xmm kernel on the emulated 16-byte machine, with each of π's cores
+/// that need no GFNI: g, the block loop and `g_many` against the
+/// reference's.
+#[test]
+fn xmm_kernel_on_the_emulator() {
+    emulated(&XmmKernel::<Emu<16>, Logs>::new(Emu::<16>));
+    emulated(&XmmKernel::<Emu<16>, TreeCore>::new(Emu::<16>));
+    emulated(&XmmKernel::<Emu<16>, ZeroingLogs>::new(Emu::<16>));
 }
 
 /// A whole message through a kernel: stage 2 on its whole blocks, stage 3
