@@ -82,7 +82,8 @@
 //! `digest_many` runs two messages at once (`CompressPair`: message j in
 //! register set j, each step of a round on both sets before the next):
 //! 64 messages of 1 KiB of Kupyna-256 13.0 → 12.0 ticks per byte on
-//! `avx2-gfni`, Kupyna-512 on `avx2` 23.1 → 21.8 (same run, Zen 4). So
+//! `avx2-gfni`, Kupyna-512 on `avx2` 23.1 → 21.8 (Zen 4, runs with and
+//! without it). So
 //! the pipes, not one message's latency, bound it: a second message fills
 //! only the gaps between a round's steps.
 //!
