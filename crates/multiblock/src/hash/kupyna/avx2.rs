@@ -117,7 +117,7 @@ type Y = Ymm<Avx2>;
 /// AVX2 + GFNI.
 #[cfg(target_arch = "x86_64")]
 pub(crate) const AVX2_GFNI: Backend<(), Kernel> = Backend {
-    info: BackendInfo { name: "avx2-gfni", constant_time: true, ways: 1, needs: <YG as Machine>::NEEDS },
+    info: BackendInfo { name: "avx2-gfni", constant_time: true, ways: 2, needs: <YG as Machine>::NEEDS },
     available: <YG as Machine>::available,
     new: |_| Kernel { compress: compress_gfni, output: output_gfni, compress_many: Some(compress_many_gfni), output_many: Some(output_many_gfni), lanes: 2 },
 };
@@ -125,7 +125,7 @@ pub(crate) const AVX2_GFNI: Backend<(), Kernel> = Backend {
 /// AVX2 alone.
 #[cfg(target_arch = "x86_64")]
 pub(crate) const AVX2: Backend<(), Kernel> = Backend {
-    info: BackendInfo { name: "avx2", constant_time: true, ways: 1, needs: <Y as Machine>::NEEDS },
+    info: BackendInfo { name: "avx2", constant_time: true, ways: 2, needs: <Y as Machine>::NEEDS },
     available: <Y as Machine>::available,
     new: |_| Kernel { compress: compress_avx2, output: output_avx2, compress_many: Some(compress_many_avx2), output_many: Some(output_many_avx2), lanes: 2 },
 };
