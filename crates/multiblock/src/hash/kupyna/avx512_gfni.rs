@@ -6,8 +6,9 @@
 //! One compression runs T⊕(h ⊕ m) and T+(m) side by side (independent
 //! chains); `digest_many` runs up to [`LANES`] messages' compressions in one
 //! round loop (2·LANES independent chains) in this layout, and from
-//! [`ROWS_FROM`] 512-bit states on up to 8 at once in the row layout of
-//! `rows.rs` (register i = row i of 8 states; see there).
+//! [`ROWS_FROM`] 512-bit states on up to 8 at once, from [`ROWS_FROM_1024`]
+//! 1024-bit states on up to 4 at once, in the row layout of `rows.rs`
+//! (register i = row i of the states; see there).
 //!
 //! A round on one register:
 //! - round constants: one `vpaddq` (T+) with a constant register of the
@@ -51,8 +52,9 @@
 //! pair (the grouped form below). (The middle split of MixColumns, 3
 //! rotations fewer than the pair-sum form's 7, gained 1.5%.)
 //!
-//! Many messages in this layout (`digest_many` of 1024-bit states, or of
-//! fewer than [`ROWS_FROM`] 512-bit ones; up to [`LANES`] at once):
+//! Many messages in this layout (`digest_many` of fewer than
+//! [`ROWS_FROM`] 512-bit states or [`ROWS_FROM_1024`] 1024-bit ones; up to
+//! [`LANES`] at once):
 //! 2·LANES chains, so throughput counts, and for 512-bit states SubBytes
 //! runs on the pair's class-grouped registers ([`permute_grouped`]):
 //! register g holds classes 2g and 2g + 1 of T⊕'s and T+'s states, so 4
@@ -113,6 +115,20 @@ pub(crate) const LANES: usize = 4;
 /// them in the row layout (`rows.rs`), [`rows::WAYS`] at once.
 pub(crate) const ROWS_FROM: usize = 5;
 
+/// From this many 1024-bit states on, the same in the row layout of 1024-bit
+/// states, `rows::ways(COLS_1024)` = 4 at once.
+pub(crate) const ROWS_FROM_1024: usize = 2;
+
+/// [`ROWS_FROM`] or [`ROWS_FROM_1024`].
+#[cfg(target_arch = "x86_64")]
+const fn rows_from(cols: usize) -> usize {
+    if cols == COLS_512 {
+        ROWS_FROM
+    } else {
+        ROWS_FROM_1024
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 type Z = Zmm<Avx512Gfni>;
 
@@ -137,9 +153,10 @@ fn compress(cols: usize, h: &mut State, blocks: &[u8]) {
 #[cfg(target_arch = "x86_64")]
 fn compress_many(cols: usize, states: &mut [State], blocks: &[&[u8]]) {
     let m = machine();
-    for (s, b) in states.chunks_mut(rows::WAYS).zip(blocks.chunks(rows::WAYS)) {
-        if cols == COLS_512 && s.len() >= ROWS_FROM {
-            m.vectorize(On(m, rows::CompressRows { states: s, blocks: b }));
+    let ways = rows::ways(cols);
+    for (s, b) in states.chunks_mut(ways).zip(blocks.chunks(ways)) {
+        if s.len() >= rows_from(cols) {
+            m.vectorize(On(m, rows::CompressRows { cols, states: s, blocks: b }));
             continue;
         }
         for (s, b) in s.chunks_mut(LANES).zip(b.chunks(LANES)) {
@@ -157,9 +174,9 @@ fn output(cols: usize, h: &mut State) {
 #[cfg(target_arch = "x86_64")]
 fn output_many(cols: usize, states: &mut [State]) {
     let m = machine();
-    for s in states.chunks_mut(rows::WAYS) {
-        if cols == COLS_512 && s.len() >= ROWS_FROM {
-            m.vectorize(On(m, rows::OutputRows { states: s }));
+    for s in states.chunks_mut(rows::ways(cols)) {
+        if s.len() >= rows_from(cols) {
+            m.vectorize(On(m, rows::OutputRows { cols, states: s }));
             continue;
         }
         for s in s.chunks_mut(LANES) {
