@@ -117,7 +117,7 @@ pub(crate) const ROWS_FROM: usize = 5;
 
 /// From this many 1024-bit states on, the same in the row layout of 1024-bit
 /// states, `rows::ways(COLS_1024)` = 4 at once.
-pub(crate) const ROWS_FROM_1024: usize = 2;
+pub(crate) const ROWS_FROM_1024: usize = 3;
 
 /// [`ROWS_FROM`] or [`ROWS_FROM_1024`].
 #[cfg(target_arch = "x86_64")]

@@ -349,16 +349,17 @@ fn transpose_lanes128<M: Avx512>(m: M, x: &mut [M::V; 8]) {
 /// 1024-bit: per state two `vpermi2b` ([`SPLIT_1024`]: rows 0..3 and
 /// 4..7), then [`transpose_lanes128`].
 #[inline(always)]
-fn load_rows<M: Vbmi + Avx512, const COLS: usize>(m: M, src: &[&[u8]]) -> [M::V; 8] {
+fn load_rows<M: Vbmi + Avx512, T: AsRef<[u8]>, const COLS: usize>(m: M, src: &[T]) -> [M::V; 8] {
     let mut x = [m.zero(); 8];
     if COLS == COLS_512 {
         for (v, s) in x.iter_mut().zip(src) {
-            *v = m.load(s);
+            *v = m.load(s.as_ref());
         }
         return to_rows(m, x);
     }
     let (lo, hi) = (m.load(&SPLIT_1024[0]), m.load(&SPLIT_1024[1]));
     for (q, s) in src.iter().enumerate() {
+        let s = s.as_ref();
         let (a, b) = (m.load(s), m.load(&s[64..]));
         x[q] = m.permi2b(a, lo, b);
         x[4 + q] = m.permi2b(a, hi, b);
@@ -412,20 +413,14 @@ fn compress<M: Gfni + Vbmi + Avx512, const COLS: usize>(m: M, job: CompressRows<
     assert!(k <= ways(COLS) && job.blocks.len() == k, "up to 64 / cols states, one block run each");
     let t = sboxes(m, &SBOX);
     let bb = 8 * COLS;
-    let mut h = {
-        let mut src: [&[u8]; WAYS] = [&[]; WAYS];
-        for q in 0..k {
-            src[q] = &job.states[q][..];
-        }
-        load_rows::<M, COLS>(m, &src[..k])
-    };
+    let mut h = load_rows::<M, State, COLS>(m, job.states);
     let n = job.blocks[0].len() / bb;
     let mut src: [&[u8]; WAYS] = [&[]; WAYS];
     for b in 0..n {
         for q in 0..k {
             src[q] = &job.blocks[q][bb * b..bb * b + bb];
         }
-        let mut y = load_rows::<M, COLS>(m, &src[..k]);
+        let mut y = load_rows::<M, &[u8], COLS>(m, &src[..k]);
         let mut x = y;
         for i in 0..8 {
             x[i] = m.xor(h[i], y[i]);
@@ -460,13 +455,7 @@ fn output<M: Gfni + Vbmi + Avx512, const COLS: usize>(m: M, states: &mut [State]
     let k = states.len();
     assert!(k <= ways(COLS), "up to 64 / cols states");
     let t = sboxes(m, &SBOX);
-    let h = {
-        let mut src: [&[u8]; WAYS] = [&[]; WAYS];
-        for q in 0..k {
-            src[q] = &states[q][..];
-        }
-        load_rows::<M, COLS>(m, &src[..k])
-    };
+    let h = load_rows::<M, State, COLS>(m, states);
     let mut x = h;
     let mut unused = h;
     permute::<M, COLS, false>(m, &t, &mut x, &mut unused);
