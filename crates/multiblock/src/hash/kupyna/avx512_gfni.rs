@@ -71,7 +71,7 @@
 //! | | 1 MiB | 64 B one by one | 64 × 64 B `digest_many` | 64 × 1 KiB `digest_many` |
 //! |---|---|---|---|---|
 //! | Kupyna-256 | 6.7-6.9 | 27.7-28 | 7.6 (rows; 12.4-12.5 in lanes) | 2.73 (rows; 4.70-4.74 in lanes) |
-//! | Kupyna-512 | 7.35-7.4 | 33.4 | 22.4-23.9 | 8.5-9.3 |
+//! | Kupyna-512 | 7.35-7.4 | 33.4 | 10.8 (rows; 22.2-23.9 in lanes) | 3.81-3.83 (rows; 8.47-9.3 in lanes) |
 //! | RustCrypto `kupyna` 0.1 (256 / 512) | 25.5 / 33.5 | 67 / 100 | | |
 //! | `dstu-core` 0.7 (256 / 512) | 20.1 / 27.1 | 96 / 130 | | |
 //!
@@ -86,7 +86,9 @@
 //! the row layout takes 17.1-17.4k ticks for any 1 to 8 states (2.13 per
 //! byte for 8), the lanes 15.7k for 4 states, 22.8k for 5 (a run of 4 and
 //! one of 1) and 31.3k for 8 (3.82 per byte); so the rows take over from
-//! [`ROWS_FROM`] = 5 states.
+//! [`ROWS_FROM`] = 5 states. For 1024-bit states (`rows.rs`, 4 at once in
+//! 128-bit lanes) the rows take 29.8-30.8k ticks for 1 to 4 states of 16
+//! blocks, the lanes 25.5k for 2 and 38.1k for 3: [`ROWS_FROM_1024`] = 3.
 
 // Index loops over the register arrays: several arrays share the index,
 // and the kernel avoids closures (see `simd`).
