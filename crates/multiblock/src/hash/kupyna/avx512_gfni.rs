@@ -6,8 +6,9 @@
 //! One compression runs T⊕(h ⊕ m) and T+(m) side by side (independent
 //! chains); `digest_many` runs up to [`LANES`] messages' compressions in one
 //! round loop (2·LANES independent chains) in this layout, and from
-//! [`ROWS_FROM`] 512-bit states on up to 8 at once in the row layout of
-//! `rows.rs` (register i = row i of 8 states; see there).
+//! [`ROWS_FROM`] 512-bit states on up to 8 at once, from [`ROWS_FROM_1024`]
+//! 1024-bit states on up to 4 at once, in the row layout of `rows.rs`
+//! (register i = row i of the states; see there).
 //!
 //! A round on one register:
 //! - round constants: one `vpaddq` (T+) with a constant register of the
@@ -51,8 +52,9 @@
 //! pair (the grouped form below). (The middle split of MixColumns, 3
 //! rotations fewer than the pair-sum form's 7, gained 1.5%.)
 //!
-//! Many messages in this layout (`digest_many` of 1024-bit states, or of
-//! fewer than [`ROWS_FROM`] 512-bit ones; up to [`LANES`] at once):
+//! Many messages in this layout (`digest_many` of fewer than
+//! [`ROWS_FROM`] 512-bit states or [`ROWS_FROM_1024`] 1024-bit ones; up to
+//! [`LANES`] at once):
 //! 2·LANES chains, so throughput counts, and for 512-bit states SubBytes
 //! runs on the pair's class-grouped registers ([`permute_grouped`]):
 //! register g holds classes 2g and 2g + 1 of T⊕'s and T+'s states, so 4
@@ -69,7 +71,7 @@
 //! | | 1 MiB | 64 B one by one | 64 × 64 B `digest_many` | 64 × 1 KiB `digest_many` |
 //! |---|---|---|---|---|
 //! | Kupyna-256 | 6.7-6.9 | 27.7-28 | 7.6 (rows; 12.4-12.5 in lanes) | 2.73 (rows; 4.70-4.74 in lanes) |
-//! | Kupyna-512 | 7.35-7.4 | 33.4 | 22.4-23.9 | 8.5-9.3 |
+//! | Kupyna-512 | 7.35-7.4 | 33.4 | 10.8 (rows; 22.2-23.9 in lanes) | 3.81-3.83 (rows; 8.47-9.3 in lanes) |
 //! | RustCrypto `kupyna` 0.1 (256 / 512) | 25.5 / 33.5 | 67 / 100 | | |
 //! | `dstu-core` 0.7 (256 / 512) | 20.1 / 27.1 | 96 / 130 | | |
 //!
@@ -84,7 +86,9 @@
 //! the row layout takes 17.1-17.4k ticks for any 1 to 8 states (2.13 per
 //! byte for 8), the lanes 15.7k for 4 states, 22.8k for 5 (a run of 4 and
 //! one of 1) and 31.3k for 8 (3.82 per byte); so the rows take over from
-//! [`ROWS_FROM`] = 5 states.
+//! [`ROWS_FROM`] = 5 states. For 1024-bit states (`rows.rs`, 4 at once in
+//! 128-bit lanes) the rows take 29.8-30.8k ticks for 1 to 4 states of 16
+//! blocks, the lanes 25.5k for 2 and 38.1k for 3: [`ROWS_FROM_1024`] = 3.
 
 // Index loops over the register arrays: several arrays share the index,
 // and the kernel avoids closures (see `simd`).
@@ -113,6 +117,20 @@ pub(crate) const LANES: usize = 4;
 /// them in the row layout (`rows.rs`), [`rows::WAYS`] at once.
 pub(crate) const ROWS_FROM: usize = 5;
 
+/// From this many 1024-bit states on, the same in the row layout of 1024-bit
+/// states, `rows::ways(COLS_1024)` = 4 at once.
+pub(crate) const ROWS_FROM_1024: usize = 3;
+
+/// [`ROWS_FROM`] or [`ROWS_FROM_1024`].
+#[cfg(target_arch = "x86_64")]
+const fn rows_from(cols: usize) -> usize {
+    if cols == COLS_512 {
+        ROWS_FROM
+    } else {
+        ROWS_FROM_1024
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 type Z = Zmm<Avx512Gfni>;
 
@@ -137,9 +155,10 @@ fn compress(cols: usize, h: &mut State, blocks: &[u8]) {
 #[cfg(target_arch = "x86_64")]
 fn compress_many(cols: usize, states: &mut [State], blocks: &[&[u8]]) {
     let m = machine();
-    for (s, b) in states.chunks_mut(rows::WAYS).zip(blocks.chunks(rows::WAYS)) {
-        if cols == COLS_512 && s.len() >= ROWS_FROM {
-            m.vectorize(On(m, rows::CompressRows { states: s, blocks: b }));
+    let ways = rows::ways(cols);
+    for (s, b) in states.chunks_mut(ways).zip(blocks.chunks(ways)) {
+        if s.len() >= rows_from(cols) {
+            m.vectorize(On(m, rows::CompressRows { cols, states: s, blocks: b }));
             continue;
         }
         for (s, b) in s.chunks_mut(LANES).zip(b.chunks(LANES)) {
@@ -157,9 +176,9 @@ fn output(cols: usize, h: &mut State) {
 #[cfg(target_arch = "x86_64")]
 fn output_many(cols: usize, states: &mut [State]) {
     let m = machine();
-    for s in states.chunks_mut(rows::WAYS) {
-        if cols == COLS_512 && s.len() >= ROWS_FROM {
-            m.vectorize(On(m, rows::OutputRows { states: s }));
+    for s in states.chunks_mut(rows::ways(cols)) {
+        if s.len() >= rows_from(cols) {
+            m.vectorize(On(m, rows::OutputRows { cols, states: s }));
             continue;
         }
         for s in s.chunks_mut(LANES) {

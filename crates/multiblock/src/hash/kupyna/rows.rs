@@ -1,14 +1,18 @@
-//! Many Kupyna-256 compressions at once in the row-sliced layout of
-//! Kalyna's wide kernel: for up to [`WAYS`] = 8 messages with 512-bit
-//! states, register i holds row i of the 8 states, state q in 64-bit lane q
-//! (byte 8q + c = row i, column c). T⊕ of the 8 messages is 8 registers,
-//! T+ of the same 8 another 8.
+//! Many Kupyna compressions at once in the row-sliced layout of Kalyna's
+//! wide kernel: register i holds row i of several states. For up to
+//! [`WAYS`] = 8 messages with 512-bit states (Kupyna-256), state q is in
+//! 64-bit lane q (byte 8q + c = row i, column c); for up to 4 with
+//! 1024-bit states (Kupyna-384/512, 16 columns), state q is in 128-bit lane
+//! q (byte 16q + c). T⊕ of the messages is 8 registers, T+ of the same
+//! another 8. The code is one, generic over the columns (`COLS`).
 //!
 //! A round on the 8 row registers of one permutation:
 //! - SubBytes: row i uses π_{i mod 4}, one class per register: two
 //!   `vpermi2b` over the halves of the table and a blend on bit 7 (3);
-//! - ShiftBytes: row i moves right by i columns inside every 64-bit lane,
-//!   one `vprolq` by 8i bits (rows 1..7: 7 per permutation);
+//! - ShiftBytes: row i moves right by δ_i columns inside every lane
+//!   (δ_i = i, but δ_7 = 11 for 16 columns): one `vprolq` by 8i bits for
+//!   64-bit lanes, one `vpshufb` with a constant index for 128-bit lanes
+//!   (rows 1..7: 7 per permutation);
 //! - MixColumns: no data movement, Kalyna's row-sliced pair-sum form
 //!   (`kalyna/pair_sum.rs`): out_i = A ⊕ 2·B ⊕ 4·C ⊕ 8·R_{i+4} with
 //!   P_j = R_j ⊕ R_{j+1}, A = P_i ⊕ P_{i+2} ⊕ R_{i+6}, B = P_{i+5},
@@ -16,49 +20,100 @@
 //! - T⊕'s constant ((c ≪ 4) ⊕ ν on row 0, column c) is one register,
 //!   summed into the previous round's MixColumns of row 0 (an XOR before
 //!   round 0);
-//! - T+'s constant 0x00F0F0F0F0F0F0F3 ⊕ (((7 − c) ≪ 4 ⊕ ν) ≪ 56), added
-//!   mod 2^64 per column, is a byte addition with carries across the 8 row
-//!   registers. Every byte of rows 0..6 of the constant is non-zero (F3,
-//!   F0), so with a carry c ∈ {0, 1} the addend a + c is in 1..255 and the
-//!   carry out of r + a + c is (sum < r): per row one `vpaddb`, one
-//!   merge-masked `vpaddb` of a + 1 under the incoming carry mask and one
-//!   `vpcmpub`; row 0 has no carry in, row 7 no carry out: 2 + 6·3 + 2 = 22.
+//! - T+'s constant 0x00F0F0F0F0F0F0F3 ⊕ ((((cols − 1 − c) ≪ 4) ⊕ ν) ≪ 56),
+//!   added mod 2^64 per column, is a byte addition with carries across the
+//!   8 row registers. For both state sizes every byte of rows 0..6 of the
+//!   constant is non-zero (F3, F0; checked at compile time), so with a
+//!   carry c ∈ {0, 1} the addend a + c is in 1..255 and the carry out of
+//!   r + a + c is (sum < r): per row one `vpaddb`, one merge-masked
+//!   `vpaddb` of a + 1 under the incoming carry mask and one `vpcmpub`; row
+//!   0 has no carry in, row 7 no carry out: 2 + 6·3 + 2 = 22.
 //!
-//! Count per round for 8 messages: T⊕ 8·3 + 7 + 8·8 = 95, T+ 95 + 22 =
-//! 117: 212, against 8 · 33 = 264 for T+ alone in the natural layout beside
-//! T⊕ in rows, or 95 + 72 for T+ leaving the rows every round (two 8×8
-//! transposes, 32 shuffles each, and 8 `vpaddq`): the carry chain is the
-//! cheapest, and none of its instructions is a shuffle. Per 64-byte block
-//! of each of the 8 messages: 10 rounds = 2120, the block into rows (8
-//! `vpermb`, 24 `vpermt2q`) and h ⊕ m, h ⊕ T⊕ ⊕ T+ (16): 2168 instructions
-//! per 512 bytes, 4.2 per byte, against 8 per byte for the class-grouped
-//! pairs of `avx512_gfni.rs` (51 per pair and round). Of a round's 212, 32
-//! are `vpermi2b` and 14 `vprolq`. The chaining values stay in rows from
-//! the first block to the last; only the message blocks are transposed.
+//! Count per round (8 messages of 512 bits or 4 of 1024): T⊕ 8·3 + 7 + 8·8
+//! = 95, T+ 95 + 22 = 117: 212, against 8 · 33 = 264 for T+ alone in the
+//! natural layout beside T⊕ in rows, or 95 + 72 for T+ leaving the rows
+//! every round (two 8×8 transposes, 32 shuffles each, and 8 `vpaddq`):
+//! the carry chain is the cheapest, and none of its instructions is a
+//! shuffle. Of a round's 212, 32 are `vpermi2b` and 14 `vprolq` or
+//! `vpshufb`.
 //!
-//! Fewer than 8 messages run with zero states in the free lanes (the count
-//! is public; the caller picks this kernel from a minimum count on).
+//! 512-bit states, per 64-byte block of each of the 8 messages: 10 rounds
+//! = 2120, the block into rows (8 `vpermb`, 24 `vpermt2q`,
+//! `kalyna/zmm_transpose.rs`) and h ⊕ m, h ⊕ T⊕ ⊕ T+ (16): 2168
+//! instructions per 512 bytes, 4.2 per byte, against 8 per byte for the
+//! class-grouped pairs of `avx512_gfni.rs` (51 per pair and round).
+//!
+//! 1024-bit states, per 128-byte block of each of the 4 messages: 14
+//! rounds = 2968, the block into rows (per state one `vpermi2b` over its
+//! two 64-byte halves for rows 0..3, one for rows 4..7, row 4h + k in
+//! 128-bit lane k; then two 4×4 transposes of 128-bit lanes, 8 `vpermt2q`
+//! each: 8 + 16) and the 16 XORs: 3008 instructions per 512 bytes, 5.9 per
+//! byte, against about 14 per byte in the natural layout of
+//! `avx512_gfni.rs` (4 registers of 31-32 per round and message).
+//!
+//! The chaining values stay in rows from the first block to the last; only
+//! the message blocks are transposed. Fewer messages than lanes run with
+//! zero states in the free lanes (the count is public; the caller picks
+//! this kernel from a minimum count on).
+//!
+//! Measured (AMD Zen 4 VM, TSC 2.596 GHz, ticks per byte; release
+//! benchmark, `digest_many` of 64 messages, best of 7 × 20; 512-bit states
+//! from an earlier run): Kupyna-256 2.76 for 1 KiB messages (4.70-4.74 in
+//! the lanes of `avx512_gfni.rs`); Kupyna-384 and -512 3.81-3.83 for 1 KiB
+//! (8.47 in the lanes, same build otherwise) and 10.8 for 64 B (22.2; two
+//! blocks and the output transformation each). The 1024-bit compressions
+//! alone (test profile, 16 blocks per state): 29.8-30.8k ticks for any 1
+//! to 4 states (3.66 per byte for 4), the lanes 14.2k for 1 state, 25.5k
+//! for 2, 38.1k for 3 and 49.5k for 4; so the rows take over from 3
+//! (`avx512_gfni::ROWS_FROM_1024`).
 
 // Index loops over the row arrays: several arrays share the index, and the
 // kernel avoids closures (see `simd`).
 #![allow(clippy::needless_range_loop)]
 
-use super::constants::{rounds, COLS_512};
-use super::State;
+use super::constants::{add_constant, rounds, shift, xor_constant, COLS_1024, COLS_512};
 use super::job_on::JobOn;
+use super::State;
 use crate::kalyna::constants::SBOX;
 use crate::kalyna::pair_sum::{mix, RowAddend};
 use crate::kalyna::zmm_sbox::{sboxes, sub, Sboxes};
 use crate::kalyna::zmm_transpose::{from_rows, to_rows};
 use crate::simd::{Avx512, Gfni, Simd, Vbmi};
 
-/// Messages one run holds: one 64-bit lane of a zmm each.
-pub(crate) const WAYS: usize = 8;
+/// Messages one run holds for states of `cols` columns: one lane of
+/// 8·`cols` bits each (8 of 512 bits, 4 of 1024).
+pub(crate) const fn ways(cols: usize) -> usize {
+    64 / cols
+}
 
-/// ShiftBytes of row i: every column c ← column c − i, a rotation of each
-/// 64-bit lane left by 8i bits.
+/// Messages with 512-bit states one run holds: one 64-bit lane of a zmm
+/// each.
+pub(crate) const WAYS: usize = ways(COLS_512);
+
+/// ShiftBytes of row i of 16 columns: byte b of each 128-bit lane ←
+/// byte (b − δ_i) mod 16 (`vpshufb` indices).
+static SHIFT_1024: [[u8; 64]; 8] = {
+    let mut t = [[0u8; 64]; 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut p = 0;
+        while p < 64 {
+            t[i][p] = ((p + 16 - shift(i, COLS_1024)) % 16) as u8;
+            p += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// ShiftBytes of row i: every column c ← column c − δ_i, a rotation of
+/// each 64-bit lane left by 8i bits (512-bit states) or of each 128-bit
+/// lane by δ_i bytes (1024-bit: one `vpshufb`).
 #[inline(always)]
-fn shift_row<M: Simd>(m: M, x: M::V, i: usize) -> M::V {
+fn shift_row<M: Simd, const COLS: usize>(m: M, x: M::V, i: usize) -> M::V {
+    if COLS == COLS_1024 {
+        return if i == 0 { x } else { m.shuffle8(x, m.load(&SHIFT_1024[i])) };
+    }
     match i {
         0 => x,
         1 => m.rotl64::<8>(x),
@@ -90,44 +145,98 @@ impl<M: Simd> RowAddend<M> for Row0<M::V> {
 /// Bytes c = 0..7 of a word, each 0x01 (to spread a round number).
 const ONES: u64 = 0x0101_0101_0101_0101;
 
-/// T⊕'s constant of round ν on row 0: byte c = (c ≪ 4) ⊕ ν (ePrint
-/// 2015/885 §3; `constants::xor_constant`).
+/// T⊕'s constant of round ν on row 0 of 8 columns: byte c = (c ≪ 4) ⊕ ν
+/// (ePrint 2015/885 §3; `constants::xor_constant`).
 const fn xor_row0(round: usize) -> u64 {
     0x7060_5040_3020_1000 ^ (round as u64 * ONES)
 }
 
-/// Row 7 of T+'s constant of round ν: byte c = ((7 − c) ≪ 4) ⊕ ν, the top
-/// byte of `constants::add_constant(c, 8, ν)`; rows 1..6 are F0, row 0 F3.
+/// Row 7 of T+'s constant of round ν, 8 columns: byte c = ((7 − c) ≪ 4) ⊕
+/// ν, the top byte of `constants::add_constant(c, 8, ν)`; rows 1..6 are
+/// F0, row 0 F3.
 const fn plus_row7(round: usize) -> u64 {
     0x0010_2030_4050_6070 ^ (round as u64 * ONES)
 }
 
-// The bytes of T+'s constant as `add_plus` splits them.
-const _: () = {
+/// For 16 columns, `[round][c]`: with `ROW0`, T⊕'s constant on row 0
+/// ((c ≪ 4) ⊕ ν); else row 7 of T+'s (((15 − c) ≪ 4) ⊕ ν), plus `carry`
+/// (bytewise: no byte is FF).
+const fn rows_1024(row0: bool, carry: u8) -> [[u8; 16]; 14] {
+    let mut t = [[0u8; 16]; 14];
     let mut r = 0;
-    while r < 10 {
+    while r < rounds(COLS_1024) {
         let mut c = 0;
-        while c < 8 {
-            let w = super::constants::add_constant(c, COLS_512, r);
-            assert!(w & 0xff == 0xf3 && (w >> 56) as u8 == (plus_row7(r) >> (8 * c)) as u8);
-            let mut i = 1;
-            while i < 7 {
-                assert!((w >> (8 * i)) as u8 == 0xf0);
-                i += 1;
-            }
-            assert!((xor_row0(r) >> (8 * c)) as u8 == super::constants::xor_constant(c, r));
+        while c < COLS_1024 {
+            let b = if row0 { xor_constant(c, r) } else { (add_constant(c, COLS_1024, r) >> 56) as u8 };
+            assert!(b != 0xff);
+            t[r][c] = b + carry;
             c += 1;
         }
         r += 1;
     }
+    t
+}
+
+static XOR_ROW0_1024: [[u8; 16]; 14] = rows_1024(true, 0);
+static PLUS_ROW7_1024: [[u8; 16]; 14] = rows_1024(false, 0);
+static PLUS_ROW7_CARRY_1024: [[u8; 16]; 14] = rows_1024(false, 1);
+
+// The bytes of T+'s constant as `add_plus` splits them: rows 0..6 are F3,
+// F0, .., F0 in every column of both state sizes (so never zero); row 7
+// and T⊕'s row 0 as above.
+const _: () = {
+    let mut cols = COLS_512;
+    while cols <= COLS_1024 {
+        let mut r = 0;
+        while r < rounds(cols) {
+            let mut c = 0;
+            while c < cols {
+                let w = add_constant(c, cols, r);
+                assert!(w & 0xff == 0xf3);
+                let mut i = 1;
+                while i < 7 {
+                    assert!((w >> (8 * i)) as u8 == 0xf0);
+                    i += 1;
+                }
+                if cols == COLS_512 {
+                    assert!((w >> 56) as u8 == (plus_row7(r) >> (8 * c)) as u8);
+                    assert!((xor_row0(r) >> (8 * c)) as u8 == xor_constant(c, r));
+                }
+                c += 1;
+            }
+            r += 1;
+        }
+        cols += COLS_1024 - COLS_512;
+    }
 };
+
+/// T⊕'s round constant `round` on row 0, as a register.
+#[inline(always)]
+fn xor_row0_reg<M: Simd, const COLS: usize>(m: M, round: usize) -> M::V {
+    if COLS == COLS_512 {
+        m.splat64(xor_row0(round))
+    } else {
+        m.splat128(&XOR_ROW0_1024[round])
+    }
+}
+
+/// Row 7 of T+'s round constant `round`, and it plus one in every byte.
+#[inline(always)]
+fn plus_row7_regs<M: Simd, const COLS: usize>(m: M, round: usize) -> (M::V, M::V) {
+    if COLS == COLS_512 {
+        let k = plus_row7(round);
+        (m.splat64(k), m.splat64(k + ONES))
+    } else {
+        (m.splat128(&PLUS_ROW7_1024[round]), m.splat128(&PLUS_ROW7_CARRY_1024[round]))
+    }
+}
 
 /// T+'s constant of round `round` added to each 64-bit column of the rows:
 /// byte additions with the carry (a mask) from row i to row i + 1. Rows
 /// 0..6 add a non-zero byte a (F3 or F0) and a + carry ≤ F1, so the carry
 /// out is exactly (sum < row).
 #[inline(always)]
-fn add_plus<M: Avx512>(m: M, y: &mut [M::V; 8], round: usize) {
+fn add_plus<M: Avx512, const COLS: usize>(m: M, y: &mut [M::V; 8], round: usize) {
     let (f0, f1) = (m.splat8(0xf0), m.splat8(0xf1));
     let s = m.add8(y[0], m.splat8(0xf3));
     let mut carry = m.lt8u(s, y[0]);
@@ -137,26 +246,31 @@ fn add_plus<M: Avx512>(m: M, y: &mut [M::V; 8], round: usize) {
         carry = m.lt8u(s, y[i]);
         y[i] = s;
     }
-    let k = plus_row7(round);
-    y[7] = m.add8_masked(m.add8(y[7], m.splat64(k)), carry, y[7], m.splat64(k + ONES));
+    let (k, k1) = plus_row7_regs::<M, COLS>(m, round);
+    y[7] = m.add8_masked(m.add8(y[7], k), carry, y[7], k1);
 }
 
 /// The rounds of T⊕ on `x` and, with PLUS, of T+ on `y` (side by side).
 #[inline(always)]
-fn permute<M: Gfni + Vbmi + Avx512, const PLUS: bool>(m: M, t: &Sboxes<M>, x: &mut [M::V; 8], y: &mut [M::V; 8]) {
-    let n = rounds(COLS_512);
-    x[0] = m.xor(x[0], m.splat64(xor_row0(0)));
+fn permute<M: Gfni + Vbmi + Avx512, const COLS: usize, const PLUS: bool>(
+    m: M,
+    t: &Sboxes<M>,
+    x: &mut [M::V; 8],
+    y: &mut [M::V; 8],
+) {
+    let n = rounds(COLS);
+    x[0] = m.xor(x[0], xor_row0_reg::<M, COLS>(m, 0));
     for round in 0..n {
         if PLUS {
-            add_plus(m, y, round);
+            add_plus::<M, COLS>(m, y, round);
         }
         for i in 0..8 {
-            x[i] = shift_row(m, sub(m, t, x[i], i % 4), i);
+            x[i] = shift_row::<M, COLS>(m, sub(m, t, x[i], i % 4), i);
             if PLUS {
-                y[i] = shift_row(m, sub(m, t, y[i], i % 4), i);
+                y[i] = shift_row::<M, COLS>(m, sub(m, t, y[i], i % 4), i);
             }
         }
-        let rc = if round + 1 < n { m.splat64(xor_row0(round + 1)) } else { m.zero() };
+        let rc = if round + 1 < n { xor_row0_reg::<M, COLS>(m, round + 1) } else { m.zero() };
         *x = mix(m, x, Row0(rc));
         if PLUS {
             *y = mix(m, y, Row0(m.zero()));
@@ -164,20 +278,129 @@ fn permute<M: Gfni + Vbmi + Avx512, const PLUS: bool>(m: M, t: &Sboxes<M>, x: &m
     }
 }
 
-/// Loads the first 64 bytes of each of `src` (at most 8) as registers,
-/// zero in the free ones.
-#[inline(always)]
-fn load_natural<M: Simd>(m: M, src: &[&[u8]]) -> [M::V; 8] {
-    let mut x = [m.zero(); 8];
-    for (v, s) in x.iter_mut().zip(src) {
-        *v = m.load(s);
+/// 1024-bit states into rows, step 1: `SPLIT_1024[h]` indexes a state's
+/// two halves (columns 0..7 ‖ 8..15) for its rows 4h..4h + 3, row 4h + k
+/// in 128-bit lane k (byte 16k + c ← state byte 8c + 4h + k).
+static SPLIT_1024: [[u8; 64]; 2] = {
+    let mut t = [[0u8; 64]; 2];
+    let mut h = 0;
+    while h < 2 {
+        let mut p = 0;
+        while p < 64 {
+            let (k, c) = (p / 16, p % 16);
+            t[h][p] = (8 * c + 4 * h + k) as u8;
+            p += 1;
+        }
+        h += 1;
     }
+    t
+};
+
+/// The inverse of [`SPLIT_1024`]: `JOIN_1024[h]` indexes (rows 0..3 ‖
+/// rows 4..7) of a state for its columns 8h..8h + 7.
+static JOIN_1024: [[u8; 64]; 2] = {
+    let mut t = [[0u8; 64]; 2];
+    let mut h = 0;
+    while h < 2 {
+        let mut p = 0;
+        while p < 64 {
+            let (c, i) = (p / 8 + 8 * h, p % 8);
+            t[h][p] = (64 * (i / 4) + 16 * (i % 4) + c) as u8;
+            p += 1;
+        }
+        h += 1;
+    }
+    t
+};
+
+/// `vpermt2q` indices of the 4×4 transpose of 128-bit lanes: stage s
+/// exchanges lane q of register r with lane q ^ 2^s of register r | 2^s
+/// where bit s of r is 0 and bit s of q is 1. [s][0] gives the new r,
+/// [s][1] the new r | 2^s (little-endian 64-bit words).
+static LANE128_TRANSPOSE: [[[u8; 64]; 2]; 2] = {
+    let mut t = [[[0u8; 64]; 2]; 2];
+    let mut s = 0;
+    while s < 2 {
+        let bit = 1 << s;
+        let mut w = 0;
+        while w < 8 {
+            let (q, e) = (w / 2, w % 2);
+            let (lo, hi) = if q & bit == 0 { (q, q ^ bit) } else { (4 + (q ^ bit), 4 + q) };
+            t[s][0][8 * w] = (2 * lo + e) as u8;
+            t[s][1][8 * w] = (2 * hi + e) as u8;
+            w += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// Registers 0..3 and 4..7 each transposed as 4×4 matrices of 128-bit
+/// lanes: lane q of register r ↔ lane r of register q (8 `vpermt2q` each).
+/// Its own inverse.
+#[inline(always)]
+fn transpose_lanes128<M: Avx512>(m: M, x: &mut [M::V; 8]) {
+    for (s, idx) in LANE128_TRANSPOSE.iter().enumerate() {
+        let bit = 1 << s;
+        let (i0, i1) = (m.load(&idx[0]), m.load(&idx[1]));
+        for r in 0..8 {
+            if r & bit == 0 {
+                let (a, b) = (x[r], x[r | bit]);
+                x[r] = m.permi2q(a, i0, b);
+                x[r | bit] = m.permi2q(a, i1, b);
+            }
+        }
+    }
+}
+
+/// The first 8·COLS bytes of each of `src` (at most `ways(COLS)`) in rows,
+/// zero in the free lanes. 512-bit states: `kalyna::zmm_transpose`;
+/// 1024-bit: per state two `vpermi2b` ([`SPLIT_1024`]: rows 0..3 and
+/// 4..7), then [`transpose_lanes128`].
+#[inline(always)]
+fn load_rows<M: Vbmi + Avx512, T: AsRef<[u8]>, const COLS: usize>(m: M, src: &[T]) -> [M::V; 8] {
+    let mut x = [m.zero(); 8];
+    if COLS == COLS_512 {
+        for (v, s) in x.iter_mut().zip(src) {
+            *v = m.load(s.as_ref());
+        }
+        return to_rows(m, x);
+    }
+    let (lo, hi) = (m.load(&SPLIT_1024[0]), m.load(&SPLIT_1024[1]));
+    for (q, s) in src.iter().enumerate() {
+        let s = s.as_ref();
+        let (a, b) = (m.load(s), m.load(&s[64..]));
+        x[q] = m.permi2b(a, lo, b);
+        x[4 + q] = m.permi2b(a, hi, b);
+    }
+    transpose_lanes128(m, &mut x);
     x
 }
 
-/// The compressions of up to 8 512-bit states, each over its own blocks
-/// (the same number of whole 64-byte blocks for each).
+/// The inverse of [`load_rows`]: rows `x` out to the first 8·COLS bytes of
+/// each of `dst`.
+#[inline(always)]
+fn store_rows<M: Vbmi + Avx512, const COLS: usize>(m: M, mut x: [M::V; 8], dst: &mut [State]) {
+    if COLS == COLS_512 {
+        let x = from_rows(m, x);
+        for (v, d) in x.iter().zip(dst) {
+            m.store(*v, &mut d[..64]);
+        }
+        return;
+    }
+    transpose_lanes128(m, &mut x);
+    let (lo, hi) = (m.load(&JOIN_1024[0]), m.load(&JOIN_1024[1]));
+    for (q, d) in dst.iter_mut().enumerate() {
+        let (a, b) = (x[q], x[4 + q]);
+        m.store(m.permi2b(a, lo, b), &mut d[..64]);
+        m.store(m.permi2b(a, hi, b), &mut d[64..]);
+    }
+}
+
+/// The compressions of up to `ways(cols)` states of `cols` columns, each
+/// over its own blocks (the same number of whole blocks for each).
 pub(crate) struct CompressRows<'a> {
+    pub(crate) cols: usize,
     pub(crate) states: &'a mut [State],
     pub(crate) blocks: &'a [&'a [u8]],
 }
@@ -185,62 +408,68 @@ pub(crate) struct CompressRows<'a> {
 impl<M: Gfni + Vbmi + Avx512> JobOn<M> for CompressRows<'_> {
     #[inline(always)]
     fn run_on(self, m: M) {
-        let k = self.states.len();
-        assert!(k <= WAYS && self.blocks.len() == k, "up to 8 states, one block run each");
-        let t = sboxes(m, &SBOX);
-        let mut h = [m.zero(); 8];
-        for q in 0..k {
-            h[q] = m.load(&self.states[q][..64]);
-        }
-        let mut h = to_rows(m, h);
-        let n = self.blocks[0].len() / 64;
-        let mut src: [&[u8]; WAYS] = [&[]; WAYS];
-        for b in 0..n {
-            for q in 0..k {
-                src[q] = &self.blocks[q][64 * b..64 * b + 64];
-            }
-            let mut y = to_rows(m, load_natural(m, &src[..k]));
-            let mut x = y;
-            for i in 0..8 {
-                x[i] = m.xor(h[i], y[i]);
-            }
-            permute::<M, true>(m, &t, &mut x, &mut y);
-            for i in 0..8 {
-                h[i] = m.xor3(h[i], x[i], y[i]);
-            }
-        }
-        let h = from_rows(m, h);
-        for q in 0..k {
-            m.store(h[q], &mut self.states[q][..64]);
+        if self.cols == COLS_512 {
+            compress::<M, COLS_512>(m, self)
+        } else {
+            compress::<M, COLS_1024>(m, self)
         }
     }
 }
 
-/// h ← T⊕(h) ⊕ h for up to 8 512-bit states.
+#[inline(always)]
+fn compress<M: Gfni + Vbmi + Avx512, const COLS: usize>(m: M, job: CompressRows<'_>) {
+    let k = job.states.len();
+    assert!(k <= ways(COLS) && job.blocks.len() == k, "up to 64 / cols states, one block run each");
+    let t = sboxes(m, &SBOX);
+    let bb = 8 * COLS;
+    let mut h = load_rows::<M, State, COLS>(m, job.states);
+    let n = job.blocks[0].len() / bb;
+    let mut src: [&[u8]; WAYS] = [&[]; WAYS];
+    for b in 0..n {
+        for q in 0..k {
+            src[q] = &job.blocks[q][bb * b..bb * b + bb];
+        }
+        let mut y = load_rows::<M, &[u8], COLS>(m, &src[..k]);
+        let mut x = y;
+        for i in 0..8 {
+            x[i] = m.xor(h[i], y[i]);
+        }
+        permute::<M, COLS, true>(m, &t, &mut x, &mut y);
+        for i in 0..8 {
+            h[i] = m.xor3(h[i], x[i], y[i]);
+        }
+    }
+    store_rows::<M, COLS>(m, h, job.states);
+}
+
+/// h ← T⊕(h) ⊕ h for up to `ways(cols)` states of `cols` columns.
 pub(crate) struct OutputRows<'a> {
+    pub(crate) cols: usize,
     pub(crate) states: &'a mut [State],
 }
 
 impl<M: Gfni + Vbmi + Avx512> JobOn<M> for OutputRows<'_> {
     #[inline(always)]
     fn run_on(self, m: M) {
-        let k = self.states.len();
-        assert!(k <= WAYS, "up to 8 states");
-        let t = sboxes(m, &SBOX);
-        let mut h = [m.zero(); 8];
-        for q in 0..k {
-            h[q] = m.load(&self.states[q][..64]);
-        }
-        let h = to_rows(m, h);
-        let mut x = h;
-        let mut unused = h;
-        permute::<M, false>(m, &t, &mut x, &mut unused);
-        for i in 0..8 {
-            x[i] = m.xor(x[i], h[i]);
-        }
-        let x = from_rows(m, x);
-        for q in 0..k {
-            m.store(x[q], &mut self.states[q][..64]);
+        if self.cols == COLS_512 {
+            output::<M, COLS_512>(m, self.states)
+        } else {
+            output::<M, COLS_1024>(m, self.states)
         }
     }
+}
+
+#[inline(always)]
+fn output<M: Gfni + Vbmi + Avx512, const COLS: usize>(m: M, states: &mut [State]) {
+    let k = states.len();
+    assert!(k <= ways(COLS), "up to 64 / cols states");
+    let t = sboxes(m, &SBOX);
+    let h = load_rows::<M, State, COLS>(m, states);
+    let mut x = h;
+    let mut unused = h;
+    permute::<M, COLS, false>(m, &t, &mut x, &mut unused);
+    for i in 0..8 {
+        x[i] = m.xor(x[i], h[i]);
+    }
+    store_rows::<M, COLS>(m, x, states);
 }

@@ -257,8 +257,8 @@ fn digest_many_is_one_at_a_time() {
 
 /// Many messages whose lengths (0, 1, 63, 64, 65, 200, 1000) mix in every
 /// group, so groups shrink from 8 lanes through the row layout's minimum:
-/// every count 1..=20 for some digest lengths, every digest length 1..=64
-/// (the 1024-bit state stays in the natural layout) for two counts.
+/// every count 1..=20 for some digest lengths (512- and 1024-bit states),
+/// every digest length 1..=64 for two counts.
 #[test]
 fn digest_many_in_rows_is_one_at_a_time() {
     const LENGTHS: [usize; 7] = [0, 1, 63, 64, 65, 200, 1000];
@@ -278,7 +278,7 @@ fn digest_many_in_rows_is_one_at_a_time() {
                 assert_eq!(g, &hash(d, m, "reference"), "{b}: {d}-byte digest {k} of {count}, {} bytes", m.len());
             }
         };
-        for d in [32, 20, 1, 64] {
+        for d in [32, 20, 1, 64, 48, 33] {
             for count in 1..=20 {
                 check(d, count, &mut rng);
             }
@@ -292,36 +292,77 @@ fn digest_many_in_rows_is_one_at_a_time() {
 }
 
 /// The row-layout kernel on the emulated machine against `reference`: 1 to
-/// 8 states of 512 bits over 0 to 3 blocks, and the output transformation.
+/// 8 states of 512 bits and 1 to 4 of 1024 bits over 0 to 3 blocks, and
+/// the output transformation (of 4 random states the digests of 384 and
+/// 512 bits are different slices of the same output).
 #[test]
 fn rows_kernel_on_the_emulator() {
-    use super::rows::{CompressRows, OutputRows};
+    use super::rows::{ways, CompressRows, OutputRows};
     use super::job_on::On;
     use crate::simd::emu::Emu;
     use crate::simd::Job;
     let mut rng = Rng(0x7e5);
-    for ways in 1..=8 {
-        for blocks in 0..=3 {
-            let mut states: Vec<State> = (0..ways).map(|_| rng.bytes(128).try_into().expect("128")).collect();
-            let msgs: Vec<Vec<u8>> = (0..ways).map(|_| rng.bytes(64 * blocks)).collect();
-            let mut want = states.clone();
-            for (s, m) in want.iter_mut().zip(&msgs) {
-                (reference::KERNEL.compress)(8, s, m);
+    for cols in [8, 16] {
+        let bb = 8 * cols;
+        for k in 1..=ways(cols) {
+            for blocks in 0..=3 {
+                let mut states: Vec<State> = (0..k).map(|_| rng.bytes(128).try_into().expect("128")).collect();
+                let msgs: Vec<Vec<u8>> = (0..k).map(|_| rng.bytes(bb * blocks)).collect();
+                let mut want = states.clone();
+                for (s, m) in want.iter_mut().zip(&msgs) {
+                    (reference::KERNEL.compress)(cols, s, m);
+                }
+                let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
+                On(Emu::<64>, CompressRows { cols, states: &mut states, blocks: &refs }).run();
+                for q in 0..k {
+                    assert_eq!(states[q][..bb], want[q][..bb], "{cols} columns: state {q} of {k}, {blocks} blocks");
+                }
             }
-            let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
-            On(Emu::<64>, CompressRows { states: &mut states, blocks: &refs }).run();
-            for k in 0..ways {
-                assert_eq!(states[k][..64], want[k][..64], "state {k} of {ways}, {blocks} blocks");
+            let mut hs: Vec<State> = (0..k).map(|_| rng.bytes(128).try_into().expect("128")).collect();
+            let mut want = hs.clone();
+            for w in want.iter_mut() {
+                (reference::KERNEL.output)(cols, w);
+            }
+            On(Emu::<64>, OutputRows { cols, states: &mut hs }).run();
+            for q in 0..k {
+                assert_eq!(hs[q][..bb], want[q][..bb], "{cols} columns: output of state {q} of {k}");
             }
         }
-        let mut hs: Vec<State> = (0..ways).map(|_| rng.bytes(128).try_into().expect("128")).collect();
-        let mut want = hs.clone();
-        for w in want.iter_mut() {
-            (reference::KERNEL.output)(8, w);
-        }
-        On(Emu::<64>, OutputRows { states: &mut hs }).run();
-        for k in 0..ways {
-            assert_eq!(hs[k][..64], want[k][..64], "output of state {k} of {ways}");
+    }
+}
+
+/// Whole digests through the row-layout kernel on the emulated machine
+/// (padding, compressions and the output transformation as `digest_many`
+/// runs them), against `reference`: Kupyna-384 and -512 of 1 to 4
+/// messages of one length, 0 to 300 bytes.
+#[test]
+fn rows_kernel_digests_on_the_emulator() {
+    use super::rows::{CompressRows, OutputRows};
+    use super::job_on::On;
+    use crate::simd::emu::Emu;
+    use crate::simd::Job;
+    let mut rng = Rng(0x1024);
+    for d in [48, 64] {
+        let cols = cols_for(d);
+        let bb = 8 * cols;
+        for len in [0, 1, 115, 116, 127, 128, 300] {
+            for k in 1..=4 {
+                let msgs: Vec<Vec<u8>> = (0..k).map(|_| rng.bytes(len)).collect();
+                let mut tails = vec![[0u8; 256]; k];
+                let mut padded = Vec::new();
+                for (m, t) in msgs.iter().zip(tails.iter_mut()) {
+                    let whole = len / bb * bb;
+                    let n = pad_tail(&m[whole..], len as u128, bb, t);
+                    padded.push([&m[..whole], &t[..n]].concat());
+                }
+                let mut states = vec![initial_state(cols); k];
+                let refs: Vec<&[u8]> = padded.iter().map(Vec::as_slice).collect();
+                On(Emu::<64>, CompressRows { cols, states: &mut states, blocks: &refs }).run();
+                On(Emu::<64>, OutputRows { cols, states: &mut states }).run();
+                for (q, m) in msgs.iter().enumerate() {
+                    assert_eq!(states[q][bb - d..bb], hash(d, m, "reference")[..], "{d}-byte digest {q} of {k}, {len} bytes");
+                }
+            }
         }
     }
 }
@@ -567,5 +608,39 @@ fn kupyna_call_cost() {
             }
             println!("{b:12} cols {cols}: compress {c}, output {o}, Core::new {n}; 64-byte message {whole} (update {upd}, finalize {fin}) ticks");
         }
+    }
+}
+
+/// Ticks of the compressions of 1 to 8 states of 1024 bits (16 blocks
+/// each) in the row layout and in the natural one (runs of up to 4 each),
+/// to place `avx512_gfni::ROWS_FROM_1024`. `cargo test --release --
+/// --ignored --nocapture kupyna_rows_from`.
+#[cfg(target_arch = "x86_64")]
+#[test]
+#[ignore]
+fn kupyna_rows_from() {
+    use super::avx512_gfni::{Compress, LANES};
+    use super::job_on::On;
+    use super::rows::{ways, CompressRows};
+    use crate::simd::{Avx512Gfni, Machine, Zmm};
+    let Some(m) = Zmm::<Avx512Gfni>::detect() else {
+        println!("no avx512-gfni");
+        return;
+    };
+    let blocks: Vec<Vec<u8>> = (0..8).map(|i| vec![i as u8; 16 * 128]).collect();
+    let refs: Vec<&[u8]> = blocks.iter().map(Vec::as_slice).collect();
+    let mut states = vec![initial_state(16); 8];
+    for k in 1..=8 {
+        let rows = crate::hazmat::best_ticks(200, || {
+            for (s, b) in states[..k].chunks_mut(ways(16)).zip(refs[..k].chunks(ways(16))) {
+                m.vectorize(On(m, CompressRows { cols: 16, states: s, blocks: b }));
+            }
+        });
+        let natural = crate::hazmat::best_ticks(200, || {
+            for (s, b) in states[..k].chunks_mut(LANES).zip(refs[..k].chunks(LANES)) {
+                m.vectorize(On(m, Compress { cols: 16, states: s, blocks: b }));
+            }
+        });
+        println!("{k} states x 16 blocks of 128 bytes: rows {rows}, natural {natural} ticks");
     }
 }
