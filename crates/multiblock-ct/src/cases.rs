@@ -576,12 +576,16 @@ fn hash_cases(selection: Selection, cases: &mut Vec<Case>, skipped: &mut Vec<Ski
                 continue;
             }
             let lengths = match selection {
-                // Kupyna with 512-bit states on a backend of 5 ways or more:
-                // eight messages, so that `digest_many` takes the row-layout
-                // kernel (groups of 5 or more). None empty: each digest must
-                // come from secret bytes.
-                Selection::ConstantTime if matches!(id, HashId::Kupyna { .. }) && id.block_bytes() == 64 && info.ways >= 5 => {
-                    vec![1, 2 * id.block_bytes() + 3, 2, 5, 17, 63, 64, 65]
+                // Kupyna on a backend of 5 ways or more: enough messages
+                // that `digest_many` takes the row-layout kernel (groups of
+                // 5 or more 512-bit states, 3 or more 1024-bit ones). None
+                // empty: each digest must come from secret bytes.
+                Selection::ConstantTime if matches!(id, HashId::Kupyna { .. }) && info.ways >= 5 => {
+                    if id.block_bytes() == 64 {
+                        vec![1, 2 * id.block_bytes() + 3, 2, 5, 17, 63, 64, 65]
+                    } else {
+                        vec![1, 2 * id.block_bytes() + 3, 2, 130]
+                    }
                 }
                 Selection::ConstantTime => vec![1, 2 * id.block_bytes() + 3],
                 Selection::Leaky => vec![1],
