@@ -142,27 +142,14 @@ fn output_gfni(cols: usize, h: &mut State) {
     m.vectorize(On(m, Output::<ByGfni, 1> { cols, h, products: PhantomData }))
 }
 
-/// Two messages at once (one alone by `compress`).
 #[cfg(target_arch = "x86_64")]
 fn compress_many_gfni(cols: usize, states: &mut [State], blocks: &[&[u8]]) {
-    let m = YG::detect().expect("the backend is chosen only where the CPU runs it");
-    for (hs, bs) in states.chunks_mut(2).zip(blocks.chunks(2)) {
-        match hs.len() {
-            2 => m.vectorize(On(m, CompressPair::<ByGfni> { cols, states: hs, blocks: bs, products: PhantomData })),
-            _ => compress_gfni(cols, &mut hs[0], bs[0]),
-        }
-    }
+    compress_in_pairs::<YG, ByGfni>(cols, states, blocks)
 }
 
 #[cfg(target_arch = "x86_64")]
 fn output_many_gfni(cols: usize, states: &mut [State]) {
-    let m = YG::detect().expect("the backend is chosen only where the CPU runs it");
-    for hs in states.chunks_mut(2) {
-        match hs.len() {
-            2 => m.vectorize(On(m, OutputPair::<ByGfni> { cols, states: hs, products: PhantomData })),
-            _ => output_gfni(cols, &mut hs[0]),
-        }
-    }
+    output_in_pairs::<YG, ByGfni>(cols, states)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -177,25 +164,37 @@ fn output_avx2(cols: usize, h: &mut State) {
     m.vectorize(On(m, Output::<ByDoubling, 1> { cols, h, products: PhantomData }))
 }
 
-/// As [`compress_many_gfni`].
 #[cfg(target_arch = "x86_64")]
 fn compress_many_avx2(cols: usize, states: &mut [State], blocks: &[&[u8]]) {
-    let m = Y::detect().expect("the backend is chosen only where the CPU runs it");
-    for (hs, bs) in states.chunks_mut(2).zip(blocks.chunks(2)) {
-        match hs.len() {
-            2 => m.vectorize(On(m, CompressPair::<ByDoubling> { cols, states: hs, blocks: bs, products: PhantomData })),
-            _ => compress_avx2(cols, &mut hs[0], bs[0]),
-        }
-    }
+    compress_in_pairs::<Y, ByDoubling>(cols, states, blocks)
 }
 
 #[cfg(target_arch = "x86_64")]
 fn output_many_avx2(cols: usize, states: &mut [State]) {
-    let m = Y::detect().expect("the backend is chosen only where the CPU runs it");
+    output_in_pairs::<Y, ByDoubling>(cols, states)
+}
+
+/// `digest_many`'s compressions two messages at once, one per register
+/// set (a last one alone).
+#[cfg(target_arch = "x86_64")]
+fn compress_in_pairs<M: Machine + Simd, P: Products<M>>(cols: usize, states: &mut [State], blocks: &[&[u8]]) {
+    let m = M::detect().expect("the backend is chosen only where the CPU runs it");
+    for (hs, bs) in states.chunks_mut(2).zip(blocks.chunks(2)) {
+        match hs {
+            [h] => m.vectorize(On(m, Compress::<P, 1> { cols, h, blocks: bs[0], products: PhantomData })),
+            _ => m.vectorize(On(m, CompressPair::<P> { cols, states: hs, blocks: bs, products: PhantomData })),
+        }
+    }
+}
+
+/// `digest_many`'s output transformations, two states at once.
+#[cfg(target_arch = "x86_64")]
+fn output_in_pairs<M: Machine + Simd, P: Products<M>>(cols: usize, states: &mut [State]) {
+    let m = M::detect().expect("the backend is chosen only where the CPU runs it");
     for hs in states.chunks_mut(2) {
-        match hs.len() {
-            2 => m.vectorize(On(m, OutputPair::<ByDoubling> { cols, states: hs, products: PhantomData })),
-            _ => output_avx2(cols, &mut hs[0]),
+        match hs {
+            [h] => m.vectorize(On(m, Output::<P, 1> { cols, h, products: PhantomData })),
+            _ => m.vectorize(On(m, OutputPair::<P> { cols, states: hs, products: PhantomData })),
         }
     }
 }
