@@ -79,13 +79,14 @@
 //! products and 3 rotations fewer against 9 ops of doublings per
 //! register, beside ≈ 60 shuffles.
 //!
-//! `digest_many` runs two messages at once (`CompressPair`: message j in
-//! register set j, each step of a round on both sets before the next):
-//! 64 messages of 1 KiB of Kupyna-256 13.0 → 12.0 ticks per byte on
-//! `avx2-gfni`, Kupyna-512 on `avx2` 23.1 → 21.8 (Zen 4, runs with and
-//! without it). So
-//! the pipes, not one message's latency, bound it: a second message fills
-//! only the gaps between a round's steps.
+//! `digest_many` runs two messages of the 512-bit state at once
+//! (`CompressPair`: message j in register set j, each step of a round on
+//! both sets before the next): 64 messages of 1 KiB of Kupyna-256 13.0 →
+//! 12.0 ticks per byte on `avx2-gfni` (Zen 4), 15.8 → 14.8 on `avx2`
+//! (Zen 3), runs with and without it. So the pipes, not one message's
+//! latency, bound it: a second message fills only the gaps between a
+//! round's steps. Two 1024-bit states do not fit the 16 ymm registers
+//! (see [`compress_in_pairs`]); they run one at a time.
 //!
 //! Not done: ShiftBytes folded into the transposes'
 //! last `vpshufb` (4 of the 128 shuffles); the row-sliced layout of
@@ -174,27 +175,40 @@ fn output_many_avx2(cols: usize, states: &mut [State]) {
     output_in_pairs::<Y, ByDoubling>(cols, states)
 }
 
-/// `digest_many`'s compressions two messages at once, one per register
-/// set (a last one alone).
+/// `digest_many`'s compressions: 512-bit states two messages at once, one
+/// per register set (a last one alone); 1024-bit states one at a time.
+///
+/// Two 1024-bit states fill all 16 ymm registers before any temporary, and
+/// the spills cost more than the overlap gains: 64 messages of 1 KiB of
+/// Kupyna-512 on `avx2` took 30.7 ticks per byte in pairs against 24.9
+/// one at a time on Zen 3 (and gained only 6% on Zen 4).
 #[cfg(target_arch = "x86_64")]
 fn compress_in_pairs<M: Machine + Simd, P: Products<M>>(cols: usize, states: &mut [State], blocks: &[&[u8]]) {
     let m = M::detect().expect("the backend is chosen only where the CPU runs it");
     for (hs, bs) in states.chunks_mut(2).zip(blocks.chunks(2)) {
         match hs {
-            [h] => m.vectorize(On(m, Compress::<P, 1> { cols, h, blocks: bs[0], products: PhantomData })),
-            _ => m.vectorize(On(m, CompressPair::<P> { cols, states: hs, blocks: bs, products: PhantomData })),
+            [h0, h1] if cols == COLS_512 => m.vectorize(On(m, CompressPair::<P> { states: [h0, h1], blocks: [bs[0], bs[1]], products: PhantomData })),
+            _ => {
+                for (h, blocks) in hs.iter_mut().zip(bs) {
+                    m.vectorize(On(m, Compress::<P, 1> { cols, h, blocks, products: PhantomData }))
+                }
+            }
         }
     }
 }
 
-/// `digest_many`'s output transformations, two states at once.
+/// `digest_many`'s output transformations, paired as in [`compress_in_pairs`].
 #[cfg(target_arch = "x86_64")]
 fn output_in_pairs<M: Machine + Simd, P: Products<M>>(cols: usize, states: &mut [State]) {
     let m = M::detect().expect("the backend is chosen only where the CPU runs it");
     for hs in states.chunks_mut(2) {
         match hs {
-            [h] => m.vectorize(On(m, Output::<P, 1> { cols, h, products: PhantomData })),
-            _ => m.vectorize(On(m, OutputPair::<P> { cols, states: hs, products: PhantomData })),
+            [h0, h1] if cols == COLS_512 => m.vectorize(On(m, OutputPair::<P> { states: [h0, h1], products: PhantomData })),
+            _ => {
+                for h in hs {
+                    m.vectorize(On(m, Output::<P, 1> { cols, h, products: PhantomData }))
+                }
+            }
         }
     }
 }
@@ -548,85 +562,66 @@ fn output_state<M: Simd, P: Products<M>, const R: usize, const K: usize>(m: M, h
     buf[..].zeroize();
 }
 
-/// h_j ← T⊕(h_j ⊕ m_j) ⊕ T+(m_j) ⊕ h_j for two messages, one block m_j
-/// each, message j in register set j (ymm): `digest_many`'s pairs.
+/// h_j ← T⊕(h_j ⊕ m_j) ⊕ T+(m_j) ⊕ h_j for two 512-bit states, one
+/// block m_j each, message j in register set j (ymm): `digest_many`'s pairs.
 pub(crate) struct CompressPair<'a, P> {
-    pub(crate) cols: usize,
-    pub(crate) states: &'a mut [State],
-    pub(crate) blocks: &'a [&'a [u8]],
+    pub(crate) states: [&'a mut State; 2],
+    pub(crate) blocks: [&'a [u8]; 2],
     pub(crate) products: PhantomData<P>,
 }
 
 impl<M: Simd, P: Products<M>> JobOn<M> for CompressPair<'_, P> {
     #[inline(always)]
     fn run_on(self, m: M) {
-        if self.cols == COLS_512 {
-            compress_pair::<M, P, 1>(m, self.states, self.blocks)
-        } else {
-            compress_pair::<M, P, 2>(m, self.states, self.blocks)
+        let n = 64;
+        // Per message j at 2n·j: (h ⊕ m ‖ m) in, (T⊕ ‖ T+) out.
+        let mut buf = [0u8; 256];
+        for (j, (h, blk)) in self.states.iter().zip(self.blocks).enumerate() {
+            for k in (0..n).step_by(M::BYTES) {
+                let v = m.load(&blk[k..]);
+                m.store(m.xor(m.load(&h[k..]), v), &mut buf[2 * n * j + k..]);
+                m.store(v, &mut buf[2 * n * j + n + k..]);
+            }
         }
+        let mut x = load::<M, 1, 2>(m, &buf);
+        permute::<M, P, 1, 2>(m, &mut x);
+        store::<M, 1, 2>(m, &x, &mut buf);
+        for (j, h) in self.states.into_iter().enumerate() {
+            for k in (0..n).step_by(M::BYTES) {
+                let v = m.xor3(m.load(&h[k..]), m.load(&buf[2 * n * j + k..]), m.load(&buf[2 * n * j + n + k..]));
+                m.store(v, &mut h[k..]);
+            }
+        }
+        buf[..].zeroize();
     }
 }
 
-#[inline(always)]
-fn compress_pair<M: Simd, P: Products<M>, const R: usize>(m: M, hs: &mut [State], blocks: &[&[u8]]) {
-    let n = 64 * R;
-    // Per message j at 2n·j: (h ⊕ m ‖ m) in, (T⊕ ‖ T+) out.
-    let mut buf = [0u8; 512];
-    for (j, (h, blk)) in hs.iter().zip(blocks).enumerate().take(2) {
-        for k in (0..n).step_by(M::BYTES) {
-            let v = m.load(&blk[k..]);
-            m.store(m.xor(m.load(&h[k..]), v), &mut buf[2 * n * j + k..]);
-            m.store(v, &mut buf[2 * n * j + n + k..]);
-        }
-    }
-    let mut x = load::<M, R, 2>(m, &buf);
-    permute::<M, P, R, 2>(m, &mut x);
-    store::<M, R, 2>(m, &x, &mut buf);
-    for (j, h) in hs.iter_mut().enumerate().take(2) {
-        for k in (0..n).step_by(M::BYTES) {
-            let v = m.xor3(m.load(&h[k..]), m.load(&buf[2 * n * j + k..]), m.load(&buf[2 * n * j + n + k..]));
-            m.store(v, &mut h[k..]);
-        }
-    }
-    buf[..].zeroize();
-}
-
-/// h_j ← T⊕(h_j) ⊕ h_j for two states, state j in register set j (ymm).
+/// h_j ← T⊕(h_j) ⊕ h_j for two 512-bit states, state j in register set j
+/// (ymm).
 pub(crate) struct OutputPair<'a, P> {
-    pub(crate) cols: usize,
-    pub(crate) states: &'a mut [State],
+    pub(crate) states: [&'a mut State; 2],
     pub(crate) products: PhantomData<P>,
 }
 
 impl<M: Simd, P: Products<M>> JobOn<M> for OutputPair<'_, P> {
     #[inline(always)]
     fn run_on(self, m: M) {
-        if self.cols == COLS_512 {
-            output_pair::<M, P, 1>(m, self.states)
-        } else {
-            output_pair::<M, P, 2>(m, self.states)
+        let n = 64;
+        // (h_j ‖ h_j) at 2n·j: lane 1 runs T+ on a copy, unused.
+        let mut buf = [0u8; 256];
+        for (j, h) in self.states.iter().enumerate() {
+            buf[2 * n * j..2 * n * j + n].copy_from_slice(&h[..n]);
+            buf[2 * n * j + n..2 * n * (j + 1)].copy_from_slice(&h[..n]);
         }
-    }
-}
-
-#[inline(always)]
-fn output_pair<M: Simd, P: Products<M>, const R: usize>(m: M, hs: &mut [State]) {
-    let n = 64 * R;
-    // (h_j ‖ h_j) at 2n·j: lane 1 runs T+ on a copy, unused.
-    let mut buf = [0u8; 512];
-    for (j, h) in hs.iter().enumerate().take(2) {
-        buf[2 * n * j..2 * n * j + n].copy_from_slice(&h[..n]);
-        buf[2 * n * j + n..2 * n * (j + 1)].copy_from_slice(&h[..n]);
-    }
-    let mut x = load::<M, R, 2>(m, &buf);
-    permute::<M, P, R, 2>(m, &mut x);
-    store::<M, R, 2>(m, &x, &mut buf);
-    for (j, h) in hs.iter_mut().enumerate().take(2) {
-        for k in (0..n).step_by(M::BYTES) {
-            let v = m.xor(m.load(&h[k..]), m.load(&buf[2 * n * j + k..]));
-            m.store(v, &mut h[k..]);
+        let mut x = load::<M, 1, 2>(m, &buf);
+        permute::<M, P, 1, 2>(m, &mut x);
+        store::<M, 1, 2>(m, &x, &mut buf);
+        for (j, h) in self.states.into_iter().enumerate() {
+            for k in (0..n).step_by(M::BYTES) {
+                let v = m.xor(m.load(&h[k..]), m.load(&buf[2 * n * j + k..]));
+                m.store(v, &mut h[k..]);
+            }
         }
+        buf[..].zeroize();
     }
-    buf[..].zeroize();
 }

@@ -451,6 +451,38 @@ fn avx2_and_ssse3_kernels_on_the_emulator() {
     }
 }
 
+/// `digest_many`'s AVX2 pairs (two 512-bit states, one per register set) on
+/// the emulated 32-byte machine, with GFNI products and with doublings,
+/// against `reference`: one block each, and the output transformation.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn avx2_pair_kernels_on_the_emulator() {
+    use super::avx2::{ByDoubling, ByGfni, CompressPair, OutputPair, Products};
+    use super::job_on::On;
+    use crate::simd::emu::Emu;
+    use crate::simd::Job;
+    use core::marker::PhantomData;
+    fn check<P: Products<Emu<32>>>(rng: &mut Rng, what: &str) {
+        let (h0, h1): (State, State) = (rng.bytes(128).try_into().expect("128"), rng.bytes(128).try_into().expect("128"));
+        let (m0, m1) = (rng.bytes(64), rng.bytes(64));
+        let (mut w0, mut w1) = (h0, h1);
+        (reference::KERNEL.compress)(8, &mut w0, &m0);
+        (reference::KERNEL.compress)(8, &mut w1, &m1);
+        let (mut g0, mut g1) = (h0, h1);
+        On(Emu::<32>, CompressPair::<P> { states: [&mut g0, &mut g1], blocks: [&m0, &m1], products: PhantomData }).run();
+        assert_eq!((g0[..64].to_vec(), g1[..64].to_vec()), (w0[..64].to_vec(), w1[..64].to_vec()), "compress pair, {what}");
+        (reference::KERNEL.output)(8, &mut w0);
+        (reference::KERNEL.output)(8, &mut w1);
+        On(Emu::<32>, OutputPair::<P> { states: [&mut g0, &mut g1], products: PhantomData }).run();
+        assert_eq!((g0[..64].to_vec(), g1[..64].to_vec()), (w0[..64].to_vec(), w1[..64].to_vec()), "output pair, {what}");
+    }
+    let mut rng = Rng(0xa43);
+    for _ in 0..3 {
+        check::<ByGfni>(&mut rng, "GFNI products");
+        check::<ByDoubling>(&mut rng, "doublings");
+    }
+}
+
 /// The NEON kernel on the emulated 16-byte machine (so on any CPU) against
 /// `reference`: several blocks, and the output transformation, for both
 /// state sizes.
