@@ -12,7 +12,7 @@
 //! 178 per register of mixed rows).
 
 use super::constants::{SBOX, SBOX_INV};
-use crate::simd::Simd;
+use crate::simd::{CrossLanes, Simd};
 
 /// A constant of one 16-byte lane, repeated for both ymm lanes (an xmm
 /// machine loads the first 16 bytes).
@@ -98,6 +98,62 @@ pub(crate) fn from_rows<M: Simd>(m: M, y: [M::V; 4]) -> [M::V; 4] {
     transpose_dwords(m, shuffle_each(m, y, &ROWS_OUT_INV), &GATHER_INV)
 }
 
+/// One 64-byte chunk in two ymm registers (lanes: pieces 0 | 2 and 1 | 3,
+/// `load_lanes` at a stride of 32) → rows: lane L of register r = [row
+/// 2r + L | row 2r + L + 4], 8 columns each, so each lane holds one S-box
+/// class. The dword unpacks of [`to_rows`] leave each lane two pieces'
+/// dwords for two classes; `vpermq` gathers one class's four into a lane.
+/// 8 instructions where [`to_rows`] takes 16 for two chunks.
+#[inline(always)]
+pub(crate) fn to_rows_packed<M: CrossLanes>(m: M, x: [M::V; 2]) -> [M::V; 2] {
+    const CLASS_PER_LANE: i32 = 0b11_01_10_00;
+    let idx = m.load(&GATHER);
+    let (a, b) = (m.shuffle8(x[0], idx), m.shuffle8(x[1], idx));
+    let out = m.load(&ROWS_OUT);
+    [
+        m.shuffle8(m.permute64::<CLASS_PER_LANE>(m.unpack_lo::<4>(a, b)), out),
+        m.shuffle8(m.permute64::<CLASS_PER_LANE>(m.unpack_hi::<4>(a, b)), out),
+    ]
+}
+
+/// Rows → the two-register layout (the inverse of [`to_rows_packed`]):
+/// `vpermq` back, then the dword unpacks undone by `vpshufd` and qword
+/// unpacks.
+#[inline(always)]
+pub(crate) fn from_rows_packed<M: CrossLanes>(m: M, y: [M::V; 2]) -> [M::V; 2] {
+    const CLASS_PER_LANE: i32 = 0b11_01_10_00;
+    let out = m.load(&ROWS_OUT_INV);
+    let u = m.shuffle32::<CLASS_PER_LANE>(m.permute64::<CLASS_PER_LANE>(m.shuffle8(y[0], out)));
+    let v = m.shuffle32::<CLASS_PER_LANE>(m.permute64::<CLASS_PER_LANE>(m.shuffle8(y[1], out)));
+    let idx = m.load(&GATHER_INV);
+    [m.shuffle8(m.unpack_lo::<8>(u, v), idx), m.shuffle8(m.unpack_hi::<8>(u, v), idx)]
+}
+
+/// Per-lane S-box rows for [`to_rows_packed`]'s registers: `[r]`, lane L
+/// π_{2r+L}'s rows (or their inverses').
+#[repr(align(32))]
+pub(crate) struct PackedRows(pub(crate) [[Lane; 16]; 2]);
+
+const fn packed_rows(rows: &Rows) -> PackedRows {
+    let mut t = [[[0u8; 32]; 16]; 2];
+    let mut r = 0;
+    while r < 2 {
+        let mut h = 0;
+        while h < 16 {
+            let mut b = 0;
+            while b < 32 {
+                t[r][h][b] = rows.0[2 * r + b / 16][h][b];
+                b += 1;
+            }
+            h += 1;
+        }
+        r += 1;
+    }
+    PackedRows(t)
+}
+
+pub(crate) static ENC_ROWS_PACKED: PackedRows = packed_rows(&ENC_ROWS);
+
 /// One S-box (`t`: π_a or π_a⁻¹ as rows) on every byte; see the module
 /// comment. One register at a time: two (sharing the table loads) spilled
 /// the 16 ymm registers, which cost more than the 16 loads saved.
@@ -147,6 +203,26 @@ mod tests {
             }
         }
         assert_eq!(from_rows(m, rows), regs);
+    }
+
+    /// The two-register transposes against [`to_rows`] on 16-byte
+    /// registers, lane by lane, and back; the per-lane S-box tables.
+    #[test]
+    fn packed_transposes_and_sboxes() {
+        let state: [u8; 64] = core::array::from_fn(|i| (i * 73 + 5) as u8);
+        let pieces: [[u8; 16]; 4] = core::array::from_fn(|p| state[16 * p..16 * p + 16].try_into().expect("16"));
+        let rows = to_rows(Emu::<16>, pieces);
+        let x: [[u8; 32]; 2] = core::array::from_fn(|r| core::array::from_fn(|i| pieces[r + 2 * (i / 16)][i % 16]));
+        let packed = to_rows_packed(Emu::<32>, x);
+        for r in 0..2 {
+            for lane in 0..2 {
+                assert_eq!(packed[r][16 * lane..16 * lane + 16], rows[2 * r + lane], "register {r} lane {lane}");
+                let sboxed = sbox(Emu::<32>, packed[r], &ENC_ROWS_PACKED.0[r]);
+                let want: Vec<u8> = packed[r][16 * lane..16 * lane + 16].iter().map(|&b| SBOX[2 * r + lane][b as usize]).collect();
+                assert_eq!(sboxed[16 * lane..16 * lane + 16], want[..], "S-box of register {r} lane {lane}");
+            }
+        }
+        assert_eq!(from_rows_packed(Emu::<32>, packed), x);
     }
 
     #[test]

@@ -104,8 +104,8 @@ use super::Kernel;
 #[cfg(target_arch = "x86_64")]
 use crate::backend::{Backend, BackendInfo};
 use crate::kalyna::pair_sum::{M4, M5, M6, M7, M8};
-use crate::kalyna::nibble::{from_rows, sbox, to_rows, Lane, ENC_ROWS};
-use crate::simd::{Gfni, Simd};
+use crate::kalyna::nibble::{from_rows, from_rows_packed, sbox, to_rows, to_rows_packed, Lane, ENC_ROWS, ENC_ROWS_PACKED};
+use crate::simd::{CrossLanes, Gfni, Simd};
 #[cfg(target_arch = "x86_64")]
 use crate::simd::{Avx2, Avx2Gfni, Machine, Ymm};
 use zeroize::Zeroize;
@@ -139,8 +139,7 @@ fn compress_gfni(cols: usize, h: &mut State, blocks: &[u8]) {
 
 #[cfg(target_arch = "x86_64")]
 fn output_gfni(cols: usize, h: &mut State) {
-    let m = YG::detect().expect("the backend is chosen only where the CPU runs it");
-    m.vectorize(On(m, Output::<ByGfni, 1> { cols, h, products: PhantomData }))
+    output_one::<YG, ByGfni>(cols, h)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -161,8 +160,7 @@ fn compress_avx2(cols: usize, h: &mut State, blocks: &[u8]) {
 
 #[cfg(target_arch = "x86_64")]
 fn output_avx2(cols: usize, h: &mut State) {
-    let m = Y::detect().expect("the backend is chosen only where the CPU runs it");
-    m.vectorize(On(m, Output::<ByDoubling, 1> { cols, h, products: PhantomData }))
+    output_one::<Y, ByDoubling>(cols, h)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -197,16 +195,30 @@ fn compress_in_pairs<M: Machine + Simd, P: Products<M>>(cols: usize, states: &mu
     }
 }
 
-/// `digest_many`'s output transformations, paired as in [`compress_in_pairs`].
+/// One output transformation: T⊕ alone, every lane busy: a 512-bit state
+/// in 2 ymm (rows by lane-crossing transposes), a 1024-bit one in 4 (its
+/// halves in the two lanes).
 #[cfg(target_arch = "x86_64")]
-fn output_in_pairs<M: Machine + Simd, P: Products<M>>(cols: usize, states: &mut [State]) {
+fn output_one<M: Machine + Simd + CrossLanes, P: Products<M>>(cols: usize, h: &mut State) {
+    let m = M::detect().expect("the backend is chosen only where the CPU runs it");
+    if cols == COLS_512 {
+        m.vectorize(On(m, OutputPacked::<P> { h, products: PhantomData }))
+    } else {
+        m.vectorize(On(m, OutputHalves::<P> { h, products: PhantomData }))
+    }
+}
+
+/// `digest_many`'s output transformations: 512-bit states two at once,
+/// one per lane; 1024-bit ones one at a time in halves.
+#[cfg(target_arch = "x86_64")]
+fn output_in_pairs<M: Machine + Simd + CrossLanes, P: Products<M>>(cols: usize, states: &mut [State]) {
     let m = M::detect().expect("the backend is chosen only where the CPU runs it");
     for hs in states.chunks_mut(2) {
         match hs {
             [h0, h1] if cols == COLS_512 => m.vectorize(On(m, OutputPair::<P> { states: [h0, h1], products: PhantomData })),
             _ => {
                 for h in hs {
-                    m.vectorize(On(m, Output::<P, 1> { cols, h, products: PhantomData }))
+                    output_one::<M, P>(cols, h)
                 }
             }
         }
@@ -291,35 +303,66 @@ impl<M: Simd> Products<M> for ByDoubling {
     }
 }
 
-/// Round constants per register: `[state size][round][register]`, T⊕'s
-/// (XOR, lane 0; lane 1 zero) and T+'s (added, lane 1; lane 0 zero).
-#[repr(align(32))]
-struct Constants([[[Lane; 8]; 14]; 2]);
+/// Round constants per register, `[round][register]`.
+type RoundTable = [[Lane; 8]; 14];
 
-const fn round_constants(cols: usize, plus: bool) -> [[Lane; 8]; 14] {
+/// Round constants per register: lane L of register p holds those of
+/// columns c + 2p and c + 2p + 1 where `lanes[L]` is `Some(c)`, zeros where
+/// `None`; T+'s (added) if `plus`, else T⊕'s (XORed).
+const fn round_constants(cols: usize, plus: bool, lanes: [Option<usize>; 2]) -> RoundTable {
     let mut t = [[[0u8; 32]; 8]; 14];
     let mut r = 0;
     while r < rounds(cols) {
-        let mut j = 0;
-        while j < cols {
-            let w = if plus { add_constant(j, cols, r) } else { xor_constant(j, r) as u64 };
-            let b = w.to_le_bytes();
-            let at = if plus { 16 } else { 0 } + 8 * (j % 2);
-            let mut k = 0;
-            while k < 8 {
-                t[r][j / 2][at + k] = b[k];
-                k += 1;
+        let mut lane = 0;
+        while lane < 2 {
+            if let Some(c) = lanes[lane] {
+                let mut j = c;
+                while j < cols {
+                    let w = if plus { add_constant(j, cols, r) } else { xor_constant(j, r) as u64 };
+                    let b = w.to_le_bytes();
+                    let (p, at) = ((j - c) / 2, 16 * lane + 8 * ((j - c) % 2));
+                    let mut k = 0;
+                    while k < 8 {
+                        t[r][p][at + k] = b[k];
+                        k += 1;
+                    }
+                    j += 1;
+                }
             }
-            j += 1;
+            lane += 1;
         }
         r += 1;
     }
     t
 }
 
-/// `[512-bit, 1024-bit]`.
-static XOR_RC: Constants = Constants([round_constants(8, false), round_constants(16, false)]);
-static ADD_RC: Constants = Constants([round_constants(8, true), round_constants(16, true)]);
+#[repr(align(32))]
+struct Aligned<T>(T);
+
+/// T⊕'s (XOR, lane 0) and T+'s (added, lane 1) beside each other: one
+/// compression, `[512-bit, 1024-bit]`.
+static XOR_RC: Aligned<[RoundTable; 2]> = Aligned([round_constants(8, false, [Some(0), None]), round_constants(16, false, [Some(0), None])]);
+static ADD_RC: Aligned<[RoundTable; 2]> = Aligned([round_constants(8, true, [None, Some(0)]), round_constants(16, true, [None, Some(0)])]);
+/// T⊕ in both lanes: the output transformations of two 512-bit states.
+static XOR_TWO_STATES: Aligned<RoundTable> = Aligned(round_constants(8, false, [Some(0), Some(0)]));
+/// T⊕ of one 512-bit state in two registers: columns 0..4 in lane 0, 4..8
+/// in lane 1 (register p: columns 2p, 2p + 1 and 4 + 2p, 5 + 2p).
+static XOR_PACKED: Aligned<RoundTable> = Aligned(round_constants(8, false, [Some(0), Some(4)]));
+/// T⊕ of one 1024-bit state, columns 0..8 in lane 0 and 8..16 in lane 1.
+static XOR_HALVES: Aligned<RoundTable> = Aligned(round_constants(16, false, [Some(0), Some(8)]));
+
+/// What a permutation adds and XORs in each round.
+#[derive(Clone, Copy)]
+struct RoundConstants {
+    /// Added mod 2^64 per 64-bit element (T+), if any.
+    add: Option<&'static RoundTable>,
+    xor: &'static RoundTable,
+}
+
+/// T⊕ and T+ of one compression of R groups (lane 0 and lane 1).
+fn compression_constants<const R: usize>() -> RoundConstants {
+    RoundConstants { add: Some(&ADD_RC.0[R - 1]), xor: &XOR_RC.0[R - 1] }
+}
 
 /// ShiftBytes on the row registers of the 512-bit state: lane half 0 is
 /// row a, half 1 row a + 4 (8 columns each); column c ← column c − δ.
@@ -381,31 +424,131 @@ fn sub_shift16<M: Simd, const A: usize>(m: M, y: &[[M::V; 4]; 2], z: &mut [[M::V
     z[1][A] = m.unpack_hi::<8>(u, v);
 }
 
+/// ShiftBytes on whole rows of a 1024-bit state held in halves (lane L of
+/// row register a: row a ‖ row a + 4 of columns 8L..8L + 8): `[a]`, lane 0
+/// row a's rotation, lane 1 row a + 4's.
+#[repr(align(32))]
+struct ShiftsHalves([Lane; 4]);
+
+static SHIFT_HALVES: ShiftsHalves = {
+    let mut t = [[0u8; 32]; 4];
+    let mut a = 0;
+    while a < 4 {
+        let mut b = 0;
+        while b < 32 {
+            t[a][b] = SHIFT16.0[a + 4 * (b / 16)][b];
+            b += 1;
+        }
+        a += 1;
+    }
+    ShiftsHalves(t)
+};
+
+/// SubBytes and ShiftBytes on row register a of a 1024-bit state in halves:
+/// `vpermq` gathers row a whole into lane 0 and row a + 4 into lane 1
+/// (64-bit words 0, 2 | 1, 3), and the same order puts them back.
+#[inline(always)]
+fn sub_shift_halves<M: Simd + CrossLanes, const A: usize>(m: M, y: M::V) -> M::V {
+    const WHOLE_ROWS: i32 = 0b11_01_10_00;
+    let rows = sbox(m, m.permute64::<WHOLE_ROWS>(y), &ENC_ROWS.0[A]);
+    m.permute64::<WHOLE_ROWS>(m.shuffle8(rows, m.load(&SHIFT_HALVES.0[A])))
+}
+
+/// T⊕ alone of one 1024-bit state in 4 ymm: register p holds piece p of
+/// columns 0..8 in lane 0 and of columns 8..16 in lane 1. Half the work of
+/// [`permute`]'s T⊕ beside T+: the output transformation.
+#[inline(always)]
+fn t_xor_halves<M: Simd + CrossLanes, P: Products<M>>(m: M, x: &mut [M::V; 4]) {
+    for xor in XOR_HALVES.0.iter().take(rounds(2 * COLS_512)) {
+        for (v, c) in x.iter_mut().zip(xor) {
+            *v = m.xor(*v, m.load(c));
+        }
+        let y = to_rows(m, *x);
+        let z = [
+            sub_shift_halves::<M, 0>(m, y[0]),
+            sub_shift_halves::<M, 1>(m, y[1]),
+            sub_shift_halves::<M, 2>(m, y[2]),
+            sub_shift_halves::<M, 3>(m, y[3]),
+        ];
+        *x = from_rows(m, z);
+        for v in x.iter_mut() {
+            *v = P::mix(m, *v);
+        }
+    }
+}
+
+/// ShiftBytes on [`to_rows_packed`]'s registers: `[r]`, lane L rows
+/// 2r + L and 2r + L + 4.
+#[repr(align(32))]
+struct ShiftsPacked([Lane; 2]);
+
+static SHIFT_PACKED: ShiftsPacked = {
+    let mut t = [[0u8; 32]; 2];
+    let mut r = 0;
+    while r < 2 {
+        let mut b = 0;
+        while b < 32 {
+            t[r][b] = SHIFT8.0[2 * r + b / 16][b];
+            b += 1;
+        }
+        r += 1;
+    }
+    ShiftsPacked(t)
+};
+
+/// T⊕ alone of one 512-bit state in 2 ymm, no lane idle: register p holds
+/// columns 2p, 2p + 1 in lane 0 and 4 + 2p, 5 + 2p in lane 1; rows by
+/// [`to_rows_packed`], one S-box class per lane. Half the work of
+/// [`permute`]'s T⊕ beside T+: the output transformation.
+#[inline(always)]
+fn t_xor_packed<M: Simd + CrossLanes, P: Products<M>>(m: M, x: &mut [M::V; 2]) {
+    for xor in XOR_PACKED.0.iter().take(rounds(COLS_512)) {
+        for (v, c) in x.iter_mut().zip(xor) {
+            *v = m.xor(*v, m.load(c));
+        }
+        let y = to_rows_packed(m, *x);
+        let z = [
+            sbox(m, m.shuffle8(y[0], m.load(&SHIFT_PACKED.0[0])), &ENC_ROWS_PACKED.0[0]),
+            sbox(m, m.shuffle8(y[1], m.load(&SHIFT_PACKED.0[1])), &ENC_ROWS_PACKED.0[1]),
+        ];
+        *x = from_rows_packed(m, z);
+        for v in x.iter_mut() {
+            *v = P::mix(m, *v);
+        }
+    }
+}
+
 /// T⊕ (lane 0) and T+ (lane 1) of R groups of 4 registers (R = 1: the
 /// 512-bit state, 2: the 1024-bit one), in `K` sets of registers: on ymm
 /// each set holds T⊕ and T+ of one message in its two lanes (K = 2: two
 /// messages), on xmm set 2j T⊕ and set 2j + 1 T+ (K = 1: T⊕ alone). Each
 /// step runs on every set before the next, so that the sets' work
 /// overlaps: a round's transposes join its 4 registers, and one set alone
-/// leaves the vector pipes idle between its steps.
+/// leaves the vector pipes idle between its steps. `rc`: each round's
+/// constants, as the lanes hold them.
 #[allow(clippy::needless_range_loop)] // constant indices once unrolled
 #[inline(always)]
-fn permute<M: Simd, P: Products<M>, const R: usize, const K: usize>(m: M, x: &mut [[[M::V; 4]; R]; K]) {
-    let s = R - 1;
-    let n = rounds(8 * R);
-    for (add, xor) in ADD_RC.0[s].iter().zip(&XOR_RC.0[s]).take(n) {
+fn permute<M: Simd, P: Products<M>, const R: usize, const K: usize>(m: M, x: &mut [[[M::V; 4]; R]; K], rc: RoundConstants) {
+    for round in 0..rounds(8 * R) {
+        let xor = &rc.xor[round];
         for k in 0..K {
             for g in 0..R {
                 for p in 0..4 {
-                    let v = &mut x[k][g][p];
-                    if M::BYTES == 32 || K == 1 {
-                        *v = m.xor(m.add64(*v, m.load(&add[4 * g + p])), m.load(&xor[4 * g + p]));
-                    } else if k % 2 == 0 {
+                    let (v, i) = (&mut x[k][g][p], 4 * g + p);
+                    // Whether a register holds both lanes of the tables (ymm,
+                    // or xmm with one set: lane 0) or one of T⊕ and T+ (xmm
+                    // sets 2j and 2j + 1).
+                    let whole = M::BYTES == 32 || K == 1;
+                    match (whole, rc.add) {
+                        (true, Some(add)) => *v = m.xor(m.add64(*v, m.load(&add[round][i])), m.load(&xor[i])),
+                        (true, None) => *v = m.xor(*v, m.load(&xor[i])),
                         // An even xmm set is T⊕ alone: lane 0 of the constants.
-                        *v = m.xor(*v, m.load(&xor[4 * g + p]));
-                    } else {
+                        (false, _) if k % 2 == 0 => *v = m.xor(*v, m.load(&xor[i])),
                         // An odd one T+ alone: lane 1.
-                        *v = m.add64(*v, m.load(&add[4 * g + p][16..]));
+                        (false, add) => {
+                            let add = add.expect("two xmm sets are a compression: T+ adds constants");
+                            *v = m.add64(*v, m.load(&add[round][i][16..]));
+                        }
                     }
                 }
             }
@@ -514,7 +657,7 @@ fn compress_blocks<M: Simd, P: Products<M>, const R: usize, const K: usize>(m: M
             m.store(v, &mut buf[n + k..]);
         }
         let mut x = load::<M, R, K>(m, &buf);
-        permute::<M, P, R, K>(m, &mut x);
+        permute::<M, P, R, K>(m, &mut x, compression_constants::<R>());
         store::<M, R, K>(m, &x, &mut buf);
         for k in (0..n).step_by(M::BYTES) {
             let v = m.xor3(m.load(&h[k..]), m.load(&buf[k..]), m.load(&buf[n + k..]));
@@ -552,7 +695,7 @@ fn output_state<M: Simd, P: Products<M>, const R: usize, const K: usize>(m: M, h
     buf[..n].copy_from_slice(&h[..n]);
     buf[n..2 * n].copy_from_slice(&h[..n]);
     let mut x = load::<M, R, K>(m, &buf);
-    permute::<M, P, R, K>(m, &mut x);
+    permute::<M, P, R, K>(m, &mut x, RoundConstants { add: None, xor: &XOR_RC.0[R - 1] });
     store::<M, R, K>(m, &x, &mut buf);
     for k in (0..n).step_by(M::BYTES) {
         let v = m.xor(m.load(&h[k..]), m.load(&buf[k..]));
@@ -584,7 +727,7 @@ impl<M: Simd, P: Products<M>> JobOn<M> for CompressPair<'_, P> {
             }
         }
         let mut x = load::<M, 1, 2>(m, &buf);
-        permute::<M, P, 1, 2>(m, &mut x);
+        permute::<M, P, 1, 2>(m, &mut x, compression_constants::<1>());
         store::<M, 1, 2>(m, &x, &mut buf);
         for (j, h) in self.states.into_iter().enumerate() {
             for k in (0..n).step_by(M::BYTES) {
@@ -596,8 +739,8 @@ impl<M: Simd, P: Products<M>> JobOn<M> for CompressPair<'_, P> {
     }
 }
 
-/// h_j ← T⊕(h_j) ⊕ h_j for two 512-bit states, state j in register set j
-/// (ymm).
+/// h_j ← T⊕(h_j) ⊕ h_j for two 512-bit states, state j in lane j of one
+/// set of ymm registers (T⊕'s constants in both lanes): the work of one.
 pub(crate) struct OutputPair<'a, P> {
     pub(crate) states: [&'a mut State; 2],
     pub(crate) products: PhantomData<P>,
@@ -607,21 +750,63 @@ impl<M: Simd, P: Products<M>> JobOn<M> for OutputPair<'_, P> {
     #[inline(always)]
     fn run_on(self, m: M) {
         let n = 64;
-        // (h_j ‖ h_j) at 2n·j: lane 1 runs T+ on a copy, unused.
-        let mut buf = [0u8; 256];
+        // h_0 ‖ h_1: `load` puts piece p of each in register p's lanes.
+        let mut buf = [0u8; 128];
         for (j, h) in self.states.iter().enumerate() {
-            buf[2 * n * j..2 * n * j + n].copy_from_slice(&h[..n]);
-            buf[2 * n * j + n..2 * n * (j + 1)].copy_from_slice(&h[..n]);
+            buf[n * j..n * (j + 1)].copy_from_slice(&h[..n]);
         }
-        let mut x = load::<M, 1, 2>(m, &buf);
-        permute::<M, P, 1, 2>(m, &mut x);
-        store::<M, 1, 2>(m, &x, &mut buf);
+        let mut x = load::<M, 1, 1>(m, &buf);
+        permute::<M, P, 1, 1>(m, &mut x, RoundConstants { add: None, xor: &XOR_TWO_STATES.0 });
+        store::<M, 1, 1>(m, &x, &mut buf);
         for (j, h) in self.states.into_iter().enumerate() {
             for k in (0..n).step_by(M::BYTES) {
-                let v = m.xor(m.load(&h[k..]), m.load(&buf[2 * n * j + k..]));
+                let v = m.xor(m.load(&h[k..]), m.load(&buf[n * j + k..]));
                 m.store(v, &mut h[k..]);
             }
         }
         buf[..].zeroize();
+    }
+}
+
+/// h ← T⊕(h) ⊕ h for one 512-bit state in two registers (ymm; see
+/// [`t_xor_packed`]).
+pub(crate) struct OutputPacked<'a, P> {
+    pub(crate) h: &'a mut State,
+    pub(crate) products: PhantomData<P>,
+}
+
+impl<M: Simd + CrossLanes, P: Products<M>> JobOn<M> for OutputPacked<'_, P> {
+    #[inline(always)]
+    fn run_on(self, m: M) {
+        // Register p: bytes 16p.. in lane 0, 32 + 16p.. in lane 1.
+        let mut x = [m.load_lanes(&self.h[..], 32), m.load_lanes(&self.h[16..], 32)];
+        t_xor_packed::<M, P>(m, &mut x);
+        for (p, v) in x.into_iter().enumerate() {
+            let h = m.load_lanes(&self.h[16 * p..], 32);
+            m.store_lanes(m.xor(h, v), &mut self.h[16 * p..], 32);
+        }
+    }
+}
+
+/// h ← T⊕(h) ⊕ h for one 1024-bit state in halves (ymm; see
+/// [`t_xor_halves`]).
+pub(crate) struct OutputHalves<'a, P> {
+    pub(crate) h: &'a mut State,
+    pub(crate) products: PhantomData<P>,
+}
+
+impl<M: Simd + CrossLanes, P: Products<M>> JobOn<M> for OutputHalves<'_, P> {
+    #[inline(always)]
+    fn run_on(self, m: M) {
+        // Register p: bytes 16p.. in lane 0, 64 + 16p.. in lane 1.
+        let mut x = [m.zero(); 4];
+        for (p, v) in x.iter_mut().enumerate() {
+            *v = m.load_lanes(&self.h[16 * p..], 64);
+        }
+        t_xor_halves::<M, P>(m, &mut x);
+        for (p, v) in x.into_iter().enumerate() {
+            let h = m.load_lanes(&self.h[16 * p..], 64);
+            m.store_lanes(m.xor(h, v), &mut self.h[16 * p..], 64);
+        }
     }
 }

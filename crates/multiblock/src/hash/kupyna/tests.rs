@@ -451,13 +451,15 @@ fn avx2_and_ssse3_kernels_on_the_emulator() {
     }
 }
 
-/// `digest_many`'s AVX2 pairs (two 512-bit states, one per register set) on
-/// the emulated 32-byte machine, with GFNI products and with doublings,
-/// against `reference`: one block each, and the output transformation.
+/// The AVX2 kernels' other layouts on the emulated 32-byte machine, with
+/// GFNI products and with doublings, against `reference`: `digest_many`'s
+/// pairs of 512-bit states (compression: one per register set; output
+/// transformation: one per lane) and the output transformations of one
+/// state (512 bits in two registers, 1024 bits in halves).
 #[cfg(target_arch = "x86_64")]
 #[test]
-fn avx2_pair_kernels_on_the_emulator() {
-    use super::avx2::{ByDoubling, ByGfni, CompressPair, OutputPair, Products};
+fn avx2_pair_and_output_kernels_on_the_emulator() {
+    use super::avx2::{ByDoubling, ByGfni, CompressPair, OutputHalves, OutputPacked, OutputPair, Products};
     use super::job_on::On;
     use crate::simd::emu::Emu;
     use crate::simd::Job;
@@ -475,6 +477,16 @@ fn avx2_pair_kernels_on_the_emulator() {
         (reference::KERNEL.output)(8, &mut w1);
         On(Emu::<32>, OutputPair::<P> { states: [&mut g0, &mut g1], products: PhantomData }).run();
         assert_eq!((g0[..64].to_vec(), g1[..64].to_vec()), (w0[..64].to_vec(), w1[..64].to_vec()), "output pair, {what}");
+        let h: State = rng.bytes(128).try_into().expect("128");
+        let (mut want, mut got) = (h, h);
+        (reference::KERNEL.output)(16, &mut want);
+        On(Emu::<32>, OutputHalves::<P> { h: &mut got, products: PhantomData }).run();
+        assert_eq!(got, want, "1024-bit output in halves, {what}");
+        let h: State = rng.bytes(128).try_into().expect("128");
+        let (mut want, mut got) = (h, h);
+        (reference::KERNEL.output)(8, &mut want);
+        On(Emu::<32>, OutputPacked::<P> { h: &mut got, products: PhantomData }).run();
+        assert_eq!(got, want, "512-bit output in two registers, {what}");
     }
     let mut rng = Rng(0xa43);
     for _ in 0..3 {
