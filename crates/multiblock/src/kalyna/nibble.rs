@@ -63,16 +63,27 @@ const ROWS_OUT: Lane = dup([0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15
 const GATHER_INV: Lane = dup([0, 4, 8, 12, 2, 6, 10, 14, 1, 5, 9, 13, 3, 7, 11, 15]);
 const ROWS_OUT_INV: Lane = dup([0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15]);
 
-/// The 4×4 transpose of dwords inside each 128-bit lane, then `step` on
-/// each register (the middle of [`to_rows`] and [`from_rows`]).
+/// The 4×4 transpose of dwords inside each 128-bit lane (the middle of
+/// [`to_rows`] and [`from_rows`]).
 #[inline(always)]
-fn transpose_dwords<M: Simd>(m: M, p: [M::V; 4], step: &Lane) -> [M::V; 4] {
+fn transpose_dwords<M: Simd>(m: M, p: [M::V; 4]) -> [M::V; 4] {
     let t0 = m.unpack_lo::<4>(p[0], p[1]);
     let t1 = m.unpack_hi::<4>(p[0], p[1]);
     let t2 = m.unpack_lo::<4>(p[2], p[3]);
     let t3 = m.unpack_hi::<4>(p[2], p[3]);
-    let z = [m.unpack_lo::<8>(t0, t2), m.unpack_hi::<8>(t0, t2), m.unpack_lo::<8>(t1, t3), m.unpack_hi::<8>(t1, t3)];
-    shuffle_each(m, z, step)
+    [m.unpack_lo::<8>(t0, t2), m.unpack_hi::<8>(t0, t2), m.unpack_lo::<8>(t1, t3), m.unpack_hi::<8>(t1, t3)]
+}
+
+/// The last `vpshufb` of [`to_rows`] followed by `then` (a byte move
+/// inside each lane, such as a rotation of the rows), as one table.
+pub(crate) const fn rows_out_then(then: &Lane) -> Lane {
+    let mut t = [0u8; 32];
+    let mut b = 0;
+    while b < 32 {
+        t[b] = ROWS_OUT[16 * (b / 16) + (then[b] % 16) as usize];
+        b += 1;
+    }
+    t
 }
 
 /// `vpshufb` of each register by the same lane pattern.
@@ -89,13 +100,24 @@ fn shuffle_each<M: Simd>(m: M, mut x: [M::V; 4], idx: &Lane) -> [M::V; 4] {
 /// rows: lane a = [row a | row a+4], 8 columns each.
 #[inline(always)]
 pub(crate) fn to_rows<M: Simd>(m: M, x: [M::V; 4]) -> [M::V; 4] {
-    transpose_dwords(m, shuffle_each(m, x, &GATHER), &ROWS_OUT)
+    shuffle_each(m, transpose_dwords(m, shuffle_each(m, x, &GATHER)), &ROWS_OUT)
+}
+
+/// [`to_rows`] with register a's last `vpshufb` by `last[a]` (from
+/// [`rows_out_then`]): a move inside the rows at no cost.
+#[inline(always)]
+pub(crate) fn to_rows_then<M: Simd>(m: M, x: [M::V; 4], last: &[Lane; 4]) -> [M::V; 4] {
+    let mut z = transpose_dwords(m, shuffle_each(m, x, &GATHER));
+    for (v, t) in z.iter_mut().zip(last) {
+        *v = m.shuffle8(*v, m.load(t));
+    }
+    z
 }
 
 /// Rows → natural layout (the inverse of [`to_rows`]).
 #[inline(always)]
 pub(crate) fn from_rows<M: Simd>(m: M, y: [M::V; 4]) -> [M::V; 4] {
-    transpose_dwords(m, shuffle_each(m, y, &ROWS_OUT_INV), &GATHER_INV)
+    shuffle_each(m, transpose_dwords(m, shuffle_each(m, y, &ROWS_OUT_INV)), &GATHER_INV)
 }
 
 /// One 64-byte chunk in two ymm registers (lanes: pieces 0 | 2 and 1 | 3,
@@ -103,16 +125,16 @@ pub(crate) fn from_rows<M: Simd>(m: M, y: [M::V; 4]) -> [M::V; 4] {
 /// 2r + L | row 2r + L + 4], 8 columns each, so each lane holds one S-box
 /// class. The dword unpacks of [`to_rows`] leave each lane two pieces'
 /// dwords for two classes; `vpermq` gathers one class's four into a lane.
-/// 8 instructions where [`to_rows`] takes 16 for two chunks.
+/// 8 instructions where [`to_rows`] takes 16 for two chunks. Register r's
+/// last `vpshufb` is by `last[r]`, from [`rows_out_then`].
 #[inline(always)]
-pub(crate) fn to_rows_packed<M: CrossLanes>(m: M, x: [M::V; 2]) -> [M::V; 2] {
+pub(crate) fn to_rows_packed<M: CrossLanes>(m: M, x: [M::V; 2], last: &[Lane; 2]) -> [M::V; 2] {
     const CLASS_PER_LANE: i32 = 0b11_01_10_00;
     let idx = m.load(&GATHER);
     let (a, b) = (m.shuffle8(x[0], idx), m.shuffle8(x[1], idx));
-    let out = m.load(&ROWS_OUT);
     [
-        m.shuffle8(m.permute64::<CLASS_PER_LANE>(m.unpack_lo::<4>(a, b)), out),
-        m.shuffle8(m.permute64::<CLASS_PER_LANE>(m.unpack_hi::<4>(a, b)), out),
+        m.shuffle8(m.permute64::<CLASS_PER_LANE>(m.unpack_lo::<4>(a, b)), m.load(&last[0])),
+        m.shuffle8(m.permute64::<CLASS_PER_LANE>(m.unpack_hi::<4>(a, b)), m.load(&last[1])),
     ]
 }
 
@@ -213,7 +235,8 @@ mod tests {
         let pieces: [[u8; 16]; 4] = core::array::from_fn(|p| state[16 * p..16 * p + 16].try_into().expect("16"));
         let rows = to_rows(Emu::<16>, pieces);
         let x: [[u8; 32]; 2] = core::array::from_fn(|r| core::array::from_fn(|i| pieces[r + 2 * (i / 16)][i % 16]));
-        let packed = to_rows_packed(Emu::<32>, x);
+        let same: Lane = core::array::from_fn(|b| (b % 16) as u8);
+        let packed = to_rows_packed(Emu::<32>, x, &[rows_out_then(&same); 2]);
         for r in 0..2 {
             for lane in 0..2 {
                 assert_eq!(packed[r][16 * lane..16 * lane + 16], rows[2 * r + lane], "register {r} lane {lane}");
@@ -223,6 +246,20 @@ mod tests {
             }
         }
         assert_eq!(from_rows_packed(Emu::<32>, packed), x);
+    }
+
+    /// [`to_rows_then`]: the rows, then each register's own byte move.
+    #[test]
+    fn rows_then_a_move() {
+        let x: [[u8; 32]; 4] = core::array::from_fn(|r| core::array::from_fn(|i| (32 * r + i * 7) as u8));
+        let rows = to_rows(Emu::<32>, x);
+        let moves: [Lane; 4] = core::array::from_fn(|a| core::array::from_fn(|b| ((b + 3 * a + 1) % 16) as u8));
+        let last: [Lane; 4] = core::array::from_fn(|a| rows_out_then(&moves[a]));
+        let got = to_rows_then(Emu::<32>, x, &last);
+        for a in 0..4 {
+            let want: [u8; 32] = core::array::from_fn(|b| rows[a][16 * (b / 16) + moves[a][b] as usize]);
+            assert_eq!(got[a], want, "register {a}");
+        }
     }
 
     #[test]
