@@ -77,7 +77,7 @@ use super::State;
 use crate::kalyna::constants::SBOX;
 use crate::kalyna::pair_sum::{mix, RowAddend};
 use crate::kalyna::zmm_sbox::{sboxes, sub, Sboxes};
-use crate::kalyna::zmm_transpose::{from_rows, to_rows};
+use crate::kalyna::zmm_transpose::{exchange_lanes, from_rows, lane_exchanges, to_rows};
 use crate::simd::{Avx512, Gfni, Simd, Vbmi};
 
 /// Messages one run holds for states of `cols` columns: one lane of
@@ -313,44 +313,15 @@ static JOIN_1024: [[u8; 64]; 2] = {
     t
 };
 
-/// `vpermt2q` indices of the 4×4 transpose of 128-bit lanes: stage s
-/// exchanges lane q of register r with lane q ^ 2^s of register r | 2^s
-/// where bit s of r is 0 and bit s of q is 1. [s][0] gives the new r,
-/// [s][1] the new r | 2^s (little-endian 64-bit words).
-static LANE128_TRANSPOSE: [[[u8; 64]; 2]; 2] = {
-    let mut t = [[[0u8; 64]; 2]; 2];
-    let mut s = 0;
-    while s < 2 {
-        let bit = 1 << s;
-        let mut w = 0;
-        while w < 8 {
-            let (q, e) = (w / 2, w % 2);
-            let (lo, hi) = if q & bit == 0 { (q, q ^ bit) } else { (4 + (q ^ bit), 4 + q) };
-            t[s][0][8 * w] = (2 * lo + e) as u8;
-            t[s][1][8 * w] = (2 * hi + e) as u8;
-            w += 1;
-        }
-        s += 1;
-    }
-    t
-};
+/// `vpermt2q` indices of the 4×4 transpose of 128-bit lanes.
+static LANE128_TRANSPOSE: [[[u8; 64]; 2]; 2] = lane_exchanges::<2>(2);
 
 /// Registers 0..3 and 4..7 each transposed as 4×4 matrices of 128-bit
 /// lanes: lane q of register r ↔ lane r of register q (8 `vpermt2q` each).
 /// Its own inverse.
 #[inline(always)]
 fn transpose_lanes128<M: Avx512>(m: M, x: &mut [M::V; 8]) {
-    for (s, idx) in LANE128_TRANSPOSE.iter().enumerate() {
-        let bit = 1 << s;
-        let (i0, i1) = (m.load(&idx[0]), m.load(&idx[1]));
-        for r in 0..8 {
-            if r & bit == 0 {
-                let (a, b) = (x[r], x[r | bit]);
-                x[r] = m.permi2q(a, i0, b);
-                x[r | bit] = m.permi2q(a, i1, b);
-            }
-        }
-    }
+    exchange_lanes(m, x, &LANE128_TRANSPOSE)
 }
 
 /// The first 8·COLS bytes of each of `src` (at most `ways(COLS)`) in rows,
