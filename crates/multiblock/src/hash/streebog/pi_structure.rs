@@ -281,18 +281,27 @@ pub(crate) trait Core<M: Simd>: 'static {
     /// What `core` returns is c ⊕ OFFSET in every byte.
     const OFFSET: u8 = 0;
     /// The bytewise linear map D the kernel keeps its values under:
-    /// `core` takes D(x), the kernel's linear layer ends in D.
+    /// `core` takes D(x), the kernel's linear layer ends in D. The identity
+    /// or α (`enter` and `leave` know no other).
     const DOMAIN: u64 = IDENTITY;
     fn core(m: M, x: M::V) -> M::V;
-    /// x ↦ D(x) bytewise.
+    /// x ↦ D(x) bytewise (α by its nibble tables).
     #[inline(always)]
-    fn enter(_: M, x: M::V) -> M::V {
-        x
+    fn enter(m: M, x: M::V) -> M::V {
+        if Self::DOMAIN == ALPHA {
+            by_nibbles(m, x, &ALPHA_LOW, &ALPHA_HIGH)
+        } else {
+            x
+        }
     }
     /// D(x) ↦ x bytewise.
     #[inline(always)]
-    fn leave(_: M, x: M::V) -> M::V {
-        x
+    fn leave(m: M, y: M::V) -> M::V {
+        if Self::DOMAIN == ALPHA {
+            by_nibbles(m, y, &ALPHA_INV_LOW, &ALPHA_INV_HIGH)
+        } else {
+            y
+        }
     }
 }
 
@@ -418,14 +427,6 @@ impl<M: MinU8> Core<M> for Logs {
         let nibble = m.splat8_opaque(0x0f);
         logs_core(m, m.and(m.shr16::<4>(y), nibble), m.and(y, nibble))
     }
-    #[inline(always)]
-    fn enter(m: M, x: M::V) -> M::V {
-        by_nibbles(m, x, &ALPHA_LOW, &ALPHA_HIGH)
-    }
-    #[inline(always)]
-    fn leave(m: M, y: M::V) -> M::V {
-        by_nibbles(m, y, &ALPHA_INV_LOW, &ALPHA_INV_HIGH)
-    }
 }
 
 /// A bytewise linear map by its two nibble tables.
@@ -486,14 +487,6 @@ impl<M: MinU8> Core<M> for ZeroingLogs {
         let l2 = m.xor(m.shuffle8(m.splat128(&NU1_EXP), t), m.shuffle8(m.splat128(&NU0_XOR_15), nu0_index));
         let u = mod15(m, m.add8(m.shuffle8(m.splat128(&LOG_PHI), l2), log_r));
         m.xor(l2, m.shuffle8(m.splat128(&SIGMA_EXP), u))
-    }
-    #[inline(always)]
-    fn enter(m: M, x: M::V) -> M::V {
-        by_nibbles(m, x, &ALPHA_LOW, &ALPHA_HIGH)
-    }
-    #[inline(always)]
-    fn leave(m: M, y: M::V) -> M::V {
-        by_nibbles(m, y, &ALPHA_INV_LOW, &ALPHA_INV_HIGH)
     }
 }
 
