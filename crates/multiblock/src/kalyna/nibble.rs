@@ -53,6 +53,17 @@ pub(super) const fn dup(l: [u8; 16]) -> Lane {
     o
 }
 
+/// Lane 0 of `lo` and lane 1 of `hi`: a table whose two lanes differ.
+pub(crate) const fn join_lanes(lo: &Lane, hi: &Lane) -> Lane {
+    let mut o = *lo;
+    let mut i = 16;
+    while i < 32 {
+        o[i] = hi[i];
+        i += 1;
+    }
+    o
+}
+
 /// Transpose step 1: in a 16-byte piece (columns 2L, 2L+1), gather class k's
 /// bytes into dword k: (row k, col 2L), (k, 2L+1), (k+4, 2L), (k+4, 2L+1).
 const GATHER: Lane = dup([0, 8, 4, 12, 1, 9, 5, 13, 2, 10, 6, 14, 3, 11, 7, 15]);
@@ -158,18 +169,11 @@ pub(crate) struct PackedRows(pub(crate) [[Lane; 16]; 2]);
 
 const fn packed_rows(rows: &Rows) -> PackedRows {
     let mut t = [[[0u8; 32]; 16]; 2];
-    let mut r = 0;
-    while r < 2 {
-        let mut h = 0;
-        while h < 16 {
-            let mut b = 0;
-            while b < 32 {
-                t[r][h][b] = rows.0[2 * r + b / 16][h][b];
-                b += 1;
-            }
-            h += 1;
-        }
-        r += 1;
+    let mut i = 0;
+    while i < 32 {
+        let (r, h) = (i / 16, i % 16);
+        t[r][h] = join_lanes(&rows.0[2 * r][h], &rows.0[2 * r + 1][h]);
+        i += 1;
     }
     PackedRows(t)
 }

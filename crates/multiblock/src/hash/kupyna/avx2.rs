@@ -114,7 +114,7 @@ use super::Kernel;
 #[cfg(target_arch = "x86_64")]
 use crate::backend::{Backend, BackendInfo};
 use crate::kalyna::pair_sum::{M4, M5, M6, M7, M8};
-use crate::kalyna::nibble::{from_rows, from_rows_packed, rows_out_then, sbox, to_rows, to_rows_packed, to_rows_then, Lane, ENC_ROWS, ENC_ROWS_PACKED};
+use crate::kalyna::nibble::{from_rows, from_rows_packed, join_lanes, rows_out_then, sbox, to_rows, to_rows_packed, to_rows_then, Lane, ENC_ROWS, ENC_ROWS_PACKED};
 use crate::simd::{CrossLanes, Gfni, Simd};
 #[cfg(target_arch = "x86_64")]
 use crate::simd::{Avx2, Avx2Gfni, Machine, Ymm};
@@ -459,11 +459,7 @@ static SHIFT_HALVES: ShiftsHalves = {
     let mut t = [[0u8; 32]; 4];
     let mut a = 0;
     while a < 4 {
-        let mut b = 0;
-        while b < 32 {
-            t[a][b] = SHIFT16.0[a + 4 * (b / 16)][b];
-            b += 1;
-        }
+        t[a] = join_lanes(&SHIFT16.0[a], &SHIFT16.0[a + 4]);
         a += 1;
     }
     ShiftsHalves(t)
@@ -511,13 +507,7 @@ static ROWS_SHIFTED_PACKED: RowsShiftedPacked = {
     let mut t = [[0u8; 32]; 2];
     let mut r = 0;
     while r < 2 {
-        let mut shift = [0u8; 32];
-        let mut b = 0;
-        while b < 32 {
-            shift[b] = SHIFT8.0[2 * r + b / 16][b];
-            b += 1;
-        }
-        t[r] = rows_out_then(&shift);
+        t[r] = rows_out_then(&join_lanes(&SHIFT8.0[2 * r], &SHIFT8.0[2 * r + 1]));
         r += 1;
     }
     RowsShiftedPacked(t)
