@@ -370,6 +370,7 @@ struct RoundConstants {
 }
 
 /// T⊕ and T+ of one compression of R groups (lane 0 and lane 1).
+#[inline(always)]
 fn compression_constants<const R: usize>() -> RoundConstants {
     RoundConstants { add: Some(&ADD_RC.0[R - 1]), xor: &XOR_RC.0[R - 1] }
 }
