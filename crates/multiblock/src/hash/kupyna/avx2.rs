@@ -703,7 +703,9 @@ impl<M: Simd, P: Products<M>, const K: usize> JobOn<M> for Output<'_, P, K> {
 #[inline(always)]
 fn output_state<M: Simd, P: Products<M>, const R: usize, const K: usize>(m: M, h: &mut State) {
     let n = 64 * R;
-    // (h ‖ h): lane 1 runs T+ on a copy, unused.
+    // (h ‖ h): on xmm with one set (`ssse3`) T⊕ reads the first copy
+    // alone; a 32-byte machine permutes the second in lane 1, unused (the
+    // ymm backends take `OutputPacked` and `OutputHalves` instead).
     let mut buf = [0u8; 256];
     buf[..n].copy_from_slice(&h[..n]);
     buf[n..2 * n].copy_from_slice(&h[..n]);
