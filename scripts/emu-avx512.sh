@@ -25,9 +25,9 @@
 #                vpclmulqdq zmm, vaesenc zmm and a masked VL/BW op on known
 #                and random inputs and compares each with a scalar computation;
 #   NAME         of a --test NAME given before: that integration test of the
-#                workspace (crates/*/tests/NAME.rs), built static; the repo's
-#                tests/ folder is copied to the same absolute path in the guest,
-#                so the vectors the test reads are found;
+#                workspace (crates/*/tests/NAME.rs), built static; each
+#                crate's vectors/ folder is copied to the same absolute path in
+#                the guest, so the vectors the test reads are found;
 #   a path       to any STATIC executable (copied to the same absolute path);
 #   else         a busybox applet (cat, ls, grep, ...).
 # Options (before the first '--'):
@@ -297,7 +297,14 @@ mirror() { # copy host path $1 to the same absolute path in the guest
     cp -a "$1" "$ROOT$1"
 }
 mkdir -p "$ROOT$REPO"
-[ ${#tests[@]} -gt 0 ] && { mirror "$REPO/tests"; for d in "$REPO"/crates/*/; do mkdir -p "$ROOT$d"; done; }
+# The tests read their vector files by absolute path
+# (CARGO_MANIFEST_DIR/vectors): the same paths in the guest.
+if [ ${#tests[@]} -gt 0 ]; then
+    for d in "$REPO"/crates/*/; do
+        mkdir -p "$ROOT$d"
+        if [ -d "${d}vectors" ]; then mirror "${d}vectors"; fi
+    done
+fi
 for a in "${adds[@]}"; do mirror "$a"; done
 
 q() { printf "'%s'" "${1//\'/\'\\\'\'}"; } # single-quote for the guest shell
