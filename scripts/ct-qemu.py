@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The constant-time check of the aarch64 build under QEMU (README, "Security").
 
-`ct-trace` single-steps x86-64 code with ptrace; the aarch64 build (the `neon`
+`ct-trace` steps x86-64 code with the trap flag; the aarch64 build (the `neon`
 backends, and `portable` as aarch64 compiles it) runs here only under
 qemu-user. So its cases run under QEMU with a TCG plugin
 (crates/multiblock-ct/qemu/ct_trace_plugin.c) that records every instruction

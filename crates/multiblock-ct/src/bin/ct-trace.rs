@@ -1,9 +1,9 @@
 //! The machine-code constant-time check (README, "Security"): every case of
 //! `ct-check` (key setup, ECB of 1 block, a partial and more than a full
 //! batch, the secret-handling modes) runs in a child process once per secret
-//! fill (random, all-zero, all-ones, random again) while this process
-//! single-steps it and records every instruction address and every memory
-//! address it touches. See `multiblock_ct::trace`.
+//! fill (random, all-zero, all-ones) with the CPU's trap flag set around
+//! each library call, and records every instruction address and every
+//! memory address it touches. See `multiblock_ct::trace`.
 //!
 //!   ct-trace ct    [--backend A,B] [--except A,B] [--filter TEXT] [--jobs N] [--all-modes]
 //!       every backend flagged constant-time that this CPU runs: the traces
@@ -15,14 +15,15 @@
 //!       (this shows the check can fail);
 //!   ct-trace missing
 //!       prints the constant-time backends this CPU cannot run, comma
-//!       separated (scripts/ci/ct-trace.sh checks those in the emulator).
+//!       separated (scripts/ci/emulated.sh checks those in the emulator).
 //!
 //! Exit status 0 when every case is as required, 1 otherwise, 2 on usage.
 //! With CT_TRACE_PROFILE set, each case also prints the functions that took
-//! the most steps (to keep the cases small: a step costs ~30 µs in a VM).
+//! the most steps (to keep the cases small: a step costs ~6 µs in a VM,
+//! ~0.1 ms inside the Bochs emulator).
 
 use multiblock_ct::cases::{cases, Case, Fill, NoProbe, Selection};
-use multiblock_ct::trace::{child::SignalProbe, record, report, Recording};
+use multiblock_ct::trace::{child, record, report, Recording};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -40,7 +41,7 @@ struct Options {
     jobs: usize,
     /// Modes on every backend, not only on each cipher's default.
     all_modes: bool,
-    /// Key setup and ECB only (the emulator's share, see scripts/ci/ct-trace.sh).
+    /// Key setup and ECB only (the emulator's share, see scripts/ci/emulated.sh).
     blocks_only: bool,
 }
 
@@ -72,16 +73,18 @@ fn parse(args: &[String]) -> Option<Options> {
     Some(o)
 }
 
-/// `ct-trace --child SELECTION INDEX FILL`: run one case with one fill
-/// between signal marks (started by the parent under ptrace).
-fn child(args: &[String]) -> ExitCode {
+/// `ct-trace --child SELECTION INDEX FILL MAX_STEPS`: run one case with one
+/// fill, traced inside its probe regions, and write the recording to
+/// standard output.
+fn run_child(args: &[String]) -> ExitCode {
     let parsed = (|| {
         let selection = Selection::from_name(args.first()?)?;
         let index: usize = args.get(1)?.parse().ok()?;
         let fill = *Fill::TRACED.get(args.get(2)?.parse::<usize>().ok()?)?;
-        Some((selection, index, fill))
+        let max_steps: u64 = args.get(3)?.parse().ok()?;
+        Some((selection, index, fill, max_steps))
     })();
-    let Some((selection, index, fill)) = parsed else { return usage() };
+    let Some((selection, index, fill, max_steps)) = parsed else { return usage() };
     let (all, _) = cases(selection);
     let Some(case) = all.get(index) else { return usage() };
     // One untraced run first, the same in every child: one-time public set-up
@@ -89,11 +92,13 @@ fn child(args: &[String]) -> ExitCode {
     // traced, and the heap is left alike for the traced run. A cache keyed
     // by the key would still show: it hits for one fill and misses for the
     // others.
-    if let Err(e) = case.run_with(Fill::Random, &NoProbe) {
-        eprintln!("ct-trace: {}: {e}", case.label());
-        return ExitCode::FAILURE;
-    }
-    match case.run_with(fill, &SignalProbe) {
+    let traced = case
+        .run_with(Fill::Random, &NoProbe)
+        .and_then(|()| child::arm(STEP_CAPACITY, max_steps))
+        .and_then(|()| case.run_with(fill, &child::TrapProbe))
+        .and_then(|()| child::recording())
+        .and_then(|rec| child::send(&rec));
+    match traced {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("ct-trace: {}: {e}", case.label());
@@ -101,6 +106,11 @@ fn child(args: &[String]) -> ExitCode {
         }
     }
 }
+
+/// Steps a child can store: 136 bytes each, reserved as address space and
+/// committed as they fill (the largest constant-time case takes under a
+/// million; the leaky `reference` of Kalyna-512 about two).
+const STEP_CAPACITY: usize = 8 << 20;
 
 /// How far the first try at a `leaky` case traces: a leak shows within
 /// the first few thousand steps of key setup (Kalyna-512's `reference`
@@ -111,16 +121,18 @@ const LEAKY_PREFIX_STEPS: u64 = 100_000;
 /// The verdict on one case: `Ok(line)` as required, `Err(line)` if not.
 fn check(exe: &Path, selection: Selection, index: usize, case: &Case) -> Result<String, String> {
     let start = Instant::now();
-    let run = |fill: usize, against: Option<&[multiblock_ct::trace::Event]>, max_steps: u64| {
+    let run = |fill: usize, max_steps: u64| {
         // Same-length arguments for every fill: the child's stack must not move.
         let args: Vec<OsString> =
-            ["--child", selection.name(), &index.to_string(), &fill.to_string()].map(OsString::from).into();
-        record(exe, &args, against, max_steps)
+            ["--child", selection.name(), &index.to_string(), &fill.to_string(), &max_steps.to_string()]
+                .map(OsString::from)
+                .into();
+        record(exe, &args)
     };
     // Every fill up to `max_steps` steps: the first recording and how each
     // other fill departs from it (a leaky case stops at the first).
     let trace_fills = |max_steps: u64| -> Result<(Recording, Vec<String>), String> {
-        let first = run(0, None, max_steps).map_err(|e| format!("FAIL (trace error: {e}): {}", case.label()))?;
+        let first = run(0, max_steps).map_err(|e| format!("FAIL (trace error: {e}): {}", case.label()))?;
         if std::env::var_os("CT_TRACE_PROFILE").is_some() {
             eprint!("{}: where the steps go\n{}", case.label(), report::profile(&first, exe, 25));
         }
@@ -129,8 +141,7 @@ fn check(exe: &Path, selection: Selection, index: usize, case: &Case) -> Result<
         }
         let mut differences = Vec::new();
         for (i, fill) in Fill::TRACED.iter().enumerate().skip(1) {
-            let other =
-                run(i, Some(&first.events), max_steps).map_err(|e| format!("FAIL (trace error: {e}): {}", case.label()))?;
+            let other = run(i, max_steps).map_err(|e| format!("FAIL (trace error: {e}): {}", case.label()))?;
             if let Some(d) = report::first_difference(&first, &other, exe) {
                 differences.push(format!("{} vs {}: {d}", Fill::TRACED[0].name(), fill.name()));
                 if selection == Selection::Leaky {
@@ -174,7 +185,7 @@ fn check(exe: &Path, selection: Selection, index: usize, case: &Case) -> Result<
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        Some("--child") => return child(&args[1..]),
+        Some("--child") => return run_child(&args[1..]),
         Some("missing") => {
             let (_, skipped) = cases(Selection::ConstantTime);
             let mut names: Vec<&str> = skipped.iter().map(|s| s.backend).collect();

@@ -2,7 +2,8 @@
 //! effective addresses it reads or writes: iced-x86 decodes the instruction
 //! once per address (the code does not change while it is traced) and lists
 //! every memory location it uses, explicit operands and implicit ones alike
-//! (push, pop, call, ret, string instructions).
+//! (push, pop, call, ret, string instructions: a REP string instruction
+//! traps after every iteration, each recorded with its own addresses).
 
 use iced_x86::{Decoder, DecoderOptions, Instruction, InstructionInfoFactory, Register, UsedMemory};
 use std::collections::HashMap;
@@ -14,9 +15,6 @@ pub struct Decoded {
     /// A VSIB operand (gather/scatter): one address per vector element,
     /// computed from a vector register.
     pub vsib: bool,
-    /// A REP-prefixed string instruction (rep movs/stos, repe cmps, ...):
-    /// its iterations are run to completion in one go (see `process`).
-    pub rep_string: bool,
 }
 
 /// Decoded instructions by address.
@@ -45,50 +43,53 @@ impl Cache {
             let info = self.info.info(&instruction);
             let memory: Vec<UsedMemory> = info.used_memory().to_vec();
             let vsib = memory.iter().any(|m| m.vsib_size() != 0 || m.index().is_vector_register());
-            let rep_string = (instruction.has_rep_prefix() || instruction.has_repne_prefix())
-                && instruction.is_string_instruction();
-            self.by_ip.insert(ip, Decoded { instruction, memory, vsib, rep_string });
+            self.by_ip.insert(ip, Decoded { instruction, memory, vsib });
         }
         Ok(&self.by_ip[&ip])
     }
 }
 
-/// The general registers and segment bases of a stopped thread.
-pub struct Registers<'a>(pub &'a libc::user_regs_struct);
+/// The general registers of one step, in [`GPR_ORDER`], and the thread's
+/// FS base (the thread pointer: it does not change while a case runs).
+pub struct Registers<'a> {
+    pub gpr: &'a [u64; 16],
+    pub fs_base: u64,
+}
+
+/// The order of [`Registers::gpr`].
+pub const GPR_ORDER: [Register; 16] = [
+    Register::RAX,
+    Register::RBX,
+    Register::RCX,
+    Register::RDX,
+    Register::RSI,
+    Register::RDI,
+    Register::RBP,
+    Register::RSP,
+    Register::R8,
+    Register::R9,
+    Register::R10,
+    Register::R11,
+    Register::R12,
+    Register::R13,
+    Register::R14,
+    Register::R15,
+];
 
 impl Registers<'_> {
     /// The value iced-x86 asks for when it computes an address: a general
     /// register (any width) or a segment base.
     pub fn value(&self, reg: Register) -> Option<u64> {
-        let r = self.0;
         let full = match reg {
-            // FS and GS have bases (thread pointer); the others are flat.
-            Register::FS => return Some(r.fs_base),
-            Register::GS => return Some(r.gs_base),
-            Register::ES | Register::CS | Register::SS | Register::DS => return Some(0),
+            // FS has a base (the thread pointer); GS is unused by user code
+            // on Linux x86-64, and the others are flat.
+            Register::FS => return Some(self.fs_base),
+            Register::GS | Register::ES | Register::CS | Register::SS | Register::DS => return Some(0),
             // RIP-relative operands carry the absolute target as displacement.
             Register::RIP | Register::EIP => return Some(0),
             _ => reg.full_register(),
         };
-        let v = match full {
-            Register::RAX => r.rax,
-            Register::RBX => r.rbx,
-            Register::RCX => r.rcx,
-            Register::RDX => r.rdx,
-            Register::RSI => r.rsi,
-            Register::RDI => r.rdi,
-            Register::RBP => r.rbp,
-            Register::RSP => r.rsp,
-            Register::R8 => r.r8,
-            Register::R9 => r.r9,
-            Register::R10 => r.r10,
-            Register::R11 => r.r11,
-            Register::R12 => r.r12,
-            Register::R13 => r.r13,
-            Register::R14 => r.r14,
-            Register::R15 => r.r15,
-            _ => return None,
-        };
+        let v = self.gpr[GPR_ORDER.iter().position(|&r| r == full)?];
         Some(match reg.size() {
             8 => v,
             4 => v & 0xffff_ffff,
