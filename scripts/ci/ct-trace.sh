@@ -2,15 +2,14 @@
 # Machine-code constant-time check (README, "Security"): crates/multiblock-ct's
 # `ct-trace` runs every constant-time case (key setup, ECB of one block and of
 # a batch and a block, the secret-handling modes) once per secret fill
-# (random, all-zero, all-ones keys and data) under ptrace single-step and
+# (random, all-zero, all-ones keys and data), stepped by the trap flag, and
 # requires identical traces: every instruction address and every memory
 # operand's effective address, decoded with iced-x86.
 #  1. natively, every constant-time backend this CPU runs: nothing may differ;
 #  2. natively, every table/table12/reference backend: each must be flagged
 #     (this shows the check can fail);
-#  3. the constant-time backends this CPU lacks (AVX-512, GFNI) inside the
-#     emulated Tiger Lake of scripts/emu-avx512.sh: their key setup and ECB
-#     cases (the modes' own code was traced natively on this CPU's default).
+# The constant-time backends this CPU lacks (AVX-512, GFNI) are traced
+# inside the emulated Tiger Lake by scripts/ci/emulated.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -29,8 +28,8 @@ bin="${CARGO_TARGET_DIR:-target}/release/ct-trace"
 echo "ct-trace: constant-time backends on this CPU (every fill must give the same trace)"
 # `portable` (the bitsliced plain-Rust backends) is left to Valgrind's
 # ct-check (scripts/ci/ct-valgrind.sh): one 128-block batch is millions of
-# single steps (Kuznyechik alone: 265 s; Kalyna-512 over 15 min on a 2-vCPU
-# VM); by hand: `ct-trace ct --backend portable --filter kuznyechik`.
+# steps (every portable case together about 10 min on one core of a VM,
+# Kalyna-512 alone 2); by hand: `ct-trace ct --backend portable`.
 "$bin" ct --except portable
 # Kuznyechik's key schedule runs on AVX-512 where the CPU has it, whichever
 # backend is keyed: its AVX2 form, and the avx2 backends' one-block tier, as
@@ -40,11 +39,3 @@ MULTIBLOCK_DISABLE=avx512f,gfni "$bin" ct --backend avx2,avx2-narrow --filter ku
 echo "ct-trace: table/table12/reference backends (each must be flagged)"
 "$bin" leaky
 
-missing=$("$bin" missing)
-if [ -n "$missing" ]; then
-    echo "ct-trace: not on this CPU, traced in the emulator: $missing"
-    RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+crt-static" \
-        cargo build --quiet --locked --release --target x86_64-unknown-linux-gnu -p multiblock-ct --bin ct-trace
-    EMU_TIMEOUT=${EMU_TIMEOUT:-2400} scripts/emu-avx512.sh \
-        -- "${CARGO_TARGET_DIR:-target}/x86_64-unknown-linux-gnu/release/ct-trace" ct --backend "$missing" --blocks-only --jobs 1
-fi
