@@ -638,6 +638,31 @@ fn store<M: Simd, const R: usize, const K: usize>(m: M, x: &[[[M::V; 4]; R]; K],
     }
 }
 
+/// The compression's input for one block: `out` ← (h ⊕ m ‖ m), the inputs
+/// of T⊕ and T+ (`h` and `m` of n bytes, `out` of 2n).
+#[inline(always)]
+fn stage_block<M: Simd>(m: M, h: &[u8], block: &[u8], out: &mut [u8]) {
+    let n = h.len();
+    for k in (0..n).step_by(M::BYTES) {
+        let v = m.load(&block[k..]);
+        m.store(m.xor(m.load(&h[k..]), v), &mut out[k..]);
+        m.store(v, &mut out[n + k..]);
+    }
+}
+
+/// The feed-forward: h ← h ⊕ a (⊕ b): T⊕'s output, and in the compression
+/// T+'s as well.
+#[inline(always)]
+fn feed_forward<M: Simd>(m: M, h: &mut [u8], a: &[u8], b: Option<&[u8]>) {
+    for k in (0..h.len()).step_by(M::BYTES) {
+        let v = match b {
+            Some(b) => m.xor3(m.load(&h[k..]), m.load(&a[k..]), m.load(&b[k..])),
+            None => m.xor(m.load(&h[k..]), m.load(&a[k..])),
+        };
+        m.store(v, &mut h[k..]);
+    }
+}
+
 /// h ← T⊕(h ⊕ m) ⊕ T+(m) ⊕ h for each whole block m.
 /// `K`: sets of registers (1 on ymm, 2 on xmm; see [`permute`]).
 pub(crate) struct Compress<'a, P, const K: usize> {
@@ -661,21 +686,13 @@ impl<M: Simd, P: Products<M>, const K: usize> JobOn<M> for Compress<'_, P, K> {
 #[inline(always)]
 fn compress_blocks<M: Simd, P: Products<M>, const R: usize, const K: usize>(m: M, h: &mut State, blocks: &[u8]) {
     let n = 64 * R;
-    // (h ⊕ m ‖ m) in, (T⊕ ‖ T+) out.
     let mut buf = [0u8; 256];
     for blk in blocks.chunks_exact(n) {
-        for k in (0..n).step_by(M::BYTES) {
-            let v = m.load(&blk[k..]);
-            m.store(m.xor(m.load(&h[k..]), v), &mut buf[k..]);
-            m.store(v, &mut buf[n + k..]);
-        }
+        stage_block(m, &h[..n], blk, &mut buf[..2 * n]);
         let mut x = load::<M, R, K>(m, &buf);
         permute::<M, P, R, K>(m, &mut x, compression_constants::<R>());
         store::<M, R, K>(m, &x, &mut buf);
-        for k in (0..n).step_by(M::BYTES) {
-            let v = m.xor3(m.load(&h[k..]), m.load(&buf[k..]), m.load(&buf[n + k..]));
-            m.store(v, &mut h[k..]);
-        }
+        feed_forward(m, &mut h[..n], &buf[..n], Some(&buf[n..2 * n]));
     }
     // As a slice: one memset and a barrier (the array impl writes a byte at a time).
     buf[..].zeroize();
@@ -712,10 +729,7 @@ fn output_state<M: Simd, P: Products<M>, const R: usize, const K: usize>(m: M, h
     let mut x = load::<M, R, K>(m, &buf);
     permute::<M, P, R, K>(m, &mut x, RoundConstants { add: None, xor: &XOR_RC.0[R - 1] });
     store::<M, R, K>(m, &x, &mut buf);
-    for k in (0..n).step_by(M::BYTES) {
-        let v = m.xor(m.load(&h[k..]), m.load(&buf[k..]));
-        m.store(v, &mut h[k..]);
-    }
+    feed_forward(m, &mut h[..n], &buf[..n], None);
     // As a slice: one memset and a barrier (the array impl writes a byte at a time).
     buf[..].zeroize();
 }
@@ -732,23 +746,17 @@ impl<M: Simd, P: Products<M>> JobOn<M> for CompressPair<'_, P> {
     #[inline(always)]
     fn run_on(self, m: M) {
         let n = 64;
-        // Per message j at 2n·j: (h ⊕ m ‖ m) in, (T⊕ ‖ T+) out.
+        // Message j at 2n·j.
         let mut buf = [0u8; 256];
         for (j, (h, blk)) in self.states.iter().zip(self.blocks).enumerate() {
-            for k in (0..n).step_by(M::BYTES) {
-                let v = m.load(&blk[k..]);
-                m.store(m.xor(m.load(&h[k..]), v), &mut buf[2 * n * j + k..]);
-                m.store(v, &mut buf[2 * n * j + n + k..]);
-            }
+            stage_block(m, &h[..n], blk, &mut buf[2 * n * j..2 * n * (j + 1)]);
         }
         let mut x = load::<M, 1, 2>(m, &buf);
         permute::<M, P, 1, 2>(m, &mut x, compression_constants::<1>());
         store::<M, 1, 2>(m, &x, &mut buf);
         for (j, h) in self.states.into_iter().enumerate() {
-            for k in (0..n).step_by(M::BYTES) {
-                let v = m.xor3(m.load(&h[k..]), m.load(&buf[2 * n * j + k..]), m.load(&buf[2 * n * j + n + k..]));
-                m.store(v, &mut h[k..]);
-            }
+            let out = &buf[2 * n * j..2 * n * (j + 1)];
+            feed_forward(m, &mut h[..n], &out[..n], Some(&out[n..]));
         }
         buf[..].zeroize();
     }
@@ -774,10 +782,7 @@ impl<M: Simd, P: Products<M>> JobOn<M> for OutputPair<'_, P> {
         permute::<M, P, 1, 1>(m, &mut x, RoundConstants { add: None, xor: &XOR_TWO_STATES.0 });
         store::<M, 1, 1>(m, &x, &mut buf);
         for (j, h) in self.states.into_iter().enumerate() {
-            for k in (0..n).step_by(M::BYTES) {
-                let v = m.xor(m.load(&h[k..]), m.load(&buf[n * j + k..]));
-                m.store(v, &mut h[k..]);
-            }
+            feed_forward(m, &mut h[..n], &buf[n * j..n * (j + 1)], None);
         }
         buf[..].zeroize();
     }
