@@ -7,10 +7,11 @@
 #     cipher's ECB vectors and every hash's vectors, and each backend
 #     against `reference` on every length from 0 to 2·ways+3 blocks and a
 #     few longer ones (the hashes: the lengths of the hash selftest);
-#  2. `ct-trace ct --blocks-only` on them: key setup, ECB of one block and
-#     of one more than a batch, and the hash kernels, each traced once per
-#     secret fill (the modes' own code is traced natively on this CPU's
-#     default backend by scripts/ci/ct-trace.sh).
+#  2. `ct-trace ct --blocks-only --fills 2` on them: key setup, ECB of one
+#     block and of one more than a batch, and the hash kernels, each traced
+#     with random and with all-zero secrets (the modes' own code is traced
+#     natively on this CPU's default backend by scripts/ci/ct-trace.sh; the
+#     all-ones fill as well, on a CPU that runs these backends natively).
 # On a CPU that runs every backend, nothing is left to emulate and this
 # step ends at once: cargo test and ct-trace.sh have covered them natively.
 #
@@ -39,4 +40,4 @@ fi
 echo "emulated: not on this CPU, run in the emulator: $missing"
 EMU_TIMEOUT=${EMU_TIMEOUT:-3600} scripts/emu-avx512.sh \
     -- "$cli" selftest --thorough --backend ${missing//,/ } \
-    -- "$ct_trace" ct --backend "$missing" --blocks-only --jobs 1
+    -- "$ct_trace" ct --backend "$missing" --blocks-only --fills 2 --jobs 1

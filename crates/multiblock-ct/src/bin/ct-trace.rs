@@ -5,11 +5,12 @@
 //! each library call, and records every instruction address and every
 //! memory address it touches. See `multiblock_ct::trace`.
 //!
-//!   ct-trace ct    [--backend A,B] [--except A,B] [--filter TEXT] [--jobs N] [--all-modes]
+//!   ct-trace ct    [--backend A,B] [--except A,B] [--filter TEXT] [--jobs N] [--fills 2|3] [--all-modes|--blocks-only]
 //!       every backend flagged constant-time that this CPU runs: the traces
 //!       of every fill must be identical, and no gather/scatter may run
 //!       (the modes on each cipher's default backend, or with --all-modes
-//!       on every backend, or with --blocks-only none);
+//!       on every backend, or with --blocks-only none); --fills 2: random
+//!       and all-zero only (the emulator's share, a third less work);
 //!   ct-trace leaky [--backend A,B] [--filter TEXT] [--jobs N]
 //!       every backend not flagged constant-time: each case must differ
 //!       (this shows the check can fail);
@@ -43,18 +44,20 @@ struct Options {
     all_modes: bool,
     /// Key setup and ECB only (the emulator's share, see scripts/ci/emulated.sh).
     blocks_only: bool,
+    /// How many of [`Fill::TRACED`] each case runs with (2 or 3).
+    fills: usize,
 }
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage: ct-trace ct|leaky [--backend A,B] [--except A,B] [--filter TEXT] [--jobs N] [--all-modes|--blocks-only] | ct-trace missing"
+        "usage: ct-trace ct|leaky [--backend A,B] [--except A,B] [--filter TEXT] [--jobs N] [--fills 2|3] [--all-modes|--blocks-only] | ct-trace missing"
     );
     ExitCode::from(2)
 }
 
 fn parse(args: &[String]) -> Option<Options> {
     let selection = Selection::from_name(args.first()?)?;
-    let mut o = Options { selection, backends: Vec::new(), except: Vec::new(), filter: String::new(), jobs: 0, all_modes: false, blocks_only: false };
+    let mut o = Options { selection, backends: Vec::new(), except: Vec::new(), filter: String::new(), jobs: 0, all_modes: false, blocks_only: false, fills: Fill::TRACED.len() };
     let mut it = args[1..].iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -64,6 +67,7 @@ fn parse(args: &[String]) -> Option<Options> {
             "--jobs" => o.jobs = it.next()?.parse().ok()?,
             "--all-modes" => o.all_modes = true,
             "--blocks-only" => o.blocks_only = true,
+            "--fills" => o.fills = it.next()?.parse().ok().filter(|n| (2..=Fill::TRACED.len()).contains(n))?,
             _ => return None,
         }
     }
@@ -119,7 +123,7 @@ const STEP_CAPACITY: usize = 8 << 20;
 const LEAKY_PREFIX_STEPS: u64 = 100_000;
 
 /// The verdict on one case: `Ok(line)` as required, `Err(line)` if not.
-fn check(exe: &Path, selection: Selection, index: usize, case: &Case) -> Result<String, String> {
+fn check(exe: &Path, selection: Selection, index: usize, case: &Case, fills: usize) -> Result<String, String> {
     let start = Instant::now();
     let run = |fill: usize, max_steps: u64| {
         // Same-length arguments for every fill: the child's stack must not move.
@@ -140,7 +144,7 @@ fn check(exe: &Path, selection: Selection, index: usize, case: &Case) -> Result<
             return Err(format!("FAIL (no probe region was recorded): {}", case.label()));
         }
         let mut differences = Vec::new();
-        for (i, fill) in Fill::TRACED.iter().enumerate().skip(1) {
+        for (i, fill) in Fill::TRACED[..fills].iter().enumerate().skip(1) {
             let other = run(i, max_steps).map_err(|e| format!("FAIL (trace error: {e}): {}", case.label()))?;
             if let Some(d) = report::first_difference(&first, &other, exe) {
                 differences.push(format!("{} vs {}: {d}", Fill::TRACED[0].name(), fill.name()));
@@ -168,7 +172,7 @@ fn check(exe: &Path, selection: Selection, index: usize, case: &Case) -> Result<
         .collect();
     match selection {
         Selection::ConstantTime if differences.is_empty() && gathers.is_empty() => {
-            Ok(format!("ok ({stats}, {} fills identical): {}", Fill::TRACED.len(), case.label()))
+            Ok(format!("ok ({stats}, {fills} fills identical): {}", case.label()))
         }
         Selection::ConstantTime => {
             let mut lines = vec![format!("FAIL (secret-dependent trace; {stats}): {}", case.label())];
@@ -225,7 +229,7 @@ fn main() -> ExitCode {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&(index, case)) = picked.get(i) else { break };
-                let verdict = check(&exe, opts.selection, index, case);
+                let verdict = check(&exe, opts.selection, index, case, opts.fills);
                 let _guard = out.lock().unwrap_or_else(|e| e.into_inner());
                 match verdict {
                     Ok(line) => println!("{line}"),
