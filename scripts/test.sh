@@ -43,9 +43,11 @@ export APT_CONFIG=$apt_config
 # The backends this CPU lacks (AVX-512, GFNI) run in an emulator that keeps
 # one core busy for about a quarter of an hour (scripts/ci/emulated.sh): it
 # starts now, in the background with a target directory of its own (no wait
-# for the main build's lock), at the lowest priority (it takes the cores the
-# steps below leave idle instead of slowing their builds), and is collected
-# after the last step. On a CPU with every backend it ends within its build.
+# for the main build's lock), at the lowest priority (the steps below come
+# first when more threads want to run than there are cores; on a 2-vCPU VM
+# the two still slow each other: cargo test about 500 s alone, 850-970 s
+# beside the emulator), and is collected after the last step. On a CPU with
+# every backend it ends within its build.
 emulated_log=$(mktemp)
 CARGO_TARGET_DIR=target/emulated nice -n 19 setsid bash scripts/ci/emulated.sh >"$emulated_log" 2>&1 </dev/null &
 emulated_pid=$!
