@@ -47,7 +47,7 @@ export APT_CONFIG=$apt_config
 # first when more threads want to run than there are cores; on a 2-vCPU VM
 # the two still slow each other: cargo test about 500 s alone, 850-970 s
 # beside the emulator), and is collected after the last step. On a CPU with
-# every backend it ends within its build.
+# every backend it ends at once.
 emulated_log=$(mktemp)
 CARGO_TARGET_DIR=target/emulated nice -n 19 setsid bash scripts/ci/emulated.sh >"$emulated_log" 2>&1 </dev/null &
 emulated_pid=$!
