@@ -17,14 +17,14 @@
 //! untraced. It allocates nothing (the case may have been stopped inside
 //! the allocator).
 
-use super::decode::{Cache, Registers};
+use super::decode::{Cache, Registers, GPRS};
 use super::{Recording, INSN};
 use crate::cases::Probe;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 
 /// Words stored per step: the instruction pointer, then the 16 general
-/// registers in `decode::GPR_ORDER`.
+/// registers in `decode::GPRS`' order.
 const WORDS: usize = 17;
 
 /// The trap flag in EFLAGS.
@@ -57,26 +57,11 @@ extern "C" fn on_trap(_sig: libc::c_int, _info: *mut libc::siginfo_t, context: *
         }
         return;
     }
-    let g = |r: libc::c_int| gregs[r as usize] as u64;
-    let step = [
-        g(libc::REG_RIP),
-        g(libc::REG_RAX),
-        g(libc::REG_RBX),
-        g(libc::REG_RCX),
-        g(libc::REG_RDX),
-        g(libc::REG_RSI),
-        g(libc::REG_RDI),
-        g(libc::REG_RBP),
-        g(libc::REG_RSP),
-        g(libc::REG_R8),
-        g(libc::REG_R9),
-        g(libc::REG_R10),
-        g(libc::REG_R11),
-        g(libc::REG_R12),
-        g(libc::REG_R13),
-        g(libc::REG_R14),
-        g(libc::REG_R15),
-    ];
+    let mut step = [0u64; WORDS];
+    step[0] = gregs[libc::REG_RIP as usize] as u64;
+    for (word, &(_, index)) in step[1..].iter_mut().zip(&GPRS) {
+        *word = gregs[index as usize] as u64;
+    }
     // SAFETY: `n < CAPACITY`, and the buffer holds CAPACITY steps of WORDS.
     unsafe { BUFFER.load(Ordering::Relaxed).add(n * WORDS).cast::<[u64; WORDS]>().write(step) };
     STEPS.store(n + 1, Ordering::Relaxed);

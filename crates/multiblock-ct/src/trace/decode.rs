@@ -49,31 +49,33 @@ impl Cache {
     }
 }
 
-/// The general registers of one step, in [`GPR_ORDER`], and the thread's
+/// The general registers of one step, in [`GPRS`]' order, and the thread's
 /// FS base (the thread pointer: it does not change while a case runs).
 pub struct Registers<'a> {
     pub gpr: &'a [u64; 16],
     pub fs_base: u64,
 }
 
-/// The order of [`Registers::gpr`].
-pub const GPR_ORDER: [Register; 16] = [
-    Register::RAX,
-    Register::RBX,
-    Register::RCX,
-    Register::RDX,
-    Register::RSI,
-    Register::RDI,
-    Register::RBP,
-    Register::RSP,
-    Register::R8,
-    Register::R9,
-    Register::R10,
-    Register::R11,
-    Register::R12,
-    Register::R13,
-    Register::R14,
-    Register::R15,
+/// The general registers a step stores, in [`Registers::gpr`]'s order:
+/// each with its index in the signal context's `gregs` (`child`), so that
+/// the handler and the decoder cannot disagree on the order.
+pub const GPRS: [(Register, libc::c_int); 16] = [
+    (Register::RAX, libc::REG_RAX),
+    (Register::RBX, libc::REG_RBX),
+    (Register::RCX, libc::REG_RCX),
+    (Register::RDX, libc::REG_RDX),
+    (Register::RSI, libc::REG_RSI),
+    (Register::RDI, libc::REG_RDI),
+    (Register::RBP, libc::REG_RBP),
+    (Register::RSP, libc::REG_RSP),
+    (Register::R8, libc::REG_R8),
+    (Register::R9, libc::REG_R9),
+    (Register::R10, libc::REG_R10),
+    (Register::R11, libc::REG_R11),
+    (Register::R12, libc::REG_R12),
+    (Register::R13, libc::REG_R13),
+    (Register::R14, libc::REG_R14),
+    (Register::R15, libc::REG_R15),
 ];
 
 impl Registers<'_> {
@@ -89,7 +91,7 @@ impl Registers<'_> {
             Register::RIP | Register::EIP => return Some(0),
             _ => reg.full_register(),
         };
-        let v = self.gpr[GPR_ORDER.iter().position(|&r| r == full)?];
+        let v = self.gpr[GPRS.iter().position(|&(r, _)| r == full)?];
         Some(match reg.size() {
             8 => v,
             4 => v & 0xffff_ffff,
