@@ -7,11 +7,14 @@
 #     cipher's ECB vectors and every hash's vectors, and each backend
 #     against `reference` on every length from 0 to 2·ways+3 blocks and a
 #     few longer ones (the hashes: the lengths of the hash selftest);
-#  2. `ct-trace ct --blocks-only --fills 2` on them: key setup, ECB of one
-#     block and of one more than a batch, and the hash kernels, each traced
-#     with random and with all-zero secrets (the modes' own code is traced
-#     natively on this CPU's default backend by scripts/ci/ct-trace.sh; the
-#     all-ones fill as well, on a CPU that runs these backends natively).
+#  2. `ct-trace ct --kernels-once --fills 2` on them: each backend's kernels
+#     once (key setup and ECB of one block more than a batch, GOST 28147-89
+#     under one S-box set, the hashes whole and many at once), each traced
+#     with random and with all-zero secrets (the modes' own code, the
+#     hashers' buffering and the other S-box sets are traced natively on
+#     this CPU's backends by scripts/ci/ct-trace.sh; the one-block ECB call
+#     and the all-ones fill as well, on a CPU that runs these backends
+#     natively).
 # On a CPU that runs every backend, nothing is left to emulate and this
 # step ends at once, before any build: cargo test and ct-trace.sh have
 # covered them natively.
@@ -54,4 +57,4 @@ fi
 echo "emulated: not on this CPU, run in the emulator: $missing"
 EMU_TIMEOUT=${EMU_TIMEOUT:-3600} scripts/emu-avx512.sh \
     -- "$cli" selftest --thorough --backend ${missing//,/ } \
-    -- "$ct_trace" ct --backend "$missing" --blocks-only --fills 2 --jobs 1
+    -- "$ct_trace" ct --backend "$missing" --kernels-once --fills 2 --jobs 1

@@ -72,10 +72,10 @@ pub enum Work {
     Blocks(Vec<usize>),
     /// A mode's round trip with these parameters (IV, AAD, sections).
     Mode(Mode, Params),
-    /// Messages of these lengths hashed whole, in two pieces, and all at
-    /// once by `digest_many`: the backend's kernels, padding and
+    /// Messages of these lengths hashed whole, in two pieces when `split`,
+    /// and all at once by `digest_many`: the backend's kernels, padding and
     /// finalization.
-    Hash(Vec<usize>),
+    Hash { lengths: Vec<usize>, split: bool },
     /// HMAC of a message under a secret key, twice (on the default backend).
     Hmac,
     /// Kupyna's MAC of a message under a secret key, twice (on the default backend).
@@ -86,7 +86,7 @@ impl Work {
     /// Work that runs a backend's own kernels (checked on every backend);
     /// the rest is code shared by all backends.
     pub fn is_kernel(&self) -> bool {
-        matches!(self, Work::Blocks(_) | Work::Hash(_))
+        matches!(self, Work::Blocks(_) | Work::Hash { .. })
     }
 }
 
@@ -155,7 +155,8 @@ impl Case {
             Work::Blocks(counts) => format!("key setup + ecb {counts:?} blocks"),
             Work::Mode(m, p) if p.key_meshing => format!("{m} --key-meshing"),
             Work::Mode(m, _) => format!("{m}"),
-            Work::Hash(lengths) => format!("hash {lengths:?} bytes, whole, split and many"),
+            Work::Hash { lengths, split: true } => format!("hash {lengths:?} bytes, whole, split and many"),
+            Work::Hash { lengths, split: false } => format!("hash {lengths:?} bytes, whole and many"),
             Work::Hmac => "hmac".to_string(),
             Work::KupynaMac => "kupyna mac".to_string(),
         };
@@ -168,7 +169,7 @@ impl Case {
     /// and every backend's kernels and key setup are traced by the ECB cases
     /// (1 block, a partial and more than a full batch), so by default each mode
     /// is traced on the default backend only: a step costs ~6 µs in a VM
-    /// and ~0.1 ms in the Bochs emulator (`ct-trace`), and QEMU is slow too (`ct-emu`).
+    /// and ~0.16 ms in the Bochs emulator (`ct-trace`), and QEMU is slow too (`ct-emu`).
     /// The Kalyna modes are traced for the three block sizes (128/128, 256/256,
     /// 512/512): the mode code depends on the block size only, and every key
     /// size's key schedule is traced by the ECB cases.
@@ -185,6 +186,28 @@ impl Case {
             .unwrap_or(false)
     }
 
+    /// The case cut to one run of each of its backend's kernels, or `None`
+    /// when another case runs them (`ct-trace --kernels-once`, for the
+    /// Bochs emulator, where a traced instruction costs about 0.16 ms):
+    /// ECB of one block more than a batch only (a full batch and a partial
+    /// one, as the one-block count alone would run), GOST 28147-89 under
+    /// its first S-box set only (the sets are table contents loaded by the
+    /// same code), and hashes whole and many at once but not split (the
+    /// hasher's buffering is the same code on every backend).
+    pub fn kernels_once(&self) -> Option<Case> {
+        if let Subject::Cipher(id, sbox) = self.subject {
+            if sbox != sboxes(id)[0] {
+                return None;
+            }
+        }
+        let work = match &self.work {
+            Work::Blocks(counts) => Work::Blocks(counts.iter().max().into_iter().copied().collect()),
+            Work::Hash { lengths, .. } => Work::Hash { lengths: lengths.clone(), split: false },
+            other => other.clone(),
+        };
+        Some(Case { work, ..self.clone() })
+    }
+
     /// Runs the case; an `Err` is a functional failure (a wrong round trip).
     pub fn run(&self) -> Result<(), String> {
         self.run_with(Fill::Random, &NoProbe)
@@ -195,7 +218,7 @@ impl Case {
         match &self.work {
             Work::Blocks(counts) => self.blocks(counts, fill, probe),
             Work::Mode(mode, params) => self.mode(*mode, params, fill, probe),
-            Work::Hash(lengths) => self.hash(lengths, fill, probe),
+            Work::Hash { lengths, split } => self.hash(lengths, *split, fill, probe),
             Work::Hmac => self.keyed_hash(fill, probe),
             Work::KupynaMac => self.keyed_hash(fill, probe),
         }
@@ -208,9 +231,10 @@ impl Case {
         }
     }
 
-    /// Each length hashed whole and split in two pieces (the buffered
-    /// partial block), then all of them at once; the digests are public.
-    fn hash(&self, lengths: &[usize], fill: Fill, probe: &dyn Probe) -> Result<(), String> {
+    /// Each length hashed whole and, when `split`, in two pieces (the
+    /// buffered partial block), then all of them at once; the digests are
+    /// public.
+    fn hash(&self, lengths: &[usize], split: bool, fill: Fill, probe: &dyn Probe) -> Result<(), String> {
         let id = self.hash_id();
         let messages: Vec<Vec<u8>> = lengths.iter().map(|&n| fill.bytes(20 + n as u64, n)).collect();
         for m in &messages {
@@ -220,9 +244,10 @@ impl Case {
         for m in &messages {
             let (whole, split) = probed(probe, || -> Result<_, Error> {
                 let mut h = Hasher::with_backend(id, self.choice())?;
-                let mut pieces = h.clone();
+                let pieces = split.then(|| h.clone());
                 h.update(m);
                 let whole = h.finalize();
+                let Some(mut pieces) = pieces else { return Ok((whole.clone(), whole)) };
                 let (a, b) = m.split_at(m.len() / 3);
                 pieces.update(a);
                 pieces.update(b);
@@ -590,7 +615,7 @@ fn hash_cases(selection: Selection, cases: &mut Vec<Case>, skipped: &mut Vec<Ski
                 Selection::ConstantTime => vec![1, 2 * id.block_bytes() + 3],
                 Selection::Leaky => vec![1],
             };
-            cases.push(Case { subject, backend: info.name, work: Work::Hash(lengths) });
+            cases.push(Case { subject, backend: info.name, work: Work::Hash { lengths, split: true } });
         }
         if selection == Selection::ConstantTime {
             cases.push(Case { subject, backend: AUTO, work: Work::Hmac });
@@ -598,5 +623,52 @@ fn hash_cases(selection: Selection, cases: &mut Vec<Case>, skipped: &mut Vec<Ski
                 cases.push(Case { subject, backend: AUTO, work: Work::KupynaMac });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `kernels_once` keeps a case for every (subject, backend) pair whose
+    /// kernels the full list runs, with the largest block count and no
+    /// split, and drops only the S-box sets after the first.
+    #[test]
+    fn kernels_once_keeps_every_backend_kernel_and_cuts_the_rest() {
+        let (all, _) = cases(Selection::ConstantTime);
+        let kernels: Vec<&Case> = all.iter().filter(|c| c.work.is_kernel()).collect();
+        let once: Vec<Case> = kernels.iter().filter_map(|c| c.kernels_once()).collect();
+        assert!(once.len() < kernels.len(), "the S-box sets after the first are dropped");
+        let key = |c: &Case| match c.subject {
+            Subject::Cipher(id, _) => (id.name().to_string(), c.backend),
+            Subject::Hash(id) => (id.to_string(), c.backend),
+        };
+        for c in &kernels {
+            let kept: Vec<&Case> = once.iter().filter(|o| key(o) == key(c)).collect();
+            assert_eq!(kept.len(), 1, "{}: one case left for its backend", c.label());
+            match (&c.work, &kept[0].work) {
+                (Work::Blocks(full), Work::Blocks(cut)) => {
+                    assert_eq!(cut, &vec![*full.iter().max().unwrap()], "{}", c.label());
+                    assert!(cut[0] > 1, "{}: more than one batch", c.label());
+                }
+                (Work::Hash { lengths, split: true }, Work::Hash { lengths: cut, split: false }) => {
+                    assert_eq!(lengths, cut, "{}", c.label())
+                }
+                (full, cut) => panic!("{}: {full:?} became {cut:?}", c.label()),
+            }
+        }
+        for c in all.iter().filter(|c| !c.work.is_kernel()) {
+            assert!(matches!(c.kernels_once(), Some(Case { work: Work::Mode(..) | Work::Hmac | Work::KupynaMac, .. })));
+        }
+    }
+
+    /// A hash case without the split still hashes and compares whole and many.
+    #[test]
+    fn a_hash_case_without_the_split_runs() {
+        let (all, _) = cases(Selection::ConstantTime);
+        let case = all.iter().find(|c| matches!(c.work, Work::Hash { .. }) && c.backend == "portable").expect("a portable hash case");
+        let cut = case.kernels_once().expect("hash cases are kept");
+        assert!(cut.label().ends_with("whole and many"), "{}", cut.label());
+        cut.run().expect("whole and many agree");
     }
 }

@@ -5,12 +5,13 @@
 //! each library call, and records every instruction address and every
 //! memory address it touches. See `multiblock_ct::trace`.
 //!
-//!   ct-trace ct    [--backend A,B] [--except A,B] [--filter TEXT] [--jobs N] [--fills 2|3] [--all-modes|--blocks-only]
+//!   ct-trace ct    [--backend A,B] [--except A,B] [--filter TEXT] [--jobs N] [--fills 2|3] [--all-modes|--kernels-once]
 //!       every backend flagged constant-time that this CPU runs: the traces
 //!       of every fill must be identical, and no gather/scatter may run
 //!       (the modes on each cipher's default backend, or with --all-modes
-//!       on every backend, or with --blocks-only none); --fills 2: random
-//!       and all-zero only (the emulator's share, a third less work);
+//!       on every backend); --kernels-once: no modes, and each backend's
+//!       kernels run once (`Case::kernels_once`); --fills 2: random and
+//!       all-zero only (these two are the emulator's share of the work);
 //!   ct-trace leaky [--backend A,B] [--filter TEXT] [--jobs N]
 //!       every backend not flagged constant-time: each case must differ
 //!       (this shows the check can fail);
@@ -21,7 +22,7 @@
 //! Exit status 0 when every case is as required, 1 otherwise, 2 on usage.
 //! With CT_TRACE_PROFILE set, each case also prints the functions that took
 //! the most steps (to keep the cases small: a step costs ~6 µs in a VM,
-//! ~0.1 ms inside the Bochs emulator).
+//! ~0.16 ms inside the Bochs emulator).
 
 use multiblock_ct::cases::{cases, Case, Fill, NoProbe, Selection};
 use multiblock_ct::trace::{child, record, report, Recording};
@@ -42,22 +43,23 @@ struct Options {
     jobs: usize,
     /// Modes on every backend, not only on each cipher's default.
     all_modes: bool,
-    /// Key setup and ECB only (the emulator's share, see scripts/ci/emulated.sh).
-    blocks_only: bool,
+    /// Each backend's kernels once and no modes (the emulator's share, see
+    /// scripts/ci/emulated.sh).
+    kernels_once: bool,
     /// How many of [`Fill::TRACED`] each case runs with (2 or 3).
     fills: usize,
 }
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage: ct-trace ct|leaky [--backend A,B] [--except A,B] [--filter TEXT] [--jobs N] [--fills 2|3] [--all-modes|--blocks-only] | ct-trace missing"
+        "usage: ct-trace ct|leaky [--backend A,B] [--except A,B] [--filter TEXT] [--jobs N] [--fills 2|3] [--all-modes|--kernels-once] | ct-trace missing"
     );
     ExitCode::from(2)
 }
 
 fn parse(args: &[String]) -> Option<Options> {
     let selection = Selection::from_name(args.first()?)?;
-    let mut o = Options { selection, backends: Vec::new(), except: Vec::new(), filter: String::new(), jobs: 0, all_modes: false, blocks_only: false, fills: Fill::TRACED.len() };
+    let mut o = Options { selection, backends: Vec::new(), except: Vec::new(), filter: String::new(), jobs: 0, all_modes: false, kernels_once: false, fills: Fill::TRACED.len() };
     let mut it = args[1..].iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -66,7 +68,7 @@ fn parse(args: &[String]) -> Option<Options> {
             "--filter" => o.filter = it.next()?.clone(),
             "--jobs" => o.jobs = it.next()?.parse().ok()?,
             "--all-modes" => o.all_modes = true,
-            "--blocks-only" => o.blocks_only = true,
+            "--kernels-once" => o.kernels_once = true,
             "--fills" => o.fills = it.next()?.parse().ok().filter(|n| (2..=Fill::TRACED.len()).contains(n))?,
             _ => return None,
         }
@@ -77,20 +79,26 @@ fn parse(args: &[String]) -> Option<Options> {
     Some(o)
 }
 
-/// `ct-trace --child SELECTION INDEX FILL MAX_STEPS`: run one case with one
-/// fill, traced inside its probe regions, and write the recording to
-/// standard output.
+/// `ct-trace --child SELECTION INDEX ONCE FILL MAX_STEPS`: run one case (cut
+/// by `Case::kernels_once` when ONCE is 1) with one fill, traced inside its
+/// probe regions, and write the recording to standard output.
 fn run_child(args: &[String]) -> ExitCode {
     let parsed = (|| {
         let selection = Selection::from_name(args.first()?)?;
         let index: usize = args.get(1)?.parse().ok()?;
-        let fill = *Fill::TRACED.get(args.get(2)?.parse::<usize>().ok()?)?;
-        let max_steps: u64 = args.get(3)?.parse().ok()?;
-        Some((selection, index, fill, max_steps))
+        let once = match args.get(2)?.as_str() {
+            "0" => false,
+            "1" => true,
+            _ => return None,
+        };
+        let fill = *Fill::TRACED.get(args.get(3)?.parse::<usize>().ok()?)?;
+        let max_steps: u64 = args.get(4)?.parse().ok()?;
+        Some((selection, index, once, fill, max_steps))
     })();
-    let Some((selection, index, fill, max_steps)) = parsed else { return usage() };
+    let Some((selection, index, once, fill, max_steps)) = parsed else { return usage() };
     let (all, _) = cases(selection);
     let Some(case) = all.get(index) else { return usage() };
+    let Some(case) = (if once { case.kernels_once() } else { Some(case.clone()) }) else { return usage() };
     // One untraced run first, the same in every child: one-time public set-up
     // (CPU detection, the environment, tables built on first use) is not
     // traced, and the heap is left alike for the traced run. A cache keyed
@@ -123,12 +131,13 @@ const STEP_CAPACITY: usize = 8 << 20;
 const LEAKY_PREFIX_STEPS: u64 = 100_000;
 
 /// The verdict on one case: `Ok(line)` as required, `Err(line)` if not.
-fn check(exe: &Path, selection: Selection, index: usize, case: &Case, fills: usize) -> Result<String, String> {
+fn check(exe: &Path, selection: Selection, index: usize, once: bool, case: &Case, fills: usize) -> Result<String, String> {
     let start = Instant::now();
+    let once = if once { "1" } else { "0" };
     let run = |fill: usize, max_steps: u64| {
         // Same-length arguments for every fill: the child's stack must not move.
         let args: Vec<OsString> =
-            ["--child", selection.name(), &index.to_string(), &fill.to_string(), &max_steps.to_string()]
+            ["--child", selection.name(), &index.to_string(), once, &fill.to_string(), &max_steps.to_string()]
                 .map(OsString::from)
                 .into();
         record(exe, &args)
@@ -209,13 +218,14 @@ fn main() -> ExitCode {
         }
     };
     let (all, skipped) = cases(opts.selection);
-    let picked: Vec<(usize, &Case)> = all
+    let picked: Vec<(usize, Case)> = all
         .iter()
         .enumerate()
         .filter(|(_, c)| opts.backends.is_empty() || opts.backends.iter().any(|b| b == c.backend))
         .filter(|(_, c)| !opts.except.iter().any(|b| b == c.backend))
+        .filter(|(_, c)| c.work.is_kernel() || (!opts.kernels_once && (opts.all_modes || c.traced_by_default())))
+        .filter_map(|(i, c)| if opts.kernels_once { c.kernels_once() } else { Some(c.clone()) }.map(|c| (i, c)))
         .filter(|(_, c)| c.label().contains(&opts.filter))
-        .filter(|(_, c)| c.work.is_kernel() || (!opts.blocks_only && (opts.all_modes || c.traced_by_default())))
         .collect();
     for s in skipped.iter().filter(|s| opts.backends.is_empty() || opts.backends.iter().any(|b| b == s.backend)) {
         println!("skip  {}/{} (needs {}): not on this CPU, not checked here", s.subject, s.backend, s.needs);
@@ -228,8 +238,8 @@ fn main() -> ExitCode {
         for _ in 0..opts.jobs.max(1) {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&(index, case)) = picked.get(i) else { break };
-                let verdict = check(&exe, opts.selection, index, case, opts.fills);
+                let Some((index, case)) = picked.get(i) else { break };
+                let verdict = check(&exe, opts.selection, *index, opts.kernels_once, case, opts.fills);
                 let _guard = out.lock().unwrap_or_else(|e| e.into_inner());
                 match verdict {
                     Ok(line) => println!("{line}"),
