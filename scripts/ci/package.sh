@@ -55,5 +55,7 @@ dirty=()
 # path, which would check the CLI against an old library. Drop those copies.
 cargo_home="${CARGO_HOME:-$HOME/.cargo}"
 rm -rf "$cargo_home"/registry/src/*/multiblock-[0-9]* "$cargo_home"/registry/src/*/multiblock-cli-[0-9]*
-step cargo package --locked -p multiblock -p multiblock-cli "${dirty[@]}"
+# The packaged crates' verification build needs no debug information
+# (93 -> 64 s on 2 vCPUs without it).
+step env CARGO_PROFILE_DEV_DEBUG=0 cargo package --locked -p multiblock -p multiblock-cli "${dirty[@]}"
 echo "package.sh: done in $((SECONDS - start)) s" >&2
