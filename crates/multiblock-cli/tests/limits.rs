@@ -61,12 +61,12 @@ fn limited(limit_kib: u64, args: &[String]) -> Output {
 
 /// MGM and CCM stream: under an address-space limit that leaves room for a
 /// third of the input, not for the input itself, they encrypt and decrypt a
-/// 96 MiB file (never holding it in memory); a flipped ciphertext byte then gives
+/// 48 MiB file (never holding it in memory); a flipped ciphertext byte then gives
 /// exit status 1 and no output file.
 #[test]
 fn aead_modes_stream_in_bounded_memory() {
     const MIB: u64 = 1 << 20;
-    let size = 96 * MIB;
+    let size = 48 * MIB;
     let dir = tempfile::tempdir().unwrap();
     let small = dir.path().join("small");
     std::fs::write(&small, [1u8; 64]).unwrap();

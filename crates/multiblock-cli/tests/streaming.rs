@@ -5,7 +5,7 @@
 //! pinned by the vector tests), and decryption must give the file back.
 
 use multiblock::modes::{self, stream::streams, Kind, Mode, Padding, Params, Request};
-use multiblock::{BackendChoice, CipherId};
+use multiblock::{BackendChoice, CipherId, Family};
 use std::path::Path;
 use std::process::Command;
 
@@ -110,15 +110,18 @@ fn cli_with(verb: &str, req: &Request<'_>, threads: u32, input: &Path, out: &Pat
     assert!(o.status.success(), "{verb} {id} {mode} {p:?}: {}", String::from_utf8_lossy(&o.stderr));
 }
 
-#[test]
-fn large_files_stream_to_the_one_shot_result_with_1_and_3_threads() {
+/// Every streaming mode of the ciphers of `families` on a file of `LEN`
+/// bytes, with 1 and 3 threads; returns how many (mode, parameters) were
+/// checked. One test per family group, so that the harness runs them side
+/// by side.
+fn stream_every_mode(families: &[Family]) -> usize {
     let dir = tempfile::tempdir().unwrap();
     let plain = dir.path().join("plain.bin");
     let data = bytes(2026, LEN);
     std::fs::write(&plain, &data).unwrap();
     let (ct, back) = (dir.path().join("ct.bin"), dir.path().join("back.bin"));
     let mut checked = 0;
-    for id in CipherId::ALL {
+    for id in CipherId::ALL.into_iter().filter(|id| families.contains(&id.family())) {
         for mode in Mode::for_cipher(id).into_iter().filter(|m| streams(*m)) {
             let key = bytes(id as u64 + 5, mode.key_bytes(id));
             let sets = configs(id, mode);
@@ -150,10 +153,37 @@ fn large_files_stream_to_the_one_shot_result_with_1_and_3_threads() {
             }
         }
     }
-    assert!(checked >= 60, "{checked}");
-    // The AEAD modes stream too (MGM split across threads); decryption
-    // to stdout is held back until the tag checks: a flipped byte gives
-    // exit status 1 and not one byte on stdout.
+    checked
+}
+
+#[test]
+fn kalyna_files_stream_to_the_one_shot_result_with_1_and_3_threads() {
+    let checked = stream_every_mode(&[Family::Kalyna]);
+    assert!(checked >= 80, "{checked}");
+}
+
+#[test]
+fn gost_files_stream_to_the_one_shot_result_with_1_and_3_threads() {
+    let checked = stream_every_mode(&[Family::Kuznyechik, Family::Magma, Family::Gost89]);
+    assert!(checked >= 55, "{checked}");
+}
+
+#[test]
+fn ublock_files_stream_to_the_one_shot_result_with_1_and_3_threads() {
+    let checked = stream_every_mode(&[Family::Ublock]);
+    assert!(checked >= 12, "{checked}");
+}
+
+/// The AEAD modes stream too (MGM split across threads); decryption to
+/// stdout is held back until the tag checks: a flipped byte gives exit
+/// status 1 and not one byte on stdout.
+#[test]
+fn aead_files_stream_and_a_bad_tag_prints_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain.bin");
+    let data = bytes(2026, LEN);
+    std::fs::write(&plain, &data).unwrap();
+    let (ct, back) = (dir.path().join("ct.bin"), dir.path().join("back.bin"));
     for (id, mode) in [
         (CipherId::Kuznyechik, Mode::Mgm),
         (CipherId::Magma, Mode::Mgm),
