@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# emu-avx512.sh: run static x86-64 binaries under an emulated Tiger Lake CPU
+# emu-avx512.sh: run x86-64 binaries under an emulated Tiger Lake CPU
 # (AVX-512 F/CD/DQ/BW/VL/IFMA/VBMI/VBMI2/VNNI/BITALG/VPOPCNTDQ, GFNI, VAES,
 # VPCLMULQDQ), so that the AVX-512 and GFNI code paths of multiblock can be
 # tested on a machine whose CPU lacks them (here an AMD EPYC Zen 3).
@@ -7,7 +7,8 @@
 # How: Bochs 2.7 (Debian's `bochs`, `cpu: model=tigerlake`) boots Debian's
 # cloud kernel (linux-image-*-cloud-amd64, LZ4-compressed, so it unpacks
 # fast in the emulator) from a tiny ISOLINUX ISO with an uncompressed
-# initramfs: busybox-static, the binaries to run and an /init that prints the
+# initramfs: busybox-static, the binaries to run (and the host's shared
+# libraries they load) and an /init that prints the
 # guest's CPU flags, runs the commands, prints their exit codes after the
 # sentinel line 'EMU-AVX512-DONE' and powers off. The serial console (COM1)
 # goes to a file, which this script watches.
@@ -28,7 +29,8 @@
 #                workspace (crates/*/tests/NAME.rs), built static; each
 #                crate's vectors/ folder is copied to the same absolute path in
 #                the guest, so the vectors the test reads are found;
-#   a path       to any STATIC executable (copied to the same absolute path);
+#   a path       to any executable (copied to the same absolute path; a
+#                dynamic one with the loader and libraries `ldd` lists);
 #   else         a busybox applet (cat, ls, grep, ...).
 # Options (before the first '--'):
 #   --test NAME  build and include the integration test NAME (repeatable)
@@ -319,8 +321,17 @@ for c in "${cmds[@]}"; do
         exe=$(realpath "$exe")
     fi
     if [[ $exe == /* ]]; then
-        is_static "$exe" || die "$exe is dynamically linked; the guest has no libc (build with -C target-feature=+crt-static / cc -static)"
         [ -e "$ROOT$exe" ] || mirror "$exe"
+        # A dynamic executable takes its loader and libraries from the
+        # host, at the same paths (the files, not their symbolic links).
+        if ! is_static "$exe"; then
+            libs=$(ldd "$exe" | grep -o '/[^ ]*') || die "ldd cannot list the libraries of $exe"
+            for lib in $libs; do
+                [ -e "$ROOT$lib" ] && continue
+                mkdir -p "$ROOT$(dirname "$lib")"
+                cp -L "$lib" "$ROOT$lib"
+            done
+        fi
     fi
     line="run $(q "$exe")"
     for ((i = 1; i < ${#w[@]}; i++)); do line+=" $(q "${w[i]}")"; done

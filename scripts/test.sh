@@ -41,17 +41,19 @@ apt_config=$(mktemp)
 echo 'DPkg::Lock::Timeout "900";' >"$apt_config"
 export APT_CONFIG=$apt_config
 # The backends this CPU lacks (AVX-512, GFNI) run in an emulator that keeps
-# one core busy for about a quarter of an hour (scripts/ci/emulated.sh): it
-# starts now, in the background with a target directory of its own (no wait
-# for the main build's lock), at the lowest priority (the steps below come
+# one core busy for about ten minutes (scripts/ci/emulated.sh), on the
+# release build of the CLI and ct-trace: it starts in the background once
+# they are built (below), at the lowest priority (the other steps come
 # first when more threads want to run than there are cores; on a 2-vCPU VM
-# the two still slow each other: cargo test about 500 s alone, 850-970 s
-# beside the emulator), and is collected after the last step. On a CPU with
-# every backend it ends at once.
+# the two still slow each other), and is collected after the last step.
+# On a CPU with every backend it ends at once.
 emulated_log=$(mktemp)
-CARGO_TARGET_DIR=target/emulated nice -n 19 setsid bash scripts/ci/emulated.sh >"$emulated_log" 2>&1 </dev/null &
-emulated_pid=$!
-trap 'kill -- "-$emulated_pid" 2>/dev/null || true' EXIT
+emulated_pid=
+trap '[ -z "$emulated_pid" ] || kill -- "-$emulated_pid" 2>/dev/null || true' EXIT
+start_emulated() {
+  nice -n 19 setsid bash scripts/ci/emulated.sh >"$emulated_log" 2>&1 </dev/null &
+  emulated_pid=$!
+}
 collect_emulated() {
   local rc=0
   wait "$emulated_pid" || rc=$?
@@ -67,6 +69,11 @@ step python3 scripts/ci/module-cycles.py crates/multiblock/src crates/multiblock
 step python3 scripts/ci/module-cycles.py crates/multiblock/src --inside modes --inside modes::dstu --inside modes::gost --inside modes::gf --inside modes::many --inside magma --inside bitslice --inside kernel --inside hash --inside kdf --inside wrap
 step cargo test --workspace --locked
 step bash scripts/ci/package.sh --no-doctest   # docs with -D warnings, cargo package (doctests ran above)
+# Two calls, each as the later steps build it (one call would unify the
+# two packages' dependency features and build the library a second time).
+step cargo build --quiet --release --locked -p multiblock-cli
+step cargo build --quiet --release --locked -p multiblock-ct --bin ct-trace
+start_emulated
 step cargo run --quiet --release --locked -p multiblock-cli -- selftest --thorough
 step bash scripts/ci/doc-examples.sh   # the shell examples of README.md and docs/, verbatim
 step bash scripts/ci/python.sh
