@@ -28,7 +28,7 @@ cd "$(dirname "$0")/../.."
 
 # Every feature a constant-time backend needs (`multiblock info`: avx2+gfni,
 # avx512f+avx512bw, +avx512vl+avx512vbmi, +gfni): a CPU with all of them
-# leaves nothing to emulate, and the static build below would be wasted.
+# leaves nothing to emulate.
 flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
 native=1
 for f in avx2 avx512f avx512bw avx512vl avx512vbmi gfni; do
