@@ -110,16 +110,31 @@ fn cli_with(verb: &str, req: &Request<'_>, threads: u32, input: &Path, out: &Pat
     assert!(o.status.success(), "{verb} {id} {mode} {p:?}: {}", String::from_utf8_lossy(&o.stderr));
 }
 
-/// Every streaming mode of the ciphers of `families` on a file of `LEN`
-/// bytes, with 1 and 3 threads; returns how many (mode, parameters) were
-/// checked. One test per family group, so that the harness runs them side
-/// by side.
-fn stream_every_mode(families: &[Family]) -> usize {
+/// A file of `LEN` pseudo-random bytes in a fresh folder, its bytes, and
+/// the paths for the sealed and the opened file beside it.
+struct LargeFile {
+    dir: tempfile::TempDir,
+    plain: std::path::PathBuf,
+    data: Vec<u8>,
+    ct: std::path::PathBuf,
+    back: std::path::PathBuf,
+}
+
+fn large_file() -> LargeFile {
     let dir = tempfile::tempdir().unwrap();
     let plain = dir.path().join("plain.bin");
     let data = bytes(2026, LEN);
     std::fs::write(&plain, &data).unwrap();
     let (ct, back) = (dir.path().join("ct.bin"), dir.path().join("back.bin"));
+    LargeFile { dir, plain, data, ct, back }
+}
+
+/// Every streaming mode of the ciphers of `families` on a file of `LEN`
+/// bytes, with 1 and 3 threads; returns how many (mode, parameters) were
+/// checked. One test per family group, so that the harness runs them side
+/// by side.
+fn stream_every_mode(families: &[Family]) -> usize {
+    let LargeFile { dir: _dir, plain, data, ct, back } = large_file();
     let mut checked = 0;
     for id in CipherId::ALL.into_iter().filter(|id| families.contains(&id.family())) {
         for mode in Mode::for_cipher(id).into_iter().filter(|m| streams(*m)) {
@@ -179,11 +194,7 @@ fn ublock_files_stream_to_the_one_shot_result_with_1_and_3_threads() {
 /// status 1 and not one byte on stdout.
 #[test]
 fn aead_files_stream_and_a_bad_tag_prints_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let plain = dir.path().join("plain.bin");
-    let data = bytes(2026, LEN);
-    std::fs::write(&plain, &data).unwrap();
-    let (ct, back) = (dir.path().join("ct.bin"), dir.path().join("back.bin"));
+    let LargeFile { dir, plain, data, ct, back } = large_file();
     for (id, mode) in [
         (CipherId::Kuznyechik, Mode::Mgm),
         (CipherId::Magma, Mode::Mgm),
