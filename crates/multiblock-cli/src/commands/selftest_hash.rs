@@ -68,6 +68,9 @@ pub fn run(thorough: bool, wanted: &dyn Fn(&str) -> bool, tally: &mut Tally) -> 
         let mut rng = Rng(0x6861_7368_6573_7421);
         for id in HashId::NAMED {
             let tested: Vec<&str> = runnable(id, wanted).into_iter().filter(|b| *b != "reference").collect();
+            if tested.is_empty() {
+                continue; // no reference digests to compute
+            }
             for (backend, outcome) in tested.iter().zip(against_reference(id, &tested, &mut rng)) {
                 tally.record(outcome.map_err(|e| format!("FAIL {id} on {backend}: {e}")))?;
             }
