@@ -41,7 +41,7 @@ apt_config=$(mktemp)
 echo 'DPkg::Lock::Timeout "900";' >"$apt_config"
 export APT_CONFIG=$apt_config
 # The backends this CPU lacks (AVX-512, GFNI) run in an emulator that keeps
-# one core busy for about ten minutes (scripts/ci/emulated.sh), on the
+# one core busy for about eleven minutes (scripts/ci/emulated.sh), on the
 # release build of the CLI and ct-trace: it starts in the background once
 # they are built (below), at the lowest priority (the other steps come
 # first when more threads want to run than there are cores; on a 2-vCPU VM

@@ -21,7 +21,7 @@
 #
 # It runs the release build the other steps use (target/release, the
 # guest gets the host's shared libraries): the emulator keeps one core busy
-# for about ten minutes, so scripts/test.sh builds both programs, starts
+# for about eleven minutes, so scripts/test.sh builds both programs, starts
 # this step in the background and collects it at the end.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
