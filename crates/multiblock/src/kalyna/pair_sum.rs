@@ -48,11 +48,42 @@ pub(crate) fn mix<M: Simd + Gfni, A: RowAddend<M>>(m: M, r: &[M::V; 8], add: A) 
     }
     let mut out = *r;
     for i in 0..8 {
-        let a = m.xor3(p[i], p[(i + 2) % 8], r[(i + 6) % 8]);
-        let c = m.xor3(p[(i + 5) % 8], r[(i + 2) % 8], r[(i + 7) % 8]);
-        let s = m.xor3(a, m.affine(p[(i + 5) % 8], M2), m.affine(c, M4));
+        let [a, b, c] = terms(m, r, &p, i);
+        let s = m.xor3(a, m.affine(b, M2), m.affine(c, M4));
         let d = m.affine(r[(i + 4) % 8], M8);
         out[i] = add.sum(m, i, s, d);
     }
     out
+}
+
+/// (A, B, C) of output row i from the rows `r` and their pair sums `p`
+/// (p_j = r_j ⊕ r_{j+1}): 4 XORs.
+#[inline(always)]
+pub(crate) fn terms<M: Simd>(m: M, r: &[M::V; 8], p: &[M::V; 8], i: usize) -> [M::V; 3] {
+    let b = p[(i + 5) % 8];
+    [m.xor3(p[i], p[(i + 2) % 8], r[(i + 6) % 8]), b, m.xor3(b, r[(i + 2) % 8], r[(i + 7) % 8])]
+}
+
+/// Output row i of MixColumns by GFNI products: A ⊕ 2·B ⊕ 4·C ⊕ 8·R_{i+4}.
+#[inline(always)]
+pub(crate) fn row_by_products<M: Simd + Gfni>(m: M, r: &[M::V; 8], p: &[M::V; 8], i: usize) -> M::V {
+    let [a, b, c] = terms(m, r, p, i);
+    m.xor(m.xor3(a, m.affine(b, M2), m.affine(c, M4)), m.affine(r[(i + 4) % 8], M8))
+}
+
+/// Each byte times x in GF(2^8)/0x11D without GFNI, branches or lookups:
+/// `vpaddb`, and 0x1D XORed where bit 7 was set (`vpblendvb`).
+#[inline(always)]
+pub(crate) fn double<M: Simd>(m: M, x: M::V) -> M::V {
+    m.xor(m.add8(x, x), m.blendv_opaque(m.zero(), m.splat8(0x1d), x))
+}
+
+/// Output row i of MixColumns by doublings, in Horner form:
+/// A ⊕ 2·(B ⊕ 2·(C ⊕ 2·R_{i+4})): 3 doublings and 7 XORs.
+#[inline(always)]
+pub(crate) fn row_by_doublings<M: Simd>(m: M, r: &[M::V; 8], p: &[M::V; 8], i: usize) -> M::V {
+    let [a, b, c] = terms(m, r, p, i);
+    let t = m.xor(c, double(m, r[(i + 4) % 8]));
+    let t = m.xor(b, double(m, t));
+    m.xor(a, double(m, t))
 }

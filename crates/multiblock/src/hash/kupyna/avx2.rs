@@ -2,12 +2,18 @@
 //! with or without GFNI), for x86 CPUs without AVX-512 (AMD Zen 3, Intel
 //! client cores).
 //!
-//! Layout: T⊕ and T+ of one compression side by side, one per 128-bit lane.
-//! Register i (4 for the 512-bit state, 8 for the 1024-bit one) holds the
-//! 16-byte piece i of each state (bytes 16i..16i+16: columns 2i and 2i+1,
-//! one per 64-bit element); lane 0 is T⊕'s, lane 1 T+'s. The same code
-//! runs on xmm (`ssse3.rs`) with T⊕ and T+ in two sets of registers (the
-//! const parameter `K` of [`Compress`]).
+//! The compressions of these backends keep the state in rows
+//! (`ymm_rows.rs`: no transposes in a round, T+'s additions by a byte
+//! carry chain across the rows); this module has their MixColumns forms,
+//! the output transformations, and the column-layout permutation that
+//! `ssse3` runs.
+//!
+//! Column layout: T⊕ and T+ of one compression side by side, one per
+//! 128-bit lane. Register i (4 for the 512-bit state, 8 for the 1024-bit
+//! one) holds the 16-byte piece i of each state (bytes 16i..16i+16:
+//! columns 2i and 2i+1, one per 64-bit element); lane 0 is T⊕'s, lane 1
+//! T+'s. The same code runs on xmm (`ssse3.rs`) with T⊕ and T+ in two sets
+//! of registers (the const parameter `K` of [`Compress`]).
 //!
 //! The output transformation is T⊕ alone, laid out so that no lane idles
 //! (half the work of a compression): a 1024-bit state in 4 registers, its
@@ -58,51 +64,24 @@
 //! ≈ 2.4k ops, 37 per byte (`avx2-gfni`); Kupyna-512: 14 rounds × 504
 //! per 128-byte block, 55 per byte. The S-box is 55 % of it.
 //!
-//! Measured on a Zen 4 VM (shared; TSC cycles/byte at 2.596 GHz, best of
-//! several, the peers in the same run). Release build, `multiblock-bench
-//! --hash kupyna-256 kupyna-512 --full` (one message of 1 MiB; one of 64 B;
-//! 64 messages of 64 B and of 1 KiB in one `digest_many` call):
-//!
-//! | | 1 MiB | 64 B | 64 × 64 B | 64 × 1 KiB |
-//! |---|---|---|---|---|
-//! | Kupyna-256 `avx2-gfni` | 11.5 | 40.2 | 37.2 | 13.1 |
-//! | Kupyna-256 `avx2` | 12.4 | 42.0 | 39.6 | 14.0 |
-//! | Kupyna-256 `avx512-gfni` | 7.1 | 25.8 | 12.4 | 4.7 |
-//! | Kupyna-256 RustCrypto `kupyna` / `dstu-core` | 14.4 / 21.8 | 37.0 / 59.3 | | |
-//! | Kupyna-512 `avx2-gfni` | 15.3 | 68.0 | 64.2 | 19.4 |
-//! | Kupyna-512 `avx2` | 18.3 | 80.4 | 77.8 | 23.1 |
-//! | Kupyna-512 `avx512-gfni` | 7.0 | 30.6 | 23.9 | 9.3 |
-//! | Kupyna-512 RustCrypto `kupyna` / `dstu-core` | 20.3 / 25.9 | 62.0 / 84.5 | | |
-//!
-//! The test profile (opt-level 2 with debug assertions; `kupyna_speed`,
-//! 1 MiB / 64 B one by one): Kupyna-256 17.0 / 58 (`avx2-gfni`),
-//! 17.4 / 62 (`avx2`), RustCrypto 25.6 / 68, `dstu-core` 19.6 / 95;
-//! Kupyna-512 23.3 / 107, 24.2 / 109, 33.1 / 100, 27.0 / 130.
-//!
-//! A long Kupyna-256 message in the release build (`avx2-gfni`, before
-//! the middle split of MixColumns): ≈ 740 ticks per 64-byte block, 74 per
-//! round of 256 ops (≈ 3.5 per tick, ≈ 2.5 per core cycle). 128 of them
-//! were shuffles (64 S-box, 32 transposes, 4 ShiftBytes, 28 rotations;
-//! 116 with the split, which measured 1.5% faster) and 28 `vpblendvb`, on
-//! the same vector ports: the bound (Zen 4 runs `vpshufb` on two of its
-//! four vector pipes: 58 core cycles, ≈ 42 ticks, per round for the
-//! shuffles alone). A 64-byte message is three permutations (its block,
-//! the padding block, the output transformation). GFNI saves little: 5
+//! In this layout a round has 276 ops (`avx2`), 124 of them shuffles, which
+//! Zen 3 and Zen 4 run on two of their four vector pipes: 62 core cycles
+//! a round for the shuffles alone. The row layout of the compressions has
+//! 248 ops and 73 shuffles (`ymm_rows.rs`), and measured 10.1 ticks per
+//! byte for a long Kupyna-256 message on Zen 3 against 12.0 here (14.4 →
+//! 12.8 for Kupyna-512 after its MixColumns was written out; the
+//! speed table is in `docs/hashes.md`). GFNI saves little in either: 5
 //! products and 3 rotations fewer against 9 ops of doublings per
 //! register, beside ≈ 60 shuffles.
 //!
 //! `digest_many` runs two messages of the 512-bit state at once
-//! (`CompressPair`: message j in register set j, each step of a round on
-//! both sets before the next): 64 messages of 1 KiB of Kupyna-256 13.0 →
-//! 12.0 ticks per byte on `avx2-gfni` (Zen 4), 15.8 → 14.8 on `avx2`
-//! (Zen 3), runs with and without it. So the pipes, not one message's
-//! latency, bound it: a second message fills only the gaps between a
-//! round's steps. Two 1024-bit states do not fit the 16 ymm registers
-//! (see [`compress_in_pairs`]); they run one at a time.
-//!
-//! Not done: the row-sliced layout of Kalyna's `avx2-gfni` (no transposes
-//! per round), which T+'s additions mod 2^64 on whole columns in every
-//! round rule out without a byte carry chain across registers.
+//! (`ymm_rows::CompressPairInRows`: message j in register set j, each step
+//! of a round on both sets before the next): on Zen 3, 64 messages of
+//! 1 KiB of Kupyna-256 took 11.2 ticks per byte in pairs against 11.9 one
+//! at a time. A second message fills the gaps between a round's steps
+//! (the carry chain, the start of the S-boxes). Two 1024-bit states do not
+//! fit the 16 ymm registers (see [`compress_in_pairs`]); they run one at a
+//! time.
 
 use core::marker::PhantomData;
 
@@ -113,7 +92,8 @@ use super::State;
 use super::Kernel;
 #[cfg(target_arch = "x86_64")]
 use crate::backend::{Backend, BackendInfo};
-use crate::kalyna::pair_sum::{M4, M5, M6, M7, M8};
+use super::ymm_rows::{CompressInRows, CompressPairInRows, RowMix, SHIFTS_1024};
+use crate::kalyna::pair_sum::{double, row_by_doublings, row_by_products, M4, M5, M6, M7, M8};
 use crate::kalyna::nibble::{from_rows, from_rows_packed, join_lanes, rows_out_then, sbox, to_rows, to_rows_packed, to_rows_then, Lane, ENC_ROWS, ENC_ROWS_PACKED};
 use crate::simd::{CrossLanes, Gfni, Simd};
 #[cfg(target_arch = "x86_64")]
@@ -144,7 +124,7 @@ pub(crate) const AVX2: Backend<(), Kernel> = Backend {
 #[cfg(target_arch = "x86_64")]
 fn compress_gfni(cols: usize, h: &mut State, blocks: &[u8]) {
     let m = YG::detect().expect("the backend is chosen only where the CPU runs it");
-    m.vectorize(On(m, Compress::<ByGfni, 1> { cols, h, blocks, products: PhantomData }))
+    m.vectorize(On(m, CompressInRows::<ByGfni> { cols, h, blocks, mix: PhantomData }))
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -165,7 +145,7 @@ fn output_many_gfni(cols: usize, states: &mut [State]) {
 #[cfg(target_arch = "x86_64")]
 fn compress_avx2(cols: usize, h: &mut State, blocks: &[u8]) {
     let m = Y::detect().expect("the backend is chosen only where the CPU runs it");
-    m.vectorize(On(m, Compress::<ByDoubling, 1> { cols, h, blocks, products: PhantomData }))
+    m.vectorize(On(m, CompressInRows::<ByDoubling> { cols, h, blocks, mix: PhantomData }))
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -186,19 +166,22 @@ fn output_many_avx2(cols: usize, states: &mut [State]) {
 /// `digest_many`'s compressions: 512-bit states two messages at once, one
 /// per register set (a last one alone); 1024-bit states one at a time.
 ///
-/// Two 1024-bit states fill all 16 ymm registers before any temporary, and
-/// the spills cost more than the overlap gains: 64 messages of 1 KiB of
-/// Kupyna-512 on `avx2` took 30.7 ticks per byte in pairs against 24.9
-/// one at a time on Zen 3 (and gained only 6% on Zen 4).
+/// Two 1024-bit states fill all 16 ymm registers before any temporary (8
+/// row registers each), and the spills cost more than the overlap gains:
+/// in the column layout, with as many registers per state, 64 messages of
+/// 1 KiB of Kupyna-512 on `avx2` took 30.7 ticks per byte in pairs against
+/// 24.9 one at a time on Zen 3.
 #[cfg(target_arch = "x86_64")]
-fn compress_in_pairs<M: Machine + Simd, P: Products<M>>(cols: usize, states: &mut [State], blocks: &[&[u8]]) {
+fn compress_in_pairs<M: Machine + Simd + CrossLanes, P: RowMix<M>>(cols: usize, states: &mut [State], blocks: &[&[u8]]) {
     let m = M::detect().expect("the backend is chosen only where the CPU runs it");
     for (hs, bs) in states.chunks_mut(2).zip(blocks.chunks(2)) {
         match hs {
-            [h0, h1] if cols == COLS_512 => m.vectorize(On(m, CompressPair::<P> { states: [h0, h1], blocks: [bs[0], bs[1]], products: PhantomData })),
+            [h0, h1] if cols == COLS_512 && bs[0].len() == bs[1].len() => {
+                m.vectorize(On(m, CompressPairInRows::<P> { states: [h0, h1], blocks: [bs[0], bs[1]], mix: PhantomData }))
+            }
             _ => {
                 for (h, blocks) in hs.iter_mut().zip(bs) {
-                    m.vectorize(On(m, Compress::<P, 1> { cols, h, blocks, products: PhantomData }))
+                    m.vectorize(On(m, CompressInRows::<P> { cols, h, blocks, mix: PhantomData }))
                 }
             }
         }
@@ -297,10 +280,18 @@ impl<M: Gfni> Products<M> for ByGfni {
     }
 }
 
-/// Each byte times x in GF(2^8)/0x11D, without branches or lookups.
-#[inline(always)]
-fn double<M: Simd>(m: M, x: M::V) -> M::V {
-    m.xor(m.add8(x, x), m.blendv_opaque(m.zero(), m.splat8(0x1d), x))
+impl<M: Gfni> RowMix<M> for ByGfni {
+    #[inline(always)]
+    fn row(m: M, r: &[M::V; 8], p: &[M::V; 8], i: usize) -> M::V {
+        row_by_products(m, r, p, i)
+    }
+}
+
+impl<M: Simd> RowMix<M> for ByDoubling {
+    #[inline(always)]
+    fn row(m: M, r: &[M::V; 8], p: &[M::V; 8], i: usize) -> M::V {
+        row_by_doublings(m, r, p, i)
+    }
 }
 
 impl<M: Simd> Products<M> for ByDoubling {
@@ -396,25 +387,6 @@ static SHIFT8: Shifts8 = {
     Shifts8(t)
 };
 
-/// ShiftBytes on whole 16-column rows of the 1024-bit state: `[row]`.
-#[repr(align(32))]
-struct Shifts16([Lane; 8]);
-
-static SHIFT16: Shifts16 = {
-    let mut t = [[0u8; 32]; 8];
-    let mut i = 0;
-    while i < 8 {
-        let d = shift(i, 16);
-        let mut b = 0;
-        while b < 32 {
-            t[i][b] = ((b % 16 + 16 - d) % 16) as u8;
-            b += 1;
-        }
-        i += 1;
-    }
-    Shifts16(t)
-};
-
 /// Into rows and ShiftBytes in one: [`SHIFT8`] after the transpose's last
 /// `vpshufb`, per row register.
 #[repr(align(32))]
@@ -444,8 +416,8 @@ fn sub8<M: Simd, const A: usize>(m: M, y: &mut [M::V; 4]) {
 fn sub_shift16<M: Simd, const A: usize>(m: M, y: &[[M::V; 4]; 2], z: &mut [[M::V; 4]; 2]) {
     let u = sbox(m, m.unpack_lo::<8>(y[0][A], y[1][A]), &ENC_ROWS.0[A]);
     let v = sbox(m, m.unpack_hi::<8>(y[0][A], y[1][A]), &ENC_ROWS.0[A]);
-    let u = m.shuffle8(u, m.load(&SHIFT16.0[A]));
-    let v = m.shuffle8(v, m.load(&SHIFT16.0[A + 4]));
+    let u = m.shuffle8(u, m.load(&SHIFTS_1024.0[A]));
+    let v = m.shuffle8(v, m.load(&SHIFTS_1024.0[A + 4]));
     z[0][A] = m.unpack_lo::<8>(u, v);
     z[1][A] = m.unpack_hi::<8>(u, v);
 }
@@ -460,7 +432,7 @@ static SHIFT_HALVES: ShiftsHalves = {
     let mut t = [[0u8; 32]; 4];
     let mut a = 0;
     while a < 4 {
-        t[a] = join_lanes(&SHIFT16.0[a], &SHIFT16.0[a + 4]);
+        t[a] = join_lanes(&SHIFTS_1024.0[a], &SHIFTS_1024.0[a + 4]);
         a += 1;
     }
     ShiftsHalves(t)
@@ -732,34 +704,6 @@ fn output_state<M: Simd, P: Products<M>, const R: usize, const K: usize>(m: M, h
     feed_forward(m, &mut h[..n], &buf[..n], None);
     // As a slice: one memset and a barrier (the array impl writes a byte at a time).
     buf[..].zeroize();
-}
-
-/// h_j ← T⊕(h_j ⊕ m_j) ⊕ T+(m_j) ⊕ h_j for two 512-bit states, one
-/// block m_j each, message j in register set j (ymm): `digest_many`'s pairs.
-pub(crate) struct CompressPair<'a, P> {
-    pub(crate) states: [&'a mut State; 2],
-    pub(crate) blocks: [&'a [u8]; 2],
-    pub(crate) products: PhantomData<P>,
-}
-
-impl<M: Simd, P: Products<M>> JobOn<M> for CompressPair<'_, P> {
-    #[inline(always)]
-    fn run_on(self, m: M) {
-        let n = 64;
-        // Message j at 2n·j.
-        let mut buf = [0u8; 256];
-        for (j, (h, blk)) in self.states.iter().zip(self.blocks).enumerate() {
-            stage_block(m, &h[..n], blk, &mut buf[2 * n * j..2 * n * (j + 1)]);
-        }
-        let mut x = load::<M, 1, 2>(m, &buf);
-        permute::<M, P, 1, 2>(m, &mut x, compression_constants::<1>());
-        store::<M, 1, 2>(m, &x, &mut buf);
-        for (j, h) in self.states.into_iter().enumerate() {
-            let out = &buf[2 * n * j..2 * n * (j + 1)];
-            feed_forward(m, &mut h[..n], &out[..n], Some(&out[n..]));
-        }
-        buf[..].zeroize();
-    }
 }
 
 /// h_j ← T⊕(h_j) ⊕ h_j for two 512-bit states, state j in lane j of one

@@ -39,6 +39,8 @@ mod avx512_gfni;
 mod rows;
 #[cfg(any(target_arch = "x86_64", test))]
 mod job_on;
+#[cfg(any(target_arch = "x86_64", test))]
+mod ymm_rows;
 #[cfg(any(target_arch = "aarch64", test))]
 mod neon;
 #[cfg(test)]

@@ -409,16 +409,18 @@ fn avx512_kernel_on_the_emulator() {
     }
 }
 
-/// The ymm kernels (GFNI products and doublings) on the emulated 32-byte
-/// machine, and the same code on the emulated 16-byte machine with T⊕ and
-/// T+ in two register sets (the `ssse3` kernel; its output transformation
-/// T⊕ alone in one), against `reference`:
-/// several blocks, and the output transformation, for both state sizes.
+/// The ymm kernels (GFNI products and doublings; the compression in rows)
+/// on the emulated 32-byte machine, and the column-layout code on the
+/// emulated 16-byte machine with T⊕ and T+ in two register sets (the
+/// `ssse3` kernel; its output transformation T⊕ alone in one), against
+/// `reference`: several blocks, and the output transformation, for both
+/// state sizes.
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn avx2_and_ssse3_kernels_on_the_emulator() {
     use super::avx2::{ByDoubling, ByGfni, Compress, Output};
     use super::job_on::On;
+    use super::ymm_rows::CompressInRows;
     use crate::simd::emu::Emu;
     use crate::simd::Job;
     use core::marker::PhantomData;
@@ -431,8 +433,8 @@ fn avx2_and_ssse3_kernels_on_the_emulator() {
             let mut want = h;
             (reference::KERNEL.compress)(cols, &mut want, &msg);
             let (mut g, mut d, mut x) = (h, h, h);
-            On(Emu::<32>, Compress::<ByGfni, 1> { cols, h: &mut g, blocks: &msg, products: PhantomData }).run();
-            On(Emu::<32>, Compress::<ByDoubling, 1> { cols, h: &mut d, blocks: &msg, products: PhantomData }).run();
+            On(Emu::<32>, CompressInRows::<ByGfni> { cols, h: &mut g, blocks: &msg, mix: PhantomData }).run();
+            On(Emu::<32>, CompressInRows::<ByDoubling> { cols, h: &mut d, blocks: &msg, mix: PhantomData }).run();
             On(Emu::<16>, Compress::<ByDoubling, 2> { cols, h: &mut x, blocks: &msg, products: PhantomData }).run();
             assert_eq!(g[..bb], want[..bb], "GFNI products, {cols} columns, {blocks} blocks");
             assert_eq!(d[..bb], want[..bb], "doublings, {cols} columns, {blocks} blocks");
@@ -453,25 +455,26 @@ fn avx2_and_ssse3_kernels_on_the_emulator() {
 
 /// The AVX2 kernels' other layouts on the emulated 32-byte machine, with
 /// GFNI products and with doublings, against `reference`: `digest_many`'s
-/// pairs of 512-bit states (compression: one per register set; output
-/// transformation: one per lane) and the output transformations of one
+/// pairs of 512-bit states (compression: one per register set, two blocks
+/// each; output transformation: one per lane) and the output transformations of one
 /// state (512 bits in two registers, 1024 bits in halves).
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn avx2_pair_and_output_kernels_on_the_emulator() {
-    use super::avx2::{ByDoubling, ByGfni, CompressPair, OutputHalves, OutputPacked, OutputPair, Products};
+    use super::avx2::{ByDoubling, ByGfni, OutputHalves, OutputPacked, OutputPair, Products};
     use super::job_on::On;
+    use super::ymm_rows::{CompressPairInRows, RowMix};
     use crate::simd::emu::Emu;
     use crate::simd::Job;
     use core::marker::PhantomData;
-    fn check<P: Products<Emu<32>>>(rng: &mut Rng, what: &str) {
+    fn check<P: Products<Emu<32>> + RowMix<Emu<32>>>(rng: &mut Rng, what: &str) {
         let (h0, h1): (State, State) = (rng.bytes(128).try_into().expect("128"), rng.bytes(128).try_into().expect("128"));
-        let (m0, m1) = (rng.bytes(64), rng.bytes(64));
+        let (m0, m1) = (rng.bytes(128), rng.bytes(128));
         let (mut w0, mut w1) = (h0, h1);
         (reference::KERNEL.compress)(8, &mut w0, &m0);
         (reference::KERNEL.compress)(8, &mut w1, &m1);
         let (mut g0, mut g1) = (h0, h1);
-        On(Emu::<32>, CompressPair::<P> { states: [&mut g0, &mut g1], blocks: [&m0, &m1], products: PhantomData }).run();
+        On(Emu::<32>, CompressPairInRows::<P> { states: [&mut g0, &mut g1], blocks: [&m0, &m1], mix: PhantomData }).run();
         assert_eq!((g0[..64].to_vec(), g1[..64].to_vec()), (w0[..64].to_vec(), w1[..64].to_vec()), "compress pair, {what}");
         (reference::KERNEL.output)(8, &mut w0);
         (reference::KERNEL.output)(8, &mut w1);
