@@ -16,15 +16,14 @@
 //! of registers (the const parameter `K` of [`Compress`]).
 //!
 //! The output transformation is T⊕ alone, laid out so that no lane idles
-//! (half the work of a compression): a 1024-bit state in 4 registers, its
-//! column halves in the two lanes, each whole row gathered into one lane
-//! by a `vpermq` around ShiftBytes ([`t_xor_halves`]); a 512-bit state in
-//! 2 registers (pieces 0 | 2 and 1 | 3), into rows by a transpose that
-//! crosses lanes with `vpermq` (`kalyna::nibble::to_rows_packed`, one
-//! S-box class per lane; [`t_xor_packed`]); in `digest_many`, two 512-bit
-//! states one per lane. `vpermq` costs 6.5 core cycles of latency on
-//! Zen 3 (`op_costs`), two of them on each round's chain, so the 512-bit
-//! output takes ≈ 70% of a compression's time rather than half.
+//! (half the work of a compression): a 1024-bit state in 4 registers in
+//! rows (`ymm_rows::Output1024InRows`: lane 0 row a, lane 1 row a + 4); a
+//! 512-bit state in 2 registers (pieces 0 | 2 and 1 | 3), into rows by a
+//! transpose that crosses lanes with `vpermq`
+//! (`kalyna::nibble::to_rows_packed`, one S-box class per lane;
+//! [`t_xor_packed`]); in `digest_many`, two 512-bit states one per lane.
+//! `vpermq` costs 6.5 core cycles of latency on Zen 3 (`op_costs`), two of
+//! them on each round's chain of the 512-bit state's output.
 //!
 //! A round, per group of 4 registers (one 64-byte half of each state):
 //! - round constants: a `vpaddq` (zero in lane 0) and a `vpxor` (zero in
@@ -68,9 +67,9 @@
 //! Zen 3 and Zen 4 run on two of their four vector pipes: 62 core cycles
 //! a round for the shuffles alone. The row layout of the compressions has
 //! 248 ops and 73 shuffles (`ymm_rows.rs`), and measured 10.1 ticks per
-//! byte for a long Kupyna-256 message on Zen 3 against 12.0 here (14.4 →
-//! 12.8 for Kupyna-512 after its MixColumns was written out; the
-//! speed table is in `docs/hashes.md`). GFNI saves little in either: 5
+//! byte for a long Kupyna-256 message on Zen 3 against 12.0 here, and
+//! 12.8 against 18.6 for Kupyna-512 (the speed table is in
+//! `docs/hashes.md`). GFNI saves little in either: 5
 //! products and 3 rotations fewer against 9 ops of doublings per
 //! register, beside ≈ 60 shuffles.
 //!
@@ -92,7 +91,7 @@ use super::State;
 use super::Kernel;
 #[cfg(target_arch = "x86_64")]
 use crate::backend::{Backend, BackendInfo};
-use super::ymm_rows::{CompressInRows, CompressPairInRows, RowMix, SHIFTS_1024};
+use super::ymm_rows::{CompressInRows, CompressPairInRows, Output1024InRows, RowMix, SHIFTS_1024};
 use crate::kalyna::pair_sum::{double, row_by_doublings, row_by_products, M4, M5, M6, M7, M8};
 use crate::kalyna::nibble::{from_rows, from_rows_packed, join_lanes, rows_out_then, sbox, to_rows, to_rows_packed, to_rows_then, Lane, ENC_ROWS, ENC_ROWS_PACKED};
 use crate::simd::{CrossLanes, Gfni, Simd};
@@ -192,19 +191,19 @@ fn compress_in_pairs<M: Machine + Simd + CrossLanes, P: RowMix<M>>(cols: usize, 
 /// in 2 ymm (rows by lane-crossing transposes), a 1024-bit one in 4 (its
 /// halves in the two lanes).
 #[cfg(target_arch = "x86_64")]
-fn output_one<M: Machine + Simd + CrossLanes, P: Products<M>>(cols: usize, h: &mut State) {
+fn output_one<M: Machine + Simd + CrossLanes, P: Products<M> + RowMix<M>>(cols: usize, h: &mut State) {
     let m = M::detect().expect("the backend is chosen only where the CPU runs it");
     if cols == COLS_512 {
         m.vectorize(On(m, OutputPacked::<P> { h, products: PhantomData }))
     } else {
-        m.vectorize(On(m, OutputHalves::<P> { h, products: PhantomData }))
+        m.vectorize(On(m, Output1024InRows::<P> { h, mix: PhantomData }))
     }
 }
 
 /// `digest_many`'s output transformations: 512-bit states two at once,
 /// one per lane; 1024-bit ones one at a time in halves.
 #[cfg(target_arch = "x86_64")]
-fn output_in_pairs<M: Machine + Simd + CrossLanes, P: Products<M>>(cols: usize, states: &mut [State]) {
+fn output_in_pairs<M: Machine + Simd + CrossLanes, P: Products<M> + RowMix<M>>(cols: usize, states: &mut [State]) {
     let m = M::detect().expect("the backend is chosen only where the CPU runs it");
     for hs in states.chunks_mut(2) {
         match hs {
@@ -349,8 +348,6 @@ static XOR_TWO_STATES: Aligned<RoundTable> = Aligned(round_constants(8, false, [
 /// T⊕ of one 512-bit state in two registers: columns 0..4 in lane 0, 4..8
 /// in lane 1 (register p: columns 2p, 2p + 1 and 4 + 2p, 5 + 2p).
 static XOR_PACKED: Aligned<RoundTable> = Aligned(round_constants(8, false, [Some(0), Some(4)]));
-/// T⊕ of one 1024-bit state, columns 0..8 in lane 0 and 8..16 in lane 1.
-static XOR_HALVES: Aligned<RoundTable> = Aligned(round_constants(16, false, [Some(0), Some(8)]));
 
 /// What a permutation adds and XORs in each round.
 #[derive(Clone, Copy)]
@@ -420,55 +417,6 @@ fn sub_shift16<M: Simd, const A: usize>(m: M, y: &[[M::V; 4]; 2], z: &mut [[M::V
     let v = m.shuffle8(v, m.load(&SHIFTS_1024.0[A + 4]));
     z[0][A] = m.unpack_lo::<8>(u, v);
     z[1][A] = m.unpack_hi::<8>(u, v);
-}
-
-/// ShiftBytes on whole rows of a 1024-bit state held in halves (lane L of
-/// row register a: row a ‖ row a + 4 of columns 8L..8L + 8): `[a]`, lane 0
-/// row a's rotation, lane 1 row a + 4's.
-#[repr(align(32))]
-struct ShiftsHalves([Lane; 4]);
-
-static SHIFT_HALVES: ShiftsHalves = {
-    let mut t = [[0u8; 32]; 4];
-    let mut a = 0;
-    while a < 4 {
-        t[a] = join_lanes(&SHIFTS_1024.0[a], &SHIFTS_1024.0[a + 4]);
-        a += 1;
-    }
-    ShiftsHalves(t)
-};
-
-/// SubBytes and ShiftBytes on row register a of a 1024-bit state in halves:
-/// `vpermq` gathers row a whole into lane 0 and row a + 4 into lane 1
-/// (64-bit words 0, 2 | 1, 3), and the same order puts them back.
-#[inline(always)]
-fn sub_shift_halves<M: Simd + CrossLanes, const A: usize>(m: M, y: M::V) -> M::V {
-    const WHOLE_ROWS: i32 = 0b11_01_10_00;
-    let rows = sbox(m, m.permute64::<WHOLE_ROWS>(y), &ENC_ROWS.0[A]);
-    m.permute64::<WHOLE_ROWS>(m.shuffle8(rows, m.load(&SHIFT_HALVES.0[A])))
-}
-
-/// T⊕ alone of one 1024-bit state in 4 ymm: register p holds piece p of
-/// columns 0..8 in lane 0 and of columns 8..16 in lane 1. Half the work of
-/// [`permute`]'s T⊕ beside T+: the output transformation.
-#[inline(always)]
-fn t_xor_halves<M: Simd + CrossLanes, P: Products<M>>(m: M, x: &mut [M::V; 4]) {
-    for xor in XOR_HALVES.0.iter().take(rounds(2 * COLS_512)) {
-        for (v, c) in x.iter_mut().zip(xor) {
-            *v = m.xor(*v, m.load(c));
-        }
-        let y = to_rows(m, *x);
-        let z = [
-            sub_shift_halves::<M, 0>(m, y[0]),
-            sub_shift_halves::<M, 1>(m, y[1]),
-            sub_shift_halves::<M, 2>(m, y[2]),
-            sub_shift_halves::<M, 3>(m, y[3]),
-        ];
-        *x = from_rows(m, z);
-        for v in x.iter_mut() {
-            *v = P::mix(m, *v);
-        }
-    }
 }
 
 /// Into [`to_rows_packed`]'s rows and ShiftBytes in one: `[r]`, lane L
@@ -694,7 +642,8 @@ fn output_state<M: Simd, P: Products<M>, const R: usize, const K: usize>(m: M, h
     let n = 64 * R;
     // (h ‖ h): on xmm with one set (`ssse3`) T⊕ reads the first copy
     // alone; a 32-byte machine permutes the second in lane 1, unused (the
-    // ymm backends take `OutputPacked` and `OutputHalves` instead).
+    // ymm backends take `OutputPacked` and `ymm_rows::Output1024InRows`
+    // instead).
     let mut buf = [0u8; 256];
     buf[..n].copy_from_slice(&h[..n]);
     buf[n..2 * n].copy_from_slice(&h[..n]);
@@ -748,29 +697,6 @@ impl<M: Simd + CrossLanes, P: Products<M>> JobOn<M> for OutputPacked<'_, P> {
         for (p, v) in x.into_iter().enumerate() {
             let h = m.load_lanes(&self.h[16 * p..], 32);
             m.store_lanes(m.xor(h, v), &mut self.h[16 * p..], 32);
-        }
-    }
-}
-
-/// h ← T⊕(h) ⊕ h for one 1024-bit state in halves (ymm; see
-/// [`t_xor_halves`]).
-pub(crate) struct OutputHalves<'a, P> {
-    pub(crate) h: &'a mut State,
-    pub(crate) products: PhantomData<P>,
-}
-
-impl<M: Simd + CrossLanes, P: Products<M>> JobOn<M> for OutputHalves<'_, P> {
-    #[inline(always)]
-    fn run_on(self, m: M) {
-        // Register p: bytes 16p.. in lane 0, 64 + 16p.. in lane 1.
-        let mut x = [m.zero(); 4];
-        for (p, v) in x.iter_mut().enumerate() {
-            *v = m.load_lanes(&self.h[16 * p..], 64);
-        }
-        t_xor_halves::<M, P>(m, &mut x);
-        for (p, v) in x.into_iter().enumerate() {
-            let h = m.load_lanes(&self.h[16 * p..], 64);
-            m.store_lanes(m.xor(h, v), &mut self.h[16 * p..], 64);
         }
     }
 }

@@ -456,12 +456,12 @@ fn avx2_and_ssse3_kernels_on_the_emulator() {
 /// The AVX2 kernels' other layouts on the emulated 32-byte machine, with
 /// GFNI products and with doublings, against `reference`: `digest_many`'s
 /// pairs of 512-bit states (compression: one per register set, two blocks
-/// each; output transformation: one per lane) and the output transformations of one
-/// state (512 bits in two registers, 1024 bits in halves).
+/// each; output transformation: one per lane) and the output
+/// transformation of one 512-bit state in two registers.
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn avx2_pair_and_output_kernels_on_the_emulator() {
-    use super::avx2::{ByDoubling, ByGfni, OutputHalves, OutputPacked, OutputPair, Products};
+    use super::avx2::{ByDoubling, ByGfni, OutputPacked, OutputPair, Products};
     use super::job_on::On;
     use super::ymm_rows::{CompressPairInRows, RowMix};
     use crate::simd::emu::Emu;
@@ -480,11 +480,6 @@ fn avx2_pair_and_output_kernels_on_the_emulator() {
         (reference::KERNEL.output)(8, &mut w1);
         On(Emu::<32>, OutputPair::<P> { states: [&mut g0, &mut g1], products: PhantomData }).run();
         assert_eq!((g0[..64].to_vec(), g1[..64].to_vec()), (w0[..64].to_vec(), w1[..64].to_vec()), "output pair, {what}");
-        let h: State = rng.bytes(128).try_into().expect("128");
-        let (mut want, mut got) = (h, h);
-        (reference::KERNEL.output)(16, &mut want);
-        On(Emu::<32>, OutputHalves::<P> { h: &mut got, products: PhantomData }).run();
-        assert_eq!(got, want, "1024-bit output in halves, {what}");
         let h: State = rng.bytes(128).try_into().expect("128");
         let (mut want, mut got) = (h, h);
         (reference::KERNEL.output)(8, &mut want);
