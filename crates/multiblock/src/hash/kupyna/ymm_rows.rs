@@ -232,20 +232,27 @@ fn shift_mix<M: Simd, P: RowMix<M>, const N: usize>(m: M, x: &mut [M::V; N]) {
     for (j, v) in v.iter_mut().enumerate() {
         *v = m.shuffle8_opaque(x[j % N], m.load(&shifts.0[j]));
     }
-    let mut p = v;
+    mix_rows::<M, P, N>(m, &v, x);
+}
+
+/// MixColumns: output rows 0..N of the 8 rows `v` (by their pair sums)
+/// into `x`.
+#[inline(always)]
+fn mix_rows<M: Simd, P: RowMix<M>, const N: usize>(m: M, v: &[M::V; 8], x: &mut [M::V; N]) {
+    let mut p = *v;
     for j in 0..8 {
         p[j] = m.xor(v[j], v[(j + 1) % 8]);
     }
     // Written out: LLVM left a loop of 8 with indexed stack addresses.
-    x[0] = P::row(m, &v, &p, 0);
-    x[1] = P::row(m, &v, &p, 1);
-    x[2] = P::row(m, &v, &p, 2);
-    x[3] = P::row(m, &v, &p, 3);
+    x[0] = P::row(m, v, &p, 0);
+    x[1] = P::row(m, v, &p, 1);
+    x[2] = P::row(m, v, &p, 2);
+    x[3] = P::row(m, v, &p, 3);
     if N == 8 {
-        x[4] = P::row(m, &v, &p, 4);
-        x[5] = P::row(m, &v, &p, 5);
-        x[6] = P::row(m, &v, &p, 6);
-        x[7] = P::row(m, &v, &p, 7);
+        x[4] = P::row(m, v, &p, 4);
+        x[5] = P::row(m, v, &p, 5);
+        x[6] = P::row(m, v, &p, 6);
+        x[7] = P::row(m, v, &p, 7);
     }
 }
 
@@ -395,14 +402,7 @@ fn t_xor_packed_1024<M: Simd + CrossLanes, P: RowMix<M>>(m: M, x: &mut [M::V; 4]
             v[a] = m.shuffle8_opaque(x[a], m.load(&PACKED_SHIFTS.0[a]));
             v[a + 4] = m.lanes_between(v[a], v[a]);
         }
-        let mut p = v;
-        for j in 0..8 {
-            p[j] = m.xor(v[j], v[(j + 1) % 8]);
-        }
-        x[0] = P::row(m, &v, &p, 0);
-        x[1] = P::row(m, &v, &p, 1);
-        x[2] = P::row(m, &v, &p, 2);
-        x[3] = P::row(m, &v, &p, 3);
+        mix_rows::<M, P, 4>(m, &v, x);
     }
 }
 
