@@ -12,7 +12,7 @@
 //! 178 per register of mixed rows).
 
 use super::constants::{SBOX, SBOX_INV};
-use crate::simd::{CrossLanes, Simd};
+use crate::simd::Simd;
 
 /// A constant of one 16-byte lane, repeated for both ymm lanes (an xmm
 /// machine loads the first 16 bytes).
@@ -131,39 +131,8 @@ pub(crate) fn from_rows<M: Simd>(m: M, y: [M::V; 4]) -> [M::V; 4] {
     shuffle_each(m, transpose_dwords(m, shuffle_each(m, y, &ROWS_OUT_INV)), &GATHER_INV)
 }
 
-/// One 64-byte chunk in two ymm registers (lanes: pieces 0 | 2 and 1 | 3,
-/// `load_lanes` at a stride of 32) → rows: lane L of register r = [row
-/// 2r + L | row 2r + L + 4], 8 columns each, so each lane holds one S-box
-/// class. The dword unpacks of [`to_rows`] leave each lane two pieces'
-/// dwords for two classes; `vpermq` gathers one class's four into a lane.
-/// 8 instructions where [`to_rows`] takes 16 for two chunks. Register r's
-/// last `vpshufb` is by `last[r]`, from [`rows_out_then`].
-#[inline(always)]
-pub(crate) fn to_rows_packed<M: CrossLanes>(m: M, x: [M::V; 2], last: &[Lane; 2]) -> [M::V; 2] {
-    const CLASS_PER_LANE: i32 = 0b11_01_10_00;
-    let idx = m.load(&GATHER);
-    let (a, b) = (m.shuffle8(x[0], idx), m.shuffle8(x[1], idx));
-    [
-        m.shuffle8(m.permute64::<CLASS_PER_LANE>(m.unpack_lo::<4>(a, b)), m.load(&last[0])),
-        m.shuffle8(m.permute64::<CLASS_PER_LANE>(m.unpack_hi::<4>(a, b)), m.load(&last[1])),
-    ]
-}
-
-/// Rows → the two-register layout (the inverse of [`to_rows_packed`]):
-/// `vpermq` back, then the dword unpacks undone by `vpshufd` and qword
-/// unpacks.
-#[inline(always)]
-pub(crate) fn from_rows_packed<M: CrossLanes>(m: M, y: [M::V; 2]) -> [M::V; 2] {
-    const CLASS_PER_LANE: i32 = 0b11_01_10_00;
-    let out = m.load(&ROWS_OUT_INV);
-    let u = m.shuffle32::<CLASS_PER_LANE>(m.permute64::<CLASS_PER_LANE>(m.shuffle8(y[0], out)));
-    let v = m.shuffle32::<CLASS_PER_LANE>(m.permute64::<CLASS_PER_LANE>(m.shuffle8(y[1], out)));
-    let idx = m.load(&GATHER_INV);
-    [m.shuffle8(m.unpack_lo::<8>(u, v), idx), m.shuffle8(m.unpack_hi::<8>(u, v), idx)]
-}
-
-/// Per-lane S-box rows for [`to_rows_packed`]'s registers: `[r]`, lane L
-/// π_{2r+L}'s rows (or their inverses').
+/// Per-lane S-box rows for registers that hold two S-box classes: `[r]`,
+/// lane L π_{2r+L}'s rows (or their inverses').
 #[repr(align(32))]
 pub(crate) struct PackedRows(pub(crate) [[Lane; 16]; 2]);
 
@@ -231,25 +200,16 @@ mod tests {
         assert_eq!(from_rows(m, rows), regs);
     }
 
-    /// The two-register transposes against [`to_rows`] on 16-byte
-    /// registers, lane by lane, and back; the per-lane S-box tables.
+    /// The per-lane S-box tables: lane L of register r through π_{2r+L}.
     #[test]
-    fn packed_transposes_and_sboxes() {
-        let state: [u8; 64] = core::array::from_fn(|i| (i * 73 + 5) as u8);
-        let pieces: [[u8; 16]; 4] = core::array::from_fn(|p| state[16 * p..16 * p + 16].try_into().expect("16"));
-        let rows = to_rows(Emu::<16>, pieces);
-        let x: [[u8; 32]; 2] = core::array::from_fn(|r| core::array::from_fn(|i| pieces[r + 2 * (i / 16)][i % 16]));
-        let same: Lane = core::array::from_fn(|b| (b % 16) as u8);
-        let packed = to_rows_packed(Emu::<32>, x, &[rows_out_then(&same); 2]);
+    fn packed_sboxes() {
         for r in 0..2 {
-            for lane in 0..2 {
-                assert_eq!(packed[r][16 * lane..16 * lane + 16], rows[2 * r + lane], "register {r} lane {lane}");
-                let sboxed = sbox(Emu::<32>, packed[r], &ENC_ROWS_PACKED.0[r]);
-                let want: Vec<u8> = packed[r][16 * lane..16 * lane + 16].iter().map(|&b| SBOX[2 * r + lane][b as usize]).collect();
-                assert_eq!(sboxed[16 * lane..16 * lane + 16], want[..], "S-box of register {r} lane {lane}");
+            let x: [u8; 32] = core::array::from_fn(|i| (i * 73 + 5 + 101 * r) as u8);
+            let sboxed = sbox(Emu::<32>, x, &ENC_ROWS_PACKED.0[r]);
+            for i in 0..32 {
+                assert_eq!(sboxed[i], SBOX[2 * r + i / 16][x[i] as usize], "S-box of register {r} byte {i}");
             }
         }
-        assert_eq!(from_rows_packed(Emu::<32>, packed), x);
     }
 
     /// [`to_rows_then`]: the rows, then each register's own byte move.

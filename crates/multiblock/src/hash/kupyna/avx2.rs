@@ -2,11 +2,10 @@
 //! with or without GFNI), for x86 CPUs without AVX-512 (AMD Zen 3, Intel
 //! client cores).
 //!
-//! The compressions of these backends keep the state in rows
-//! (`ymm_rows.rs`: no transposes in a round, T+'s additions by a byte
-//! carry chain across the rows); this module has their MixColumns forms,
-//! the output transformations, and the column-layout permutation that
-//! `ssse3` runs.
+//! The compressions and output transformations of these backends keep
+//! the state in rows (`ymm_rows.rs`: no transposes in a round, T+'s
+//! additions by a byte carry chain across the rows); this module has their
+//! MixColumns forms and the column-layout permutation that `ssse3` runs.
 //!
 //! Column layout: T⊕ and T+ of one compression side by side, one per
 //! 128-bit lane. Register i (4 for the 512-bit state, 8 for the 1024-bit
@@ -14,16 +13,6 @@
 //! columns 2i and 2i+1, one per 64-bit element); lane 0 is T⊕'s, lane 1
 //! T+'s. The same code runs on xmm (`ssse3.rs`) with T⊕ and T+ in two sets
 //! of registers (the const parameter `K` of [`Compress`]).
-//!
-//! The output transformation is T⊕ alone, laid out so that no lane idles
-//! (half the work of a compression): a 1024-bit state in 4 registers in
-//! rows (`ymm_rows::Output1024InRows`: lane 0 row a, lane 1 row a + 4); a
-//! 512-bit state in 2 registers (pieces 0 | 2 and 1 | 3), into rows by a
-//! transpose that crosses lanes with `vpermq`
-//! (`kalyna::nibble::to_rows_packed`, one S-box class per lane;
-//! [`t_xor_packed`]); in `digest_many`, two 512-bit states one per lane.
-//! `vpermq` costs 6.5 core cycles of latency on Zen 3 (`op_costs`), two of
-//! them on each round's chain of the 512-bit state's output.
 //!
 //! A round, per group of 4 registers (one 64-byte half of each state):
 //! - round constants: a `vpaddq` (zero in lane 0) and a `vpxor` (zero in
@@ -78,9 +67,10 @@
 //! of a round on both sets before the next): on Zen 3, 64 messages of
 //! 1 KiB of Kupyna-256 took 11.2 ticks per byte in pairs against 11.9 one
 //! at a time. A second message fills the gaps between a round's steps
-//! (the carry chain, the start of the S-boxes). Two 1024-bit states do not
-//! fit the 16 ymm registers (see [`compress_in_pairs`]); they run one at a
-//! time.
+//! (the carry chain, the start of the S-boxes), and so do their output
+//! transformations (`ymm_rows::Output512InRows` on two states). Two
+//! 1024-bit states do not fit the 16 ymm registers (see
+//! [`compress_in_pairs`]); they run one at a time.
 
 use core::marker::PhantomData;
 
@@ -91,9 +81,9 @@ use super::State;
 use super::Kernel;
 #[cfg(target_arch = "x86_64")]
 use crate::backend::{Backend, BackendInfo};
-use super::ymm_rows::{CompressInRows, CompressPairInRows, Output1024InRows, RowMix, SHIFTS_1024};
+use super::ymm_rows::{CompressInRows, CompressPairInRows, Output1024InRows, Output512InRows, RowMix, SHIFTS_1024};
 use crate::kalyna::pair_sum::{double, row_by_doublings, row_by_products, M4, M5, M6, M7, M8};
-use crate::kalyna::nibble::{from_rows, from_rows_packed, join_lanes, rows_out_then, sbox, to_rows, to_rows_packed, to_rows_then, Lane, ENC_ROWS, ENC_ROWS_PACKED};
+use crate::kalyna::nibble::{from_rows, rows_out_then, sbox, to_rows, to_rows_then, Lane, ENC_ROWS};
 use crate::simd::{CrossLanes, Gfni, Simd};
 #[cfg(target_arch = "x86_64")]
 use crate::simd::{Avx2, Avx2Gfni, Machine, Ymm};
@@ -187,27 +177,26 @@ fn compress_in_pairs<M: Machine + Simd + CrossLanes, P: RowMix<M>>(cols: usize, 
     }
 }
 
-/// One output transformation: T⊕ alone, every lane busy: a 512-bit state
-/// in 2 ymm (rows by lane-crossing transposes), a 1024-bit one in 4 (its
-/// halves in the two lanes).
+/// One output transformation: T⊕ alone in rows, every lane busy: a
+/// 512-bit state in 2 ymm, a 1024-bit one in 4.
 #[cfg(target_arch = "x86_64")]
 fn output_one<M: Machine + Simd + CrossLanes, P: Products<M> + RowMix<M>>(cols: usize, h: &mut State) {
     let m = M::detect().expect("the backend is chosen only where the CPU runs it");
     if cols == COLS_512 {
-        m.vectorize(On(m, OutputPacked::<P> { h, products: PhantomData }))
+        m.vectorize(On(m, Output512InRows::<P, 1> { states: [h], mix: PhantomData }))
     } else {
         m.vectorize(On(m, Output1024InRows::<P> { h, mix: PhantomData }))
     }
 }
 
 /// `digest_many`'s output transformations: 512-bit states two at once,
-/// one per lane; 1024-bit ones one at a time in halves.
+/// in two sets of 2 registers; 1024-bit ones one at a time.
 #[cfg(target_arch = "x86_64")]
 fn output_in_pairs<M: Machine + Simd + CrossLanes, P: Products<M> + RowMix<M>>(cols: usize, states: &mut [State]) {
     let m = M::detect().expect("the backend is chosen only where the CPU runs it");
     for hs in states.chunks_mut(2) {
         match hs {
-            [h0, h1] if cols == COLS_512 => m.vectorize(On(m, OutputPair::<P> { states: [h0, h1], products: PhantomData })),
+            [h0, h1] if cols == COLS_512 => m.vectorize(On(m, Output512InRows::<P, 2> { states: [h0, h1], mix: PhantomData })),
             _ => {
                 for h in hs {
                     output_one::<M, P>(cols, h)
@@ -343,12 +332,6 @@ struct Aligned<T>(T);
 /// compression, `[512-bit, 1024-bit]`.
 static XOR_RC: Aligned<[RoundTable; 2]> = Aligned([round_constants(8, false, [Some(0), None]), round_constants(16, false, [Some(0), None])]);
 static ADD_RC: Aligned<[RoundTable; 2]> = Aligned([round_constants(8, true, [None, Some(0)]), round_constants(16, true, [None, Some(0)])]);
-/// T⊕ in both lanes: the output transformations of two 512-bit states.
-static XOR_TWO_STATES: Aligned<RoundTable> = Aligned(round_constants(8, false, [Some(0), Some(0)]));
-/// T⊕ of one 512-bit state in two registers: columns 0..4 in lane 0, 4..8
-/// in lane 1 (register p: columns 2p, 2p + 1 and 4 + 2p, 5 + 2p).
-static XOR_PACKED: Aligned<RoundTable> = Aligned(round_constants(8, false, [Some(0), Some(4)]));
-
 /// What a permutation adds and XORs in each round.
 #[derive(Clone, Copy)]
 struct RoundConstants {
@@ -417,40 +400,6 @@ fn sub_shift16<M: Simd, const A: usize>(m: M, y: &[[M::V; 4]; 2], z: &mut [[M::V
     let v = m.shuffle8(v, m.load(&SHIFTS_1024.0[A + 4]));
     z[0][A] = m.unpack_lo::<8>(u, v);
     z[1][A] = m.unpack_hi::<8>(u, v);
-}
-
-/// Into [`to_rows_packed`]'s rows and ShiftBytes in one: `[r]`, lane L
-/// rows 2r + L and 2r + L + 4 rotated as [`SHIFT8`] rotates them.
-#[repr(align(32))]
-struct RowsShiftedPacked([Lane; 2]);
-
-static ROWS_SHIFTED_PACKED: RowsShiftedPacked = {
-    let mut t = [[0u8; 32]; 2];
-    let mut r = 0;
-    while r < 2 {
-        t[r] = rows_out_then(&join_lanes(&SHIFT8.0[2 * r], &SHIFT8.0[2 * r + 1]));
-        r += 1;
-    }
-    RowsShiftedPacked(t)
-};
-
-/// T⊕ alone of one 512-bit state in 2 ymm, no lane idle: register p holds
-/// columns 2p, 2p + 1 in lane 0 and 4 + 2p, 5 + 2p in lane 1; rows by
-/// [`to_rows_packed`], one S-box class per lane. Half the work of
-/// [`permute`]'s T⊕ beside T+: the output transformation.
-#[inline(always)]
-fn t_xor_packed<M: Simd + CrossLanes, P: Products<M>>(m: M, x: &mut [M::V; 2]) {
-    for xor in XOR_PACKED.0.iter().take(rounds(COLS_512)) {
-        for (v, c) in x.iter_mut().zip(xor) {
-            *v = m.xor(*v, m.load(c));
-        }
-        let y = to_rows_packed(m, *x, &ROWS_SHIFTED_PACKED.0);
-        let z = [sbox(m, y[0], &ENC_ROWS_PACKED.0[0]), sbox(m, y[1], &ENC_ROWS_PACKED.0[1])];
-        *x = from_rows_packed(m, z);
-        for v in x.iter_mut() {
-            *v = P::mix(m, *v);
-        }
-    }
 }
 
 /// T⊕ (lane 0) and T+ (lane 1) of R groups of 4 registers (R = 1: the
@@ -642,7 +591,7 @@ fn output_state<M: Simd, P: Products<M>, const R: usize, const K: usize>(m: M, h
     let n = 64 * R;
     // (h ‖ h): on xmm with one set (`ssse3`) T⊕ reads the first copy
     // alone; a 32-byte machine permutes the second in lane 1, unused (the
-    // ymm backends take `OutputPacked` and `ymm_rows::Output1024InRows`
+    // ymm backends take `ymm_rows`' packed output transformations
     // instead).
     let mut buf = [0u8; 256];
     buf[..n].copy_from_slice(&h[..n]);
@@ -653,50 +602,4 @@ fn output_state<M: Simd, P: Products<M>, const R: usize, const K: usize>(m: M, h
     feed_forward(m, &mut h[..n], &buf[..n], None);
     // As a slice: one memset and a barrier (the array impl writes a byte at a time).
     buf[..].zeroize();
-}
-
-/// h_j ← T⊕(h_j) ⊕ h_j for two 512-bit states, state j in lane j of one
-/// set of ymm registers (T⊕'s constants in both lanes): the work of one.
-pub(crate) struct OutputPair<'a, P> {
-    pub(crate) states: [&'a mut State; 2],
-    pub(crate) products: PhantomData<P>,
-}
-
-impl<M: Simd, P: Products<M>> JobOn<M> for OutputPair<'_, P> {
-    #[inline(always)]
-    fn run_on(self, m: M) {
-        let n = 64;
-        // h_0 ‖ h_1: `load` puts piece p of each in register p's lanes.
-        let mut buf = [0u8; 128];
-        for (j, h) in self.states.iter().enumerate() {
-            buf[n * j..n * (j + 1)].copy_from_slice(&h[..n]);
-        }
-        let mut x = load::<M, 1, 1>(m, &buf);
-        permute::<M, P, 1, 1>(m, &mut x, RoundConstants { add: None, xor: &XOR_TWO_STATES.0 });
-        store::<M, 1, 1>(m, &x, &mut buf);
-        for (j, h) in self.states.into_iter().enumerate() {
-            feed_forward(m, &mut h[..n], &buf[n * j..n * (j + 1)], None);
-        }
-        buf[..].zeroize();
-    }
-}
-
-/// h ← T⊕(h) ⊕ h for one 512-bit state in two registers (ymm; see
-/// [`t_xor_packed`]).
-pub(crate) struct OutputPacked<'a, P> {
-    pub(crate) h: &'a mut State,
-    pub(crate) products: PhantomData<P>,
-}
-
-impl<M: Simd + CrossLanes, P: Products<M>> JobOn<M> for OutputPacked<'_, P> {
-    #[inline(always)]
-    fn run_on(self, m: M) {
-        // Register p: bytes 16p.. in lane 0, 32 + 16p.. in lane 1.
-        let mut x = [m.load_lanes(&self.h[..], 32), m.load_lanes(&self.h[16..], 32)];
-        t_xor_packed::<M, P>(m, &mut x);
-        for (p, v) in x.into_iter().enumerate() {
-            let h = m.load_lanes(&self.h[16 * p..], 32);
-            m.store_lanes(m.xor(h, v), &mut self.h[16 * p..], 32);
-        }
-    }
 }

@@ -1,5 +1,5 @@
-//! One Kupyna compression on ymm registers with the state kept in rows for
-//! all its rounds: the compression of `avx2` and `avx2-gfni`.
+//! Kupyna on ymm registers with the state kept in rows for all its rounds:
+//! the compressions and output transformations of `avx2` and `avx2-gfni`.
 //!
 //! Layout. T⊕'s state in lane 0 of every register, T+'s in lane 1. The
 //! 512-bit state: register a (0..4) holds row a and row a + 4, 8 columns
@@ -44,6 +44,13 @@
 //! 137 shuffles a round, against 576 and 272 for its two groups in
 //! columns.
 //!
+//! The output transformation is T⊕ alone, packed so that no lane idles:
+//! the 512-bit state in 2 registers (lane 0 rows 2q | 2q + 4, lane 1 rows
+//! 2q + 1 | 2q + 5; [`t_xor_packed_512`], 119 ops a round), the 1024-bit
+//! one in 4 (lane 0 row a, lane 1 row a + 4; [`t_xor_packed_1024`]). Each
+//! lane then holds one S-box class, and MixColumns' other inputs are the
+//! same registers with lanes or halves exchanged.
+//!
 //! Everything is constant-time: the tables are indexed by constants, the
 //! loops count public blocks and rounds.
 
@@ -52,7 +59,7 @@ use core::marker::PhantomData;
 use super::constants::{add_constant, rounds, shift, xor_constant, COLS_512};
 use super::job_on::JobOn;
 use super::State;
-use crate::kalyna::nibble::{from_rows, join_lanes, sbox, to_rows, Lane, ENC_ROWS};
+use crate::kalyna::nibble::{from_rows, join_lanes, sbox, to_rows, Lane, ENC_ROWS, ENC_ROWS_PACKED};
 use crate::simd::{CrossLanes, Simd};
 
 /// How MixColumns forms an output row from the 8 input rows.
@@ -431,6 +438,86 @@ impl<M: Simd + CrossLanes, P: RowMix<M>> JobOn<M> for Output1024InRows<'_, P> {
     }
 }
 
+/// ShiftBytes of the 512-bit state packed in 2 registers (register q:
+/// lane 0 rows 2q | 2q + 4, lane 1 rows 2q + 1 | 2q + 5): `[q]`.
+static PACKED_SHIFTS_512: [Lane; 2] = [join_lanes(&SHIFTS_512.0[0], &SHIFTS_512.0[1]), join_lanes(&SHIFTS_512.0[2], &SHIFTS_512.0[3])];
+
+/// Halves of lane 1 swapped, lane 0 as it is: `vpshufb` control.
+static SWAP_LANE1: Lane = {
+    let mut t = [0u8; 32];
+    let mut b = 0;
+    while b < 32 {
+        t[b] = if b < 16 { b as u8 } else { (b as u8 + 8) % 16 };
+        b += 1;
+    }
+    t
+};
+
+/// T⊕ alone of K 512-bit states in 2 registers each, no lane idle:
+/// register q holds rows 2q | 2q + 4 in lane 0 and 2q + 1 | 2q + 5 in lane
+/// 1, one S-box class per lane. MixColumns' inputs are
+/// U_j = (j | j + 4 ; j + 1 | j + 5) after ShiftBytes: the two registers
+/// (U_0, U_2), their lanes crossed (`vperm2i128`: U_1 and, with lane 1's
+/// halves swapped, U_3), and all four with the halves of each lane swapped
+/// (U_{j+4}); output register q is MixColumns' row 2q of the U_j. Per
+/// round and state 1 + 70 + 8 + 40 = 119 ops (`avx2`), 40 of them
+/// shuffles, with no transposes.
+#[inline(always)]
+fn t_xor_packed_512<M: Simd + CrossLanes, P: RowMix<M>, const K: usize>(m: M, x: &mut [[M::V; 2]; K]) {
+    for round in 0..rounds(COLS_512) {
+        for x in x.iter_mut() {
+            x[0] = m.xor(x[0], m.load(&XOR_512.0[round]));
+        }
+        for x in x.iter_mut() {
+            x[0] = sbox(m, x[0], &ENC_ROWS_PACKED.0[0]);
+            x[1] = sbox(m, x[1], &ENC_ROWS_PACKED.0[1]);
+        }
+        for x in x.iter_mut() {
+            let mut u = [m.zero(); 8];
+            u[0] = m.shuffle8_opaque(x[0], m.load(&PACKED_SHIFTS_512[0]));
+            u[2] = m.shuffle8_opaque(x[1], m.load(&PACKED_SHIFTS_512[1]));
+            u[1] = m.lanes_between(u[0], u[2]);
+            u[3] = m.shuffle8(m.lanes_between(u[2], u[0]), m.load(&SWAP_LANE1));
+            for j in 0..4 {
+                u[j + 4] = m.shuffle32::<0x4e>(u[j]);
+            }
+            let mut p = u;
+            for j in 0..8 {
+                p[j] = m.xor(u[j], u[(j + 1) % 8]);
+            }
+            x[0] = P::row(m, &u, &p, 0);
+            x[1] = P::row(m, &u, &p, 2);
+        }
+    }
+}
+
+/// h_k ← T⊕(h_k) ⊕ h_k for K 512-bit states (the output transformation),
+/// in [`t_xor_packed_512`]'s layout: K = 1 for one message, 2 for a pair
+/// of `digest_many`, whose steps then overlap.
+pub(crate) struct Output512InRows<'a, P, const K: usize> {
+    pub(crate) states: [&'a mut State; K],
+    pub(crate) mix: PhantomData<P>,
+}
+
+impl<M: Simd + CrossLanes, P: RowMix<M>, const K: usize> JobOn<M> for Output512InRows<'_, P, K> {
+    #[inline(always)]
+    fn run_on(self, m: M) {
+        // `into_rows` fills both lanes alike: lanes_between(a, b) is then
+        // a's rows in lane 0 and b's in lane 1.
+        let h: [[M::V; 2]; K] = core::array::from_fn(|k| {
+            let rows: [M::V; 4] = into_rows(m, &self.states[k][..64]);
+            [m.lanes_between(rows[0], rows[1]), m.lanes_between(rows[2], rows[3])]
+        });
+        let mut x = h;
+        t_xor_packed_512::<M, P, K>(m, &mut x);
+        for ((state, x), h) in self.states.into_iter().zip(&x).zip(&h) {
+            let y = [m.xor(x[0], h[0]), m.xor(x[1], h[1])];
+            let out = [y[0], m.lanes_between(y[0], y[0]), y[1], m.lanes_between(y[1], y[1])];
+            store_rows(m, &out, &mut state[..64]);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -500,6 +587,32 @@ mod tests {
             On(Emu::<32>, Output1024InRows::<Products> { h: &mut b, mix: PhantomData }).run();
             assert_eq!(a, want, "doublings");
             assert_eq!(b, want, "products");
+        }
+    }
+
+    /// The packed output transformation of the 512-bit state, one state
+    /// and a pair, on the emulated 32-byte machine against `reference`
+    /// with both MixColumns forms; the bytes past the 512-bit state stay
+    /// as they were.
+    #[test]
+    fn packed_512_output_on_the_emulated_ymm_machine() {
+        let mut rng = Rng(0x0035_1270);
+        for _ in 0..4 {
+            let (h0, h1): (State, State) = (rng.bytes(128).try_into().expect("128 bytes"), rng.bytes(128).try_into().expect("128 bytes"));
+            let (mut w0, mut w1) = (h0, h1);
+            (reference::KERNEL.output)(8, &mut w0);
+            (reference::KERNEL.output)(8, &mut w1);
+            let (mut a, mut b) = (h0, h0);
+            On(Emu::<32>, Output512InRows::<Doublings, 1> { states: [&mut a], mix: PhantomData }).run();
+            On(Emu::<32>, Output512InRows::<Products, 1> { states: [&mut b], mix: PhantomData }).run();
+            assert_eq!(a, w0, "doublings, one state");
+            assert_eq!(b, w0, "products, one state");
+            let (mut a0, mut a1) = (h0, h1);
+            On(Emu::<32>, Output512InRows::<Doublings, 2> { states: [&mut a0, &mut a1], mix: PhantomData }).run();
+            assert_eq!((a0, a1), (w0, w1), "doublings, a pair");
+            let (mut b0, mut b1) = (h0, h1);
+            On(Emu::<32>, Output512InRows::<Products, 2> { states: [&mut b0, &mut b1], mix: PhantomData }).run();
+            assert_eq!((b0, b1), (w0, w1), "products, a pair");
         }
     }
 }
