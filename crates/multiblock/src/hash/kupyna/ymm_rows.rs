@@ -379,12 +379,14 @@ impl<M: Simd + CrossLanes, P: RowMix<M>> JobOn<M> for CompressPairInRows<'_, P> 
     }
 }
 
-/// ShiftBytes of the 1024-bit state packed in 4 registers (lane 0 row a,
-/// lane 1 row a + 4): `[a]`.
+/// `vpshufb` controls of ShiftBytes on a packed state, one per register,
+/// aligned so that no load splits a cache line.
 #[repr(align(32))]
-struct PackedShifts([Lane; 4]);
+struct PackedShifts<const N: usize>([Lane; N]);
 
-static PACKED_SHIFTS: PackedShifts = {
+/// The 1024-bit state packed in 4 registers (lane 0 row a, lane 1 row
+/// a + 4): `[a]`.
+static PACKED_SHIFTS: PackedShifts<4> = {
     let mut t = [[0u8; 32]; 4];
     let mut a = 0;
     while a < 4 {
@@ -440,7 +442,7 @@ impl<M: Simd + CrossLanes, P: RowMix<M>> JobOn<M> for Output1024InRows<'_, P> {
 
 /// ShiftBytes of the 512-bit state packed in 2 registers (register q:
 /// lane 0 rows 2q | 2q + 4, lane 1 rows 2q + 1 | 2q + 5): `[q]`.
-static PACKED_SHIFTS_512: [Lane; 2] = [join_lanes(&SHIFTS_512.0[0], &SHIFTS_512.0[1]), join_lanes(&SHIFTS_512.0[2], &SHIFTS_512.0[3])];
+static PACKED_SHIFTS_512: PackedShifts<2> = PackedShifts([join_lanes(&SHIFTS_512.0[0], &SHIFTS_512.0[1]), join_lanes(&SHIFTS_512.0[2], &SHIFTS_512.0[3])]);
 
 /// Halves of lane 1 swapped, lane 0 as it is: `vpshufb` control.
 static SWAP_LANE1: Lane = {
@@ -474,8 +476,8 @@ fn t_xor_packed_512<M: Simd + CrossLanes, P: RowMix<M>, const K: usize>(m: M, x:
         }
         for x in x.iter_mut() {
             let mut u = [m.zero(); 8];
-            u[0] = m.shuffle8_opaque(x[0], m.load(&PACKED_SHIFTS_512[0]));
-            u[2] = m.shuffle8_opaque(x[1], m.load(&PACKED_SHIFTS_512[1]));
+            u[0] = m.shuffle8_opaque(x[0], m.load(&PACKED_SHIFTS_512.0[0]));
+            u[2] = m.shuffle8_opaque(x[1], m.load(&PACKED_SHIFTS_512.0[1]));
             u[1] = m.lanes_between(u[0], u[2]);
             u[3] = m.shuffle8(m.lanes_between(u[2], u[0]), m.load(&SWAP_LANE1));
             for j in 0..4 {
