@@ -239,27 +239,29 @@ fn shift_mix<M: Simd, P: RowMix<M>, const N: usize>(m: M, x: &mut [M::V; N]) {
     for (j, v) in v.iter_mut().enumerate() {
         *v = m.shuffle8_opaque(x[j % N], m.load(&shifts.0[j]));
     }
-    mix_rows::<M, P, N>(m, &v, x);
+    mix_rows::<M, P, N>(m, &v, x, 1);
 }
 
-/// MixColumns: output rows 0..N of the 8 rows `v` (by their pair sums)
-/// into `x`.
+/// MixColumns: output rows 0, step, …, (N − 1)·step of the 8 rows `v`
+/// (by their pair sums) into `x` (N = 2, 4 or 8).
 #[inline(always)]
-fn mix_rows<M: Simd, P: RowMix<M>, const N: usize>(m: M, v: &[M::V; 8], x: &mut [M::V; N]) {
+fn mix_rows<M: Simd, P: RowMix<M>, const N: usize>(m: M, v: &[M::V; 8], x: &mut [M::V; N], step: usize) {
     let mut p = *v;
     for j in 0..8 {
         p[j] = m.xor(v[j], v[(j + 1) % 8]);
     }
     // Written out: LLVM left a loop of 8 with indexed stack addresses.
     x[0] = P::row(m, v, &p, 0);
-    x[1] = P::row(m, v, &p, 1);
-    x[2] = P::row(m, v, &p, 2);
-    x[3] = P::row(m, v, &p, 3);
+    x[1] = P::row(m, v, &p, step);
+    if N >= 4 {
+        x[2] = P::row(m, v, &p, 2 * step);
+        x[3] = P::row(m, v, &p, 3 * step);
+    }
     if N == 8 {
-        x[4] = P::row(m, v, &p, 4);
-        x[5] = P::row(m, v, &p, 5);
-        x[6] = P::row(m, v, &p, 6);
-        x[7] = P::row(m, v, &p, 7);
+        x[4] = P::row(m, v, &p, 4 * step);
+        x[5] = P::row(m, v, &p, 5 * step);
+        x[6] = P::row(m, v, &p, 6 * step);
+        x[7] = P::row(m, v, &p, 7 * step);
     }
 }
 
@@ -411,7 +413,7 @@ fn t_xor_packed_1024<M: Simd + CrossLanes, P: RowMix<M>>(m: M, x: &mut [M::V; 4]
             v[a] = m.shuffle8_opaque(x[a], m.load(&PACKED_SHIFTS.0[a]));
             v[a + 4] = m.lanes_between(v[a], v[a]);
         }
-        mix_rows::<M, P, 4>(m, &v, x);
+        mix_rows::<M, P, 4>(m, &v, x, 1);
     }
 }
 
@@ -483,12 +485,7 @@ fn t_xor_packed_512<M: Simd + CrossLanes, P: RowMix<M>, const K: usize>(m: M, x:
             for j in 0..4 {
                 u[j + 4] = m.shuffle32::<0x4e>(u[j]);
             }
-            let mut p = u;
-            for j in 0..8 {
-                p[j] = m.xor(u[j], u[(j + 1) % 8]);
-            }
-            x[0] = P::row(m, &u, &p, 0);
-            x[1] = P::row(m, &u, &p, 2);
+            mix_rows::<M, P, 2>(m, &u, x, 2);
         }
     }
 }
