@@ -107,9 +107,24 @@ impl Hasher {
         out
     }
 
+    /// Writes the digest into `out` (of [`Hasher::digest_bytes`] bytes).
+    ///
+    /// # Panics
+    /// If `out` is not [`Hasher::digest_bytes`] long (a caller's bug).
+    pub fn finalize_into(mut self, out: &mut [u8]) {
+        assert_eq!(out.len(), self.digest_bytes(), "the digest of {} is {} bytes", self.id, self.digest_bytes());
+        // No reset: the state is wiped when `self` drops here.
+        match &mut self.state {
+            State::Streebog(core) => core.finalize_into(out),
+            State::Kupyna(core) => core.finalize_into(out),
+        }
+    }
+
     /// The digest.
-    pub fn finalize(mut self) -> Vec<u8> {
-        self.finalize_reset()
+    pub fn finalize(self) -> Vec<u8> {
+        let mut out = vec![0; self.digest_bytes()];
+        self.finalize_into(&mut out);
+        out
     }
 }
 

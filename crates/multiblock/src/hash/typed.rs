@@ -65,8 +65,8 @@ macro_rules! typed_hash {
         }
 
         impl FixedOutput for $name {
-            fn finalize_into(mut self, out: &mut Output<Self>) {
-                self.0.finalize_into_reset(out);
+            fn finalize_into(self, out: &mut Output<Self>) {
+                self.0.finalize_into(out);
             }
         }
 

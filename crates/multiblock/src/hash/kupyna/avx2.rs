@@ -81,7 +81,7 @@ use super::State;
 use super::Kernel;
 #[cfg(target_arch = "x86_64")]
 use crate::backend::{Backend, BackendInfo};
-use super::ymm_rows::{CompressInRows, CompressPairInRows, Output1024InRows, Output512InRows, RowMix, SHIFTS_1024};
+use super::ymm_rows::{CompressInRows, CompressPairInRows, FinishInRows, Output1024InRows, Output512InRows, RowMix, SHIFTS_1024};
 use crate::kalyna::pair_sum::{double, row_by_doublings, row_by_products, M4, M5, M6, M7, M8};
 use crate::kalyna::nibble::{from_rows, rows_out_then, sbox, to_rows, to_rows_then, Lane, ENC_ROWS};
 use crate::simd::{CrossLanes, Gfni, Simd};
@@ -99,7 +99,7 @@ type Y = Ymm<Avx2>;
 pub(crate) const AVX2_GFNI: Backend<(), Kernel> = Backend {
     info: BackendInfo { name: "avx2-gfni", constant_time: true, ways: 2, needs: <YG as Machine>::NEEDS },
     available: <YG as Machine>::available,
-    new: |_| Kernel { compress: compress_gfni, output: output_gfni, compress_many: Some(compress_many_gfni), output_many: Some(output_many_gfni), lanes: 2 },
+    new: |_| Kernel { compress: compress_gfni, output: output_gfni, compress_many: Some(compress_many_gfni), output_many: Some(output_many_gfni), lanes: 2, finish: Some(finish_gfni) },
 };
 
 /// AVX2 alone.
@@ -107,7 +107,7 @@ pub(crate) const AVX2_GFNI: Backend<(), Kernel> = Backend {
 pub(crate) const AVX2: Backend<(), Kernel> = Backend {
     info: BackendInfo { name: "avx2", constant_time: true, ways: 2, needs: <Y as Machine>::NEEDS },
     available: <Y as Machine>::available,
-    new: |_| Kernel { compress: compress_avx2, output: output_avx2, compress_many: Some(compress_many_avx2), output_many: Some(output_many_avx2), lanes: 2 },
+    new: |_| Kernel { compress: compress_avx2, output: output_avx2, compress_many: Some(compress_many_avx2), output_many: Some(output_many_avx2), lanes: 2, finish: Some(finish_avx2) },
 };
 
 #[cfg(target_arch = "x86_64")]
@@ -119,6 +119,12 @@ fn compress_gfni(cols: usize, h: &mut State, blocks: &[u8]) {
 #[cfg(target_arch = "x86_64")]
 fn output_gfni(cols: usize, h: &mut State) {
     output_one::<YG, ByGfni>(cols, h)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn finish_gfni(cols: usize, h: &mut State, blocks: &[u8]) {
+    let m = YG::detect().expect("the backend is chosen only where the CPU runs it");
+    m.vectorize(On(m, FinishInRows::<ByGfni> { cols, h, blocks, mix: PhantomData }))
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -140,6 +146,12 @@ fn compress_avx2(cols: usize, h: &mut State, blocks: &[u8]) {
 #[cfg(target_arch = "x86_64")]
 fn output_avx2(cols: usize, h: &mut State) {
     output_one::<Y, ByDoubling>(cols, h)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn finish_avx2(cols: usize, h: &mut State, blocks: &[u8]) {
+    let m = Y::detect().expect("the backend is chosen only where the CPU runs it");
+    m.vectorize(On(m, FinishInRows::<ByDoubling> { cols, h, blocks, mix: PhantomData }))
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -138,7 +138,7 @@ type Z = Zmm<Avx512Gfni>;
 pub(crate) const BACKEND: Backend<(), Kernel> = Backend {
     info: BackendInfo { name: "avx512-gfni", constant_time: true, ways: rows::WAYS, needs: <Z as Machine>::NEEDS },
     available: <Z as Machine>::available,
-    new: |_| Kernel { compress, output, compress_many: Some(compress_many), output_many: Some(output_many), lanes: rows::WAYS },
+    new: |_| Kernel { compress, output, compress_many: Some(compress_many), output_many: Some(output_many), lanes: rows::WAYS, finish: None },
 };
 
 #[cfg(target_arch = "x86_64")]

@@ -73,6 +73,9 @@ pub(crate) struct Kernel {
     pub(crate) output_many: Option<fn(cols: usize, states: &mut [State])>,
     /// How many messages `compress_many` runs at once (1 without it).
     pub(crate) lanes: usize,
+    /// `compress` of whole blocks, then `output`, in one call, where the
+    /// backend gains by keeping the state in its registers between them.
+    pub(crate) finish: Option<fn(cols: usize, h: &mut State, blocks: &[u8])>,
 }
 
 /// Fastest first; the default is the first constant-time one the CPU runs.
@@ -121,14 +124,15 @@ fn initial_state(cols: usize) -> State {
     h
 }
 
-/// The padding after a message of `len` bytes whose last `len mod block`
-/// bytes are `rest`: `rest`, 0x80, zeros and the 96-bit length in bits, one
-/// or two blocks in `out`; returns their length. Branches on lengths only.
+/// The message's last blocks, padded: `rest` (0 to `block` bytes of a
+/// message of `len` bytes not yet compressed), 0x80, zeros and the 96-bit
+/// length in bits, one or two blocks in `out`; returns their length.
+/// Branches on lengths only.
 fn pad_tail(rest: &[u8], len: u128, block: usize, out: &mut [u8; 256]) -> usize {
-    out.fill(0);
+    let n = if rest.len() < block - LENGTH_FIELD_BYTES { block } else { 2 * block };
     out[..rest.len()].copy_from_slice(rest);
     out[rest.len()] = 0x80;
-    let n = if rest.len() < block - LENGTH_FIELD_BYTES { block } else { 2 * block };
+    out[rest.len() + 1..n].fill(0);
     let bits = len.wrapping_mul(8).to_le_bytes();
     out[n - LENGTH_FIELD_BYTES..n].copy_from_slice(&bits[..LENGTH_FIELD_BYTES]);
     n
@@ -165,40 +169,58 @@ impl Core {
         Ok(Core { h: initial_state(cols), buf: [0; 128], buffered: 0, len: 0, digest_bytes, cols, kernel, info })
     }
 
+    /// Compresses every whole block of the message so far but the last: a
+    /// message's last 1 to `block` bytes wait in the buffer, so that
+    /// `finalize_into` runs them with the padding and the output
+    /// transformation in one kernel call.
     pub(crate) fn update(&mut self, mut data: &[u8]) {
         let block = self.block_bytes();
         self.len = self.len.wrapping_add(data.len() as u128);
+        if data.is_empty() {
+            return;
+        }
         if self.buffered > 0 {
             let take = data.len().min(block - self.buffered);
             self.buf[self.buffered..self.buffered + take].copy_from_slice(&data[..take]);
             self.buffered += take;
             data = &data[take..];
-            if self.buffered < block {
+            if data.is_empty() {
                 return;
             }
             (self.kernel.compress)(self.cols, &mut self.h, &self.buf[..block]);
             self.buffered = 0;
         }
-        let whole = data.len() / block * block;
+        let keep = (data.len() - 1) % block + 1;
+        let whole = data.len() - keep;
         if whole > 0 {
             (self.kernel.compress)(self.cols, &mut self.h, &data[..whole]);
         }
-        let rest = &data[whole..];
-        self.buf[..rest.len()].copy_from_slice(rest);
-        self.buffered = rest.len();
+        self.buf[..keep].copy_from_slice(&data[whole..]);
+        self.buffered = keep;
+    }
+
+    /// Writes the digest (out.len() == digest_bytes). The state is spent:
+    /// [`Core::reset`] or a drop follows (both wipe it).
+    pub(crate) fn finalize_into(&mut self, out: &mut [u8]) {
+        assert_eq!(out.len(), self.digest_bytes, "the digest is {} bytes", self.digest_bytes);
+        let block = self.block_bytes();
+        let mut tail = [0u8; 256];
+        let n = pad_tail(&self.buf[..self.buffered], self.len, block, &mut tail);
+        match self.kernel.finish {
+            Some(finish) => finish(self.cols, &mut self.h, &tail[..n]),
+            None => {
+                (self.kernel.compress)(self.cols, &mut self.h, &tail[..n]);
+                (self.kernel.output)(self.cols, &mut self.h);
+            }
+        }
+        out.copy_from_slice(&self.h[block - self.digest_bytes..block]);
+        tail[..n].zeroize();
     }
 
     /// Writes the digest (out.len() == digest_bytes) and resets to the
     /// initial state.
     pub(crate) fn finalize_into_reset(&mut self, out: &mut [u8]) {
-        assert_eq!(out.len(), self.digest_bytes, "the digest is {} bytes", self.digest_bytes);
-        let block = self.block_bytes();
-        let mut tail = [0u8; 256];
-        let n = pad_tail(&self.buf[..self.buffered], self.len, block, &mut tail);
-        (self.kernel.compress)(self.cols, &mut self.h, &tail[..n]);
-        (self.kernel.output)(self.cols, &mut self.h);
-        out.copy_from_slice(&self.h[block - self.digest_bytes..block]);
-        tail[..].zeroize();
+        self.finalize_into(out);
         self.reset();
     }
 

@@ -84,7 +84,7 @@ use {
 pub(crate) const BACKEND: Backend<(), Kernel> = Backend {
     info: BackendInfo { name: "neon", constant_time: true, ways: 1, needs: <Neon as Machine>::NEEDS },
     available: <Neon as Machine>::available,
-    new: |_| Kernel { compress, output, compress_many: None, output_many: None, lanes: 1 },
+    new: |_| Kernel { compress, output, compress_many: None, output_many: None, lanes: 1, finish: None },
 };
 
 #[cfg(target_arch = "aarch64")]

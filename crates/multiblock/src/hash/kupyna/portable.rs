@@ -35,7 +35,7 @@ use crate::simd::{Job, Machine, Portable};
 use zeroize::Zeroize;
 
 /// The kernel: one message at a time.
-pub(crate) const KERNEL: Kernel = Kernel { compress, output, compress_many: None, output_many: None, lanes: 1 };
+pub(crate) const KERNEL: Kernel = Kernel { compress, output, compress_many: None, output_many: None, lanes: 1, finish: None };
 
 fn compress(cols: usize, h: &mut State, blocks: &[u8]) {
     Portable.vectorize(Compress { cols, h, blocks })

@@ -7,7 +7,7 @@ use super::{Kernel, State};
 use crate::kalyna::constants::{MDS, SBOX};
 
 /// The kernel: one message at a time.
-pub(crate) const KERNEL: Kernel = Kernel { compress, output, compress_many: None, output_many: None, lanes: 1 };
+pub(crate) const KERNEL: Kernel = Kernel { compress, output, compress_many: None, output_many: None, lanes: 1, finish: None };
 
 /// a·b in GF(2^8) modulo x^8 + x^4 + x^3 + x^2 + 1, bit by bit.
 fn gf_mul(mut a: u8, mut b: u8) -> u8 {

@@ -312,13 +312,30 @@ fn store_rows<M: Simd, const N: usize>(m: M, x: &[M::V; N], out: &mut [u8]) {
 fn compress_sets<M: Simd + CrossLanes, P: RowMix<M>, const N: usize, const K: usize>(m: M, hs: [&mut State; K], blocks: [&[u8]; K]) {
     let n = 16 * N;
     let lane0 = m.load(&LANE0);
-    // h in lane 0, zero in lane 1: x = h ⊕ m | m.
-    let mut hr: [[M::V; N]; K] = core::array::from_fn(|k| into_rows(m, &hs[k][..n]));
+    let mut hr = [[m.zero(); N]; K];
+    for (hr, h) in hr.iter_mut().zip(&hs) {
+        *hr = into_rows(m, &h[..n]);
+    }
     for v in hr.as_flattened_mut() {
         *v = m.and(*v, lane0);
     }
+    compress_rows::<M, P, N, K>(m, &mut hr, blocks, lane0);
+    for (h, rows) in hs.into_iter().zip(&hr) {
+        store_rows(m, rows, &mut h[..n]);
+    }
+}
+
+/// [`compress_sets`] on chaining values already in rows: h in lane 0 and
+/// zero in lane 1 of `hr`, before and after (`lane0`: [`LANE0`]).
+#[inline(always)]
+fn compress_rows<M: Simd + CrossLanes, P: RowMix<M>, const N: usize, const K: usize>(m: M, hr: &mut [[M::V; N]; K], blocks: [&[u8]; K], lane0: M::V) {
+    let n = 16 * N;
     for b in 0..blocks[0].len() / n {
-        let mut x: [[M::V; N]; K] = core::array::from_fn(|k| into_rows(m, &blocks[k][n * b..n * (b + 1)]));
+        // x = h ⊕ m | m.
+        let mut x = [[m.zero(); N]; K];
+        for (x, block) in x.iter_mut().zip(&blocks) {
+            *x = into_rows(m, &block[n * b..n * (b + 1)]);
+        }
         for (v, h) in x.as_flattened_mut().iter_mut().zip(hr.as_flattened()) {
             *v = m.xor(*v, *h);
         }
@@ -338,9 +355,6 @@ fn compress_sets<M: Simd + CrossLanes, P: RowMix<M>, const N: usize, const K: us
             let y = m.xor(*v, *h);
             *h = m.and(m.xor(y, m.lanes_between(y, y)), lane0);
         }
-    }
-    for (h, rows) in hs.into_iter().zip(&hr) {
-        store_rows(m, rows, &mut h[..n]);
     }
 }
 
@@ -427,19 +441,26 @@ pub(crate) struct Output1024InRows<'a, P> {
 impl<M: Simd + CrossLanes, P: RowMix<M>> JobOn<M> for Output1024InRows<'_, P> {
     #[inline(always)]
     fn run_on(self, m: M) {
-        let lane0 = m.load(&LANE0);
-        let rows: [M::V; 8] = into_rows(m, &self.h[..]);
-        let h: [M::V; 4] = core::array::from_fn(|a| m.or(m.and(rows[a], lane0), m.andnot(lane0, rows[a + 4])));
-        let mut x = h;
-        t_xor_packed_1024::<M, P>(m, &mut x);
-        let mut out = rows;
-        for a in 0..4 {
-            let y = m.xor(x[a], h[a]);
-            out[a] = y;
-            out[a + 4] = m.lanes_between(y, y);
-        }
+        let out = output_1024_rows::<M, P>(m, into_rows(m, &self.h[..]));
         store_rows(m, &out, &mut self.h[..]);
     }
+}
+
+/// T⊕(h) ⊕ h of a 1024-bit state in its 8 row registers, both lanes
+/// alike; the result has lane 0 right (what [`store_rows`] takes).
+#[inline(always)]
+fn output_1024_rows<M: Simd + CrossLanes, P: RowMix<M>>(m: M, rows: [M::V; 8]) -> [M::V; 8] {
+    let lane0 = m.load(&LANE0);
+    let h: [M::V; 4] = core::array::from_fn(|a| m.or(m.and(rows[a], lane0), m.andnot(lane0, rows[a + 4])));
+    let mut x = h;
+    t_xor_packed_1024::<M, P>(m, &mut x);
+    let mut out = rows;
+    for a in 0..4 {
+        let y = m.xor(x[a], h[a]);
+        out[a] = y;
+        out[a + 4] = m.lanes_between(y, y);
+    }
+    out
 }
 
 /// ShiftBytes of the 512-bit state packed in 2 registers (register q:
@@ -501,20 +522,78 @@ pub(crate) struct Output512InRows<'a, P, const K: usize> {
 impl<M: Simd + CrossLanes, P: RowMix<M>, const K: usize> JobOn<M> for Output512InRows<'_, P, K> {
     #[inline(always)]
     fn run_on(self, m: M) {
-        // `into_rows` fills both lanes alike: lanes_between(a, b) is then
-        // a's rows in lane 0 and b's in lane 1.
-        let h: [[M::V; 2]; K] = core::array::from_fn(|k| {
-            let rows: [M::V; 4] = into_rows(m, &self.states[k][..64]);
-            [m.lanes_between(rows[0], rows[1]), m.lanes_between(rows[2], rows[3])]
-        });
-        let mut x = h;
-        t_xor_packed_512::<M, P, K>(m, &mut x);
-        for ((state, x), h) in self.states.into_iter().zip(&x).zip(&h) {
-            let y = [m.xor(x[0], h[0]), m.xor(x[1], h[1])];
-            let out = [y[0], m.lanes_between(y[0], y[0]), y[1], m.lanes_between(y[1], y[1])];
-            store_rows(m, &out, &mut state[..64]);
+        let mut rows = [[m.zero(); 4]; K];
+        for (rows, state) in rows.iter_mut().zip(&self.states) {
+            *rows = into_rows(m, &state[..64]);
+        }
+        let out = output_512_rows::<M, P, K>(m, rows);
+        for (state, out) in self.states.into_iter().zip(&out) {
+            store_rows(m, out, &mut state[..64]);
         }
     }
+}
+
+/// T⊕(h) ⊕ h of K 512-bit states in their 4 row registers each, both
+/// lanes alike; the results have lane 0 right (what [`store_rows`] takes).
+#[inline(always)]
+fn output_512_rows<M: Simd + CrossLanes, P: RowMix<M>, const K: usize>(m: M, rows: [[M::V; 4]; K]) -> [[M::V; 4]; K] {
+    // With both lanes alike, lanes_between(a, b) is a's rows in lane 0
+    // and b's in lane 1.
+    // (Loops, not `array::from_fn`: its closures are compiled apart from
+    // the caller's target features, the intrinsics in them as calls.)
+    let mut h = [[m.zero(); 2]; K];
+    for (h, rows) in h.iter_mut().zip(&rows) {
+        *h = [m.lanes_between(rows[0], rows[1]), m.lanes_between(rows[2], rows[3])];
+    }
+    let mut x = h;
+    t_xor_packed_512::<M, P, K>(m, &mut x);
+    let mut out = rows;
+    for ((out, x), h) in out.iter_mut().zip(&x).zip(&h) {
+        let y = [m.xor(x[0], h[0]), m.xor(x[1], h[1])];
+        *out = [y[0], m.lanes_between(y[0], y[0]), y[1], m.lanes_between(y[1], y[1])];
+    }
+    out
+}
+
+/// The compressions of whole blocks and then the output transformation,
+/// h ← T⊕(h') ⊕ h' with h' the chaining value after `blocks`, in one
+/// pass: the state stays in rows from the first block to the digest
+/// (what `Core::finalize_into` runs on the last blocks and the padding).
+pub(crate) struct FinishInRows<'a, P> {
+    pub(crate) cols: usize,
+    pub(crate) h: &'a mut State,
+    pub(crate) blocks: &'a [u8],
+    pub(crate) mix: PhantomData<P>,
+}
+
+impl<M: Simd + CrossLanes, P: RowMix<M>> JobOn<M> for FinishInRows<'_, P> {
+    #[inline(always)]
+    fn run_on(self, m: M) {
+        if self.cols == COLS_512 {
+            let out = output_512_rows::<M, P, 1>(m, [compressed_rows::<M, P, 4>(m, self.h, self.blocks)])[0];
+            store_rows(m, &out, &mut self.h[..64]);
+        } else {
+            let out = output_1024_rows::<M, P>(m, compressed_rows::<M, P, 8>(m, self.h, self.blocks));
+            store_rows(m, &out, &mut self.h[..]);
+        }
+    }
+}
+
+/// The chaining value after `blocks` in N row registers, both lanes alike.
+#[inline(always)]
+fn compressed_rows<M: Simd + CrossLanes, P: RowMix<M>, const N: usize>(m: M, h: &State, blocks: &[u8]) -> [M::V; N] {
+    let lane0 = m.load(&LANE0);
+    let mut hr: [[M::V; N]; 1] = [into_rows(m, &h[..16 * N])];
+    for v in hr[0].iter_mut() {
+        *v = m.and(*v, lane0);
+    }
+    compress_rows::<M, P, N, 1>(m, &mut hr, [blocks], lane0);
+    // Lane 1 is zero: ⊕ with the lanes swapped copies lane 0 into it.
+    let [mut rows] = hr;
+    for v in rows.iter_mut() {
+        *v = m.xor(*v, m.lanes_between(*v, *v));
+    }
+    rows
 }
 
 #[cfg(test)]
@@ -567,6 +646,30 @@ mod tests {
                     assert_eq!(a[..n], want[..n], "doublings: {cols} columns, {blocks} blocks, fill {fill:?}");
                     assert_eq!(b[..n], want[..n], "products: {cols} columns, {blocks} blocks, fill {fill:?}");
                 }
+            }
+        }
+    }
+
+    /// The compressions and output transformation in one pass, both
+    /// state sizes, 0 to 3 blocks, on the emulated 32-byte machine with
+    /// both MixColumns forms, against `reference`'s compression then its
+    /// output transformation.
+    #[test]
+    fn finish_on_the_emulated_ymm_machine() {
+        let mut rng = Rng(0x0066_696e);
+        for cols in [8, 16] {
+            let n = 8 * cols;
+            for blocks in 0..=3 {
+                let h: State = rng.bytes(128).try_into().expect("128 bytes");
+                let msg = rng.bytes(n * blocks);
+                let mut want = h;
+                (reference::KERNEL.compress)(cols, &mut want, &msg);
+                (reference::KERNEL.output)(cols, &mut want);
+                let (mut a, mut b) = (h, h);
+                On(Emu::<32>, FinishInRows::<Doublings> { cols, h: &mut a, blocks: &msg, mix: PhantomData }).run();
+                On(Emu::<32>, FinishInRows::<Products> { cols, h: &mut b, blocks: &msg, mix: PhantomData }).run();
+                assert_eq!(a[..n], want[..n], "doublings: {cols} columns, {blocks} blocks");
+                assert_eq!(b[..n], want[..n], "products: {cols} columns, {blocks} blocks");
             }
         }
     }

@@ -79,6 +79,15 @@ pub(crate) trait Compress: Send + Sync {
         }
     }
 
+    /// h ← g_(n[i])(h, m[i]) for i = 0, 1, …: one chain of compressions
+    /// (the last steps of §8), in one call where the kernel gains by
+    /// keeping h in its registers between them.
+    fn chain(&self, h: &mut Block, n: &[Block], m: &[Block]) {
+        for (n, m) in n.iter().zip(m) {
+            self.g(h, n, m);
+        }
+    }
+
     /// How many independent g the kernel runs together in [`Compress::g_many`].
     fn lanes(&self) -> usize {
         1
@@ -212,32 +221,42 @@ impl Core {
         })
     }
 
+    /// Runs stage 2 on every whole block of the message so far but the
+    /// last: a message's last 1 to 64 bytes wait in the buffer, so that
+    /// finalizing runs them and stage 3 as one chain of compressions.
     pub(crate) fn update(&mut self, mut data: &[u8]) {
+        if data.is_empty() {
+            return;
+        }
         if self.buffered > 0 {
             let take = (64 - self.buffered).min(data.len());
             self.buf[self.buffered..self.buffered + take].copy_from_slice(&data[..take]);
             self.buffered += take;
             data = &data[take..];
-            if self.buffered < 64 {
+            if data.is_empty() {
                 return;
             }
             self.kernel.blocks(&mut self.state, &self.buf);
             self.buffered = 0;
         }
-        // Stage 2 runs while 512 bits or more remain (§8.2), so a last
-        // whole block is hashed now and the final block is 0..63 bytes.
-        let whole = data.len() / 64 * 64;
+        let keep = (data.len() - 1) % 64 + 1;
+        let whole = data.len() - keep;
         self.kernel.blocks(&mut self.state, &data[..whole]);
-        let rest = &data[whole..];
-        self.buf[..rest.len()].copy_from_slice(rest);
-        self.buffered = rest.len();
+        self.buf[..keep].copy_from_slice(&data[whole..]);
+        self.buffered = keep;
     }
 
     /// Writes the digest (out.len() == digest_bytes) and resets to the initial state.
     pub(crate) fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        self.finalize_into(out);
+        self.reset();
+    }
+
+    /// Writes the digest (out.len() == digest_bytes). The state is spent:
+    /// [`Core::reset`] or a drop follows (both wipe it).
+    pub(crate) fn finalize_into(&mut self, out: &mut [u8]) {
         assert_eq!(out.len(), self.digest_bytes, "Streebog digest length");
         finish(&*self.kernel, &mut self.state, &self.buf[..self.buffered], out);
-        self.reset();
     }
 
     /// Starts over with an empty message (the state and buffer wiped).
@@ -253,22 +272,35 @@ impl Core {
     }
 }
 
-/// Stage 3 of §8 on the last 0..63 bytes `rest`: m = rest ‖ 1 ‖ 0…,
-/// h ← g_N(h, m), N ← N + |rest|, Σ ← Σ + m, h ← g_0(h, N), h ← g_0(h, Σ);
-/// the digest is h, or its high 256 bits.
+/// The end of §8 on the message's last 0 to 64 bytes `rest` (after
+/// stage 2 on the blocks before them): a whole block goes through stage 2
+/// first (h ← g_N(h, rest), N ← N + 512, Σ ← Σ + rest) and leaves no bytes;
+/// then stage 3 on the 0..63 left: m = left ‖ 1 ‖ 0…, h ← g_N(h, m),
+/// N ← N + |left|, Σ ← Σ + m, h ← g_0(h, N), h ← g_0(h, Σ). N and Σ do
+/// not depend on h, so they are computed first and the 3 or 4
+/// compressions run as one chain. The digest is h, or its high 256 bits.
 fn finish(kernel: &dyn Compress, st: &mut State, rest: &[u8], out: &mut [u8]) {
-    debug_assert!(rest.len() < 64);
-    let mut m = [0u8; 64];
-    m[..rest.len()].copy_from_slice(rest);
-    m[rest.len()] = 1;
-    kernel.g(&mut st.h, &st.n, &m);
-    add_small(&mut st.n, 8 * rest.len() as u64);
-    add(&mut st.sigma, &m);
-    let zero = [0u8; 64];
-    kernel.g(&mut st.h, &zero, &st.n);
-    kernel.g(&mut st.h, &zero, &st.sigma);
+    debug_assert!(rest.len() <= 64);
+    let (mut ns, mut ms) = ([[0u8; 64]; 4], [[0u8; 64]; 4]);
+    let mut steps = 0;
+    let left = if let Ok(block) = <&Block>::try_from(rest) {
+        (ns[0], ms[0]) = (st.n, *block);
+        st.advance(block);
+        steps = 1;
+        &[][..]
+    } else {
+        rest
+    };
+    ms[steps][..left.len()].copy_from_slice(left);
+    ms[steps][left.len()] = 1;
+    ns[steps] = st.n;
+    add_small(&mut st.n, 8 * left.len() as u64);
+    add(&mut st.sigma, &ms[steps]);
+    // g_0 of N, then of Σ (ns[steps + 1..] stay zero).
+    (ms[steps + 1], ms[steps + 2]) = (st.n, st.sigma);
+    kernel.chain(&mut st.h, &ns[..steps + 3], &ms[..steps + 3]);
     out.copy_from_slice(&st.h[64 - out.len()..]);
-    m[..].zeroize();
+    ms.as_flattened_mut().zeroize();
 }
 
 /// Hashes independent messages (any lengths), many at once in the SIMD lanes where the backend can.

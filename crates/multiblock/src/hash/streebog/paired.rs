@@ -464,7 +464,35 @@ impl<M: Machine32, P: Products<M>, S: Core<M>> Job for One<'_, M, P, S> {
     }
 }
 
+/// [`Compress::chain`] with h in registers from the first compression to
+/// the last.
+struct Chain<'a, M, P, S> {
+    m: M,
+    h: &'a mut Block,
+    n: &'a [Block],
+    msg: &'a [Block],
+    _p: PhantomData<fn() -> (P, S)>,
+}
+
+impl<M: Machine32, P: Products<M>, S: Core<M>> Job for Chain<'_, M, P, S> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        let Chain { m, h, n, msg, .. } = self;
+        let mut hd = enter::<M, S>(m, load(m, h));
+        for (n, msg) in n.iter().zip(msg) {
+            hd = g::<M, P, S>(m, hd, enter::<M, S>(m, load(m, n)), enter::<M, S>(m, load(m, msg)));
+        }
+        store(m, leave::<M, S>(m, hd), h);
+    }
+}
+
 impl<M: Machine32, P: Products<M>, S: Core<M>> Compress for PairedKernel<M, P, S> {
+    fn chain(&self, h: &mut Block, n: &[Block], msg: &[Block]) {
+        let m = self.0;
+        m.vectorize(Chain::<M, P, S> { m, h, n, msg, _p: PhantomData })
+    }
+
     fn g(&self, h: &mut Block, n: &Block, msg: &Block) {
         let m = self.0;
         m.vectorize(One::<M, P, S> { m, h, n, msg, _p: PhantomData })
