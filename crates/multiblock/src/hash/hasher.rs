@@ -85,10 +85,17 @@ impl Hasher {
     /// # Panics
     /// If `out` is not [`Hasher::digest_bytes`] long (a caller's bug).
     pub fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        self.write_digest(out);
+        self.reset();
+    }
+
+    /// The digest into `out`; the state is spent (a reset or the drop
+    /// follows, and both wipe it).
+    fn write_digest(&mut self, out: &mut [u8]) {
         assert_eq!(out.len(), self.digest_bytes(), "the digest of {} is {} bytes", self.id, self.digest_bytes());
         match &mut self.state {
-            State::Streebog(core) => core.finalize_into_reset(out),
-            State::Kupyna(core) => core.finalize_into_reset(out),
+            State::Streebog(core) => core.finalize_into(out),
+            State::Kupyna(core) => core.finalize_into(out),
         }
     }
 
@@ -112,12 +119,8 @@ impl Hasher {
     /// # Panics
     /// If `out` is not [`Hasher::digest_bytes`] long (a caller's bug).
     pub fn finalize_into(mut self, out: &mut [u8]) {
-        assert_eq!(out.len(), self.digest_bytes(), "the digest of {} is {} bytes", self.id, self.digest_bytes());
         // No reset: the state is wiped when `self` drops here.
-        match &mut self.state {
-            State::Streebog(core) => core.finalize_into(out),
-            State::Kupyna(core) => core.finalize_into(out),
-        }
+        self.write_digest(out);
     }
 
     /// The digest.

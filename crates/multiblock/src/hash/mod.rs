@@ -21,6 +21,7 @@
 //! # Ok::<(), multiblock::Error>(())
 //! ```
 
+mod buffer;
 mod hasher;
 mod hmac;
 mod id;

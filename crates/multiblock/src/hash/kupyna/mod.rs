@@ -46,6 +46,7 @@ mod neon;
 #[cfg(test)]
 mod tests;
 
+use super::buffer::absorb;
 use crate::backend::{always, Backend, BackendChoice, BackendInfo};
 use crate::error::{Error, Result};
 use constants::{cols_for, iv_byte0, LENGTH_FIELD_BYTES};
@@ -173,30 +174,11 @@ impl Core {
     /// message's last 1 to `block` bytes wait in the buffer, so that
     /// `finalize_into` runs them with the padding and the output
     /// transformation in one kernel call.
-    pub(crate) fn update(&mut self, mut data: &[u8]) {
+    pub(crate) fn update(&mut self, data: &[u8]) {
         let block = self.block_bytes();
         self.len = self.len.wrapping_add(data.len() as u128);
-        if data.is_empty() {
-            return;
-        }
-        if self.buffered > 0 {
-            let take = data.len().min(block - self.buffered);
-            self.buf[self.buffered..self.buffered + take].copy_from_slice(&data[..take]);
-            self.buffered += take;
-            data = &data[take..];
-            if data.is_empty() {
-                return;
-            }
-            (self.kernel.compress)(self.cols, &mut self.h, &self.buf[..block]);
-            self.buffered = 0;
-        }
-        let keep = (data.len() - 1) % block + 1;
-        let whole = data.len() - keep;
-        if whole > 0 {
-            (self.kernel.compress)(self.cols, &mut self.h, &data[..whole]);
-        }
-        self.buf[..keep].copy_from_slice(&data[whole..]);
-        self.buffered = keep;
+        let (kernel, cols, h) = (self.kernel, self.cols, &mut self.h);
+        absorb(&mut self.buf, &mut self.buffered, block, data, |blocks| (kernel.compress)(cols, h, blocks));
     }
 
     /// Writes the digest (out.len() == digest_bytes). The state is spent:

@@ -314,15 +314,23 @@ fn compress_sets<M: Simd + CrossLanes, P: RowMix<M>, const N: usize, const K: us
     let lane0 = m.load(&LANE0);
     let mut hr = [[m.zero(); N]; K];
     for (hr, h) in hr.iter_mut().zip(&hs) {
-        *hr = into_rows(m, &h[..n]);
-    }
-    for v in hr.as_flattened_mut() {
-        *v = m.and(*v, lane0);
+        *hr = chaining_rows(m, h, lane0);
     }
     compress_rows::<M, P, N, K>(m, &mut hr, blocks, lane0);
     for (h, rows) in hs.into_iter().zip(&hr) {
         store_rows(m, rows, &mut h[..n]);
     }
+}
+
+/// A chaining value in N row registers as [`compress_rows`] takes it: h
+/// in lane 0, zero in lane 1 (`lane0`: [`LANE0`]).
+#[inline(always)]
+fn chaining_rows<M: Simd, const N: usize>(m: M, h: &State, lane0: M::V) -> [M::V; N] {
+    let mut rows: [M::V; N] = into_rows(m, &h[..16 * N]);
+    for v in rows.iter_mut() {
+        *v = m.and(*v, lane0);
+    }
+    rows
 }
 
 /// [`compress_sets`] on chaining values already in rows: h in lane 0 and
@@ -583,10 +591,7 @@ impl<M: Simd + CrossLanes, P: RowMix<M>> JobOn<M> for FinishInRows<'_, P> {
 #[inline(always)]
 fn compressed_rows<M: Simd + CrossLanes, P: RowMix<M>, const N: usize>(m: M, h: &State, blocks: &[u8]) -> [M::V; N] {
     let lane0 = m.load(&LANE0);
-    let mut hr: [[M::V; N]; 1] = [into_rows(m, &h[..16 * N])];
-    for v in hr[0].iter_mut() {
-        *v = m.and(*v, lane0);
-    }
+    let mut hr = [chaining_rows(m, h, lane0)];
     compress_rows::<M, P, N, 1>(m, &mut hr, [blocks], lane0);
     // Lane 1 is zero: ⊕ with the lanes swapped copies lane 0 into it.
     let [mut rows] = hr;

@@ -57,6 +57,7 @@ mod pi_structure;
 #[cfg(test)]
 mod tests;
 
+use super::buffer::absorb;
 use crate::backend::{self, Backend};
 use crate::error::{Error, Result};
 use crate::{BackendChoice, BackendInfo};
@@ -224,32 +225,9 @@ impl Core {
     /// Runs stage 2 on every whole block of the message so far but the
     /// last: a message's last 1 to 64 bytes wait in the buffer, so that
     /// finalizing runs them and stage 3 as one chain of compressions.
-    pub(crate) fn update(&mut self, mut data: &[u8]) {
-        if data.is_empty() {
-            return;
-        }
-        if self.buffered > 0 {
-            let take = (64 - self.buffered).min(data.len());
-            self.buf[self.buffered..self.buffered + take].copy_from_slice(&data[..take]);
-            self.buffered += take;
-            data = &data[take..];
-            if data.is_empty() {
-                return;
-            }
-            self.kernel.blocks(&mut self.state, &self.buf);
-            self.buffered = 0;
-        }
-        let keep = (data.len() - 1) % 64 + 1;
-        let whole = data.len() - keep;
-        self.kernel.blocks(&mut self.state, &data[..whole]);
-        self.buf[..keep].copy_from_slice(&data[whole..]);
-        self.buffered = keep;
-    }
-
-    /// Writes the digest (out.len() == digest_bytes) and resets to the initial state.
-    pub(crate) fn finalize_into_reset(&mut self, out: &mut [u8]) {
-        self.finalize_into(out);
-        self.reset();
+    pub(crate) fn update(&mut self, data: &[u8]) {
+        let (kernel, state) = (&self.kernel, &mut self.state);
+        absorb(&mut self.buf, &mut self.buffered, 64, data, |blocks| kernel.blocks(state, blocks));
     }
 
     /// Writes the digest (out.len() == digest_bytes). The state is spent:

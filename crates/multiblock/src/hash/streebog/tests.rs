@@ -36,7 +36,8 @@ fn hash(name: &str, digest_bytes: usize, data: &[u8]) -> Vec<u8> {
     let mut core = Core::new(digest_bytes, BackendChoice::Named(name)).unwrap();
     core.update(data);
     let mut out = vec![0; digest_bytes];
-    core.finalize_into_reset(&mut out);
+    core.finalize_into(&mut out);
+    core.reset();
     out
 }
 
@@ -111,7 +112,8 @@ fn updates_in_pieces() {
                 core.update(&data[..at]);
                 core.update(&data[at..]);
                 let mut out = [0u8; 64];
-                core.finalize_into_reset(&mut out);
+                core.finalize_into(&mut out);
+                core.reset();
                 assert_eq!(out.to_vec(), want, "{name}, {len} bytes split at {at}");
             }
             for _ in 0..20 {
@@ -120,9 +122,11 @@ fn updates_in_pieces() {
                 }
                 let mut clone = core.clone();
                 let mut out = [0u8; 64];
-                core.finalize_into_reset(&mut out);
+                core.finalize_into(&mut out);
+                core.reset();
                 assert_eq!(out.to_vec(), want, "{name}, {len} bytes in random pieces");
-                clone.finalize_into_reset(&mut out);
+                clone.finalize_into(&mut out);
+                clone.reset();
                 assert_eq!(out.to_vec(), want, "{name}, {len} bytes, a clone");
             }
         }
