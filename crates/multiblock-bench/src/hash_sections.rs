@@ -125,6 +125,6 @@ pub fn all_rows(r: &Report) -> Vec<Table> {
     if t.rows.is_empty() {
         return Vec::new();
     }
-    t.note("bytes: each message; messages: how many one call hashes (digest_many). Short messages are hashed many times per repetition (a new hasher each time), so every row hashes about the same total. The hmac row is HMAC-Streebog-256 with key setup per message.");
+    t.note("bytes: each message; messages: how many one call hashes (digest_many). Short messages are hashed many times per repetition (a new hasher each time, the digest written to a buffer on the stack as the peers' `digest` returns it), so every row hashes about the same total. The hmac row is HMAC-Streebog-256 with key setup per message.");
     vec![t]
 }

@@ -124,9 +124,10 @@ impl Hasher {
     }
 
     /// The digest.
-    pub fn finalize(self) -> Vec<u8> {
+    pub fn finalize(mut self) -> Vec<u8> {
         let mut out = vec![0; self.digest_bytes()];
-        self.finalize_into(&mut out);
+        // As `finalize_into`, without moving the state once more.
+        self.write_digest(&mut out);
         out
     }
 }

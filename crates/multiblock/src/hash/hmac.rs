@@ -111,11 +111,24 @@ impl Hmac {
 
     /// The tag: H(K ⊕ opad ‖ H(K ⊕ ipad ‖ message)).
     pub fn finalize(self) -> Vec<u8> {
+        let mut tag = vec![0; self.tag_bytes()];
+        self.finalize_into(&mut tag);
+        tag
+    }
+
+    /// Writes the tag into `out` (of [`Hmac::tag_bytes`] bytes), with no
+    /// allocation.
+    ///
+    /// # Panics
+    /// If `out` is not [`Hmac::tag_bytes`] long (a caller's bug).
+    pub fn finalize_into(self, out: &mut [u8]) {
         let Hmac { inner, mut outer, .. } = self;
-        let mut inner_digest = inner.finalize();
-        outer.update(&inner_digest);
+        let mut inner_digest = [0u8; 64];
+        let inner_digest = &mut inner_digest[..inner.digest_bytes()];
+        inner.finalize_into(inner_digest);
+        outer.update(inner_digest);
         inner_digest.zeroize();
-        outer.finalize()
+        outer.finalize_into(out);
     }
 
     /// Checks `tag` in constant time: `Err(Error::Authentication)` if it differs.
@@ -175,9 +188,12 @@ mod tests {
                     let (a, b) = msg.split_at(ml / 3);
                     mac.update(a);
                     mac.update(b);
-                    let twin = mac.clone();
+                    let (twin, into) = (mac.clone(), mac.clone());
                     assert_eq!(mac.finalize(), want, "{id} on {}, key {kl} bytes, message {ml}", st.info.name);
                     assert_eq!(twin.verify(&want), Ok(()));
+                    let mut tag = [0u8; 64];
+                    into.finalize_into(&mut tag[..want.len()]);
+                    assert_eq!(tag[..want.len()], want, "finalize_into: {id} on {}", st.info.name);
                 }
             }
         }
