@@ -445,25 +445,6 @@ impl<M: Machine32, P: Products<M>, S: Core<M>> Job for Blocks<'_, M, P, S> {
     }
 }
 
-struct One<'a, M, P, S> {
-    m: M,
-    h: &'a mut Block,
-    n: &'a Block,
-    msg: &'a Block,
-    _p: PhantomData<fn() -> (P, S)>,
-}
-
-impl<M: Machine32, P: Products<M>, S: Core<M>> Job for One<'_, M, P, S> {
-    type Output = ();
-    #[inline(always)]
-    fn run(self) {
-        let One { m, h, n, msg, .. } = self;
-        let (hd, nd, md) = (enter::<M, S>(m, load(m, h)), enter::<M, S>(m, load(m, n)), enter::<M, S>(m, load(m, msg)));
-        let out = g::<M, P, S>(m, hd, nd, md);
-        store(m, leave::<M, S>(m, out), h);
-    }
-}
-
 /// [`Compress::chain`] with h in registers from the first compression to
 /// the last.
 struct Chain<'a, M, P, S> {
@@ -494,8 +475,7 @@ impl<M: Machine32, P: Products<M>, S: Core<M>> Compress for PairedKernel<M, P, S
     }
 
     fn g(&self, h: &mut Block, n: &Block, msg: &Block) {
-        let m = self.0;
-        m.vectorize(One::<M, P, S> { m, h, n, msg, _p: PhantomData })
+        self.chain(h, core::slice::from_ref(n), core::slice::from_ref(msg))
     }
     fn blocks(&self, st: &mut State, data: &[u8]) {
         if data.len() >= 64 {
