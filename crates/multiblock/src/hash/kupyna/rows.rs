@@ -22,32 +22,37 @@
 //!   round 0);
 //! - T+'s constant 0x00F0F0F0F0F0F0F3 ⊕ ((((cols − 1 − c) ≪ 4) ⊕ ν) ≪ 56),
 //!   added mod 2^64 per column, is a byte addition with carries across the
-//!   8 row registers. For both state sizes every byte of rows 0..6 of the
-//!   constant is non-zero (F3, F0; checked at compile time), so with a
-//!   carry c ∈ {0, 1} the addend a + c is in 1..255 and the carry out of
-//!   r + a + c is (sum < r): per row one `vpaddb`, one merge-masked
-//!   `vpaddb` of a + 1 under the incoming carry mask and one `vpcmpub`; row
-//!   0 has no carry in, row 7 no carry out: 2 + 6·3 + 2 = 22.
+//!   8 row registers. Rows 0..6 of the constant are F3, F0, .., F0 for
+//!   both state sizes (checked at compile time). A ripple (the carry out
+//!   as a `vpcmpub` mask, the next row's addition merge-masked under it)
+//!   is a chain of 7 compare-and-add steps, 79 core cycles a round on AMD
+//!   Zen 5, longer than all the rest of the round. So the carries are
+//!   found by lookahead ([`add_plus`]): each row's sums y + a and y + a + 1
+//!   and its generate and propagate flags (bit 7 of a `vpternlogq` and of
+//!   a `vpandn`) are independent of the other rows, and the chain is one
+//!   `vpternlogq` per row (c ← g ∨ (p ∧ c)), then a select per row: row 0
+//!   2 instructions, rows 1..6 7 each (two `vpaddb`, two flags, the chain
+//!   step, `vpmovb2m` and `vpblendmb`), row 7 4: 48.
 //!
 //! Count per round (8 messages of 512 bits or 4 of 1024): T⊕ 8·3 + 7 + 8·8
-//! = 95, T+ 95 + 22 = 117: 212, against 8 · 33 = 264 for T+ alone in the
+//! = 95, T+ 95 + 48 = 143: 238, against 8 · 33 = 264 for T+ alone in the
 //! natural layout beside T⊕ in rows, or 95 + 72 for T+ leaving the rows
 //! every round (two 8×8 transposes, 32 shuffles each, and 8 `vpaddq`):
-//! the carry chain is the cheapest, and none of its instructions is a
-//! shuffle. Of a round's 212, 32 are `vpermi2b` and 14 `vprolq` or
+//! the carries in rows are the cheapest, and none of their instructions is
+//! a shuffle. Of a round's 238, 32 are `vpermi2b` and 14 `vprolq` or
 //! `vpshufb`.
 //!
 //! 512-bit states, per 64-byte block of each of the 8 messages: 10 rounds
-//! = 2120, the block into rows (8 `vpermb`, 24 `vpermt2q`,
-//! `kalyna/zmm_transpose.rs`) and h ⊕ m, h ⊕ T⊕ ⊕ T+ (16): 2168
-//! instructions per 512 bytes, 4.2 per byte, against 8 per byte for the
+//! = 2380, the block into rows (8 `vpermb`, 24 `vpermt2q`,
+//! `kalyna/zmm_transpose.rs`) and h ⊕ m, h ⊕ T⊕ ⊕ T+ (16): 2428
+//! instructions per 512 bytes, 4.7 per byte, against 8 per byte for the
 //! class-grouped pairs of `avx512_gfni.rs` (51 per pair and round).
 //!
 //! 1024-bit states, per 128-byte block of each of the 4 messages: 14
-//! rounds = 2968, the block into rows (per state one `vpermi2b` over its
+//! rounds = 3332, the block into rows (per state one `vpermi2b` over its
 //! two 64-byte halves for rows 0..3, one for rows 4..7, row 4h + k in
 //! 128-bit lane k; then two 4×4 transposes of 128-bit lanes, 8 `vpermt2q`
-//! each: 8 + 16) and the 16 XORs: 3008 instructions per 512 bytes, 5.9 per
+//! each: 8 + 16) and the 16 XORs: 3372 instructions per 512 bytes, 6.6 per
 //! byte, against about 14 per byte in the natural layout of
 //! `avx512_gfni.rs` (4 registers of 31-32 per round and message).
 //!
@@ -232,22 +237,34 @@ fn plus_row7_regs<M: Simd, const COLS: usize>(m: M, round: usize) -> (M::V, M::V
 }
 
 /// T+'s constant of round `round` added to each 64-bit column of the rows:
-/// byte additions with the carry (a mask) from row i to row i + 1. Rows
-/// 0..6 add a non-zero byte a (F3 or F0) and a + carry ≤ F1, so the carry
-/// out is exactly (sum < row).
+/// byte additions whose carries are found by lookahead, so that the chain
+/// from row 0 to row 7 is one `vpternlogq` per row. Row i adds a (F3 on
+/// row 0, F0 on rows 1..6) into s_i and a + 1 into s1_i; bit 7 of each
+/// byte carries the flags: g_i (the byte generates a carry, the majority
+/// of y, a and ¬s_i) and p_i (it passes one on: s_i = FF, so s1_i wraps
+/// to 0 and s_i ∧ ¬s1_i has bit 7 set). The carry into row i + 1 is
+/// g_i ∨ (p_i ∧ c_i), and row i is s1_i where c_i is set, else s_i. Row 7
+/// has no carry out; its a and a + 1 differ per column (no byte is FF).
+/// A ripple through `vpcmpub` masks instead measures 79 core cycles per
+/// round on AMD Zen 5, this chain about 25.
 #[inline(always)]
 fn add_plus<M: Avx512, const COLS: usize>(m: M, y: &mut [M::V; 8], round: usize) {
-    let (f0, f1) = (m.splat8(0xf0), m.splat8(0xf1));
-    let s = m.add8(y[0], m.splat8(0xf3));
-    let mut carry = m.lt8u(s, y[0]);
+    // vpternlogq immediates: bit (a·4 + b·2 + c) of the result's truth table.
+    const CARRY_OUT: i32 = 0xD4; // maj(a, b, ¬c): y + a overflowed, c = the sum
+    const CARRY_ON: i32 = 0xF8; // a ∨ (b ∧ c)
+    let (f0, f1, f3) = (m.splat8(0xf0), m.splat8(0xf1), m.splat8(0xf3));
+    let s = m.add8(y[0], f3);
+    let mut carry = m.ternlog::<CARRY_OUT>(y[0], f3, s);
     y[0] = s;
     for i in 1..7 {
-        let s = m.add8_masked(m.add8(y[i], f0), carry, y[i], f1);
-        carry = m.lt8u(s, y[i]);
-        y[i] = s;
+        let (s, s1) = (m.add8(y[i], f0), m.add8(y[i], f1));
+        let generate = m.ternlog::<CARRY_OUT>(y[i], f0, s);
+        let propagate = m.andnot(s1, s);
+        y[i] = m.select_bit::<7>(carry, s, s1);
+        carry = m.ternlog::<CARRY_ON>(generate, propagate, carry);
     }
     let (k, k1) = plus_row7_regs::<M, COLS>(m, round);
-    y[7] = m.add8_masked(m.add8(y[7], k), carry, y[7], k1);
+    y[7] = m.select_bit::<7>(carry, m.add8(y[7], k), m.add8(y[7], k1));
 }
 
 /// The rounds of T⊕ on `x` and, with PLUS, of T+ on `y` (side by side).
