@@ -601,11 +601,13 @@ fn hash_cases(selection: Selection, cases: &mut Vec<Case>, skipped: &mut Vec<Ski
                 continue;
             }
             let lengths = match selection {
-                // Kupyna on a backend of 5 ways or more: enough messages
-                // that `digest_many` takes the row-layout kernel (groups of
-                // 5 or more 512-bit states, 3 or more 1024-bit ones). None
-                // empty: each digest must come from secret bytes.
-                Selection::ConstantTime if matches!(id, HashId::Kupyna { .. }) && info.ways >= 5 => {
+                // On a backend of 5 ways or more (Kupyna's, Streebog's
+                // `avx512-gfni`): enough messages that `digest_many` takes
+                // the row-layout kernel (groups of 5 or more 512-bit Kupyna
+                // states, 3 or more 1024-bit ones, 6 or more Streebog
+                // states). None empty: each digest must come from secret
+                // bytes.
+                Selection::ConstantTime if info.ways >= 5 => {
                     if id.block_bytes() == 64 {
                         vec![1, 2 * id.block_bytes() + 3, 2, 5, 17, 63, 64, 65]
                     } else {

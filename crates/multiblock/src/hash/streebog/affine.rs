@@ -17,50 +17,59 @@
 //! transposed: the 4 products with b = 0 are summed in place, the 4 with
 //! b = 4 summed then moved by 4 lanes (one `vpermb`).
 //!
-//! Count per LPS (zmm µops): S 4 (2 `vpermi2b`, `vpmovb2m`, `vpblendmb`);
-//! spreading 4 `vpermb`; 8 `vgf2p8affineqb`; sums 4 `vpternlogq` and 1
-//! `vpxorq` (the round key's XOR folded into a ternlog); the lane move
-//! 1 `vpermb`: 22, of them 7 shuffles and 8 affine products. Per block:
-//! 25 LPS (K1 = LPS(h ⊕ N), 12 keys, 12 state) = 550, + 12 XORs of C_i,
-//! 3 `vpermb` in and out (h is kept transposed between blocks), 4 XORs:
-//! ≈ 570 µops per 64 bytes ≈ 8.9 per byte, 200 of them affine products.
+//! Count per LPS (zmm µops): S 4 (2 `vpermi2b`, a `vgf2p8affineqb` that
+//! spreads bit 7 over its byte, a `vpternlogq` select); spreading 4
+//! `vpermb`; 8 `vgf2p8affineqb`; sums 4 `vpternlogq` and 1 `vpxorq` (the
+//! round key's XOR folded into a ternlog); the lane move 1 `vpermb`: 22,
+//! of them 7 shuffles and 9 affine products. Per block: 25 LPS (K1 =
+//! LPS(h ⊕ N), 12 keys, 12 state) = 550, + 12 XORs of C_i, 3 `vpermb` in
+//! and out (h is kept transposed between blocks), 4 XORs: ≈ 570 µops per
+//! 64 bytes ≈ 8.9 per byte, 225 of them affine products. `SPREAD8`: 8
+//! spreading `vpermb` and no lane move, 3 shuffles more and one fewer on
+//! the chain.
 //!
-//! What bounds it (Zen 4; instruction costs in core cycles from
-//! `cargo run --release -p multiblock-bench --example op_costs`: a zmm
-//! `vgf2p8affineqb` 3 cycles of latency and one per cycle, `vpermb` and
-//! `vpermi2b` 5 and one per cycle, `vpmovb2m` with its blend 5; the core
-//! runs at about 1.4× the TSC rate on the 2.6 GHz VM measured, so one core
-//! cycle is about 0.72 TSC ticks):
-//! - Latency. One LPS is a chain: the lookup (5), the blend, a spreading
+//! What bounds it (instruction costs in core cycles from `cargo run
+//! --release -p multiblock-bench --example op_costs`):
+//!
+//! Zen 4 (a zmm `vgf2p8affineqb` 3 cycles of latency and one per cycle,
+//! `vpermb` and `vpermi2b` 5 and one per cycle; the core at about 1.4×
+//! the TSC rate of the 2.6 GHz VM measured):
+//! - Latency. One LPS is a chain: the lookup (5), the select, a spreading
 //!   `vpermb` (5), 8 products issued one per cycle, the sums, the lane move
 //!   (5): timed alone, the compiled LPS repeated on its own output takes 35
 //!   core cycles. A block is two such chains side by side (the keys and the
 //!   state), 13 LPS deep; the compiled round loop of one message runs 43.6
 //!   core cycles per round, about 6.2 ticks per byte, and one long message
 //!   measures 6.66 (the rest is the per-block N, Σ and transposes).
-//! - Issue. With two messages interleaved ([`Compress::g_many`], four
-//!   chains) the same round loop runs 16.3-16.7 core cycles per LPS, about
-//!   4.6 ticks per byte: the rate of this instruction mix. `digest_many`
-//!   reaches 5.4-5.6 on 64 × 16 KiB (each call starts and drains its
-//!   chains) and 6.4-6.6 on 64 × 1 KiB (19 compressions per 16 blocks).
+//!   `SPREAD8` measures the same there.
+//! - Issue. With two messages interleaved (four chains) the same round
+//!   loop runs 16.3-16.7 core cycles per LPS, about 4.6 ticks per byte: the
+//!   rate of this instruction mix.
 //! - Products. 200 per block at one per core cycle: 200 core cycles, about
 //!   2.2 ticks per byte, for any layout and any number of messages.
 //!
-//! So one message is bound by the chain, not by the products: 3.5 ticks
-//! per byte would need a round (two LPS) every 24 core cycles, less than
-//! one LPS's 35. `SPREAD8` (8 spreading `vpermb` and no lane move: one
-//! shuffle fewer on the chain, three more to issue) measures the same.
+//! Zen 5 (the core at 1.61× the TSC rate of the 2.6 GHz VM; `vpermb`,
+//! `vpermi2b` and `vgf2p8affineqb` two per cycle, but two of them together
+//! also only two per cycle: they share two pipes; `vpternlogq` four per
+//! cycle): an LPS with `SPREAD8` timed alone on its own output takes 24-26
+//! core cycles, a round (the key's and the state's LPS side by side) 30-31,
+//! and three chains 14 per LPS: the two chains of one message already
+//! contend for the pipes. One long message measures 3.8-3.9 ticks per byte
+//! (30 core cycles per round).
 //!
-//! Several messages across lanes instead (one message per 64-bit lane, 8
-//! messages in 8 zmm, register c = word c of each): S is the same 4 µops
-//! per register, the products 64 per LPS of 8 messages (8 per message, as
-//! here, with uniform matrices), and P becomes an 8×8 byte transpose
-//! across the 8 registers (24 two-source shuffles): 19 µops per message
-//! per LPS against 22, at most 15% less to issue, and the same 8 products.
-//! Not done; `g_many` interleaves independent chains instead.
+//! So one message is bound by the chain of 13 LPS per block: 3.5 ticks per
+//! byte would need a round every 24 core cycles on Zen 4, less than one
+//! LPS's 35, and every 27.7 on Zen 5, three fewer than two LPS side by
+//! side take there. Many messages run in the lanes of `rows.rs` instead.
+//!
+//! N, the bit count, advances in a register across the blocks of one call
+//! (see `Blocks::run`): through memory, each block's key chain would wait
+//! for the stores of the previous addition, and the blocks would not
+//! overlap (4.1-4.3 ticks per byte on Zen 5 against 4.0-4.1 measured).
 
 use super::constants::{l_block, C, PI, TAU};
-use super::{Block, Compress, State};
+use super::rows::{Rows, WAYS};
+use super::{add, Block, Compress, State};
 use crate::simd::{Avx512, Gfni, Job, Simd, Vbmi};
 
 /// What this kernel needs of a machine (64-byte registers).
@@ -135,6 +144,13 @@ const C_T: [[u8; 64]; 12] = {
     t
 };
 
+/// 512 in the low 64-bit word: N's step per block.
+const N_STEP: [u8; 64] = {
+    let mut t = [0u8; 64];
+    t[1] = 2;
+    t
+};
+
 /// The constants, loaded once per call into registers.
 struct Regs<M: Simd> {
     pi: [M::V; 4],
@@ -177,7 +193,10 @@ impl<M: Machine64> Regs<M> {
 fn lps_add<M: Machine64, const SPREAD8: bool>(m: M, r: &Regs<M>, x: M::V, add: M::V) -> M::V {
     let lo = m.permi2b(r.pi[0], x, r.pi[1]);
     let hi = m.permi2b(r.pi[2], x, r.pi[3]);
-    let s = m.select_bit::<7>(x, lo, hi);
+    // Bit 7 of x spread over its byte by a product (every row of the
+    // matrix picks bit 7), then a bitwise select: shorter on AMD Zen 5
+    // than `vpmovb2m` and a masked blend (7 against 8.4 core cycles).
+    let s = m.ternlog::<0xCA>(m.affine(x, 0x8080_8080_8080_8080), hi, lo);
     let i0 = m.permb(s, r.spread[0]);
     let i1 = m.permb(s, r.spread[1]);
     let i2 = m.permb(s, r.spread[2]);
@@ -247,12 +266,33 @@ impl<M: Machine64, const SPREAD8: bool> Job for Blocks<'_, M, SPREAD8> {
     fn run(self) {
         let Blocks { m, st, data } = self;
         let r = Regs::load(m);
+        let blocks = data.as_chunks::<64>().0;
         let mut h = m.permb(m.load(&st.h), r.transpose);
-        for block in data.as_chunks::<64>().0 {
-            let n = m.permb(m.load(&st.n), r.transpose);
-            let msg = m.permb(m.load(block), r.transpose);
-            [h] = g::<M, SPREAD8, 1>(m, &r, [h], [n], [msg]);
-            st.advance(block);
+        // N in a register, advanced by a 64-bit addition: read back from
+        // memory, the next block's key chain would wait for the eight
+        // 8-byte stores of the 512-bit addition to commit (a 64-byte load
+        // is not forwarded from them), so blocks could not overlap. N's low
+        // word carries within one call only within 512 · blocks of 2^64;
+        // that case (public: N counts the message's bits) takes the memory.
+        let low = u64::from_le_bytes(st.n[..8].try_into().expect("8 bytes"));
+        let no_carry = (blocks.len() as u64).checked_mul(512).and_then(|bits| low.checked_add(bits)).is_some();
+        if no_carry {
+            let step = m.load(&N_STEP);
+            let mut n = m.load(&st.n);
+            for block in blocks {
+                let msg = m.permb(m.load(block), r.transpose);
+                [h] = g::<M, SPREAD8, 1>(m, &r, [h], [m.permb(n, r.transpose)], [msg]);
+                n = m.add64(n, step);
+                add(&mut st.sigma, block);
+            }
+            m.store(n, &mut st.n);
+        } else {
+            for block in blocks {
+                let n = m.permb(m.load(&st.n), r.transpose);
+                let msg = m.permb(m.load(block), r.transpose);
+                [h] = g::<M, SPREAD8, 1>(m, &r, [h], [n], [msg]);
+                st.advance(block);
+            }
         }
         m.store(m.permb(h, r.transpose), &mut st.h);
     }
@@ -286,9 +326,15 @@ impl<M: Machine64, const SPREAD8: bool, const L: usize> Job for Many<'_, M, SPRE
     }
 }
 
-/// Independent compressions run this many at a time (two chains fill the
-/// pipes that one chain's latency leaves idle).
-pub(super) const LANES: usize = 2;
+/// Independent compressions interleaved when fewer than [`ROWS_FROM`]
+/// remain (two chains fill the pipes that one chain's latency leaves idle).
+const PAIR: usize = 2;
+
+/// From this many independent compressions on, [`Rows`] runs them (up to
+/// [`WAYS`] per call, free lanes on zeros). On AMD Zen 5 a call of
+/// [`Rows`] takes about 1 160 TSC ticks whatever the count, a pair of
+/// chains about 400 and one chain about 250: pairs are cheaper up to 5.
+const ROWS_FROM: usize = 6;
 
 impl<M: Machine64, const SPREAD8: bool> Compress for AffineKernel<M, SPREAD8> {
     fn g(&self, h: &mut Block, n: &Block, msg: &Block) {
@@ -301,15 +347,21 @@ impl<M: Machine64, const SPREAD8: bool> Compress for AffineKernel<M, SPREAD8> {
         }
     }
     fn lanes(&self) -> usize {
-        LANES
+        WAYS
     }
     fn g_many(&self, h: &mut [Block], n: &[Block], msg: &[Block]) {
         let m = self.0;
         let (mut h, mut n, mut msg) = (h, n, msg);
-        while h.len() >= LANES {
-            let (h0, h1) = h.split_at_mut(LANES);
-            m.vectorize(Many::<M, SPREAD8, LANES> { m, h: h0, n: &n[..LANES], msg: &msg[..LANES] });
-            (h, n, msg) = (h1, &n[LANES..], &msg[LANES..]);
+        while h.len() >= ROWS_FROM {
+            let take = h.len().min(WAYS);
+            let (h0, h1) = h.split_at_mut(take);
+            m.vectorize(Rows { m, h: h0, n: &n[..take], msg: &msg[..take] });
+            (h, n, msg) = (h1, &n[take..], &msg[take..]);
+        }
+        while h.len() >= PAIR {
+            let (h0, h1) = h.split_at_mut(PAIR);
+            m.vectorize(Many::<M, false, PAIR> { m, h: h0, n: &n[..PAIR], msg: &msg[..PAIR] });
+            (h, n, msg) = (h1, &n[PAIR..], &msg[PAIR..]);
         }
         for ((h, n), msg) in h.iter_mut().zip(n).zip(msg) {
             self.g(h, n, msg);

@@ -40,6 +40,8 @@ mod portable;
 mod reference;
 #[cfg(any(target_arch = "x86_64", test))]
 mod affine;
+#[cfg(any(target_arch = "x86_64", test))]
+mod rows;
 #[cfg(target_arch = "x86_64")]
 mod avx512_gfni;
 #[cfg(target_arch = "x86_64")]
