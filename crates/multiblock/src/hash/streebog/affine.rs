@@ -69,7 +69,7 @@
 
 use super::constants::{l_block, C, PI, TAU};
 use super::rows::{Rows, WAYS};
-use super::{add, Block, Compress, State};
+use super::{add, add_small, Block, Compress, State};
 use crate::simd::{Avx512, Gfni, Job, Simd, Vbmi};
 
 /// What this kernel needs of a machine (64-byte registers).
@@ -271,29 +271,27 @@ impl<M: Machine64, const SPREAD8: bool> Job for Blocks<'_, M, SPREAD8> {
         // N in a register, advanced by a 64-bit addition: read back from
         // memory, the next block's key chain would wait for the eight
         // 8-byte stores of the 512-bit addition to commit (a 64-byte load
-        // is not forwarded from them), so blocks could not overlap. N's low
-        // word carries within one call only within 512 · blocks of 2^64;
-        // that case (public: N counts the message's bits) takes the memory.
-        let low = u64::from_le_bytes(st.n[..8].try_into().expect("8 bytes"));
-        let no_carry = (blocks.len() as u64).checked_mul(512).and_then(|bits| low.checked_add(bits)).is_some();
-        if no_carry {
-            let step = m.load(&N_STEP);
-            let mut n = m.load(&st.n);
-            for block in blocks {
-                let msg = m.permb(m.load(block), r.transpose);
-                [h] = g::<M, SPREAD8, 1>(m, &r, [h], [m.permb(n, r.transpose)], [msg]);
+        // is not forwarded from them), so blocks could not overlap. Where
+        // N's low word carries (public: N counts the message's bits), the
+        // addition goes through memory.
+        let step = m.load(&N_STEP);
+        let mut n = m.load(&st.n);
+        let mut low = u64::from_le_bytes(st.n[..8].try_into().expect("8 bytes"));
+        for block in blocks {
+            let msg = m.permb(m.load(block), r.transpose);
+            [h] = g::<M, SPREAD8, 1>(m, &r, [h], [m.permb(n, r.transpose)], [msg]);
+            let carried;
+            (low, carried) = low.overflowing_add(512);
+            if carried {
+                m.store(n, &mut st.n);
+                add_small(&mut st.n, 512);
+                n = m.load(&st.n);
+            } else {
                 n = m.add64(n, step);
-                add(&mut st.sigma, block);
             }
-            m.store(n, &mut st.n);
-        } else {
-            for block in blocks {
-                let n = m.permb(m.load(&st.n), r.transpose);
-                let msg = m.permb(m.load(block), r.transpose);
-                [h] = g::<M, SPREAD8, 1>(m, &r, [h], [n], [msg]);
-                st.advance(block);
-            }
+            add(&mut st.sigma, block);
         }
+        m.store(n, &mut st.n);
         m.store(m.permb(h, r.transpose), &mut st.h);
     }
 }
