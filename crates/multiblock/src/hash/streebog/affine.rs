@@ -10,30 +10,37 @@
 //! the 8×8 blocks of l): after S the register holds, in standard layout,
 //! B = P·S(X), and byte c of word k of B is byte 8k + c of the register.
 //! `vgf2p8affineqb` applies one matrix to the 8 bytes of a 64-bit lane, so
-//! a lane must hold one byte position c of all 8 words: input r (r = 0..3)
-//! has in lane j the bytes 8k + (j + r mod 8), k = 0..7 (one `vpermb`
-//! each). Lane j of input r times M_(j−b, j+r) (b = 0 or 4) is the part of
-//! output byte j − b of all 8 words, and so lane j − b of the result, again
-//! transposed: the 4 products with b = 0 are summed in place, the 4 with
-//! b = 4 summed then moved by 4 lanes (one `vpermb`).
+//! a lane must hold one byte position c of all 8 words, and lane j of a
+//! product with M_(j,c) is the part of output byte j of all 8 words from
+//! position c: the sum over c is the output, again transposed. Which c
+//! lane j reads in each of the 8 inputs is free as long as every c comes
+//! once; the order taken makes four of the inputs cheap. Input (t, 0),
+//! t = 0..3, reads in lane j the position whose lane is lane j's moved by
+//! t 128-bit quarters (one `vpermb`, which also transposes); input (t, 1)
+//! is input (t, 0) with the two 64-bit lanes of every quarter swapped (a
+//! `vpshufd`, which AMD Zen 5 runs on other pipes than the `vpermb` and
+//! the products, four per cycle). The 8 (t, s) move a lane to every lane
+//! once, so every c comes once. [`Spread`] names the three ways to make
+//! the (t, 1) inputs' part: a `vpshufd` of each input, a `vpermb` of
+//! each, or the products of the (t, 0) inputs with the matrices of the
+//! other lane of their quarter, summed, then one `vpshufd`.
 //!
-//! Count per LPS (zmm µops): S 4 (2 `vpermi2b`, a `vgf2p8affineqb` that
-//! spreads bit 7 over its byte, a `vpternlogq` select); spreading 4
-//! `vpermb`; 8 `vgf2p8affineqb`; sums 4 `vpternlogq` and 1 `vpxorq` (the
-//! round key's XOR folded into a ternlog); the lane move 1 `vpermb`: 22,
-//! of them 7 shuffles and 9 affine products. Per block: 25 LPS (K1 =
-//! LPS(h ⊕ N), 12 keys, 12 state) = 550, + 12 XORs of C_i, 3 `vpermb` in
-//! and out (h is kept transposed between blocks), 4 XORs: ≈ 570 µops per
-//! 64 bytes ≈ 8.9 per byte, 225 of them affine products. `SPREAD8`: 8
-//! spreading `vpermb` and no lane move, 3 shuffles more and one fewer on
-//! the chain.
+//! Count per LPS (zmm µops), with `vpshufd` inputs: S 4 (2 `vpermi2b`, a
+//! `vgf2p8affineqb` that spreads bit 7 over its byte, a `vpternlogq`
+//! select); spreading 4 `vpermb` and 4 `vpshufd`; 8 `vgf2p8affineqb`; sums
+//! 4 `vpternlogq` (the round key's XOR folded in): 24, of them 6 byte
+//! permutations and 9 affine products. Per block: 25 LPS (K1 = LPS(h ⊕ N), 12 keys, 12
+//! state) = 600, + 12 XORs of C_i, 3 `vpermb` in and out (h is kept
+//! transposed between blocks), 4 XORs: ≈ 620 µops per 64 bytes ≈ 9.7 per
+//! byte, 225 of them affine products.
 //!
 //! What bounds it (instruction costs in core cycles from `cargo run
 //! --release -p multiblock-bench --example op_costs`):
 //!
 //! Zen 4 (a zmm `vgf2p8affineqb` 3 cycles of latency and one per cycle,
 //! `vpermb` and `vpermi2b` 5 and one per cycle; the core at about 1.4×
-//! the TSC rate of the 2.6 GHz VM measured):
+//! the TSC rate of the 2.6 GHz VM measured; timed with 4 `vpermb` spreads
+//! and a lane move of the summed half in place of the `vpshufd` inputs):
 //! - Latency. One LPS is a chain: the lookup (5), the select, a spreading
 //!   `vpermb` (5), 8 products issued one per cycle, the sums, the lane move
 //!   (5): timed alone, the compiled LPS repeated on its own output takes 35
@@ -41,7 +48,6 @@
 //!   state), 13 LPS deep; the compiled round loop of one message runs 43.6
 //!   core cycles per round, about 6.2 ticks per byte, and one long message
 //!   measures 6.66 (the rest is the per-block N, Σ and transposes).
-//!   `SPREAD8` measures the same there.
 //! - Issue. With two messages interleaved (four chains) the same round
 //!   loop runs 16.3-16.7 core cycles per LPS, about 4.6 ticks per byte: the
 //!   rate of this instruction mix.
@@ -49,18 +55,28 @@
 //!   2.2 ticks per byte, for any layout and any number of messages.
 //!
 //! Zen 5 (the core at 1.61× the TSC rate of the 2.6 GHz VM; `vpermb`,
-//! `vpermi2b` and `vgf2p8affineqb` two per cycle, but two of them together
-//! also only two per cycle: they share two pipes; `vpternlogq` four per
-//! cycle): an LPS with `SPREAD8` timed alone on its own output takes 24-26
-//! core cycles, a round (the key's and the state's LPS side by side) 30-31,
-//! and three chains 14 per LPS: the two chains of one message already
-//! contend for the pipes. One long message measures 3.8-3.9 ticks per byte
-//! (30 core cycles per round).
+//! `vpermi2b`, `vpshufb`, `valignq`, `vshufi64x2` and `vgf2p8affineqb` two
+//! per cycle, but any two of them together also only two per cycle: they
+//! share two pipes; `vpshufd`, the unpacks and `vpternlogq` four per
+//! cycle, on other pipes too). The chain of one LPS: lookup 5, select 2,
+//! spread 5, the products issued two per cycle over 4 cycles (the `vpshufd`
+//! inputs are ready by the time the last products issue), 3 latency, two
+//! levels of sums: about 22 core cycles. The two chains of a block (keys
+//! and state) each issue 15 µops per LPS to the two shared pipes, and they
+//! run in step (both LPS of round i wait for K_i), so their products
+//! compete in the same cycles. With 8 `vpermb` spreads (19 shared µops per
+//! LPS) two LPS side by side took 30-31 core cycles against 24-26 for one
+//! alone, and one long message measured 3.8-3.9 ticks per byte; with the
+//! `vpshufd` inputs it measures 3.4-3.6, about 28 core cycles per round.
+//! Spreading bit 7 for S's select by a shift, an AND and a subtraction on
+//! the other pipes, one shared µop fewer, measures the same: the rest is
+//! the chain.
 //!
 //! So one message is bound by the chain of 13 LPS per block: 3.5 ticks per
-//! byte would need a round every 24 core cycles on Zen 4, less than one
-//! LPS's 35, and every 27.7 on Zen 5, three fewer than two LPS side by
-//! side take there. Many messages run in the lanes of `rows.rs` instead.
+//! byte needs a round every 24 core cycles on Zen 4, less than one LPS's
+//! 35 there, and every 27.7 on Zen 5, about what two chains side by side
+//! take now. The chain alone (22) would allow about 2.8. Many messages run
+//! in the lanes of `rows.rs` instead.
 //!
 //! N, the bit count, advances in a register across the blocks of one call
 //! (see `Blocks::run`): through memory, each block's key chain would wait
@@ -76,58 +92,101 @@ use crate::simd::{Avx512, Gfni, Job, Simd, Vbmi};
 pub(crate) trait Machine64: Simd + Gfni + Vbmi + Avx512 {}
 impl<M: Simd + Gfni + Vbmi + Avx512> Machine64 for M {}
 
-/// Input r: lane j, byte k ← byte 8k + (j + r mod 8).
+/// The 64-bit lane whose position lane j reads in input (t, 0): lane j
+/// moved by t 128-bit quarters, its place in the quarter kept.
+const fn quarter_moved(t: usize, j: usize) -> usize {
+    2 * ((j / 2 + t) % 4) + j % 2
+}
+
+/// Input (t, s) at index 2t + s: lane j, byte k ← byte 8k + c (position c
+/// of word k of B), c = quarter_moved(t, j ⊕ s).
 const SPREAD: [[u8; 64]; 8] = {
-    let mut t = [[0u8; 64]; 8];
-    let mut r = 0;
-    while r < 8 {
+    let mut table = [[0u8; 64]; 8];
+    let mut i = 0;
+    while i < 8 {
+        let (t, s) = (i / 2, i % 2);
         let mut p = 0;
         while p < 64 {
             let (j, k) = (p / 8, p % 8);
-            t[r][p] = (8 * k + (j + r) % 8) as u8;
+            table[i][p] = (8 * k + quarter_moved(t, j ^ s)) as u8;
             p += 1;
         }
-        r += 1;
+        i += 1;
     }
-    t
+    table
 };
 
-/// Lane j ← lane j + 4 mod 8.
-const SWAP_HALVES: [u8; 64] = {
-    let mut t = [0u8; 64];
-    let mut p = 0;
-    while p < 64 {
-        t[p] = ((p + 32) % 64) as u8;
-        p += 1;
-    }
-    t
-};
+/// `vpshufd` control swapping the two 64-bit lanes of every quarter.
+const SWAP_PAIRS: i32 = 0x4E;
 
-/// Matrices of input r for b = 0 (index 2r) and b = 4 (2r + 1): lane j
-/// holds M_(j − b, j + r), as 64 bytes (little-endian words).
-const MATRICES: [[u8; 64]; 8] = {
-    let mut t = [[0u8; 64]; 8];
-    let mut r = 0;
-    while r < 4 {
-        let mut half = 0;
-        while half < 2 {
-            let b = 4 * half;
-            let mut j = 0;
-            while j < 8 {
-                let q = l_block((j + 8 - b) % 8, (j + r) % 8).to_le_bytes();
-                let mut i = 0;
-                while i < 8 {
-                    t[2 * r + half][8 * j + i] = q[i];
-                    i += 1;
-                }
-                j += 1;
-            }
-            half += 1;
+/// 64 bytes (little-endian words) whose lane j is M_(j ⊕ d, c(j)).
+const fn lane_matrices(c: [usize; 8], d: usize) -> [u8; 64] {
+    let mut m = [0u8; 64];
+    let mut j = 0;
+    while j < 8 {
+        let q = l_block(j ^ d, c[j]).to_le_bytes();
+        let mut i = 0;
+        while i < 8 {
+            m[8 * j + i] = q[i];
+            i += 1;
         }
-        r += 1;
+        j += 1;
     }
-    t
+    m
+}
+
+/// The positions lane j reads in input (t, s), for j = 0..7.
+const fn positions(t: usize, s: usize) -> [usize; 8] {
+    let mut c = [0; 8];
+    let mut j = 0;
+    while j < 8 {
+        c[j] = quarter_moved(t, j ^ s);
+        j += 1;
+    }
+    c
+}
+
+/// Matrices of input (t, s) at index 2t + s: lane j holds M_(j, c), c the
+/// position lane j reads there, so the product lands in place.
+const MATRICES: [[u8; 64]; 8] = {
+    let mut m = [[0u8; 64]; 8];
+    let mut i = 0;
+    while i < 8 {
+        m[i] = lane_matrices(positions(i / 2, i % 2), 0);
+        i += 1;
+    }
+    m
 };
+
+/// Matrices of input (t, 0) for the output position of the other lane of
+/// its quarter, M_(j ⊕ 1, c): the sum of these four products, its lanes
+/// swapped, is the part of the (t, 1) inputs ([`Spread::Moved`]).
+const SWAPPED_OUT: [[u8; 64]; 4] = {
+    let mut m = [[0u8; 64]; 4];
+    let mut t = 0;
+    while t < 4 {
+        m[t] = lane_matrices(positions(t, 0), 1);
+        t += 1;
+    }
+    m
+};
+
+/// How an LPS makes L's 8 inputs from S's output (a `u8` const parameter:
+/// the kernels are compiled once per form).
+pub(crate) struct Spread;
+
+impl Spread {
+    /// 4 `vpermb`, and the other 4 inputs by a `vpshufd` of each: on AMD
+    /// Zen 5 the `vpshufd` runs on pipes the products do not use.
+    pub(crate) const SWAPPED: u8 = 0;
+    /// 8 `vpermb`: where a `vpshufd` takes the same port as a `vpermb`
+    /// (Intel) it would only lengthen the chain by its latency.
+    pub(crate) const EIGHT: u8 = 1;
+    /// 4 `vpermb`, the products for the other lane of each quarter summed
+    /// and moved by one `vpshufd`: the fewest shuffles, for interleaved
+    /// chains that are bound by issue rather than latency.
+    pub(crate) const MOVED: u8 = 2;
+}
 
 /// C_1..C_12 transposed like the state.
 const C_T: [[u8; 64]; 12] = {
@@ -155,10 +214,8 @@ const N_STEP: [u8; 64] = {
 struct Regs<M: Simd> {
     pi: [M::V; 4],
     spread: [M::V; 8],
-    swap: M::V,
     matrices: [M::V; 8],
-    /// The b = 4 matrices moved by 4 lanes (for `SPREAD8`).
-    moved: [M::V; 4],
+    swapped_out: [M::V; 4],
     transpose: M::V,
 }
 
@@ -166,31 +223,20 @@ impl<M: Machine64> Regs<M> {
     #[inline(always)]
     fn load(m: M) -> Regs<M> {
         assert_eq!(M::BYTES, 64, "one state per 64-byte register");
-        let mut pi = [m.zero(); 4];
-        for (i, v) in pi.iter_mut().enumerate() {
-            *v = m.load(&PI[64 * i..]);
+        Regs {
+            pi: core::array::from_fn(|i| m.load(&PI[64 * i..])),
+            spread: SPREAD.map(|t| m.load(&t)),
+            matrices: MATRICES.map(|t| m.load(&t)),
+            swapped_out: SWAPPED_OUT.map(|t| m.load(&t)),
+            transpose: m.load(&TAU),
         }
-        let mut spread = [m.zero(); 8];
-        for (v, idx) in spread.iter_mut().zip(&SPREAD) {
-            *v = m.load(idx);
-        }
-        let mut matrices = [m.zero(); 8];
-        for (v, mat) in matrices.iter_mut().zip(&MATRICES) {
-            *v = m.load(mat);
-        }
-        let swap = m.load(&SWAP_HALVES);
-        let mut moved = [m.zero(); 4];
-        for (i, v) in moved.iter_mut().enumerate() {
-            *v = m.permb(matrices[2 * i + 1], swap);
-        }
-        Regs { pi, spread, swap, matrices, moved, transpose: m.load(&TAU) }
     }
 }
 
-/// LPS(x) ⊕ add, both transposed. `SPREAD8`: 8 `vpermb` inputs and no
-/// lane move (3 more shuffles, one fewer on the chain), else 4 and a move.
+/// LPS(x) ⊕ add, both transposed, L's inputs made as `FORM` says
+/// ([`Spread`]).
 #[inline(always)]
-fn lps_add<M: Machine64, const SPREAD8: bool>(m: M, r: &Regs<M>, x: M::V, add: M::V) -> M::V {
+fn lps_add<M: Machine64, const FORM: u8>(m: M, r: &Regs<M>, x: M::V, add: M::V) -> M::V {
     let lo = m.permi2b(r.pi[0], x, r.pi[1]);
     let hi = m.permi2b(r.pi[2], x, r.pi[3]);
     // Bit 7 of x spread over its byte by a product (every row of the
@@ -198,32 +244,39 @@ fn lps_add<M: Machine64, const SPREAD8: bool>(m: M, r: &Regs<M>, x: M::V, add: M
     // than `vpmovb2m` and a masked blend (7 against 8.4 core cycles).
     let s = m.ternlog::<0xCA>(m.affine(x, 0x8080_8080_8080_8080), hi, lo);
     let i0 = m.permb(s, r.spread[0]);
-    let i1 = m.permb(s, r.spread[1]);
-    let i2 = m.permb(s, r.spread[2]);
-    let i3 = m.permb(s, r.spread[3]);
+    let i1 = m.permb(s, r.spread[2]);
+    let i2 = m.permb(s, r.spread[4]);
+    let i3 = m.permb(s, r.spread[6]);
     let mat = &r.matrices;
-    let q0 = m.ternlog::<0x96>(m.affine_lanes(i0, mat[0]), m.affine_lanes(i1, mat[2]), m.affine_lanes(i2, mat[4]));
-    let q0 = m.ternlog::<0x96>(q0, m.affine_lanes(i3, mat[6]), add);
-    if SPREAD8 {
-        // Input r + 4 is input r moved by 4 lanes, so its products land
-        // in place with the b = 4 matrices moved likewise.
-        let i4 = m.permb(s, r.spread[4]);
-        let i5 = m.permb(s, r.spread[5]);
-        let i6 = m.permb(s, r.spread[6]);
-        let i7 = m.permb(s, r.spread[7]);
-        let q4 = m.ternlog::<0x96>(m.affine_lanes(i4, r.moved[0]), m.affine_lanes(i5, r.moved[1]), m.affine_lanes(i6, r.moved[2]));
-        m.ternlog::<0x96>(q0, q4, m.affine_lanes(i7, r.moved[3]))
-    } else {
-        let q4 = m.ternlog::<0x96>(m.affine_lanes(i0, mat[1]), m.affine_lanes(i1, mat[3]), m.affine_lanes(i2, mat[5]));
-        let q4 = m.xor(q4, m.affine_lanes(i3, mat[7]));
-        m.xor(q0, m.permb(q4, r.swap))
+    // The first 4 inputs' products first: the others are ready later.
+    let early = m.ternlog::<0x96>(m.affine_lanes(i0, mat[0]), m.affine_lanes(i1, mat[2]), m.affine_lanes(i2, mat[4]));
+    let p3 = m.affine_lanes(i3, mat[6]);
+    if FORM == Spread::MOVED {
+        let out = &r.swapped_out;
+        let other = m.ternlog::<0x96>(m.affine_lanes(i0, out[0]), m.affine_lanes(i1, out[1]), m.affine_lanes(i2, out[2]));
+        let other = m.xor(other, m.affine_lanes(i3, out[3]));
+        return m.xor(m.ternlog::<0x96>(early, p3, add), m.shuffle32::<SWAP_PAIRS>(other));
     }
+    let second = |i: M::V, t: usize| {
+        if FORM == Spread::SWAPPED {
+            m.shuffle32::<SWAP_PAIRS>(i)
+        } else {
+            m.permb(s, r.spread[2 * t + 1])
+        }
+    };
+    let mid = m.ternlog::<0x96>(p3, m.affine_lanes(second(i0, 0), mat[1]), add);
+    let late = m.ternlog::<0x96>(
+        m.affine_lanes(second(i1, 1), mat[3]),
+        m.affine_lanes(second(i2, 2), mat[5]),
+        m.affine_lanes(second(i3, 3), mat[7]),
+    );
+    m.ternlog::<0x96>(early, mid, late)
 }
 
 /// g_N(h, m) (RFC 6986 §7) on `L` independent transposed (h, N, m), the
 /// L chains interleaved.
 #[inline(always)]
-fn g<M: Machine64, const SPREAD8: bool, const L: usize>(
+fn g<M: Machine64, const FORM: u8, const L: usize>(
     m: M,
     r: &Regs<M>,
     h: [M::V; L],
@@ -234,14 +287,14 @@ fn g<M: Machine64, const SPREAD8: bool, const L: usize>(
     let mut k = [zero; L];
     let mut x = [zero; L];
     for i in 0..L {
-        k[i] = lps_add::<M, SPREAD8>(m, r, m.xor(h[i], n[i]), zero);
+        k[i] = lps_add::<M, FORM>(m, r, m.xor(h[i], n[i]), zero);
         x[i] = m.xor(msg[i], k[i]);
     }
     for c in &C_T {
         let c = m.load(c);
         for i in 0..L {
-            let next = lps_add::<M, SPREAD8>(m, r, m.xor(k[i], c), zero);
-            x[i] = lps_add::<M, SPREAD8>(m, r, x[i], next);
+            let next = lps_add::<M, FORM>(m, r, m.xor(k[i], c), zero);
+            x[i] = lps_add::<M, FORM>(m, r, x[i], next);
             k[i] = next;
         }
     }
@@ -251,16 +304,18 @@ fn g<M: Machine64, const SPREAD8: bool, const L: usize>(
     x
 }
 
-/// The kernel on machine `M` (`SPREAD8`: see [`lps_add`]).
-pub(crate) struct AffineKernel<M, const SPREAD8: bool = false>(pub(crate) M);
+/// The kernel on machine `M`, one chain (a message's blocks, `g`) with L's
+/// inputs made as `FORM` says ([`Spread`]); interleaved pairs with
+/// [`Spread::MOVED`] unless `FORM` is [`Spread::SWAPPED`].
+pub(crate) struct AffineKernel<M, const FORM: u8>(pub(crate) M);
 
-struct Blocks<'a, M, const SPREAD8: bool> {
+struct Blocks<'a, M, const FORM: u8> {
     m: M,
     st: &'a mut State,
     data: &'a [u8],
 }
 
-impl<M: Machine64, const SPREAD8: bool> Job for Blocks<'_, M, SPREAD8> {
+impl<M: Machine64, const FORM: u8> Job for Blocks<'_, M, FORM> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
@@ -279,7 +334,7 @@ impl<M: Machine64, const SPREAD8: bool> Job for Blocks<'_, M, SPREAD8> {
         let mut low = u64::from_le_bytes(st.n[..8].try_into().expect("8 bytes"));
         for block in blocks {
             let msg = m.permb(m.load(block), r.transpose);
-            [h] = g::<M, SPREAD8, 1>(m, &r, [h], [m.permb(n, r.transpose)], [msg]);
+            [h] = g::<M, FORM, 1>(m, &r, [h], [m.permb(n, r.transpose)], [msg]);
             let carried;
             (low, carried) = low.overflowing_add(512);
             if carried {
@@ -297,14 +352,14 @@ impl<M: Machine64, const SPREAD8: bool> Job for Blocks<'_, M, SPREAD8> {
 }
 
 /// g on `L` independent inputs.
-struct Many<'a, M, const SPREAD8: bool, const L: usize> {
+struct Many<'a, M, const FORM: u8, const L: usize> {
     m: M,
     h: &'a mut [Block],
     n: &'a [Block],
     msg: &'a [Block],
 }
 
-impl<M: Machine64, const SPREAD8: bool, const L: usize> Job for Many<'_, M, SPREAD8, L> {
+impl<M: Machine64, const FORM: u8, const L: usize> Job for Many<'_, M, FORM, L> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
@@ -317,7 +372,7 @@ impl<M: Machine64, const SPREAD8: bool, const L: usize> Job for Many<'_, M, SPRE
             nv[i] = m.permb(m.load(&n[i]), t);
             mv[i] = m.permb(m.load(&msg[i]), t);
         }
-        let out = g::<M, SPREAD8, L>(m, &r, hv, nv, mv);
+        let out = g::<M, FORM, L>(m, &r, hv, nv, mv);
         for i in 0..L {
             m.store(m.permb(out[i], t), &mut h[i]);
         }
@@ -334,14 +389,14 @@ const PAIR: usize = 2;
 /// chains about 400 and one chain about 250: pairs are cheaper up to 5.
 const ROWS_FROM: usize = 6;
 
-impl<M: Machine64, const SPREAD8: bool> Compress for AffineKernel<M, SPREAD8> {
+impl<M: Machine64, const FORM: u8> Compress for AffineKernel<M, FORM> {
     fn g(&self, h: &mut Block, n: &Block, msg: &Block) {
         let m = self.0;
-        m.vectorize(Many::<M, SPREAD8, 1> { m, h: core::slice::from_mut(h), n: core::slice::from_ref(n), msg: core::slice::from_ref(msg) })
+        m.vectorize(Many::<M, FORM, 1> { m, h: core::slice::from_mut(h), n: core::slice::from_ref(n), msg: core::slice::from_ref(msg) })
     }
     fn blocks(&self, st: &mut State, data: &[u8]) {
         if data.len() >= 64 {
-            self.0.vectorize(Blocks::<M, SPREAD8> { m: self.0, st, data })
+            self.0.vectorize(Blocks::<M, FORM> { m: self.0, st, data })
         }
     }
     fn lanes(&self) -> usize {
@@ -358,7 +413,12 @@ impl<M: Machine64, const SPREAD8: bool> Compress for AffineKernel<M, SPREAD8> {
         }
         while h.len() >= PAIR {
             let (h0, h1) = h.split_at_mut(PAIR);
-            m.vectorize(Many::<M, false, PAIR> { m, h: h0, n: &n[..PAIR], msg: &msg[..PAIR] });
+            let (n0, msg0) = (&n[..PAIR], &msg[..PAIR]);
+            if FORM == Spread::SWAPPED {
+                m.vectorize(Many::<M, { Spread::SWAPPED }, PAIR> { m, h: h0, n: n0, msg: msg0 });
+            } else {
+                m.vectorize(Many::<M, { Spread::MOVED }, PAIR> { m, h: h0, n: n0, msg: msg0 });
+            }
             (h, n, msg) = (h1, &n[PAIR..], &msg[PAIR..]);
         }
         for ((h, n), msg) in h.iter_mut().zip(n).zip(msg) {

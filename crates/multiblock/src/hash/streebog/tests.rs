@@ -2,7 +2,7 @@
 //! RustCrypto `streebog`, on every backend this CPU runs and, for the
 //! AVX-512, AVX2 and NEON kernels, on the emulator.
 
-use super::affine::AffineKernel;
+use super::affine::{AffineKernel, Spread};
 use super::constants::PI;
 use super::neon::NeonKernel;
 use super::paired::{Affine, Nibbles, PairedKernel};
@@ -162,13 +162,14 @@ fn parameters_are_checked() {
     assert!(Core::new(64, BackendChoice::Auto).unwrap().backend().constant_time || std::env::var(crate::BACKEND_ENV).is_ok());
 }
 
-/// The AVX-512 kernel on the emulator (both spreadings), g, the block
-/// loop and two compressions at once, against the reference's: this runs
-/// on every CPU.
+/// The AVX-512 kernel on the emulator, each way to make L's inputs: g,
+/// the block loop, two compressions at once and the row kernel, against
+/// the reference's: this runs on every CPU.
 #[test]
 fn affine_kernel_on_the_emulator() {
-    emulated(&AffineKernel::<Emu<64>, false>(Emu::<64>));
-    emulated(&AffineKernel::<Emu<64>, true>(Emu::<64>));
+    emulated(&AffineKernel::<_, { Spread::SWAPPED }>(Emu::<64>));
+    emulated(&AffineKernel::<_, { Spread::EIGHT }>(Emu::<64>));
+    emulated(&AffineKernel::<_, { Spread::MOVED }>(Emu::<64>));
 }
 
 /// The ymm kernel on the emulator with both product strategies (GFNI and
@@ -395,20 +396,6 @@ fn speed() {
             std::hint::black_box(digest_many(64, &refs, BackendChoice::Named(name)).unwrap());
         });
         println!("streebog-512 {name:12} 1 MiB {long_cpb:6.2} c/B, 64 B one by one {short_cpb:6.2}, digest_many 64 B {many_cpb:6.2}");
-    }
-    #[cfg(target_arch = "x86_64")]
-    if let Some(z) = <crate::simd::Zmm<crate::simd::Avx512Gfni> as crate::simd::Machine>::detect() {
-        let other: &dyn Compress = if super::avx512_gfni::SPREAD8 {
-            &AffineKernel::<_, false>(z)
-        } else {
-            &AffineKernel::<_, true>(z)
-        };
-        let long_cpb = best(long.len(), || {
-            let mut st = State::new(64);
-            other.blocks(&mut st, &long);
-            std::hint::black_box(st.h);
-        });
-        println!("streebog-512 avx512-gfni with SPREAD8 = {}: 1 MiB blocks {long_cpb:6.2} c/B", !super::avx512_gfni::SPREAD8);
     }
     // The ymm kernel with each way to π's core (the tree: π before its
     // decomposition).
