@@ -605,11 +605,14 @@ fn hash_cases(selection: Selection, cases: &mut Vec<Case>, skipped: &mut Vec<Ski
                 // `avx512-gfni`): enough messages that `digest_many` takes
                 // the row-layout kernel (groups of 5 or more 512-bit Kupyna
                 // states, 3 or more 1024-bit ones, 6 or more Streebog
-                // states). None empty: each digest must come from secret
-                // bytes.
+                // states); for 64-byte blocks the first 8 messages of 2
+                // whole blocks or more, so that it also takes the kernels
+                // that run several blocks of every message in one call
+                // (Streebog's `avx512-gfni`). None empty: each digest must
+                // come from secret bytes.
                 Selection::ConstantTime if info.ways >= 5 => {
                     if id.block_bytes() == 64 {
-                        vec![1, 2 * id.block_bytes() + 3, 2, 5, 17, 63, 64, 65]
+                        vec![128, 2 * id.block_bytes() + 3, 150, 191, 192, 200, 255, 256, 1, 2, 5, 17, 63, 64, 65]
                     } else {
                         vec![1, 2 * id.block_bytes() + 3, 2, 130]
                     }

@@ -84,8 +84,8 @@
 //! overlap (4.1-4.3 ticks per byte on Zen 5 against 4.0-4.1 measured).
 
 use super::constants::{l_block, C, PI, TAU};
-use super::rows::{Rows, WAYS};
-use super::{add, add_small, Block, Compress, State};
+use super::rows::{Rows, RowsBlocks, WAYS};
+use super::{add, add_small, blocks_many_by_g_many, Block, Compress, State};
 use crate::simd::{Avx512, Gfni, Job, Simd, Vbmi};
 
 /// What this kernel needs of a machine (64-byte registers).
@@ -223,13 +223,18 @@ impl<M: Machine64> Regs<M> {
     #[inline(always)]
     fn load(m: M) -> Regs<M> {
         assert_eq!(M::BYTES, 64, "one state per 64-byte register");
-        Regs {
-            pi: core::array::from_fn(|i| m.load(&PI[64 * i..])),
-            spread: SPREAD.map(|t| m.load(&t)),
-            matrices: MATRICES.map(|t| m.load(&t)),
-            swapped_out: SWAPPED_OUT.map(|t| m.load(&t)),
-            transpose: m.load(&TAU),
+        let mut r = Regs { pi: [m.zero(); 4], spread: [m.zero(); 8], matrices: [m.zero(); 8], swapped_out: [m.zero(); 4], transpose: m.load(&TAU) };
+        // Plain loops: a closure given to `array::map` would be called from
+        // code compiled without the target's features.
+        for i in 0..4 {
+            r.pi[i] = m.load(&PI[64 * i..]);
+            r.swapped_out[i] = m.load(&SWAPPED_OUT[i]);
         }
+        for i in 0..8 {
+            r.spread[i] = m.load(&SPREAD[i]);
+            r.matrices[i] = m.load(&MATRICES[i]);
+        }
+        r
     }
 }
 
@@ -401,6 +406,24 @@ impl<M: Machine64, const FORM: u8> Compress for AffineKernel<M, FORM> {
     }
     fn lanes(&self) -> usize {
         WAYS
+    }
+    fn blocks_many(&self, states: &mut [&mut State], data: &[&[u8]]) {
+        let count = data.first().map_or(0, |d| d.len() / 64) as u64;
+        // N counts bits (public): where a low word would carry within the
+        // call, the general path, which adds N in full.
+        let low = |st: &&mut State| u64::from_le_bytes(st.n[..8].try_into().expect("8 bytes"));
+        let carries = states.iter().any(|st| low(st).checked_add(512 * count).is_none());
+        if states.len() < ROWS_FROM || carries {
+            return blocks_many_by_g_many(self, states, data);
+        }
+        let m = self.0;
+        for (states, data) in states.chunks_mut(WAYS).zip(data.chunks(WAYS)) {
+            if states.len() >= ROWS_FROM {
+                m.vectorize(RowsBlocks { m, states, data });
+            } else {
+                blocks_many_by_g_many(self, states, data);
+            }
+        }
     }
     fn g_many(&self, h: &mut [Block], n: &[Block], msg: &[Block]) {
         let m = self.0;

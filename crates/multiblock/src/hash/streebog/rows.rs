@@ -1,5 +1,5 @@
 //! Eight Streebog compressions at once, one state per 64-bit lane: the
-//! `g_many` of `avx512-gfni`.
+//! `g_many` and `blocks_many` of `avx512-gfni`.
 //!
 //! Layout ("rows"): register w, lane q holds word w of state q (bytes
 //! 8w..8w + 7, byte k of the lane = byte 8w + k). Loading 8 blocks into it
@@ -18,30 +18,33 @@
 //! Count per LPS of 8 states: S 32 (2 `vpermi2b`, `vpmovb2m`, `vpblendmb`
 //! per register), 64 `vgf2p8affineqb` (matrices broadcast from memory), 32
 //! `vpternlogq` for the sums (the key folded in), 32 unpacks for the
-//! transpose: 160, 20 per state against 22 in `affine.rs`. Of them 10 per
-//! state (2 `vpermi2b`, 8 products) go to the two vector pipes that take
-//! byte permutations and affine products on AMD Zen 5, against 16 there;
-//! at two per core cycle they allow 125 core cycles per block and state,
-//! about 1.2 TSC ticks per byte (the core at 1.61× the TSC rate of the
-//! Zen 5 VM measured).
+//! transpose: 160, 20 per state against 24 in `affine.rs`.
 //!
-//! Measured on Zen 5 (`digest_many` of 64 messages in the benchmark): 2.7
-//! ticks per byte for 1 KiB messages (19 compressions per 16 blocks: 2.3
-//! per compressed byte, about 1 160 ticks a call of 8 states) and 10.6 for
-//! 64 B, where the interleaved pairs of `affine.rs` measure 3.7-3.8 and
-//! 14.0-14.3. The compiled round (both chains, 445 instructions) takes
-//! about 150 core cycles, near twice that bound, and what binds it is not
-//! found: without S the same loop measures 2.2 for 1 KiB messages, without
-//! the transposes 2.3, with the two chains run one after the other (the
-//! 12 keys first, kept in memory) 3.4; 64 products and their sums timed
-//! alone run at two products per cycle.
+//! What bounds it on AMD Zen 5 (the core at 1.61× the TSC rate of the VM
+//! measured). `vpermi2b`, `vpmovb2m` and `vgf2p8affineqb` share two pipes
+//! (two per core cycle of them all; the unpacks, `vpternlogq`, the blends
+//! and the broadcasts do not take them): 11 per state and LPS, 22 a round
+//! of both chains, so 88 core cycles a round of 8 states, about 1.33 ticks
+//! per compressed byte. The compiled round loop (448 instructions), timed
+//! alone in a loop of its own, takes about 101 core cycles.
+//!
+//! Measured (`digest_many` of 64 messages in the benchmark): 2.15 ticks
+//! per byte for 1 KiB messages (19 compressions per 16 blocks: 1.81 per
+//! compressed byte) and 10.1 for 64 B, where the interleaved pairs of
+//! `affine.rs` measure 3.7-3.8 and 14.0-14.3. What the calls add to the
+//! rounds: one call of [`Rows`] per compression cost about 1 160 ticks for
+//! 8 states against 775 for its rounds (the copies of h, N and the block
+//! into and out of rows, N's and Σ's additions); [`RowsBlocks`] keeps h and
+//! N in rows across all the blocks the 8 messages have in common, and adds
+//! Σ with scalar instructions beside the vector work (for 1 KiB messages
+//! a call of [`Rows`] per block measures 2.58).
 
 // Index loops over the row arrays: several arrays share the index.
 #![allow(clippy::needless_range_loop)]
 
 use super::affine::Machine64;
 use super::constants::{l_block, C, PI};
-use super::Block;
+use super::{add, Block, State};
 use crate::kalyna::zmm_transpose::transpose_lanes;
 use crate::simd::{Job, Simd};
 
@@ -123,17 +126,22 @@ fn transpose_bytes<M: Simd>(m: M, r: &[M::V; 8]) -> [M::V; 8] {
     out
 }
 
-/// L·P·S of rows `x`, plus `add` (transposed), before the transpose back
-/// to rows: T_j = ⊕_c M_(j,c)·S(x_c) ⊕ add_j.
+/// π of every byte.
 #[inline(always)]
-fn lps_transposed<M: Machine64>(m: M, pi: &[M::V; 4], x: &[M::V; 8], add: Option<&[M::V; 8]>) -> [M::V; 8] {
-    let mut s = [m.zero(); 8];
-    for c in 0..8 {
-        let lo = m.permi2b(pi[0], x[c], pi[1]);
-        let hi = m.permi2b(pi[2], x[c], pi[3]);
-        s[c] = m.select_bit::<7>(x[c], lo, hi);
-    }
+fn s_box<M: Machine64>(m: M, pi: &[M::V; 4], x: M::V) -> M::V {
+    let lo = m.permi2b(pi[0], x, pi[1]);
+    let hi = m.permi2b(pi[2], x, pi[3]);
+    m.select_bit::<7>(x, lo, hi)
+}
+
+/// L·P of S's output `s` (rows), plus `add`, transposed: T_j = ⊕_c
+/// M_(j,c)·s_c ⊕ add_j; and between its products, S of `next` (the other
+/// chain's next input), so that the lookups and the products share the
+/// pipes instead of running one phase after the other.
+#[inline(always)]
+fn l_beside_s<M: Machine64>(m: M, pi: &[M::V; 4], s: &[M::V; 8], add: Option<&[M::V; 8]>, next: Option<&[M::V; 8]>) -> ([M::V; 8], [M::V; 8]) {
     let mut t = [m.zero(); 8];
+    let mut s_next = [m.zero(); 8];
     for j in 0..8 {
         let p = |c: usize| m.affine(s[c], MATRICES[j][c]);
         let a = m.ternlog::<0x96>(p(0), p(1), p(2));
@@ -143,8 +151,67 @@ fn lps_transposed<M: Machine64>(m: M, pi: &[M::V; 4], x: &[M::V; 8], add: Option
             None => m.xor(p(6), p(7)),
         };
         t[j] = m.ternlog::<0x96>(a, b, last);
+        if let Some(next) = next {
+            s_next[j] = s_box(m, pi, next[j]);
+        }
     }
-    t
+    (t, s_next)
+}
+
+/// The rows of `r` plus a round constant: the next key's input.
+#[inline(always)]
+fn plus_constant<M: Machine64>(m: M, r: &[M::V; 8], c: &[u64; 8]) -> [M::V; 8] {
+    let mut out = [m.zero(); 8];
+    for w in 0..8 {
+        out[w] = m.xor(r[w], m.splat64(c[w]));
+    }
+    out
+}
+
+/// S of 8 registers. (Plain loops here and above: a closure passed to
+/// `array::map` would be called from code compiled without the target's
+/// features, not inlined.)
+#[inline(always)]
+fn s_rows<M: Machine64>(m: M, pi: &[M::V; 4], x: &[M::V; 8]) -> [M::V; 8] {
+    let mut s = [m.zero(); 8];
+    for w in 0..8 {
+        s[w] = s_box(m, pi, x[w]);
+    }
+    s
+}
+
+/// g_N(h, m) (RFC 6986 §7) of the 8 states in rows.
+#[inline(always)]
+fn g_rows<M: Machine64>(m: M, pi: &[M::V; 4], hv: &[M::V; 8], nv: &[M::V; 8], mv: &[M::V; 8]) -> [M::V; 8] {
+    let mut start = [m.zero(); 8];
+    for w in 0..8 {
+        start[w] = m.xor(hv[w], nv[w]);
+    }
+    let k = transpose_bytes(m, &l_beside_s(m, pi, &s_rows(m, pi, &start), None, None).0);
+    let mut x = [m.zero(); 8];
+    for w in 0..8 {
+        x[w] = m.xor(mv[w], k[w]);
+    }
+    // Two chains, the keys and the state, each a round of lookups, then
+    // products, then a transpose, every phase needing all of the last.
+    // Run as written they go one phase at a time; here the state's
+    // products carry the next key's lookups and the key's products the
+    // state's next lookups.
+    let mut sk = s_rows(m, pi, &plus_constant(m, &k, &C_WORDS[0]));
+    let mut sx = s_rows(m, pi, &x);
+    let mut tk = l_beside_s(m, pi, &sk, None, None).0;
+    for c in &C_WORDS[1..] {
+        let key_in = plus_constant(m, &transpose_bytes(m, &tk), c);
+        let tx;
+        (tx, sk) = l_beside_s(m, pi, &sx, Some(&tk), Some(&key_in));
+        x = transpose_bytes(m, &tx);
+        (tk, sx) = l_beside_s(m, pi, &sk, None, Some(&x));
+    }
+    x = transpose_bytes(m, &l_beside_s(m, pi, &sx, Some(&tk), None).0);
+    for w in 0..8 {
+        x[w] = m.xor3(x[w], hv[w], mv[w]);
+    }
+    x
 }
 
 /// 8 blocks (zero where `src` is shorter) in rows.
@@ -180,30 +247,61 @@ impl<M: Machine64> Job for Rows<'_, M> {
         let hv = load_rows(m, h);
         let nv = load_rows(m, n);
         let mv = load_rows(m, msg);
-        let mut start = [m.zero(); 8];
-        for w in 0..8 {
-            start[w] = m.xor(hv[w], nv[w]);
-        }
-        let mut k = transpose_bytes(m, &lps_transposed(m, &pi, &start, None));
-        let mut x = [m.zero(); 8];
-        for w in 0..8 {
-            x[w] = m.xor(mv[w], k[w]);
-        }
-        for c in &C_WORDS {
-            for w in 0..8 {
-                start[w] = m.xor(k[w], m.splat64(c[w]));
-            }
-            let tk = lps_transposed(m, &pi, &start, None);
-            let tx = lps_transposed(m, &pi, &x, Some(&tk));
-            k = transpose_bytes(m, &tk);
-            x = transpose_bytes(m, &tx);
-        }
-        for w in 0..8 {
-            x[w] = m.xor3(x[w], hv[w], mv[w]);
-        }
+        let mut x = g_rows(m, &pi, &hv, &nv, &mv);
         transpose_lanes(m, &mut x);
         for (v, out) in x.iter().zip(h.iter_mut()) {
             m.store(*v, out);
+        }
+    }
+}
+
+/// [`super::Compress::blocks_many`] of up to [`WAYS`] messages: h and N
+/// stay in rows across the blocks (no transposes or copies between them),
+/// and Σ's scalar additions run beside the vector work. The caller checks
+/// that no N's low word carries within the call (N is public).
+pub(super) struct RowsBlocks<'a, 'b, M> {
+    pub(super) m: M,
+    pub(super) states: &'a mut [&'b mut State],
+    pub(super) data: &'a [&'a [u8]],
+}
+
+impl<M: Machine64> Job for RowsBlocks<'_, '_, M> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        let RowsBlocks { m, states, data } = self;
+        let count = data.first().map_or(0, |d| d.len() / 64);
+        assert!(states.len() <= WAYS && data.len() == states.len() && data.iter().all(|d| d.len() == 64 * count));
+        let mut pi = [m.zero(); 4];
+        for (i, v) in pi.iter_mut().enumerate() {
+            *v = m.load(&PI[64 * i..]);
+        }
+        let (mut hv, mut nv) = ([m.zero(); 8], [m.zero(); 8]);
+        for (i, st) in states.iter().enumerate() {
+            hv[i] = m.load(&st.h);
+            nv[i] = m.load(&st.n);
+        }
+        transpose_lanes(m, &mut hv);
+        transpose_lanes(m, &mut nv);
+        let step = m.splat64(512);
+        for b in 0..count {
+            let mut mv = [m.zero(); 8];
+            for (v, d) in mv.iter_mut().zip(data) {
+                *v = m.load(&d[64 * b..]);
+            }
+            transpose_lanes(m, &mut mv);
+            hv = g_rows(m, &pi, &hv, &nv, &mv);
+            // Row 0 is N's low word of every state.
+            nv[0] = m.add64(nv[0], step);
+            for (st, d) in states.iter_mut().zip(data) {
+                add(&mut st.sigma, d[64 * b..64 * b + 64].try_into().expect("64 bytes"));
+            }
+        }
+        transpose_lanes(m, &mut hv);
+        transpose_lanes(m, &mut nv);
+        for (i, st) in states.iter_mut().enumerate() {
+            m.store(hv[i], &mut st.h);
+            m.store(nv[i], &mut st.n);
         }
     }
 }
