@@ -160,7 +160,7 @@ const MATRICES: [[u8; 64]; 8] = {
 
 /// Matrices of input (t, 0) for the output position of the other lane of
 /// its quarter, M_(j ⊕ 1, c): the sum of these four products, its lanes
-/// swapped, is the part of the (t, 1) inputs ([`Spread::Moved`]).
+/// swapped, is the part of the (t, 1) inputs ([`Spread::MOVED`]).
 const SWAPPED_OUT: [[u8; 64]; 4] = {
     let mut m = [[0u8; 64]; 4];
     let mut t = 0;
