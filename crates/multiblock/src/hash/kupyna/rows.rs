@@ -57,7 +57,11 @@
 //! `avx512_gfni.rs` (4 registers of 31-32 per round and message).
 //!
 //! The chaining values stay in rows from the first block to the last; only
-//! the message blocks are transposed. Fewer messages than lanes run with
+//! the message blocks are transposed. `digest_many` gives one call all the
+//! whole blocks its group of messages has in common: on AMD Zen 5, 64
+//! messages of 1 KiB measure 1.24-1.28 ticks per byte for Kupyna-256 and
+//! 1.78-1.84 for Kupyna-512, against 1.40-1.45 and 1.89-1.96 with a call
+//! per block. Fewer messages than lanes run with
 //! zero states in the free lanes (the count is public; the caller picks
 //! this kernel from a minimum count on).
 //!

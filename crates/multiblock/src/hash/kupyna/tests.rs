@@ -255,6 +255,26 @@ fn digest_many_is_one_at_a_time() {
     }
 }
 
+/// Many messages of several whole blocks each, so that a group runs the
+/// blocks all its messages have in one call of the kernel, then the rest
+/// block by block.
+#[test]
+fn digest_many_of_long_messages_is_one_at_a_time() {
+    let mut rng = Rng(0x7564);
+    for b in backends() {
+        for d in [32, 48, 64] {
+            for count in [2, 3, 5, 8, 9, 16] {
+                let msgs: Vec<Vec<u8>> = (0..count).map(|_| { let n = 600 + rng.below(300); rng.bytes(n) }).collect();
+                let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
+                let got = digest_many(d, &refs, BackendChoice::Named(b)).expect("backend");
+                for (m, g) in msgs.iter().zip(&got) {
+                    assert_eq!(g, &hash(d, m, "reference"), "{b}: {d}-byte digests of {count} messages of {} bytes", m.len());
+                }
+            }
+        }
+    }
+}
+
 /// Many messages whose lengths (0, 1, 63, 64, 65, 200, 1000) mix in every
 /// group, so groups shrink from 8 lanes through the row layout's minimum:
 /// every count 1..=20 for some digest lengths (512- and 1024-bit states),
