@@ -62,7 +62,7 @@
 //! spread 5, the products issued two per cycle over 4 cycles (the `vpshufd`
 //! inputs are ready by the time the last products issue), 3 latency, two
 //! levels of sums: about 22 core cycles. The two chains of a block (keys
-//! and state) each issue 15 µops per LPS to the two shared pipes, and they
+//! and state) each put 15 µops per LPS on the two shared pipes, and they
 //! run in step (both LPS of round i wait for K_i), so their products
 //! compete in the same cycles. With 8 `vpermb` spreads (19 shared µops per
 //! LPS) two LPS side by side took 30-31 core cycles against 24-26 for one
