@@ -28,9 +28,9 @@
 //! per compressed byte. The compiled round loop (448 instructions), timed
 //! alone in a loop of its own, takes about 101 core cycles.
 //!
-//! Measured (`digest_many` of 64 messages in the benchmark): 2.15 ticks
-//! per byte for 1 KiB messages (19 compressions per 16 blocks: 1.81 per
-//! compressed byte) and 10.1 for 64 B, where the interleaved pairs of
+//! Measured (`digest_many` of 64 messages in the benchmark): 2.15-2.3
+//! ticks per byte for 1 KiB messages (19 compressions per 16 blocks:
+//! 1.81-1.94 per compressed byte) and 10.1-10.5 for 64 B, where the interleaved pairs of
 //! `affine.rs` measure 3.7-3.8 and 14.0-14.3. What the calls add to the
 //! rounds: one call of [`Rows`] per compression cost about 1 160 ticks for
 //! 8 states against 775 for its rounds (the copies of h, N and the block
@@ -126,6 +126,16 @@ fn transpose_bytes<M: Simd>(m: M, r: &[M::V; 8]) -> [M::V; 8] {
     out
 }
 
+/// π's 256 bytes in four registers, for [`s_box`].
+#[inline(always)]
+fn pi_tables<M: Machine64>(m: M) -> [M::V; 4] {
+    let mut pi = [m.zero(); 4];
+    for (i, v) in pi.iter_mut().enumerate() {
+        *v = m.load(&PI[64 * i..]);
+    }
+    pi
+}
+
 /// π of every byte.
 #[inline(always)]
 fn s_box<M: Machine64>(m: M, pi: &[M::V; 4], x: M::V) -> M::V {
@@ -196,7 +206,8 @@ fn g_rows<M: Machine64>(m: M, pi: &[M::V; 4], hv: &[M::V; 8], nv: &[M::V; 8], mv
     // products, then a transpose, every phase needing all of the last.
     // Run as written they go one phase at a time; here the state's
     // products carry the next key's lookups and the key's products the
-    // state's next lookups.
+    // state's next lookups (on Zen 5 about 1.5% faster: the out-of-order
+    // core already overlaps most of it).
     let mut sk = s_rows(m, pi, &plus_constant(m, &k, &C_WORDS[0]));
     let mut sx = s_rows(m, pi, &x);
     let mut tk = l_beside_s(m, pi, &sk, None, None).0;
@@ -240,10 +251,7 @@ impl<M: Machine64> Job for Rows<'_, M> {
     fn run(self) {
         let Rows { m, h, n, msg } = self;
         assert!(h.len() <= WAYS && n.len() == h.len() && msg.len() == h.len());
-        let mut pi = [m.zero(); 4];
-        for (i, v) in pi.iter_mut().enumerate() {
-            *v = m.load(&PI[64 * i..]);
-        }
+        let pi = pi_tables(m);
         let hv = load_rows(m, h);
         let nv = load_rows(m, n);
         let mv = load_rows(m, msg);
@@ -272,10 +280,7 @@ impl<M: Machine64> Job for RowsBlocks<'_, '_, M> {
         let RowsBlocks { m, states, data } = self;
         let count = data.first().map_or(0, |d| d.len() / 64);
         assert!(states.len() <= WAYS && data.len() == states.len() && data.iter().all(|d| d.len() == 64 * count));
-        let mut pi = [m.zero(); 4];
-        for (i, v) in pi.iter_mut().enumerate() {
-            *v = m.load(&PI[64 * i..]);
-        }
+        let pi = pi_tables(m);
         let (mut hv, mut nv) = ([m.zero(); 8], [m.zero(); 8]);
         for (i, st) in states.iter().enumerate() {
             hv[i] = m.load(&st.h);
