@@ -132,7 +132,6 @@ pub(crate) trait Simd: Machine {
     fn shr32<const N: i32>(self, a: Self::V) -> Self::V;
     #[allow(dead_code)] // no kernel needs it yet; checked in tests.rs
     fn shl64<const N: i32>(self, a: Self::V) -> Self::V;
-    #[allow(dead_code)] // no kernel needs it yet; checked in tests.rs
     fn shr64<const N: i32>(self, a: Self::V) -> Self::V;
     /// Each 32-bit word rotated left by `N` (`vprold` on AVX-512, else two
     /// shifts and an OR; `N` in 1..32).

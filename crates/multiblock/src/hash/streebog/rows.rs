@@ -20,13 +20,19 @@
 //! `vpternlogq` for the sums (the key folded in), 32 unpacks for the
 //! transpose: 160, 20 per state against 24 in `affine.rs`.
 //!
-//! What bounds it on AMD Zen 5 (the core at 1.61× the TSC rate of the VM
-//! measured). `vpermi2b`, `vpmovb2m` and `vgf2p8affineqb` share two pipes
-//! (two per core cycle of them all; the unpacks, `vpternlogq`, the blends
-//! and the broadcasts do not take them): 11 per state and LPS, 22 a round
-//! of both chains, so 88 core cycles a round of 8 states, about 1.33 ticks
-//! per compressed byte. The compiled round loop (448 instructions), timed
-//! alone in a loop of its own, takes about 101 core cycles.
+//! What bounds it on AMD Zen 5 (the core at 1.61-1.64× the TSC rate of
+//! the VM measured). The vector unit has four pipes; `vpermi2b`,
+//! `vpmovb2m` and `vgf2p8affineqb` run on two of them only, the unpacks,
+//! `vpternlogq`, `vpxorq` and the blends on any of the four (8 products
+//! with 16 unpacks take 6 core cycles, 24 µops at four a cycle). The
+//! compiled round of both chains has 176 µops for the two pipes (88
+//! cycles) and 328 in all (82 at four a cycle); timed alone in a loop of
+//! its own it takes about 101 core cycles, and taking out any class of its
+//! instructions (the unpacks, the `vpternlogq`, the products) takes off
+//! about a quarter of a cycle per µop: the four pipes and the waits
+//! between a chain's phases (S, then all 64 products, then the transpose)
+//! bound it, not the two shared pipes alone. 88 core cycles a round is
+//! about 1.33 ticks per compressed byte.
 //!
 //! Measured (`digest_many` of 64 messages in the benchmark): 2.15-2.3
 //! ticks per byte for 1 KiB messages (19 compressions per 16 blocks:
@@ -34,10 +40,17 @@
 //! `affine.rs` measure 3.7-3.8 and 14.0-14.3. What the calls add to the
 //! rounds: one call of [`Rows`] per compression cost about 1 160 ticks for
 //! 8 states against 775 for its rounds (the copies of h, N and the block
-//! into and out of rows, N's and Σ's additions); [`RowsBlocks`] keeps h and
-//! N in rows across all the blocks the 8 messages have in common, and adds
-//! Σ with scalar instructions beside the vector work (for 1 KiB messages
-//! a call of [`Rows`] per block measures 2.58).
+//! into and out of rows, N's and Σ's additions); [`RowsBlocks`] keeps h, N
+//! and Σ in rows across all the blocks the 8 messages have in common (for
+//! 1 KiB messages a call of [`Rows`] per block measures 2.58). Σ's
+//! additions in rows, with the carries between its words counted apart,
+//! take 2-4% less time than 64 dependent scalar additions per block for
+//! messages of 8 KiB and more (64 × 64 KiB: 1.67-1.69 against 1.72-1.77
+//! ticks per byte), and the same for 1 KiB.
+//!
+//! Tried and measured slower: the padded last block, N and Σ of 8
+//! messages in one call with h in rows (64 × 64 B: 10.8-11.1 against
+//! 9.7-10.0, with g's code once or three times in the call).
 
 // Index loops over the row arrays: several arrays share the index.
 #![allow(clippy::needless_range_loop)]
@@ -47,6 +60,7 @@ use super::constants::{l_block, C, PI};
 use super::{add, Block, State};
 use crate::kalyna::zmm_transpose::transpose_lanes;
 use crate::simd::{Job, Simd};
+use zeroize::Zeroize;
 
 /// States one call holds: one per 64-bit lane.
 pub(super) const WAYS: usize = 8;
@@ -265,13 +279,18 @@ impl<M: Machine64> Job for Rows<'_, M> {
 
 /// [`super::Compress::blocks_many`] of up to [`WAYS`] messages: h and N
 /// stay in rows across the blocks (no transposes or copies between them),
-/// and Σ's scalar additions run beside the vector work. The caller checks
-/// that no N's low word carries within the call (N is public).
+/// and so does Σ, with the carries out of its words counted apart (below).
+/// The caller checks that no N's low word carries within the call (N is
+/// public).
 pub(super) struct RowsBlocks<'a, 'b, M> {
     pub(super) m: M,
     pub(super) states: &'a mut [&'b mut State],
     pub(super) data: &'a [&'a [u8]],
 }
+
+/// Bit 63 of a + b (mod 2^64) is `s`: the carry out of bit 63 in bit 63,
+/// (a ∧ b) ∨ ((a ∨ b) ∧ ¬s).
+const CARRY_OUT: i32 = 0xd4;
 
 impl<M: Machine64> Job for RowsBlocks<'_, '_, M> {
     type Output = ();
@@ -281,13 +300,20 @@ impl<M: Machine64> Job for RowsBlocks<'_, '_, M> {
         let count = data.first().map_or(0, |d| d.len() / 64);
         assert!(states.len() <= WAYS && data.len() == states.len() && data.iter().all(|d| d.len() == 64 * count));
         let pi = pi_tables(m);
-        let (mut hv, mut nv) = ([m.zero(); 8], [m.zero(); 8]);
+        let (mut hv, mut nv, mut sigma) = ([m.zero(); 8], [m.zero(); 8], [m.zero(); 8]);
         for (i, st) in states.iter().enumerate() {
             hv[i] = m.load(&st.h);
             nv[i] = m.load(&st.n);
+            sigma[i] = m.load(&st.sigma);
         }
         transpose_lanes(m, &mut hv);
         transpose_lanes(m, &mut nv);
+        transpose_lanes(m, &mut sigma);
+        // Σ ← Σ + m word by word (mod 2^64), and carries_w counts the
+        // carries out of word w: a few vector instructions per block where
+        // a 512-bit addition per state was 64 dependent scalar ones. They
+        // go into words w + 1 once, after the blocks.
+        let mut carries = [m.zero(); 8];
         let step = m.splat64(512);
         for b in 0..count {
             let mut mv = [m.zero(); 8];
@@ -295,18 +321,32 @@ impl<M: Machine64> Job for RowsBlocks<'_, '_, M> {
                 *v = m.load(&d[64 * b..]);
             }
             transpose_lanes(m, &mut mv);
+            for w in 0..8 {
+                let sum = m.add64(sigma[w], mv[w]);
+                let carry = m.shr64::<63>(m.ternlog::<CARRY_OUT>(sigma[w], mv[w], sum));
+                carries[w] = m.add64(carries[w], carry);
+                sigma[w] = sum;
+            }
             hv = g_rows(m, &pi, &hv, &nv, &mv);
             // Row 0 is N's low word of every state.
             nv[0] = m.add64(nv[0], step);
-            for (st, d) in states.iter_mut().zip(data) {
-                add(&mut st.sigma, d[64 * b..64 * b + 64].try_into().expect("64 bytes"));
-            }
         }
+        // Word w's carries move up to word w + 1 (word 7's leave: mod
+        // 2^512), then the rows go back to the states.
+        let mut shifted = [m.zero(); 8];
+        shifted[1..].copy_from_slice(&carries[..7]);
         transpose_lanes(m, &mut hv);
         transpose_lanes(m, &mut nv);
+        transpose_lanes(m, &mut sigma);
+        transpose_lanes(m, &mut shifted);
+        let mut moved = [0u8; 64];
         for (i, st) in states.iter_mut().enumerate() {
             m.store(hv[i], &mut st.h);
             m.store(nv[i], &mut st.n);
+            m.store(sigma[i], &mut st.sigma);
+            m.store(shifted[i], &mut moved);
+            add(&mut st.sigma, &moved);
         }
+        moved.zeroize();
     }
 }
