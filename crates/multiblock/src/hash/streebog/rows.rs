@@ -26,27 +26,30 @@
 //! `vpternlogq`, `vpxorq` and the blends on any of the four (8 products
 //! with 16 unpacks take 6 core cycles, 24 µops at four a cycle). The
 //! compiled round of both chains has 176 µops for the two pipes (88
-//! cycles) and 328 in all (82 at four a cycle); timed alone in a loop of
-//! its own it takes about 101 core cycles, and taking out any class of its
-//! instructions (the unpacks, the `vpternlogq`, the products) takes off
-//! about a quarter of a cycle per µop: the four pipes and the waits
-//! between a chain's phases (S, then all 64 products, then the transpose)
-//! bound it, not the two shared pipes alone. 88 core cycles a round is
-//! about 1.33 ticks per compressed byte.
+//! cycles) and 328 in all (82 at four a cycle). Timed alone in a loop of
+//! its own, with each chain's transpose as a block, it took about 101
+//! core cycles, and taking out any class of its instructions (the
+//! unpacks, the `vpternlogq`, the products) took off about a quarter of a
+//! cycle per µop: the four pipes and the waits between a chain's phases
+//! (S, then all 64 products, then the transpose) bound it, not the two
+//! shared pipes alone. Hence [`l_beside_s`] runs one chain's transpose and
+//! lookups between the other's products. 88 core cycles a round is about
+//! 1.33 ticks per compressed byte.
 //!
-//! Measured (`digest_many` of 64 messages in the benchmark): 2.15-2.3
-//! ticks per byte for 1 KiB messages (19 compressions per 16 blocks:
-//! 1.81-1.94 per compressed byte) and 10.1-10.5 for 64 B, where the interleaved pairs of
-//! `affine.rs` measure 3.7-3.8 and 14.0-14.3. What the calls add to the
+//! Measured (`digest_many` of 64 messages, Zen 5): 1.52-1.53 ticks per
+//! byte for 64 KiB messages (about 100 core cycles a round), 2.07-2.10
+//! for 1 KiB (19 compressions per 16 blocks: 1.75 per compressed byte)
+//! and 9.7-9.9 for 64 B; the interleaved pairs of `affine.rs` measured
+//! 3.7-3.8 and 14.0-14.3 for 1 KiB and 64 B. What the calls add to the
 //! rounds: one call of [`Rows`] per compression cost about 1 160 ticks for
 //! 8 states against 775 for its rounds (the copies of h, N and the block
 //! into and out of rows, N's and Σ's additions); [`RowsBlocks`] keeps h, N
 //! and Σ in rows across all the blocks the 8 messages have in common (for
-//! 1 KiB messages a call of [`Rows`] per block measures 2.58). Σ's
-//! additions in rows, with the carries between its words counted apart,
-//! take 2-4% less time than 64 dependent scalar additions per block for
-//! messages of 8 KiB and more (64 × 64 KiB: 1.67-1.69 against 1.72-1.77
-//! ticks per byte), and the same for 1 KiB.
+//! 1 KiB messages a call of [`Rows`] per block measured 2.58 in a slower
+//! phase of the VM where this takes 2.15-2.3). Σ's additions in rows,
+//! with the carries between its words counted apart, take 2-4% less time
+//! than 64 dependent scalar additions per block for messages of 8 KiB and
+//! more, and the same for 1 KiB.
 //!
 //! Tried and measured slower: the padded last block, N and Σ of 8
 //! messages in one call with h in rows (64 × 64 B: 10.8-11.1 against
