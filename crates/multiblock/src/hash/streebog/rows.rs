@@ -39,7 +39,7 @@
 //! Measured (`digest_many` of 64 messages, Zen 5): 1.52-1.53 ticks per
 //! byte for 64 KiB messages (about 100 core cycles a round), 2.07-2.10
 //! for 1 KiB (19 compressions per 16 blocks: 1.75 per compressed byte)
-//! and 9.7-9.9 for 64 B; the interleaved pairs of `affine.rs` measured
+//! and 9.5-9.8 for 64 B; the interleaved pairs of `affine.rs` measured
 //! 3.7-3.8 and 14.0-14.3 for 1 KiB and 64 B. What the calls add to the
 //! rounds: one call of [`Rows`] per compression cost about 1 160 ticks for
 //! 8 states against 775 for its rounds (the copies of h, N and the block
