@@ -413,7 +413,7 @@ impl<M: Machine64, const FORM: u8> Compress for AffineKernel<M, FORM> {
         // call, the general path, which adds N in full.
         let low = |st: &&mut State| u64::from_le_bytes(st.n[..8].try_into().expect("8 bytes"));
         let carries = states.iter().any(|st| low(st).checked_add(512 * count).is_none());
-        if states.len() < ROWS_FROM || carries {
+        if carries {
             return blocks_many_by_g_many(self, states, data);
         }
         let m = self.0;

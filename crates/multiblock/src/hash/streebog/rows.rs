@@ -356,8 +356,8 @@ impl<M: Machine64> Job for RowsBlocks<'_, '_, M> {
         transpose_lanes(m, &mut sigma);
         // Σ ← Σ + m word by word (mod 2^64), and carries_w counts the
         // carries out of word w: a few vector instructions per block where
-        // a 512-bit addition per state was 64 dependent scalar ones. They
-        // go into words w + 1 once, after the blocks.
+        // a 512-bit addition per state would be 64 dependent scalar ones.
+        // They go into words w + 1 once, after the blocks.
         let mut carries = [m.zero(); 8];
         let step = m.splat64(512);
         for b in 0..count {
