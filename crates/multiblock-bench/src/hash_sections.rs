@@ -59,21 +59,18 @@ pub fn overview(r: &Report) -> Option<Table> {
     let long = long_bytes(r)?;
     let long_col = size_name(long);
     let many: Vec<String> = MANY_SIZES.iter().map(|&b| format!("many {}", size_name(b))).collect();
-    let header: [&str; 8] = ["hash", &long_col, "64 B", "1 KiB", &many[0], &many[1], "fastest peer", "peer ÷ ours"];
+    let mut header: Vec<&str> = vec!["hash", &long_col, "64 B", "1 KiB"];
+    header.extend(many.iter().map(String::as_str));
+    header.extend(["fastest peer", "peer ÷ ours"]);
     let mut t = Table::new(format!("Hashing, c/B (lower is faster), no backend forced (auto); many: {} messages in one call", crate::hashes::MANY), &header);
     for hash in names(r) {
         let Some(e) = ours(r, hash, AUTO, long, 1) else { continue };
         let peer = fastest_peer(r, hash, long);
-        t.row(vec![
-            hash.into(),
-            f2(e.row.cycles_per_byte),
-            cpb(ours(r, hash, AUTO, 64, 1)),
-            cpb(ours(r, hash, AUTO, 1024, 1)),
-            cpb(ours(r, hash, AUTO, MANY_SIZES[0], crate::hashes::MANY)),
-            cpb(ours(r, hash, AUTO, MANY_SIZES[1], crate::hashes::MANY)),
-            peer.map_or_else(dash, |p| format!("{} {:.2}", p.row.backend, p.row.cycles_per_byte)),
-            peer.map_or_else(dash, |p| format!("{:.1}×", p.row.cycles_per_byte / e.row.cycles_per_byte)),
-        ]);
+        let mut cells = vec![hash.into(), f2(e.row.cycles_per_byte), cpb(ours(r, hash, AUTO, 64, 1)), cpb(ours(r, hash, AUTO, 1024, 1))];
+        cells.extend(MANY_SIZES.iter().map(|&b| cpb(ours(r, hash, AUTO, b, crate::hashes::MANY))));
+        cells.push(peer.map_or_else(dash, |p| format!("{} {:.2}", p.row.backend, p.row.cycles_per_byte)));
+        cells.push(peer.map_or_else(dash, |p| format!("{:.1}×", p.row.cycles_per_byte / e.row.cycles_per_byte)));
+        t.row(cells);
     }
     (!t.rows.is_empty()).then_some(t)
 }

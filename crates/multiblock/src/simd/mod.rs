@@ -213,6 +213,9 @@ pub(crate) trait Narrow: Simd {
     fn widen(self, h: <Self::Half as Simd>::V) -> Self::V;
 }
 
+/// The identity matrix of [`Gfni::affine`]: each byte unchanged.
+pub(crate) const AFFINE_IDENTITY: u64 = 0x0102_0408_1020_4080;
+
 /// `vgf2p8affineqb`: each byte x ↦ A·x over GF(2), A an 8×8 bit matrix in
 /// Intel's layout (row i, the byte that makes output bit i, at byte 7 − i
 /// of the 64-bit word; see `gf256::mul_matrix`).

@@ -213,7 +213,7 @@ machines! {
 #[test]
 fn affine_byte_is_the_identity_for_the_identity_matrix() {
     for x in 0..=255u8 {
-        assert_eq!(emu::affine_byte(0x0102_0408_1020_4080, x), x);
+        assert_eq!(emu::affine_byte(AFFINE_IDENTITY, x), x);
     }
 }
 

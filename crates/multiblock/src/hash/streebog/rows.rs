@@ -62,7 +62,7 @@ use super::affine::Machine64;
 use super::constants::{l_block, C, PI};
 use super::{add, Block, State};
 use crate::kalyna::zmm_transpose::transpose_lanes;
-use crate::simd::{Job, Simd};
+use crate::simd::{Job, Simd, AFFINE_IDENTITY};
 use zeroize::Zeroize;
 
 /// States one call holds: one per 64-bit lane.
@@ -83,17 +83,58 @@ const MATRICES: [[u64; 8]; 8] = {
     t
 };
 
-/// C_1..C_12 as words (little-endian), to broadcast into rows.
-const C_WORDS: [[u64; 8]; 12] = {
-    let mut t = [[0u64; 8]; 12];
+/// Element e of a 128-bit lane in the pairs layout holds byte
+/// `bit_reversed(e)` of a word (the order three equal unpack stages leave,
+/// [`transpose_pairs`]).
+const fn bit_reversed(e: usize) -> usize {
+    (e & 1) << 2 | (e & 2) | e >> 2
+}
+
+/// `shuffle8` index from rows to pairs, per 128-bit lane: byte 2e + s ←
+/// byte 8s + `bit_reversed(e)` (s: the lane's first or second state).
+const TO_PAIRS: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = (8 * (i % 2) + bit_reversed(i / 2)) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The inverse of [`TO_PAIRS`]: byte 8s + k ← byte 2·`bit_reversed(k)` + s.
+const FROM_PAIRS: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = (2 * bit_reversed(i % 8) + i / 8) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Rows to pairs (or back, with [`FROM_PAIRS`]), register by register.
+#[inline(always)]
+fn reorder<M: Machine64>(m: M, x: &mut [M::V; 8], index: &[u8; 16]) {
+    let index = m.splat128(index);
+    for v in x.iter_mut() {
+        *v = m.shuffle8(*v, index);
+    }
+}
+
+/// C_1..C_12 in pairs: register w, byte 2e + s of every lane = byte
+/// `bit_reversed(e)` of C_i's word w. Whole registers, loaded as operands
+/// (a 16-byte broadcast from memory takes a vector pipe on AMD Zen 5).
+const C_PAIRS: [[[u8; 64]; 8]; 12] = {
+    let mut t = [[[0u8; 64]; 8]; 12];
     let mut i = 0;
     while i < 12 {
         let mut w = 0;
         while w < 8 {
-            let mut k = 0;
-            while k < 8 {
-                t[i][w] |= (C[i][8 * w + k] as u64) << (8 * k);
-                k += 1;
+            let mut b = 0;
+            while b < 64 {
+                t[i][w][b] = C[i][8 * w + bit_reversed(b % 16 / 2)];
+                b += 1;
             }
             w += 1;
         }
@@ -102,59 +143,27 @@ const C_WORDS: [[u64; 8]; 12] = {
     t
 };
 
-/// The 8×8 byte transpose inside every 64-bit lane: byte c of register w
-/// ↔ byte w of register c. Unpacks work on the two 64-bit lanes of each
-/// 128-bit lane: the first three stages gather each state's bytes into
-/// whole 128-bit lanes (two transposed rows of one state), the fourth puts
-/// each state back into its own 64-bit lane.
+/// The 8×8 transpose of 16-bit elements inside every 128-bit lane (word w
+/// of the lane's two states ↔ byte w of their 8 words): three times the
+/// same stage, which leaves the elements in bit-reversed order, the order
+/// they came in.
 #[inline(always)]
-fn transpose_bytes<M: Simd>(m: M, r: &[M::V; 8]) -> [M::V; 8] {
+fn transpose_pairs<M: Simd>(m: M, r: &[M::V; 8]) -> [M::V; 8] {
     let mut x = *r;
-    for stage in 0..4 {
-        x = transpose_stage(m, stage, &x);
+    for _ in 0..3 {
+        x = transpose_stage(m, &x);
     }
     x
 }
 
-/// One of [`transpose_bytes`]'s four stages (0 to 3).
+/// One stage of [`transpose_pairs`]: registers 2i and 2i + 1 interleaved by
+/// 16-bit element, the low halves into register i, the high into i + 4.
 #[inline(always)]
-fn transpose_stage<M: Simd>(m: M, stage: usize, r: &[M::V; 8]) -> [M::V; 8] {
+fn transpose_stage<M: Simd>(m: M, r: &[M::V; 8]) -> [M::V; 8] {
     let mut out = [m.zero(); 8];
-    match stage {
-        // Per state of the 64-bit lane pair (s = 0 low, 1 high):
-        // registers 2i and 2i + 1 interleaved by byte.
-        0 => {
-            for i in 0..4 {
-                out[i] = m.unpack_lo::<1>(r[2 * i], r[2 * i + 1]);
-                out[4 + i] = m.unpack_hi::<1>(r[2 * i], r[2 * i + 1]);
-            }
-        }
-        // Bytes 0..3 (lo) and 4..7 (hi) of registers 0..3 and 4..7 as
-        // 32-bit groups.
-        1 => {
-            for s in [0, 4] {
-                out[s] = m.unpack_lo::<2>(r[s], r[s + 1]);
-                out[s + 1] = m.unpack_hi::<2>(r[s], r[s + 1]);
-                out[s + 2] = m.unpack_lo::<2>(r[s + 2], r[s + 3]);
-                out[s + 3] = m.unpack_hi::<2>(r[s + 2], r[s + 3]);
-            }
-        }
-        // Transposed rows (2t, 2t + 1) of one state per 128-bit lane.
-        2 => {
-            for s in [0, 4] {
-                out[s] = m.unpack_lo::<4>(r[s], r[s + 2]);
-                out[s + 1] = m.unpack_hi::<4>(r[s], r[s + 2]);
-                out[s + 2] = m.unpack_lo::<4>(r[s + 1], r[s + 3]);
-                out[s + 3] = m.unpack_hi::<4>(r[s + 1], r[s + 3]);
-            }
-        }
-        // Row 2t (lo) and 2t + 1 (hi) of both states.
-        _ => {
-            for t in 0..4 {
-                out[2 * t] = m.unpack_lo::<8>(r[t], r[4 + t]);
-                out[2 * t + 1] = m.unpack_hi::<8>(r[t], r[4 + t]);
-            }
-        }
+    for i in 0..4 {
+        out[i] = m.unpack_lo::<2>(r[2 * i], r[2 * i + 1]);
+        out[4 + i] = m.unpack_hi::<2>(r[2 * i], r[2 * i + 1]);
     }
     out
 }
@@ -191,7 +200,7 @@ fn s_box<M: Machine64>(m: M, pi: &[M::V; 4], x: M::V) -> M::V {
 /// the lookups after the first four or after the last two. Returns T and,
 /// with `other`, S of the other chain's next input.
 #[inline(always)]
-fn l_beside_s<M: Machine64>(m: M, pi: &[M::V; 4], s: &[M::V; 8], add: Option<&[M::V; 8]>, other: Option<&[M::V; 8]>, constant: Option<&[u64; 8]>) -> ([M::V; 8], [M::V; 8]) {
+fn l_beside_s<M: Machine64>(m: M, pi: &[M::V; 4], s: &[M::V; 8], add: Option<&[M::V; 8]>, other: Option<&[M::V; 8]>, constant: Option<&[[u8; 64]; 8]>) -> ([M::V; 8], [M::V; 8]) {
     let mut t = [m.zero(); 8];
     let mut next = match other {
         Some(o) => *o,
@@ -199,7 +208,8 @@ fn l_beside_s<M: Machine64>(m: M, pi: &[M::V; 4], s: &[M::V; 8], add: Option<&[M
     };
     let mut s_next = [m.zero(); 8];
     for j in 0..8 {
-        let p = |c: usize| m.affine(s[c], MATRICES[j][c]);
+        // l's block from byte 6 to byte 4 is the identity: no product.
+        let p = |c: usize| if MATRICES[j][c] == AFFINE_IDENTITY { s[c] } else { m.affine(s[c], MATRICES[j][c]) };
         let a = m.ternlog::<0x96>(p(0), p(1), p(2));
         let b = m.ternlog::<0x96>(p(3), p(4), p(5));
         let last = match add {
@@ -208,10 +218,10 @@ fn l_beside_s<M: Machine64>(m: M, pi: &[M::V; 4], s: &[M::V; 8], add: Option<&[M
         };
         t[j] = m.ternlog::<0x96>(a, b, last);
         if other.is_some() {
-            if j < 4 {
-                next = transpose_stage(m, j, &next);
+            if j < 3 {
+                next = transpose_stage(m, &next);
             }
-            if j == 3 {
+            if j == 2 {
                 if let Some(c) = constant {
                     next = plus_constant(m, &next, c);
                 }
@@ -227,10 +237,10 @@ fn l_beside_s<M: Machine64>(m: M, pi: &[M::V; 4], s: &[M::V; 8], add: Option<&[M
 
 /// The rows of `r` plus a round constant: the next key's input.
 #[inline(always)]
-fn plus_constant<M: Machine64>(m: M, r: &[M::V; 8], c: &[u64; 8]) -> [M::V; 8] {
+fn plus_constant<M: Machine64>(m: M, r: &[M::V; 8], c: &[[u8; 64]; 8]) -> [M::V; 8] {
     let mut out = [m.zero(); 8];
     for w in 0..8 {
-        out[w] = m.xor(r[w], m.splat64(c[w]));
+        out[w] = m.xor(r[w], m.load(&c[w]));
     }
     out
 }
@@ -247,14 +257,14 @@ fn s_rows<M: Machine64>(m: M, pi: &[M::V; 4], x: &[M::V; 8]) -> [M::V; 8] {
     s
 }
 
-/// g_N(h, m) (RFC 6986 §7) of the 8 states in rows.
+/// g_N(h, m) (RFC 6986 §7) of the 8 states in pairs.
 #[inline(always)]
-fn g_rows<M: Machine64>(m: M, pi: &[M::V; 4], hv: &[M::V; 8], nv: &[M::V; 8], mv: &[M::V; 8]) -> [M::V; 8] {
+fn g_pairs<M: Machine64>(m: M, pi: &[M::V; 4], hv: &[M::V; 8], nv: &[M::V; 8], mv: &[M::V; 8]) -> [M::V; 8] {
     let mut start = [m.zero(); 8];
     for w in 0..8 {
         start[w] = m.xor(hv[w], nv[w]);
     }
-    let k = transpose_bytes(m, &l_beside_s(m, pi, &s_rows(m, pi, &start), None, None, None).0);
+    let k = transpose_pairs(m, &l_beside_s(m, pi, &s_rows(m, pi, &start), None, None, None).0);
     let mut x = [m.zero(); 8];
     for w in 0..8 {
         x[w] = m.xor(mv[w], k[w]);
@@ -263,24 +273,24 @@ fn g_rows<M: Machine64>(m: M, pi: &[M::V; 4], hv: &[M::V; 8], nv: &[M::V; 8], mv
     // products, then a transpose, every phase needing all of the last:
     // the state's products carry the key's transpose and next lookups,
     // the key's products the state's.
-    let mut sk = s_rows(m, pi, &plus_constant(m, &k, &C_WORDS[0]));
+    let mut sk = s_rows(m, pi, &plus_constant(m, &k, &C_PAIRS[0]));
     let mut sx = s_rows(m, pi, &x);
     let mut tk = l_beside_s(m, pi, &sk, None, None, None).0;
-    for c in &C_WORDS[1..] {
+    for c in &C_PAIRS[1..] {
         let tx;
         (tx, sk) = l_beside_s(m, pi, &sx, Some(&tk), Some(&tk), Some(c));
         (tk, sx) = l_beside_s(m, pi, &sk, None, Some(&tx), None);
     }
-    x = transpose_bytes(m, &l_beside_s(m, pi, &sx, Some(&tk), None, None).0);
+    x = transpose_pairs(m, &l_beside_s(m, pi, &sx, Some(&tk), None, None).0);
     for w in 0..8 {
         x[w] = m.xor3(x[w], hv[w], mv[w]);
     }
     x
 }
 
-/// 8 blocks (zero where `src` is shorter) in rows.
+/// 8 blocks (zero where `src` is shorter) in pairs.
 #[inline(always)]
-fn load_rows<M: Machine64>(m: M, src: &[Block]) -> [M::V; 8] {
+fn load_pairs<M: Machine64>(m: M, src: &[Block]) -> [M::V; 8] {
     let mut x = [m.zero(); 8];
     // Eight tests of the (public) count: a loop to `src.len()` is compiled
     // into a call of `memcpy` to the stack and loads from there.
@@ -290,6 +300,7 @@ fn load_rows<M: Machine64>(m: M, src: &[Block]) -> [M::V; 8] {
         }
     }
     transpose_lanes(m, &mut x);
+    reorder(m, &mut x, &TO_PAIRS);
     x
 }
 
@@ -309,10 +320,11 @@ impl<M: Machine64> Job for Rows<'_, M> {
         let Rows { m, h, n, msg } = self;
         assert!(h.len() <= WAYS && n.len() == h.len() && msg.len() == h.len());
         let pi = pi_tables(m);
-        let hv = load_rows(m, h);
-        let nv = load_rows(m, n);
-        let mv = load_rows(m, msg);
-        let mut x = g_rows(m, &pi, &hv, &nv, &mv);
+        let hv = load_pairs(m, h);
+        let nv = load_pairs(m, n);
+        let mv = load_pairs(m, msg);
+        let mut x = g_pairs(m, &pi, &hv, &nv, &mv);
+        reorder(m, &mut x, &FROM_PAIRS);
         transpose_lanes(m, &mut x);
         for i in 0..WAYS {
             if i < h.len() {
@@ -354,6 +366,11 @@ impl<M: Machine64> Job for RowsBlocks<'_, '_, M> {
         transpose_lanes(m, &mut hv);
         transpose_lanes(m, &mut nv);
         transpose_lanes(m, &mut sigma);
+        reorder(m, &mut hv, &TO_PAIRS);
+        // N in pairs for g, in rows for its additions (only row 0 changes).
+        let mut n_pairs = nv;
+        reorder(m, &mut n_pairs, &TO_PAIRS);
+        let to_pairs = m.splat128(&TO_PAIRS);
         // Σ ← Σ + m word by word (mod 2^64), and carries_w counts the
         // carries out of word w: a few vector instructions per block where
         // a 512-bit addition per state would be 64 dependent scalar ones.
@@ -372,14 +389,17 @@ impl<M: Machine64> Job for RowsBlocks<'_, '_, M> {
                 carries[w] = m.add64(carries[w], carry);
                 sigma[w] = sum;
             }
-            hv = g_rows(m, &pi, &hv, &nv, &mv);
+            reorder(m, &mut mv, &TO_PAIRS);
+            hv = g_pairs(m, &pi, &hv, &n_pairs, &mv);
             // Row 0 is N's low word of every state.
             nv[0] = m.add64(nv[0], step);
+            n_pairs[0] = m.shuffle8(nv[0], to_pairs);
         }
         // Word w's carries move up to word w + 1 (word 7's leave: mod
         // 2^512), then the rows go back to the states.
         let mut shifted = [m.zero(); 8];
         shifted[1..].copy_from_slice(&carries[..7]);
+        reorder(m, &mut hv, &FROM_PAIRS);
         transpose_lanes(m, &mut hv);
         transpose_lanes(m, &mut nv);
         transpose_lanes(m, &mut sigma);
