@@ -295,12 +295,29 @@ fn g<M: Machine64, const FORM: u8, const L: usize>(
         k[i] = lps_add::<M, FORM>(m, r, m.xor(h[i], n[i]), zero);
         x[i] = m.xor(msg[i], k[i]);
     }
-    for c in &C_T {
-        let c = m.load(c);
-        for i in 0..L {
-            let next = lps_add::<M, FORM>(m, r, m.xor(k[i], c), zero);
-            x[i] = lps_add::<M, FORM>(m, r, x[i], next);
-            k[i] = next;
+    if L == 1 {
+        // One message: the key chain one LPS ahead in program order. Both
+        // LPS of a round wait for the same key, and the older µops win the
+        // shared pipes, so K_(i+1) runs as one chain alone would and the
+        // state's LPS, the chain the next block waits for, takes the rest
+        // (AMD Zen 5, one 1 MiB message: 3.73-3.76 TSC ticks per byte
+        // against 3.83-3.88 in step; two interleaved messages measured
+        // 3% slower this way, so they stay in step).
+        let mut next = lps_add::<M, FORM>(m, r, m.xor(k[0], m.load(&C_T[0])), zero);
+        for c in &C_T[1..] {
+            let after = lps_add::<M, FORM>(m, r, m.xor(next, m.load(c)), zero);
+            x[0] = lps_add::<M, FORM>(m, r, x[0], next);
+            next = after;
+        }
+        x[0] = lps_add::<M, FORM>(m, r, x[0], next);
+    } else {
+        for c in &C_T {
+            let c = m.load(c);
+            for i in 0..L {
+                let next = lps_add::<M, FORM>(m, r, m.xor(k[i], c), zero);
+                x[i] = lps_add::<M, FORM>(m, r, x[i], next);
+                k[i] = next;
+            }
         }
     }
     for i in 0..L {
