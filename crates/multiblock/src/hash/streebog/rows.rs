@@ -1,40 +1,49 @@
-//! Eight Streebog compressions at once, one state per 64-bit lane: the
+//! Eight Streebog compressions at once, two states per 128-bit lane: the
 //! `g_many` and `blocks_many` of `avx512-gfni`.
 //!
-//! Layout ("rows"): register w, lane q holds word w of state q (bytes
-//! 8w..8w + 7, byte k of the lane = byte 8w + k). Loading 8 blocks into it
-//! is the 8×8 transpose of 64-bit lanes (`kalyna/zmm_transpose.rs`).
+//! Layout ("pairs"): register w holds word w of all 8 states; 128-bit lane
+//! l holds states 2l and 2l + 1 byte by byte, 16-bit element e = (byte
+//! `bit_reversed(e)` of state 2l's word w, the same byte of state 2l + 1's).
+//! Loading 8 blocks is the 8×8 transpose of 64-bit lanes
+//! (`kalyna/zmm_transpose.rs`, "rows": lane q = state q's word w) and one
+//! `vpshufb` per register.
 //!
-//! LPS: after S (bytewise, any layout), lane q of register c holds
-//! S(X)[8c + w] at byte w, which is byte c of word w of B = P·S(X). So a
-//! register is one byte position of all 8 words, what `vgf2p8affineqb`
-//! needs, and every lane takes the same matrix: T_j = ⊕_c M_(j,c)·S(R_c)
-//! holds, at byte w, output byte j of word w. That is the transposed
-//! layout; an 8×8 byte transpose inside every 64-bit lane
-//! ([`transpose_bytes`]) brings the next LPS's input back to rows. The
-//! round key is added before that transpose: K_(i+1) = transpose(T_K),
-//! so X_(i+1) = transpose(T_X ⊕ T_K), one transpose for the sum.
+//! LPS: S is bytewise, any layout. After it, register c holds byte c of
+//! every word of B = P·S(X) (byte c of word w of B is byte w of word c of
+//! S(X)), what `vgf2p8affineqb` needs: every byte of the register takes
+//! the same matrix, and T_j = ⊕_c M_(j,c)·S(R_c) holds output byte j of
+//! every word, at the place of its word index. That is the transposed
+//! layout; the 8×8 transpose of 16-bit elements inside every 128-bit lane
+//! ([`transpose_pairs`]: 3 stages of 8 word unpacks) brings the next LPS's
+//! input back. A 64-bit lane per state (rows) needs a fourth stage, to put
+//! each state back into its own lane: in pairs a 16-bit element carries
+//! both states of its lane through the unpacks. The round key is added
+//! before the transpose: K_(i+1) = transpose(T_K), so X_(i+1) =
+//! transpose(T_X ⊕ T_K), one transpose for the sum.
 //!
 //! Count per LPS of 8 states: S 32 (2 `vpermi2b`, `vpmovb2m`, `vpblendmb`
-//! per register), 64 `vgf2p8affineqb` (matrices broadcast from memory), 32
-//! `vpternlogq` for the sums (the key folded in), 32 unpacks for the
-//! transpose: 160, 20 per state against 24 in `affine.rs`.
+//! per register), 63 `vgf2p8affineqb` (matrices broadcast from memory; l's
+//! block from byte 6 to byte 4 is the identity), 32 `vpternlogq` for the
+//! sums (the key folded in), 24 unpacks: 151, about 19 per state against
+//! 24 in `affine.rs`.
 //!
-//! What bounds it on AMD Zen 5 (the core at 1.61-1.64× the TSC rate of
-//! the VM measured). The vector unit has four pipes; `vpermi2b`,
-//! `vpmovb2m` and `vgf2p8affineqb` run on two of them only, the unpacks,
-//! `vpternlogq`, `vpxorq` and the blends on any of the four (8 products
-//! with 16 unpacks take 6 core cycles, 24 µops at four a cycle). The
-//! compiled round of both chains has 176 µops for the two pipes (88
-//! cycles) and 328 in all (82 at four a cycle). Timed alone in a loop of
-//! its own, with each chain's transpose as a block, it took about 101
-//! core cycles, and taking out any class of its instructions (the
-//! unpacks, the `vpternlogq`, the products) took off about a quarter of a
-//! cycle per µop: the four pipes and the waits between a chain's phases
-//! (S, then all 64 products, then the transpose) bound it, not the two
-//! shared pipes alone. Hence [`l_beside_s`] runs one chain's transpose and
-//! lookups between the other's products. 88 core cycles a round is about
-//! 1.33 ticks per compressed byte.
+//! What bounds it on AMD Zen 5. The vector unit has four pipes;
+//! `vpermi2b`, `vpmovb2m`, `vpshufb`, the 128-bit lane moves and
+//! `vgf2p8affineqb` run on two of them only, the unpacks, `vpternlogq`,
+//! `vpxorq` and the blends on any of the four (8 products with 16 unpacks
+//! take 6 core cycles, 24 µops at four a cycle); the simple ones have 2
+//! cycles of latency, the products 3, `vpermi2b` 5. A round of both chains
+//! has 174 µops for the two shared pipes (87 core cycles) and 310 in all.
+//! Its products and lookups alone run at the rate of the shared pipes;
+//! with the rest beside them the round takes about 8% more, and every µop
+//! of the other kinds taken out (an unpack, a sum, a blend) takes off
+//! about 0.2 core cycles: they are issued to the shared pipes too when
+//! the other two are busy. Hence the fewest of them: the pairs layout's
+//! three stages (16 unpacks fewer per round than rows' four: 3.5% less
+//! time per round), and [`l_beside_s`], which runs one chain's transpose
+//! and lookups between the other's products so that no phase waits for
+//! another. 87 core cycles a round is about 1.32 ticks per compressed byte
+//! at the core's 1.63× the TSC rate.
 //!
 //! Measured (`digest_many` of 64 messages, Zen 5): 1.52-1.53 ticks per
 //! byte for 64 KiB messages (about 100 core cycles a round), 2.07-2.10
@@ -65,7 +74,7 @@ use crate::kalyna::zmm_transpose::transpose_lanes;
 use crate::simd::{Job, Simd, AFFINE_IDENTITY};
 use zeroize::Zeroize;
 
-/// States one call holds: one per 64-bit lane.
+/// States one call holds: two per 128-bit lane.
 pub(super) const WAYS: usize = 8;
 
 /// `l_block(j, c)` for every output byte j and input byte c.
@@ -186,19 +195,21 @@ fn s_box<M: Machine64>(m: M, pi: &[M::V; 4], x: M::V) -> M::V {
     m.select_bit::<7>(x, lo, hi)
 }
 
-/// L·P of S's output `s` (rows), plus `add`, transposed: T_j = ⊕_c
+/// L·P of S's output `s` (pairs), plus `add`, transposed: T_j = ⊕_c
 /// M_(j,c)·s_c ⊕ add_j. Between its products runs the other chain's way
 /// to its next lookups: `other` (that chain's L output) transposed, one
-/// stage after each of the first four outputs, plus `constant` (the key
+/// stage after each of the first three outputs, plus `constant` (the key
 /// chain's round constant), then S of it, two registers after each of the
 /// last four outputs. So the unpacks, the lookups and the products share
-/// the pipes instead of running one phase after the other. On Zen 5 this
-/// order measured about 5% faster (64 × 64 KiB: 1.52-1.53 ticks per byte
-/// against 1.60-1.64) than the transpose as a block before the products
-/// with one lookup after each output, and 2-3% faster than the transpose
-/// as a block with the lookups after the last four outputs, which beat
-/// the lookups after the first four or after the last two. Returns T and,
-/// with `other`, S of the other chain's next input.
+/// the pipes instead of running one phase after the other. On Zen 5, in
+/// the rows layout, this order measured about 5% faster (64 × 64 KiB:
+/// 1.52-1.53 ticks per byte against 1.60-1.64) than the transpose as a
+/// block before the products with one lookup after each output, and 2-3%
+/// faster than the transpose as a block with the lookups after the last
+/// four outputs, which beat the lookups after the first four or after the
+/// last two; in pairs, the lookups after outputs 3 to 6 measured 2% slower
+/// and the stages after outputs 1 to 3 the same. Returns T and, with
+/// `other`, S of the other chain's next input.
 #[inline(always)]
 fn l_beside_s<M: Machine64>(m: M, pi: &[M::V; 4], s: &[M::V; 8], add: Option<&[M::V; 8]>, other: Option<&[M::V; 8]>, constant: Option<&[[u8; 64]; 8]>) -> ([M::V; 8], [M::V; 8]) {
     let mut t = [m.zero(); 8];
@@ -334,9 +345,10 @@ impl<M: Machine64> Job for Rows<'_, M> {
     }
 }
 
-/// [`super::Compress::blocks_many`] of up to [`WAYS`] messages: h and N
-/// stay in rows across the blocks (no transposes or copies between them),
-/// and so does Σ, with the carries out of its words counted apart (below).
+/// [`super::Compress::blocks_many`] of up to [`WAYS`] messages: h stays in
+/// pairs across the blocks, N and Σ in rows (no transposes or copies
+/// between them), Σ with the carries out of its words counted apart
+/// (below).
 /// The caller checks that no N's low word carries within the call (N is
 /// public).
 pub(super) struct RowsBlocks<'a, 'b, M> {
