@@ -52,21 +52,21 @@ fn long_bytes(r: &Report) -> Option<usize> {
     r.entries.iter().filter(|e| e.kind == Kind::Hash && e.streams == 1 && e.row.mode.is_none() && e.row.backend == AUTO).map(|e| e.row.bytes).max()
 }
 
-/// Per hash, cycles/byte of `auto` (no backend forced) on the long message,
-/// 64 B and 1 KiB, many messages at once, and the fastest peer on long
-/// messages. (MB/s and 16 KiB are in [`all_rows`].)
+/// Per hash, cycles/byte of `auto` (no backend forced) on the long message
+/// and 64 B, many messages at once, and the fastest peer on long messages.
+/// (MB/s, 1 KiB and 16 KiB are in [`all_rows`].)
 pub fn overview(r: &Report) -> Option<Table> {
     let long = long_bytes(r)?;
     let long_col = size_name(long);
     let many: Vec<String> = MANY_SIZES.iter().map(|&b| format!("many {}", size_name(b))).collect();
-    let mut header: Vec<&str> = vec!["hash", &long_col, "64 B", "1 KiB"];
+    let mut header: Vec<&str> = vec!["hash", &long_col, "64 B"];
     header.extend(many.iter().map(String::as_str));
     header.extend(["fastest peer", "peer ÷ ours"]);
     let mut t = Table::new(format!("Hashing, c/B (lower is faster), no backend forced (auto); many: {} messages in one call", crate::hashes::MANY), &header);
     for hash in names(r) {
         let Some(e) = ours(r, hash, AUTO, long, 1) else { continue };
         let peer = fastest_peer(r, hash, long);
-        let mut cells = vec![hash.into(), f2(e.row.cycles_per_byte), cpb(ours(r, hash, AUTO, 64, 1)), cpb(ours(r, hash, AUTO, 1024, 1))];
+        let mut cells = vec![hash.into(), f2(e.row.cycles_per_byte), cpb(ours(r, hash, AUTO, 64, 1))];
         cells.extend(MANY_SIZES.iter().map(|&b| cpb(ours(r, hash, AUTO, b, crate::hashes::MANY))));
         cells.push(peer.map_or_else(dash, |p| format!("{} {:.2}", p.row.backend, p.row.cycles_per_byte)));
         cells.push(peer.map_or_else(dash, |p| format!("{:.1}×", p.row.cycles_per_byte / e.row.cycles_per_byte)));

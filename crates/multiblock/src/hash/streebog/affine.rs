@@ -68,9 +68,11 @@
 //! LPS) two LPS side by side took 30-31 core cycles against 24-26 for one
 //! alone, and one long message measured 3.8-3.9 ticks per byte; with the
 //! `vpshufd` inputs it measures 3.4-3.6, about 28 core cycles per round.
-//! Spreading bit 7 for S's select by a shift, an AND and a subtraction on
-//! the other pipes, one shared µop fewer, measures the same: the rest is
-//! the chain.
+//! Issued with the key chain one LPS ahead (see [`g`]), the keys win the
+//! shared pipes when both chains are ready, and since they do not wait
+//! for the state they can run ahead of it: 2-3% faster. Spreading bit 7
+//! for S's select by a shift, an AND and a subtraction on the other
+//! pipes, one shared µop fewer, measures the same: the rest is the chain.
 //!
 //! So one message is bound by the chain of 13 LPS per block: 3.5 ticks per
 //! byte needs a round every 24 core cycles on Zen 4, less than one LPS's

@@ -427,3 +427,42 @@ impl<M: Machine64> Job for RowsBlocks<'_, '_, M> {
         moved.zeroize();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simd::emu::Emu;
+
+    /// Byte k of word w of the lane's state s (0 or 1), as a distinct label.
+    fn label(s: usize, w: usize, k: usize) -> u8 {
+        (64 * s + 8 * w + k) as u8
+    }
+
+    /// 8 registers whose byte 2e + s of every lane is `f(s, w, e)`, w the
+    /// register.
+    fn pairs(f: impl Fn(usize, usize, usize) -> u8) -> [[u8; 64]; 8] {
+        core::array::from_fn(|w| core::array::from_fn(|b| f(b % 2, w, b % 16 / 2)))
+    }
+
+    #[test]
+    fn rows_go_to_pairs_and_back() {
+        let m = Emu::<64>;
+        // Rows: register w, 64-bit lane q = word w of state q.
+        let rows: [[u8; 64]; 8] = core::array::from_fn(|w| core::array::from_fn(|b| label(b / 8 % 2, w, b % 8)));
+        let mut x = rows;
+        reorder(m, &mut x, &TO_PAIRS);
+        assert_eq!(x, pairs(|s, w, e| label(s, w, bit_reversed(e))));
+        reorder(m, &mut x, &FROM_PAIRS);
+        assert_eq!(x, rows);
+    }
+
+    #[test]
+    fn transpose_pairs_swaps_words_and_bytes() {
+        let m = Emu::<64>;
+        let x = pairs(|s, w, e| label(s, w, bit_reversed(e)));
+        let t = transpose_pairs(m, &x);
+        // Register c now holds byte c of every word, word w at the element
+        // that held byte w.
+        assert_eq!(t, pairs(|s, c, e| label(s, bit_reversed(e), c)));
+    }
+}
