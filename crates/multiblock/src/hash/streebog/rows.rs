@@ -45,11 +45,16 @@
 //! another. 87 core cycles a round is about 1.32 ticks per compressed byte
 //! at the core's 1.63× the TSC rate.
 //!
-//! Measured (`digest_many` of 64 messages, Zen 5): 1.52-1.53 ticks per
-//! byte for 64 KiB messages (about 100 core cycles a round), 2.07-2.10
-//! for 1 KiB (19 compressions per 16 blocks: 1.75 per compressed byte)
-//! and 9.5-9.8 for 64 B; the interleaved pairs of `affine.rs` measured
-//! 3.7-3.8 and 14.0-14.3 for 1 KiB and 64 B. What the calls add to the
+//! Measured (`digest_many` of 64 messages, Zen 5). With a 64-bit lane per
+//! state, the core at 1.61-1.64× the TSC: 1.52-1.53 ticks per byte for
+//! 64 KiB messages (about 100 core cycles a round), 2.07-2.10 for 1 KiB
+//! (19 compressions per 16 blocks: 1.75 per compressed byte) and 9.5-9.8
+//! for 64 B; the interleaved pairs of `affine.rs` measured 3.7-3.8 and
+//! 14.0-14.3 for 1 KiB and 64 B. In pairs, with the core at 1.52× the
+//! TSC: 1.60 for 64 KiB (2.43 core cycles per byte), 2.14 for 1 KiB
+//! against 2.21 in rows in the same sitting, 10.18 for 64 B against
+//! 10.30; the round alone in a loop 59.8-60.2 ticks against 61.8-63.0
+//! (medians of 30 alternating runs). What the calls add to the
 //! rounds: one call of [`Rows`] per compression cost about 1 160 ticks for
 //! 8 states against 775 for its rounds (the copies of h, N and the block
 //! into and out of rows, N's and Σ's additions); [`RowsBlocks`] keeps h, N
