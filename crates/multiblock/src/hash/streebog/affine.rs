@@ -299,12 +299,11 @@ fn g<M: Machine64, const FORM: u8, const L: usize>(
     }
     if L == 1 {
         // One message: the key chain one LPS ahead in program order. Both
-        // LPS of a round wait for the same key, and the older µops win the
-        // shared pipes, so K_(i+1) runs as one chain alone would and the
-        // state's LPS, the chain the next block waits for, takes the rest
-        // (AMD Zen 5, one 1 MiB message: 3.73-3.76 TSC ticks per byte
-        // against 3.83-3.88 in step; two interleaved messages measured
-        // 3% slower this way, so they stay in step).
+        // LPS of a round wait for the same key, the older µops win the
+        // shared pipes, and the keys, which do not wait for the state, can
+        // run ahead of it (AMD Zen 5, one 1 MiB message: 3.73-3.81 TSC
+        // ticks per byte against 3.83-3.88 in step; two interleaved
+        // messages measured 3% slower this way, so they stay in step).
         let mut next = lps_add::<M, FORM>(m, r, m.xor(k[0], m.load(&C_T[0])), zero);
         for c in &C_T[1..] {
             let after = lps_add::<M, FORM>(m, r, m.xor(next, m.load(c)), zero);

@@ -127,10 +127,10 @@ const FROM_PAIRS: [u8; 16] = {
     t
 };
 
-/// Rows to pairs (or back, with [`FROM_PAIRS`]), register by register.
+/// Rows to pairs (or back), register by register: `index` is
+/// [`TO_PAIRS`] (or [`FROM_PAIRS`]) in every lane.
 #[inline(always)]
-fn reorder<M: Machine64>(m: M, x: &mut [M::V; 8], index: &[u8; 16]) {
-    let index = m.splat128(index);
+fn reorder<M: Machine64>(m: M, x: &mut [M::V; 8], index: M::V) {
     for v in x.iter_mut() {
         *v = m.shuffle8(*v, index);
     }
@@ -316,7 +316,7 @@ fn load_pairs<M: Machine64>(m: M, src: &[Block]) -> [M::V; 8] {
         }
     }
     transpose_lanes(m, &mut x);
-    reorder(m, &mut x, &TO_PAIRS);
+    reorder(m, &mut x, m.splat128(&TO_PAIRS));
     x
 }
 
@@ -340,7 +340,7 @@ impl<M: Machine64> Job for Rows<'_, M> {
         let nv = load_pairs(m, n);
         let mv = load_pairs(m, msg);
         let mut x = g_pairs(m, &pi, &hv, &nv, &mv);
-        reorder(m, &mut x, &FROM_PAIRS);
+        reorder(m, &mut x, m.splat128(&FROM_PAIRS));
         transpose_lanes(m, &mut x);
         for i in 0..WAYS {
             if i < h.len() {
@@ -383,11 +383,11 @@ impl<M: Machine64> Job for RowsBlocks<'_, '_, M> {
         transpose_lanes(m, &mut hv);
         transpose_lanes(m, &mut nv);
         transpose_lanes(m, &mut sigma);
-        reorder(m, &mut hv, &TO_PAIRS);
+        let to_pairs = m.splat128(&TO_PAIRS);
+        reorder(m, &mut hv, to_pairs);
         // N in pairs for g, in rows for its additions (only row 0 changes).
         let mut n_pairs = nv;
-        reorder(m, &mut n_pairs, &TO_PAIRS);
-        let to_pairs = m.splat128(&TO_PAIRS);
+        reorder(m, &mut n_pairs, to_pairs);
         // Σ ← Σ + m word by word (mod 2^64), and carries_w counts the
         // carries out of word w: a few vector instructions per block where
         // a 512-bit addition per state would be 64 dependent scalar ones.
@@ -406,7 +406,7 @@ impl<M: Machine64> Job for RowsBlocks<'_, '_, M> {
                 carries[w] = m.add64(carries[w], carry);
                 sigma[w] = sum;
             }
-            reorder(m, &mut mv, &TO_PAIRS);
+            reorder(m, &mut mv, to_pairs);
             hv = g_pairs(m, &pi, &hv, &n_pairs, &mv);
             // Row 0 is N's low word of every state.
             nv[0] = m.add64(nv[0], step);
@@ -416,7 +416,7 @@ impl<M: Machine64> Job for RowsBlocks<'_, '_, M> {
         // 2^512), then the rows go back to the states.
         let mut shifted = [m.zero(); 8];
         shifted[1..].copy_from_slice(&carries[..7]);
-        reorder(m, &mut hv, &FROM_PAIRS);
+        reorder(m, &mut hv, m.splat128(&FROM_PAIRS));
         transpose_lanes(m, &mut hv);
         transpose_lanes(m, &mut nv);
         transpose_lanes(m, &mut sigma);
@@ -455,9 +455,9 @@ mod tests {
         // Rows: register w, 64-bit lane q = word w of state q.
         let rows: [[u8; 64]; 8] = core::array::from_fn(|w| core::array::from_fn(|b| label(b / 8 % 2, w, b % 8)));
         let mut x = rows;
-        reorder(m, &mut x, &TO_PAIRS);
+        reorder(m, &mut x, m.splat128(&TO_PAIRS));
         assert_eq!(x, pairs(|s, w, e| label(s, w, bit_reversed(e))));
-        reorder(m, &mut x, &FROM_PAIRS);
+        reorder(m, &mut x, m.splat128(&FROM_PAIRS));
         assert_eq!(x, rows);
     }
 
