@@ -408,6 +408,15 @@ impl<M: Gfni + Vbmi + Avx512> JobOn<M> for CompressRows<'_> {
     }
 }
 
+/// Blocks ahead whose lines [`compress`] asks for while it loads a block:
+/// up to 8 messages are as many streams, which the hardware prefetchers
+/// do not always keep ahead of, and the next block's loads come a whole
+/// compression later in program order, past the out-of-order window. On
+/// AMD Zen 5, 64 messages of 64 KiB of Kupyna-256: the loads held 10% of
+/// the samples without it, 4% two blocks ahead and none four ahead (1.16
+/// ticks per byte against 1.19).
+const AHEAD: usize = 4;
+
 #[inline(always)]
 fn compress<M: Gfni + Vbmi + Avx512, const COLS: usize>(m: M, job: CompressRows<'_>) {
     let k = job.states.len();
@@ -420,6 +429,11 @@ fn compress<M: Gfni + Vbmi + Avx512, const COLS: usize>(m: M, job: CompressRows<
     for b in 0..n {
         for q in 0..k {
             src[q] = &job.blocks[q][bb * b..bb * b + bb];
+            if b + AHEAD < n {
+                for line in job.blocks[q][bb * (b + AHEAD)..bb * (b + AHEAD + 1)].chunks(64) {
+                    m.prefetch(line);
+                }
+            }
         }
         let mut y = load_rows::<M, &[u8], COLS>(m, &src[..k]);
         let mut x = y;

@@ -366,6 +366,17 @@ pub(super) struct RowsBlocks<'a, 'b, M> {
 /// (a ∧ b) ∨ ((a ∨ b) ∧ ¬s).
 const CARRY_OUT: i32 = 0xd4;
 
+/// Blocks ahead whose lines [`RowsBlocks`] asks for while it loads a
+/// block: 8 messages are 8 streams, which the hardware prefetchers do not
+/// always keep ahead of, and the next block's loads come a whole
+/// compression (some 2 400 instructions) later in program order, past the
+/// out-of-order window, so each would wait for its line. On AMD Zen 5, 64
+/// messages of 64 KiB (4 MiB, past L2): without it the loads held 5-10%
+/// of the samples; with it 1.59 ticks per byte against 1.61 when the VM's
+/// memory was quiet, and 1.65 against 1.70 when it was not. Messages that
+/// fit in L2 take the same time either way.
+const AHEAD: usize = 2;
+
 impl<M: Machine64> Job for RowsBlocks<'_, '_, M> {
     type Output = ();
     #[inline(always)]
@@ -398,6 +409,9 @@ impl<M: Machine64> Job for RowsBlocks<'_, '_, M> {
             let mut mv = [m.zero(); 8];
             for (v, d) in mv.iter_mut().zip(data) {
                 *v = m.load(&d[64 * b..]);
+                if b + AHEAD < count {
+                    m.prefetch(&d[64 * (b + AHEAD)..]);
+                }
             }
             transpose_lanes(m, &mut mv);
             for w in 0..8 {
