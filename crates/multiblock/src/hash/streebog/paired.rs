@@ -83,6 +83,17 @@
 //! 8×8 bit block (its entries are not small enough for doublings to be
 //! cheaper), so it brings nothing over the tables of `block_of`.
 //!
+//! Many messages (`g_many`, `blocks_many`) run two at a time: each LPS
+//! of both pairs together, the lookups of both first ([`lps`]), so that
+//! the two S chains, the longest part of an LPS, overlap and the pipes
+//! that one chain leaves idle take the other's work. Measured on AMD Zen 5
+//! with the backends forced (its default is `avx512-gfni`), TSC ticks per
+//! byte, 64 messages, against one at a time in alternating runs:
+//! `avx2-gfni` 8.4 against 11.4 (64 KiB), 10.0 against 13.9 (1 KiB),
+//! 35.5 against 47.6 (64 B); `avx2` 14.7 against 17.8 (1 KiB), 50.6
+//! against 59.5 (64 B). One message is the case of one pair, the same
+//! instructions in the same order.
+//!
 //! Everything is constant-time: the tables are indexed by constants or
 //! looked up by `pshufb` in registers, the loops count public blocks.
 
@@ -250,27 +261,33 @@ fn transpose<M: Machine32>(m: M, y: [M::V; 4]) -> [M::V; 4] {
     [m.permute64::<0xd8>(e), m.permute64::<0xd8>(f), m.permute64::<0xd8>(g), m.permute64::<0xd8>(h)]
 }
 
-/// L·P·S of both halves (S's core by `S`, the rest of π in L's blocks).
+/// L·P·S of both halves (S's core by `S`, the rest of π in L's blocks),
+/// for `L` independent pairs: the lookups of all of them first, so that
+/// their chains, the longest part of an LPS, run side by side.
 #[inline(always)]
-fn lps<M: Machine32, P: Products<M>, S: Core<M>>(m: M, y: [M::V; 4]) -> [M::V; 4] {
+fn lps<M: Machine32, P: Products<M>, S: Core<M>, const L: usize>(m: M, y: [[M::V; 4]; L]) -> [[M::V; 4]; L] {
     let mut s = y;
-    for v in s.iter_mut() {
-        *v = S::core(m, *v);
-    }
-    let t = transpose(m, s);
-    let mut inputs = [P::prepare(m, t[0]); 8];
-    for q in 0..4 {
-        inputs[2 * q] = P::prepare(m, t[q]);
-        inputs[2 * q + 1] = P::prepare(m, m.lanes_between(t[q], t[(q + 1) % 4]));
+    for pair in s.iter_mut() {
+        for v in pair.iter_mut() {
+            *v = S::core(m, *v);
+        }
     }
     let mut out = y;
-    for (p, o) in out.iter_mut().enumerate() {
-        let k = 8 * p;
-        let mut acc = [m.zero(); 4];
-        for i in 0..4 {
-            acc[i] = m.xor(P::product::<S>(m, inputs[2 * i], k + 2 * i), P::product::<S>(m, inputs[2 * i + 1], k + 2 * i + 1));
+    for (s, out) in s.iter().zip(out.iter_mut()) {
+        let t = transpose(m, *s);
+        let mut inputs = [P::prepare(m, t[0]); 8];
+        for q in 0..4 {
+            inputs[2 * q] = P::prepare(m, t[q]);
+            inputs[2 * q + 1] = P::prepare(m, m.lanes_between(t[q], t[(q + 1) % 4]));
         }
-        *o = m.xor(m.xor(acc[0], acc[1]), m.xor(acc[2], acc[3]));
+        for (p, o) in out.iter_mut().enumerate() {
+            let k = 8 * p;
+            let mut acc = [m.zero(); 4];
+            for i in 0..4 {
+                acc[i] = m.xor(P::product::<S>(m, inputs[2 * i], k + 2 * i), P::product::<S>(m, inputs[2 * i + 1], k + 2 * i + 1));
+            }
+            *o = m.xor(m.xor(acc[0], acc[1]), m.xor(acc[2], acc[3]));
+        }
     }
     out
 }
@@ -388,27 +405,39 @@ fn xor4<M: Simd>(m: M, a: [M::V; 4], b: [M::V; 4]) -> [M::V; 4] {
 }
 
 /// g_N(h, m) on the layout (h, N, m in both halves); the result in both.
+/// `L` independent inputs at once, each LPS of all of them together
+/// ([`lps`]).
 #[inline(always)]
-fn g<M: Machine32, P: Products<M>, S: Core<M>>(m: M, h: [M::V; 4], n: [M::V; 4], msg: [M::V; 4]) -> [M::V; 4] {
+fn g<M: Machine32, P: Products<M>, S: Core<M>, const L: usize>(m: M, h: [[M::V; 4]; L], n: [[M::V; 4]; L], msg: [[M::V; 4]; L]) -> [[M::V; 4]; L] {
     let low = m.splat64(LOW_DWORDS);
     let c_packed: &[[u8; 128]; 12] = const { &c_packed(S::OFFSET, S::DOMAIN) };
     // K_1 in both halves; then X = m ⊕ K_1, K = K_1 ⊕ C_1.
-    let k1 = lps::<M, P, S>(m, xor4(m, h, n));
+    let mut start = h;
+    for l in 0..L {
+        start[l] = xor4(m, h[l], n[l]);
+    }
+    let k1 = lps::<M, P, S, L>(m, start);
     let mut v = k1;
-    for p in 0..4 {
-        v[p] = m.xor3(k1[p], m.and(msg[p], low), m.load(&c_packed[0][32 * p..]));
+    for l in 0..L {
+        for p in 0..4 {
+            v[l][p] = m.xor3(k1[l][p], m.and(msg[l][p], low), m.load(&c_packed[0][32 * p..]));
+        }
     }
     for i in 0..12 {
-        let w = lps::<M, P, S>(m, v);
+        let w = lps::<M, P, S, L>(m, v);
         // X ← LPS(X) ⊕ K_(i+2) (K moved down to X's dword), K ⊕ C_(i+2).
-        for p in 0..4 {
-            let x = m.xor(w[p], m.shr64::<32>(w[p]));
-            v[p] = if i < 11 { m.xor(x, m.load(&c_packed[i + 1][32 * p..])) } else { x };
+        for l in 0..L {
+            for p in 0..4 {
+                let x = m.xor(w[l][p], m.shr64::<32>(w[l][p]));
+                v[l][p] = if i < 11 { m.xor(x, m.load(&c_packed[i + 1][32 * p..])) } else { x };
+            }
         }
     }
     // h ⊕ m ⊕ E(K, m) in X's half, copied to K's (`pshufd` 0, 0, 2, 2).
-    for p in 0..4 {
-        v[p] = m.shuffle32::<0xa0>(m.xor3(v[p], h[p], msg[p]));
+    for l in 0..L {
+        for p in 0..4 {
+            v[l][p] = m.shuffle32::<0xa0>(m.xor3(v[l][p], h[l][p], msg[l][p]));
+        }
     }
     v
 }
@@ -438,7 +467,7 @@ impl<M: Machine32, P: Products<M>, S: Core<M>> Job for Blocks<'_, M, P, S> {
         for block in data.as_chunks::<64>().0 {
             let n = enter::<M, S>(m, load(m, &st.n));
             let msg = enter::<M, S>(m, load(m, block));
-            h = g::<M, P, S>(m, h, n, msg);
+            [h] = g::<M, P, S, 1>(m, [h], [n], [msg]);
             st.advance(block);
         }
         store(m, leave::<M, S>(m, h), &mut st.h);
@@ -462,9 +491,60 @@ impl<M: Machine32, P: Products<M>, S: Core<M>> Job for Chain<'_, M, P, S> {
         let Chain { m, h, n, msg, .. } = self;
         let mut hd = enter::<M, S>(m, load(m, h));
         for (n, msg) in n.iter().zip(msg) {
-            hd = g::<M, P, S>(m, hd, enter::<M, S>(m, load(m, n)), enter::<M, S>(m, load(m, msg)));
+            [hd] = g::<M, P, S, 1>(m, [hd], [enter::<M, S>(m, load(m, n))], [enter::<M, S>(m, load(m, msg))]);
         }
         store(m, leave::<M, S>(m, hd), h);
+    }
+}
+
+/// [`Compress::blocks_many`] of two messages, their g side by side.
+struct BlocksPair<'a, 'b, M, P, S> {
+    m: M,
+    states: &'a mut [&'b mut State],
+    data: &'a [&'a [u8]],
+    _p: PhantomData<fn() -> (P, S)>,
+}
+
+impl<M: Machine32, P: Products<M>, S: Core<M>> Job for BlocksPair<'_, '_, M, P, S> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        let BlocksPair { m, states, data, .. } = self;
+        let [a, b] = states else { panic!("two states") };
+        let count = data[0].len() / 64;
+        assert!(data.len() == 2 && data[1].len() / 64 == count);
+        let mut h = [enter::<M, S>(m, load(m, &a.h)), enter::<M, S>(m, load(m, &b.h))];
+        for i in 0..count {
+            let (block_a, block_b) = (data[0][64 * i..64 * i + 64].try_into().expect("64 bytes"), data[1][64 * i..64 * i + 64].try_into().expect("64 bytes"));
+            let n = [enter::<M, S>(m, load(m, &a.n)), enter::<M, S>(m, load(m, &b.n))];
+            let msg = [enter::<M, S>(m, load(m, block_a)), enter::<M, S>(m, load(m, block_b))];
+            h = g::<M, P, S, 2>(m, h, n, msg);
+            a.advance(block_a);
+            b.advance(block_b);
+        }
+        store(m, leave::<M, S>(m, h[0]), &mut a.h);
+        store(m, leave::<M, S>(m, h[1]), &mut b.h);
+    }
+}
+
+/// [`Compress::g_many`] of two inputs side by side.
+struct GPair<'a, M, P, S> {
+    m: M,
+    h: &'a mut [Block],
+    n: &'a [Block],
+    msg: &'a [Block],
+    _p: PhantomData<fn() -> (P, S)>,
+}
+
+impl<M: Machine32, P: Products<M>, S: Core<M>> Job for GPair<'_, M, P, S> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        let GPair { m, h, n, msg, .. } = self;
+        let input = |v: &Block| enter::<M, S>(m, load(m, v));
+        let out = g::<M, P, S, 2>(m, [input(&h[0]), input(&h[1])], [input(&n[0]), input(&n[1])], [input(&msg[0]), input(&msg[1])]);
+        store(m, leave::<M, S>(m, out[0]), &mut h[0]);
+        store(m, leave::<M, S>(m, out[1]), &mut h[1]);
     }
 }
 
@@ -480,6 +560,29 @@ impl<M: Machine32, P: Products<M>, S: Core<M>> Compress for PairedKernel<M, P, S
     fn blocks(&self, st: &mut State, data: &[u8]) {
         if data.len() >= 64 {
             self.0.vectorize(Blocks::<M, P, S> { m: self.0, st, data, _p: PhantomData })
+        }
+    }
+    fn lanes(&self) -> usize {
+        2
+    }
+    fn g_many(&self, h: &mut [Block], n: &[Block], msg: &[Block]) {
+        let m = self.0;
+        for ((h, n), msg) in h.chunks_mut(2).zip(n.chunks(2)).zip(msg.chunks(2)) {
+            if h.len() == 2 {
+                m.vectorize(GPair::<M, P, S> { m, h, n, msg, _p: PhantomData });
+            } else {
+                self.g(&mut h[0], &n[0], &msg[0]);
+            }
+        }
+    }
+    fn blocks_many(&self, states: &mut [&mut State], data: &[&[u8]]) {
+        let m = self.0;
+        for (states, data) in states.chunks_mut(2).zip(data.chunks(2)) {
+            if states.len() == 2 {
+                m.vectorize(BlocksPair::<M, P, S> { m, states, data, _p: PhantomData });
+            } else {
+                self.blocks(states[0], data[0]);
+            }
         }
     }
 }
