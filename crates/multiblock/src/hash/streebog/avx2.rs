@@ -14,13 +14,13 @@ type Y = Ymm<Avx2>;
 type Yg = Ymm<Avx2Gfni>;
 
 pub(super) const BACKEND_GFNI: Backend<(), Box<dyn Compress>> = Backend {
-    info: BackendInfo { name: "avx2-gfni", constant_time: true, ways: 1, needs: <Yg as Machine>::NEEDS },
+    info: BackendInfo { name: "avx2-gfni", constant_time: true, ways: 2, needs: <Yg as Machine>::NEEDS },
     available: <Yg as Machine>::available,
     new: |_| Box::new(PairedKernel::<Yg, Affine, AffineLogs>::new(Yg::detect().expect("a backend is built only where the CPU runs it"))),
 };
 
 pub(super) const BACKEND: Backend<(), Box<dyn Compress>> = Backend {
-    info: BackendInfo { name: "avx2", constant_time: true, ways: 1, needs: <Y as Machine>::NEEDS },
+    info: BackendInfo { name: "avx2", constant_time: true, ways: 2, needs: <Y as Machine>::NEEDS },
     available: <Y as Machine>::available,
     new: |_| Box::new(PairedKernel::<Y, Nibbles, Logs>::new(Y::detect().expect("a backend is built only where the CPU runs it"))),
 };
