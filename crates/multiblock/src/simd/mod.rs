@@ -101,15 +101,15 @@ pub(crate) trait Simd: Machine {
     fn load(self, src: &[u8]) -> Self::V;
     /// Into the first `BYTES` bytes of `dst`.
     fn store(self, v: Self::V, dst: &mut [u8]);
-    /// A hint that the cache line at `line`'s start is read soon
-    /// (`prefetcht0` on x86, nothing elsewhere): for data that a kernel
+    /// A hint that `bytes` are read soon (`prefetcht0` of each 64-byte
+    /// piece's line on x86, nothing elsewhere): for data that a kernel
     /// reads too late for the out-of-order window to cover, such as the
     /// next blocks of several messages at once, whose streams the hardware
-    /// prefetchers may not follow. Never faults; the address is public
+    /// prefetchers may not follow. Never faults; the addresses are public
     /// like every address a kernel reads.
     #[inline(always)]
-    fn prefetch(self, line: &[u8]) {
-        let _ = line;
+    fn prefetch(self, bytes: &[u8]) {
+        let _ = bytes;
     }
     fn splat8(self, b: u8) -> Self::V;
     fn splat32(self, w: u32) -> Self::V;

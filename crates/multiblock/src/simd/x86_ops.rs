@@ -62,11 +62,13 @@ macro_rules! x86_simd {
                 unsafe { $store(dst.as_mut_ptr().cast(), v) }
             }
             #[inline(always)]
-            fn prefetch(self, line: &[u8]) {
+            fn prefetch(self, bytes: &[u8]) {
                 use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                // SAFETY: SSE (x86-64's baseline); a prefetch reads nothing
-                // into a register and cannot fault.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(line.as_ptr().cast()) }
+                for piece in bytes.chunks(64) {
+                    // SAFETY: SSE (x86-64's baseline); a prefetch reads
+                    // nothing into a register and cannot fault.
+                    unsafe { _mm_prefetch::<_MM_HINT_T0>(piece.as_ptr().cast()) }
+                }
             }
             #[inline(always)]
             fn splat8(self, b: u8) -> $v {

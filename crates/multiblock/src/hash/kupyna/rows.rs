@@ -430,9 +430,7 @@ fn compress<M: Gfni + Vbmi + Avx512, const COLS: usize>(m: M, job: CompressRows<
         for q in 0..k {
             src[q] = &job.blocks[q][bb * b..bb * b + bb];
             if b + AHEAD < n {
-                for line in job.blocks[q][bb * (b + AHEAD)..bb * (b + AHEAD + 1)].chunks(64) {
-                    m.prefetch(line);
-                }
+                m.prefetch(&job.blocks[q][bb * (b + AHEAD)..bb * (b + AHEAD + 1)]);
             }
         }
         let mut y = load_rows::<M, &[u8], COLS>(m, &src[..k]);

@@ -395,6 +395,18 @@ fn leave<M: Machine32, S: Core<M>>(m: M, y: [M::V; 4]) -> [M::V; 4] {
     r
 }
 
+/// A 64-byte value into the layout and the core's domain.
+#[inline(always)]
+fn load_in<M: Machine32, S: Core<M>>(m: M, v: &Block) -> [M::V; 4] {
+    enter::<M, S>(m, load(m, v))
+}
+
+/// Out of the core's domain and the layout, into `out`.
+#[inline(always)]
+fn store_out<M: Machine32, S: Core<M>>(m: M, y: [M::V; 4], out: &mut Block) {
+    store(m, leave::<M, S>(m, y), out)
+}
+
 #[inline(always)]
 fn xor4<M: Simd>(m: M, a: [M::V; 4], b: [M::V; 4]) -> [M::V; 4] {
     let mut r = a;
@@ -463,14 +475,14 @@ impl<M: Machine32, P: Products<M>, S: Core<M>> Job for Blocks<'_, M, P, S> {
     #[inline(always)]
     fn run(self) {
         let Blocks { m, st, data, .. } = self;
-        let mut h = enter::<M, S>(m, load(m, &st.h));
+        let mut h = load_in::<M, S>(m, &st.h);
         for block in data.as_chunks::<64>().0 {
-            let n = enter::<M, S>(m, load(m, &st.n));
-            let msg = enter::<M, S>(m, load(m, block));
+            let n = load_in::<M, S>(m, &st.n);
+            let msg = load_in::<M, S>(m, block);
             [h] = g::<M, P, S, 1>(m, [h], [n], [msg]);
             st.advance(block);
         }
-        store(m, leave::<M, S>(m, h), &mut st.h);
+        store_out::<M, S>(m, h, &mut st.h);
     }
 }
 
@@ -489,11 +501,11 @@ impl<M: Machine32, P: Products<M>, S: Core<M>> Job for Chain<'_, M, P, S> {
     #[inline(always)]
     fn run(self) {
         let Chain { m, h, n, msg, .. } = self;
-        let mut hd = enter::<M, S>(m, load(m, h));
+        let mut hd = load_in::<M, S>(m, h);
         for (n, msg) in n.iter().zip(msg) {
-            [hd] = g::<M, P, S, 1>(m, [hd], [enter::<M, S>(m, load(m, n))], [enter::<M, S>(m, load(m, msg))]);
+            [hd] = g::<M, P, S, 1>(m, [hd], [load_in::<M, S>(m, n)], [load_in::<M, S>(m, msg)]);
         }
-        store(m, leave::<M, S>(m, hd), h);
+        store_out::<M, S>(m, hd, h);
     }
 }
 
@@ -513,17 +525,17 @@ impl<M: Machine32, P: Products<M>, S: Core<M>> Job for BlocksPair<'_, '_, M, P, 
         let [a, b] = states else { panic!("two states") };
         let count = data[0].len() / 64;
         assert!(data.len() == 2 && data[1].len() / 64 == count);
-        let mut h = [enter::<M, S>(m, load(m, &a.h)), enter::<M, S>(m, load(m, &b.h))];
+        let mut h = [load_in::<M, S>(m, &a.h), load_in::<M, S>(m, &b.h)];
         for i in 0..count {
             let (block_a, block_b) = (data[0][64 * i..64 * i + 64].try_into().expect("64 bytes"), data[1][64 * i..64 * i + 64].try_into().expect("64 bytes"));
-            let n = [enter::<M, S>(m, load(m, &a.n)), enter::<M, S>(m, load(m, &b.n))];
-            let msg = [enter::<M, S>(m, load(m, block_a)), enter::<M, S>(m, load(m, block_b))];
+            let n = [load_in::<M, S>(m, &a.n), load_in::<M, S>(m, &b.n)];
+            let msg = [load_in::<M, S>(m, block_a), load_in::<M, S>(m, block_b)];
             h = g::<M, P, S, 2>(m, h, n, msg);
             a.advance(block_a);
             b.advance(block_b);
         }
-        store(m, leave::<M, S>(m, h[0]), &mut a.h);
-        store(m, leave::<M, S>(m, h[1]), &mut b.h);
+        store_out::<M, S>(m, h[0], &mut a.h);
+        store_out::<M, S>(m, h[1], &mut b.h);
     }
 }
 
@@ -541,10 +553,14 @@ impl<M: Machine32, P: Products<M>, S: Core<M>> Job for GPair<'_, M, P, S> {
     #[inline(always)]
     fn run(self) {
         let GPair { m, h, n, msg, .. } = self;
-        let input = |v: &Block| enter::<M, S>(m, load(m, v));
-        let out = g::<M, P, S, 2>(m, [input(&h[0]), input(&h[1])], [input(&n[0]), input(&n[1])], [input(&msg[0]), input(&msg[1])]);
-        store(m, leave::<M, S>(m, out[0]), &mut h[0]);
-        store(m, leave::<M, S>(m, out[1]), &mut h[1]);
+        // Plain calls, no closure: a closure would be compiled without the
+        // target's features and called, not inlined.
+        let hv = [load_in::<M, S>(m, &h[0]), load_in::<M, S>(m, &h[1])];
+        let nv = [load_in::<M, S>(m, &n[0]), load_in::<M, S>(m, &n[1])];
+        let mv = [load_in::<M, S>(m, &msg[0]), load_in::<M, S>(m, &msg[1])];
+        let out = g::<M, P, S, 2>(m, hv, nv, mv);
+        store_out::<M, S>(m, out[0], &mut h[0]);
+        store_out::<M, S>(m, out[1], &mut h[1]);
     }
 }
 

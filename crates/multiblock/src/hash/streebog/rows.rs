@@ -410,7 +410,7 @@ impl<M: Machine64> Job for RowsBlocks<'_, '_, M> {
             for (v, d) in mv.iter_mut().zip(data) {
                 *v = m.load(&d[64 * b..]);
                 if b + AHEAD < count {
-                    m.prefetch(&d[64 * (b + AHEAD)..]);
+                    m.prefetch(&d[64 * (b + AHEAD)..64 * (b + AHEAD + 1)]);
                 }
             }
             transpose_lanes(m, &mut mv);
