@@ -29,10 +29,11 @@
 //! `vgf2p8affineqb` that spreads bit 7 over its byte, a `vpternlogq`
 //! select); spreading 4 `vpermb` and 4 `vpshufd`; 8 `vgf2p8affineqb`; sums
 //! 4 `vpternlogq` (the round key's XOR folded in): 24, of them 6 byte
-//! permutations and 9 affine products. Per block: 25 LPS (K1 = LPS(h ⊕ N), 12 keys, 12
-//! state) = 600, + 12 XORs of C_i, 3 `vpermb` in and out (h is kept
-//! transposed between blocks), 4 XORs: ≈ 620 µops per 64 bytes ≈ 9.7 per
-//! byte, 225 of them affine products.
+//! permutations and 9 affine products. Per block: 25 S (K1 = LPS(h ⊕ N),
+//! 12 keys, 12 state) and 24 L (the last key's L and the state's last are
+//! one, see [`g_one`]) ≈ 590, + 12 XORs of C_i, 3 `vpermb` in and out (h is
+//! kept transposed between blocks), 4 XORs: ≈ 610 µops per 64 bytes ≈ 9.5
+//! per byte, 217 of them affine products.
 //!
 //! What bounds it (instruction costs in core cycles from `cargo run
 //! --release -p multiblock-bench --example op_costs`):
@@ -68,17 +69,25 @@
 //! LPS) two LPS side by side took 30-31 core cycles against 24-26 for one
 //! alone, and one long message measured 3.8-3.9 ticks per byte; with the
 //! `vpshufd` inputs it measures 3.4-3.6, about 28 core cycles per round.
-//! Issued with the key chain one LPS ahead (see [`g`]), the keys win the
-//! shared pipes when both chains are ready, and since they do not wait
+//! Issued with the key chain one LPS ahead (see [`g_one`]), the keys win
+//! the shared pipes when both chains are ready, and since they do not wait
 //! for the state they can run ahead of it: 2-3% faster. Spreading bit 7
 //! for S's select by a shift, an AND and a subtraction on the other
 //! pipes, one shared µop fewer, measures the same: the rest is the chain.
 //!
-//! So one message is bound by the chain of 13 LPS per block: 3.5 ticks per
-//! byte needs a round every 24 core cycles on Zen 4, less than one LPS's
-//! 35 there, and every 27.7 on Zen 5, about what two chains side by side
-//! take now. The chain alone (22) would allow about 2.8. Many messages run
-//! in the lanes of `rows.rs` instead.
+//! So one message is bound by the key chain, 13 LPS per block. [`g_one`]
+//! takes from it what is not an LPS: C_i is added in the sums of the LPS
+//! before (not as an XOR in front of the next), h ⊕ N of the next block
+//! comes out of the last sums, and the last round's two LPS share one L.
+//! With the core at 1.38-1.44× the TSC, one 1 MiB message then measured
+//! 3.61-3.76 ticks per byte against 3.86-3.92 (alternating runs); with
+//! the state's LPS taken out of the loop (a wrong digest, for timing)
+//! 3.55 against 3.61: the state's chain, which has slack (held back by up
+//! to 10 core cycles per block it costs nothing), now adds 2%, and the key
+//! chain alone runs about 25 core cycles per LPS against the 22 counted.
+//! 3.5 ticks per byte needs a round every 24 core cycles on Zen 4, less
+//! than one LPS's 35 there, and every 27.7 on Zen 5 at 1.61× (every 23.8
+//! at 1.38×). Many messages run in the lanes of `rows.rs` instead.
 //!
 //! N, the bit count, advances in a register across the blocks of one call
 //! (see `Blocks::run`): through memory, each block's key chain would wait
@@ -244,12 +253,23 @@ impl<M: Machine64> Regs<M> {
 /// ([`Spread`]).
 #[inline(always)]
 fn lps_add<M: Machine64, const FORM: u8>(m: M, r: &Regs<M>, x: M::V, add: M::V) -> M::V {
+    lp_add::<M, FORM>(m, r, s(m, r, x), add)
+}
+
+/// π on every byte of x.
+#[inline(always)]
+fn s<M: Machine64>(m: M, r: &Regs<M>, x: M::V) -> M::V {
     let lo = m.permi2b(r.pi[0], x, r.pi[1]);
     let hi = m.permi2b(r.pi[2], x, r.pi[3]);
     // Bit 7 of x spread over its byte by a product (every row of the
     // matrix picks bit 7), then a bitwise select: shorter on AMD Zen 5
     // than `vpmovb2m` and a masked blend (7 against 8.4 core cycles).
-    let s = m.ternlog::<0xCA>(m.affine(x, 0x8080_8080_8080_8080), hi, lo);
+    m.ternlog::<0xCA>(m.affine(x, 0x8080_8080_8080_8080), hi, lo)
+}
+
+/// L·P(s) ⊕ add, both transposed: the linear half of an LPS.
+#[inline(always)]
+fn lp_add<M: Machine64, const FORM: u8>(m: M, r: &Regs<M>, s: M::V, add: M::V) -> M::V {
     let i0 = m.permb(s, r.spread[0]);
     let i1 = m.permb(s, r.spread[2]);
     let i2 = m.permb(s, r.spread[4]);
@@ -280,6 +300,39 @@ fn lps_add<M: Machine64, const FORM: u8>(m: M, r: &Regs<M>, x: M::V, add: M::V) 
     m.ternlog::<0x96>(early, mid, late)
 }
 
+/// E(h ⊕ N, m) ⊕ `feed` (RFC 6986 §7: g is `feed` = h ⊕ m) for one
+/// message, transposed, from `hn` = h ⊕ N.
+///
+/// The key chain is issued one LPS ahead of the state's in program order.
+/// Both LPS of a round wait for the same key, the older µops win the shared
+/// pipes, and the keys, which do not wait for the state, can run ahead of it
+/// (AMD Zen 5, one 1 MiB message: 3.73-3.81 TSC ticks per byte against
+/// 3.83-3.88 in step; two interleaved messages measured 3% slower this way,
+/// so they stay in step).
+///
+/// The key chain carries K_i ⊕ C_i, C_i added in the sums of the LPS that
+/// makes K_i: that addition is then off the chain, on the way to the
+/// state's LPS, which needs K_i only at its end. The last round, LPS(X) ⊕
+/// K_13 with K_13 = LPS(K_12 ⊕ C_12), is L·P(S(X) ⊕ S(K_12 ⊕ C_12)), L and
+/// P being linear: one linear half for both, with `feed` added in its sums.
+/// A caller that adds the next block's N there gets the next h ⊕ N as the
+/// output, so the next block's key chain starts without waiting for an
+/// addition.
+#[inline(always)]
+fn g_one<M: Machine64, const FORM: u8>(m: M, r: &Regs<M>, hn: M::V, msg: M::V, feed: M::V) -> M::V {
+    let c = |i: usize| m.load(&C_T[i]);
+    let first = lps_add::<M, FORM>(m, r, hn, c(0));
+    let mut x = m.xor3(first, msg, c(0));
+    let mut keyed = lps_add::<M, FORM>(m, r, first, c(1));
+    for i in 1..11 {
+        let after = lps_add::<M, FORM>(m, r, keyed, c(i + 1));
+        x = lps_add::<M, FORM>(m, r, x, m.xor(keyed, c(i)));
+        keyed = after;
+    }
+    x = lps_add::<M, FORM>(m, r, x, m.xor(keyed, c(11)));
+    lp_add::<M, FORM>(m, r, m.xor(s(m, r, x), s(m, r, keyed)), feed)
+}
+
 /// g_N(h, m) (RFC 6986 §7) on `L` independent transposed (h, N, m), the
 /// L chains interleaved.
 #[inline(always)]
@@ -290,6 +343,9 @@ fn g<M: Machine64, const FORM: u8, const L: usize>(
     n: [M::V; L],
     msg: [M::V; L],
 ) -> [M::V; L] {
+    if L == 1 {
+        return [g_one::<M, FORM>(m, r, m.xor(h[0], n[0]), msg[0], m.xor(h[0], msg[0])); L];
+    }
     let zero = m.zero();
     let mut k = [zero; L];
     let mut x = [zero; L];
@@ -297,32 +353,19 @@ fn g<M: Machine64, const FORM: u8, const L: usize>(
         k[i] = lps_add::<M, FORM>(m, r, m.xor(h[i], n[i]), zero);
         x[i] = m.xor(msg[i], k[i]);
     }
-    if L == 1 {
-        // One message: the key chain one LPS ahead in program order. Both
-        // LPS of a round wait for the same key, the older µops win the
-        // shared pipes, and the keys, which do not wait for the state, can
-        // run ahead of it (AMD Zen 5, one 1 MiB message: 3.73-3.81 TSC
-        // ticks per byte against 3.83-3.88 in step; two interleaved
-        // messages measured 3% slower this way, so they stay in step).
-        let mut next = lps_add::<M, FORM>(m, r, m.xor(k[0], m.load(&C_T[0])), zero);
-        for c in &C_T[1..] {
-            let after = lps_add::<M, FORM>(m, r, m.xor(next, m.load(c)), zero);
-            x[0] = lps_add::<M, FORM>(m, r, x[0], next);
-            next = after;
-        }
-        x[0] = lps_add::<M, FORM>(m, r, x[0], next);
-    } else {
-        for c in &C_T {
-            let c = m.load(c);
-            for i in 0..L {
-                let next = lps_add::<M, FORM>(m, r, m.xor(k[i], c), zero);
-                x[i] = lps_add::<M, FORM>(m, r, x[i], next);
-                k[i] = next;
-            }
+    for c in &C_T[..11] {
+        let c = m.load(c);
+        for i in 0..L {
+            let next = lps_add::<M, FORM>(m, r, m.xor(k[i], c), zero);
+            x[i] = lps_add::<M, FORM>(m, r, x[i], next);
+            k[i] = next;
         }
     }
+    // The last round as in `g_one`: one linear half for K_13 and X.
+    let c = m.load(&C_T[11]);
     for i in 0..L {
-        x[i] = m.xor3(x[i], h[i], msg[i]);
+        let both = m.xor(s(m, r, x[i]), s(m, r, m.xor(k[i], c)));
+        x[i] = lp_add::<M, FORM>(m, r, both, m.xor(h[i], msg[i]));
     }
     x
 }
@@ -345,7 +388,8 @@ impl<M: Machine64, const FORM: u8> Job for Blocks<'_, M, FORM> {
         let Blocks { m, st, data } = self;
         let r = Regs::load(m);
         let blocks = data.as_chunks::<64>().0;
-        let mut h = m.permb(m.load(&st.h), r.transpose);
+        let t = r.transpose;
+        let mut h = m.permb(m.load(&st.h), t);
         // N in a register, advanced by a 64-bit addition: read back from
         // memory, the next block's key chain would wait for the eight
         // 8-byte stores of the 512-bit addition to commit (a 64-byte load
@@ -355,9 +399,11 @@ impl<M: Machine64, const FORM: u8> Job for Blocks<'_, M, FORM> {
         let step = m.load(&N_STEP);
         let mut n = m.load(&st.n);
         let mut low = u64::from_le_bytes(st.n[..8].try_into().expect("8 bytes"));
+        // h ⊕ N, which starts each block's key chain, comes out of the
+        // previous block's last sums (see `g_one`).
+        let mut hn = m.xor(h, m.permb(n, t));
         for block in blocks {
-            let msg = m.permb(m.load(block), r.transpose);
-            [h] = g::<M, FORM, 1>(m, &r, [h], [m.permb(n, r.transpose)], [msg]);
+            let msg = m.permb(m.load(block), t);
             let carried;
             (low, carried) = low.overflowing_add(512);
             if carried {
@@ -367,10 +413,46 @@ impl<M: Machine64, const FORM: u8> Job for Blocks<'_, M, FORM> {
             } else {
                 n = m.add64(n, step);
             }
+            let next_n = m.permb(n, t);
+            hn = g_one::<M, FORM>(m, &r, hn, msg, m.xor3(h, msg, next_n));
+            h = m.xor(hn, next_n);
             add(&mut st.sigma, block);
         }
         m.store(n, &mut st.n);
-        m.store(m.permb(h, r.transpose), &mut st.h);
+        m.store(m.permb(h, t), &mut st.h);
+    }
+}
+
+/// One chain of compressions (`Compress::chain`): the constants loaded
+/// once, h transposed in a register from one to the next, and each one's
+/// h ⊕ N out of the previous one's sums (see `g_one`).
+struct Chain<'a, M, const FORM: u8> {
+    m: M,
+    h: &'a mut Block,
+    n: &'a [Block],
+    msg: &'a [Block],
+}
+
+impl<M: Machine64, const FORM: u8> Job for Chain<'_, M, FORM> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        let Chain { m, h, n, msg } = self;
+        let r = Regs::load(m);
+        let t = r.transpose;
+        let Some(first) = n.first() else { return };
+        let mut hv = m.permb(m.load(h), t);
+        let mut hn = m.xor(hv, m.permb(m.load(first), t));
+        for (i, block) in msg.iter().enumerate() {
+            let mv = m.permb(m.load(block), t);
+            let n_next = match n.get(i + 1) {
+                Some(next) => m.permb(m.load(next), t),
+                None => m.zero(),
+            };
+            hn = g_one::<M, FORM>(m, &r, hn, mv, m.xor3(hv, mv, n_next));
+            hv = m.xor(hn, n_next);
+        }
+        m.store(m.permb(hv, t), h);
     }
 }
 
@@ -416,6 +498,10 @@ impl<M: Machine64, const FORM: u8> Compress for AffineKernel<M, FORM> {
     fn g(&self, h: &mut Block, n: &Block, msg: &Block) {
         let m = self.0;
         m.vectorize(Many::<M, FORM, 1> { m, h: core::slice::from_mut(h), n: core::slice::from_ref(n), msg: core::slice::from_ref(msg) })
+    }
+    fn chain(&self, h: &mut Block, n: &[Block], msg: &[Block]) {
+        assert_eq!(n.len(), msg.len(), "one N per block");
+        self.0.vectorize(Chain::<M, FORM> { m: self.0, h, n, msg })
     }
     fn blocks(&self, st: &mut State, data: &[u8]) {
         if data.len() >= 64 {

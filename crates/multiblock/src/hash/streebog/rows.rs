@@ -292,12 +292,20 @@ fn g_pairs<M: Machine64>(m: M, pi: &[M::V; 4], hv: &[M::V; 8], nv: &[M::V; 8], m
     let mut sk = s_rows(m, pi, &plus_constant(m, &k, &C_PAIRS[0]));
     let mut sx = s_rows(m, pi, &x);
     let mut tk = l_beside_s(m, pi, &sk, None, None, None).0;
-    for c in &C_PAIRS[1..] {
+    for c in &C_PAIRS[1..11] {
         let tx;
         (tx, sk) = l_beside_s(m, pi, &sx, Some(&tk), Some(&tk), Some(c));
         (tk, sx) = l_beside_s(m, pi, &sk, None, Some(&tx), None);
     }
-    x = transpose_pairs(m, &l_beside_s(m, pi, &sx, Some(&tk), None, None).0);
+    let tx;
+    (tx, sk) = l_beside_s(m, pi, &sx, Some(&tk), Some(&tk), Some(&C_PAIRS[11]));
+    // The last round, LPS(X) ⊕ K_13 with K_13 = LPS(K_12 ⊕ C_12), is L·P
+    // of S(X) ⊕ S(K_12 ⊕ C_12), L and P being linear: one L for both.
+    sx = s_rows(m, pi, &transpose_pairs(m, &tx));
+    for w in 0..8 {
+        sx[w] = m.xor(sx[w], sk[w]);
+    }
+    x = transpose_pairs(m, &l_beside_s(m, pi, &sx, None, None, None).0);
     for w in 0..8 {
         x[w] = m.xor3(x[w], hv[w], mv[w]);
     }
