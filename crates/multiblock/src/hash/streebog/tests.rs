@@ -328,6 +328,17 @@ fn emulated(emu: &dyn Compress) {
         emu.blocks(&mut sb, &data);
         assert_eq!((sa.h, sa.n, sa.sigma), (sb.h, sb.n, sb.sigma), "blocks");
     }
+    // A chain of 0 to 4 compressions (the end of §8), against the
+    // reference's one at a time.
+    for steps in 0..=4 {
+        let h = block(&mut rng);
+        let ns: Vec<Block> = (0..steps).map(|_| block(&mut rng)).collect();
+        let ms: Vec<Block> = (0..steps).map(|_| block(&mut rng)).collect();
+        let (mut a, mut b) = (h, h);
+        reference.chain(&mut a, &ns, &ms);
+        emu.chain(&mut b, &ns, &ms);
+        assert_eq!(a, b, "chain of {steps}");
+    }
     // N's low word about to carry within a call of `blocks`: the kernels
     // that keep N in a register take the memory path there.
     for low in [u64::MAX - 511, u64::MAX - 1023, u64::MAX - 1535, u64::MAX] {
@@ -355,7 +366,7 @@ fn emulated(emu: &dyn Compress) {
     // message at a time: counts around the lanes, 0 to 3 blocks, and N's
     // low word of one state about to carry within the call (the general
     // path) or not.
-    for (count, blocks, near_carry) in [(0, 2, false), (1, 2, false), (5, 3, false), (6, 1, false), (8, 3, false), (8, 0, false), (9, 2, false), (13, 2, false), (17, 3, false), (8, 3, true), (16, 2, true)] {
+    for (count, blocks, near_carry) in [(0, 2, false), (1, 2, false), (2, 3, false), (3, 1, false), (4, 2, false), (5, 3, false), (6, 1, false), (8, 3, false), (8, 0, false), (9, 2, false), (13, 2, false), (17, 3, false), (8, 3, true), (16, 2, true)] {
         let starts: Vec<State> = (0..count)
             .map(|i| {
                 let mut n = block(&mut rng);
