@@ -334,8 +334,8 @@ fn g_one<M: Machine64, const FORM: u8>(m: M, r: &Regs<M>, hn: M::V, msg: M::V, f
     lp_add::<M, FORM>(m, r, m.xor(s(m, r, x), s(m, r, keyed)), feed)
 }
 
-/// g_N(h, m) (RFC 6986 §7) on `L` independent transposed (h, N, m), the
-/// L chains interleaved.
+/// g_N(h, m) (RFC 6986 §7) on `L` ≥ 2 independent transposed (h, N, m),
+/// the L chains interleaved (one chain is [`g_one`]).
 #[inline(always)]
 fn g<M: Machine64, const FORM: u8, const L: usize>(
     m: M,
@@ -344,9 +344,6 @@ fn g<M: Machine64, const FORM: u8, const L: usize>(
     n: [M::V; L],
     msg: [M::V; L],
 ) -> [M::V; L] {
-    if L == 1 {
-        return [g_one::<M, FORM>(m, r, m.xor(h[0], n[0]), msg[0], m.xor(h[0], msg[0])); L];
-    }
     let zero = m.zero();
     let mut k = [zero; L];
     let mut x = [zero; L];
@@ -498,7 +495,7 @@ impl<M: Machine64, const FORM: u8> Job for BlocksPair<'_, '_, M, FORM> {
     }
 }
 
-/// g on `L` independent inputs.
+/// g on `L` ≥ 2 independent inputs, interleaved.
 struct Many<'a, M, const FORM: u8, const L: usize> {
     m: M,
     h: &'a mut [Block],
@@ -538,8 +535,7 @@ const ROWS_FROM: usize = 6;
 
 impl<M: Machine64, const FORM: u8> Compress for AffineKernel<M, FORM> {
     fn g(&self, h: &mut Block, n: &Block, msg: &Block) {
-        let m = self.0;
-        m.vectorize(Many::<M, FORM, 1> { m, h: core::slice::from_mut(h), n: core::slice::from_ref(n), msg: core::slice::from_ref(msg) })
+        self.chain(h, core::slice::from_ref(n), core::slice::from_ref(msg))
     }
     fn chain(&self, h: &mut Block, n: &[Block], msg: &[Block]) {
         assert_eq!(n.len(), msg.len(), "one N per block");
