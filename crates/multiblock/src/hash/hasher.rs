@@ -41,7 +41,7 @@ impl Hasher {
 
     /// A hasher on a chosen backend (see [`crate::hash::backends`]).
     pub fn with_backend(id: HashId, choice: BackendChoice<'_>) -> Result<Hasher> {
-        let state = match id {
+        let state = match id.check()? {
             HashId::Streebog256 | HashId::Streebog512 => State::Streebog(streebog::Core::new(id.digest_bytes(), choice)?),
             HashId::Kupyna { .. } => State::Kupyna(kupyna::Core::new(id.digest_bytes(), choice)?),
         };

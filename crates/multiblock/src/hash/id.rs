@@ -67,6 +67,18 @@ impl HashId {
         }
     }
 
+    /// `Ok` for the hashes the standards define: a Kupyna digest of 8 to 512
+    /// bits in whole bytes (the field of [`HashId::Kupyna`] is public, so
+    /// every constructor of a hasher checks it here).
+    pub fn check(self) -> Result<HashId> {
+        match self {
+            HashId::Kupyna { digest_bits } if !(8..=512).contains(&digest_bits) || digest_bits % 8 != 0 => Err(Error::Param(
+                format!("Kupyna digests are 8 to 512 bits in steps of 8, not {digest_bits}"),
+            )),
+            _ => Ok(self),
+        }
+    }
+
     /// The digest length in bytes.
     pub fn digest_bytes(self) -> usize {
         match self {
@@ -107,6 +119,27 @@ mod tests {
             assert_eq!(id.digest_bytes() * 8, bits);
             assert_eq!(id.to_string(), format!("kupyna-{bits}"));
             assert_eq!(id.block_bytes(), if bits <= 256 { 64 } else { 128 });
+        }
+    }
+
+    #[test]
+    fn kupyna_lengths_the_standard_does_not_define_are_errors() {
+        for bits in [0, 1, 7, 12, 260, 513, 520, u16::MAX] {
+            let id = HashId::Kupyna { digest_bits: bits };
+            fn message<T: fmt::Debug>(r: Result<T>) -> String {
+                match r {
+                    Err(Error::Param(m)) => m,
+                    other => panic!("{other:?}"),
+                }
+            }
+            assert!(message(id.check()).contains(&format!("not {bits}")), "{bits}");
+            assert!(message(crate::hash::Hasher::new(id).map(|h| h.digest_bytes())).contains(&format!("not {bits}")));
+            assert!(message(crate::hash::digest(id, b"abc")).contains(&format!("not {bits}")));
+            assert!(message(crate::hash::digest_many(id, &[b"abc"])).contains(&format!("not {bits}")));
+            message(crate::hash::Hmac::new(id, b"key").map(|_| ()));
+        }
+        for bits in (8..=512).step_by(8) {
+            assert!(HashId::Kupyna { digest_bits: bits }.check().is_ok());
         }
     }
 

@@ -55,7 +55,7 @@ pub fn digest_many(id: HashId, messages: &[&[u8]]) -> Result<Vec<Vec<u8>>> {
 
 /// [`digest_many`] on a chosen backend.
 pub fn digest_many_with_backend(id: HashId, messages: &[&[u8]], choice: BackendChoice<'_>) -> Result<Vec<Vec<u8>>> {
-    match id {
+    match id.check()? {
         HashId::Streebog256 | HashId::Streebog512 => streebog::digest_many(id.digest_bytes(), messages, choice),
         HashId::Kupyna { .. } => kupyna::digest_many(id.digest_bytes(), messages, choice),
     }
