@@ -123,6 +123,8 @@ fn wrong_arguments_are_one_line_and_status_2() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "f", b"data");
     let f = s(&f);
+    let empty = write(dir.path(), "empty", b"");
+    let empty = s(&empty);
     let tag = HMAC_256;
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["--mode", "hmac", "--key", KEY, f], "--mode hmac needs --hash NAME"),
@@ -130,6 +132,8 @@ fn wrong_arguments_are_one_line_and_status_2() {
         (vec!["--mode", "hmac", "--hash", "kupyna-160", "--key", KEY, f], "hmac runs over"),
         (vec!["--mode", "hmac", "--hash", "streebog-256", f], "no key"),
         (vec!["--mode", "hmac", "--hash", "streebog-256", "--key", "abc", f], "odd number"),
+        (vec!["--mode", "hmac", "--hash", "streebog-256", "--key", "", f], "the key is empty"),
+        (vec!["--mode", "hmac", "--hash", "kupyna-256", "--key-file", empty, f], "the key is empty"),
         (vec!["--mode", "hmac", "--hash", "streebog-256", "--key", KEY, "--cipher", "magma", f], "takes no --cipher"),
         (vec!["--mode", "hmac", "--hash", "streebog-256", "--key", KEY, "--iv", "00", f], "takes no --iv"),
         (vec!["--mode", "hmac", "--hash", "streebog-256", "--key", KEY, "--tag-bits", "128", f], "takes no --tag-bits"),

@@ -180,6 +180,11 @@ fn spec(a: &MacArgs) -> Result<Spec<'_>, Failure> {
     }
     // Any length: a key file is hex only when it is hex text.
     let key = multiblock_cli::key::load_as(c, multiblock_cli::key::Raw::UnlessHex)?;
+    // RFC 2104 allows it, but a tag under no key proves nothing, and an
+    // empty key is most often an unset variable (`--key "$KEY"`).
+    if key.is_empty() {
+        return Err(Failure::Input(format!("--mode {mode}: the key is empty (a MAC under an empty key authenticates nothing)")));
+    }
     Ok(Spec { mode, id, key, backend: c.backend.as_deref() })
 }
 
