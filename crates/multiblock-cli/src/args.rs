@@ -9,7 +9,7 @@ use multiblock::{CipherId, Family};
 use std::path::PathBuf;
 
 #[derive(Parser)]
-#[command(name = "multiblock", version, about = "Fast constant-time Kalyna, Kuznyechik, Magma/GOST 28147-89 and uBlock")]
+#[command(name = "multiblock", version, about = "Fast constant-time Kalyna, Kuznyechik, Magma/GOST 28147-89 and uBlock, and the Streebog and Kupyna hashes")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -350,7 +350,7 @@ pub struct KdfArgs {
     #[arg(long, value_name = "N")]
     pub seq: Option<u64>,
     /// tlstree: the last record's sequence number (default --seq): one `KEY  SEQ` line each.
-    #[arg(long, value_name = "N", requires = "seq")]
+    #[arg(long, value_name = "N")]
     pub seq_to: Option<u64>,
     /// Write the key as lowercase hex and a newline (kdf-256, kdf-tree-256; tlstree always prints hex).
     #[arg(long)]

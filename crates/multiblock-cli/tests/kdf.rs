@@ -125,6 +125,11 @@ fn bad_arguments_are_one_line_and_status_2() {
         (&["--algo", "kdf-tree-256", "--key", &key, "--label", "00", "--seed", "00", "--length", "0"], ""),
         (&["--algo", "kdf-tree-256", "--key", &key, "--label", "00", "--seed", "00", "--length", "8161", "--r", "1"], ""),
         (&["--algo", "kdf-256", "--label", "00", "--seed", "00"], "no key"),
+        (&["--algo", "kdf-tree-256", "--key", &key, "--label", "00", "--seed", "00", "--length", "1048577", "--r", "4"], "at most 1048576 bytes"),
+        (&["--algo", "kdf-tree-256", "--key", &key, "--label", "00", "--seed", "00", "--length", "32", "--seq-to", "3"], "takes no --seq-to"),
+        (&["--algo", "kdf-256", "--key", &key, "--label", "00", "--seed", "00", "--seq", "3"], "takes no --seq"),
+        (&["--algo", "tlstree", "--suite", "magma-mgm-l", "--key", &key, "--seq-to", "3"], "needs --seq"),
+        (&["--algo", "tlstree", "--suite", "magma-mgm-l", "--key", &key, "--seq", "1", "--hex"], "takes no --hex"),
     ];
     for (args, says) in cases {
         let out = kdf(args);

@@ -13,6 +13,10 @@ use zeroize::Zeroizing;
 /// The most records one tlstree call prints (a guard against a typo in --seq-to).
 const MAX_RECORDS: u64 = 1 << 20;
 
+/// The most bytes one kdf-tree-256 call derives (32 768 keys of 256 bits;
+/// a guard against a typo in --length, as the output is held in memory).
+const MAX_LENGTH: usize = 1 << 20;
+
 /// The key of every derivation: 32 bytes (RFC 7836 §4.4-4.5, RFC 9189 §8.1).
 fn root_key(a: &KdfArgs) -> Result<Zeroizing<[u8; 32]>, Failure> {
     let key = load_from(&a.keys, Raw::Exactly(32), false)?;
@@ -51,7 +55,8 @@ pub fn run(a: &KdfArgs) -> Result<(), Failure> {
         "tlstree" => tlstree(a),
         algo => {
             refuse(a, a.suite.is_some(), "--suite")?;
-            refuse(a, a.seq.is_some() || a.seq_to.is_some(), "--seq")?;
+            refuse(a, a.seq.is_some(), "--seq")?;
+            refuse(a, a.seq_to.is_some(), "--seq-to")?;
             let tree = algo == "kdf-tree-256";
             if !tree {
                 refuse(a, a.length.is_some(), "--length")?;
@@ -61,6 +66,9 @@ pub fn run(a: &KdfArgs) -> Result<(), Failure> {
             let root = root_key(a)?;
             let derived = if tree {
                 let length = a.length.ok_or_else(|| Failure::Input("kdf --algo kdf-tree-256 needs --length BYTES".into()))?;
+                if length > MAX_LENGTH {
+                    return Err(Failure::Input(format!("kdf --algo kdf-tree-256 derives at most {MAX_LENGTH} bytes at once, not {length}")));
+                }
                 let mut out = Zeroizing::new(vec![0u8; length]);
                 kdf::kdf_tree_gostr3411_2012_256(&root[..], &label, &seed, a.r.unwrap_or(1), &mut out)
                     .map_err(|e| Failure::Input(format!("kdf --algo kdf-tree-256: {e}")))?;
@@ -80,6 +88,7 @@ fn tlstree(a: &KdfArgs) -> Result<(), Failure> {
         (a.seed.is_some(), "--seed"),
         (a.length.is_some(), "--length"),
         (a.r.is_some(), "--r"),
+        (a.hex, "--hex (its KEY  SEQ lines are hex already)"),
     ] {
         refuse(a, given, name)?;
     }
