@@ -76,7 +76,7 @@ extern "C" {
 #define MB_ERR_PARAM               11 /* a mode parameter is wrong: IV/nonce length, s, m, tag or MAC
                                          bits, ACPKM sections, nb, padding, data length of KW/XTS,
                                          a MAC mode passed to mb_encrypt, ... */
-#define MB_ERR_AUTHENTICATION      12 /* AEAD tag or key-wrap check failed; no plaintext was written */
+#define MB_ERR_AUTHENTICATION      12 /* AEAD tag, MAC or key-wrap check failed; nothing was written */
 #define MB_ERR_BUFFER_TOO_SMALL    13 /* *out_len now holds the size needed; nothing was written */
 #define MB_ERR_INTERNAL            14 /* a bug in multiblock (caught, reported, never unwound) */
 #define MB_ERR_UNKNOWN_HASH        15 /* no hash of that name (see "hashes" below) */

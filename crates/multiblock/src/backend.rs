@@ -175,7 +175,7 @@ fn warn_not_constant_time(cipher: &'static str, backend: &'static str) {
         warned.push((cipher, backend));
         eprintln!(
             "multiblock: warning: {BACKEND_ENV} selects backend '{backend}' for {cipher}, which is not \
-             constant-time (its timing can leak the key)"
+             constant-time (its timing can leak the key and the data)"
         );
     }
 }

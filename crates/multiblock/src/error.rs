@@ -147,7 +147,7 @@ impl fmt::Display for Error {
             ),
             Error::Param(msg) => f.write_str(msg),
             Error::Authentication => f.write_str(
-                "authentication failed: the tag does not match (no plaintext was written)",
+                "authentication failed: the tag does not match (nothing was output)",
             ),
         }
     }

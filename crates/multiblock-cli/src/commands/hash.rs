@@ -18,7 +18,7 @@ use std::path::PathBuf;
 pub fn hasher(args: &HashArgs) -> Result<Hasher, Failure> {
     let id = HashId::from_name(&args.algo).map_err(Failure::input)?;
     let choice = args.backend.as_deref().map_or(BackendChoice::Auto, BackendChoice::Named);
-    Hasher::with_backend(id, choice).map_err(|e| Failure::Input(format!("{id}: {e}")))
+    Hasher::with_backend(id, choice).map_err(Failure::input)
 }
 
 /// The files named, or stdin alone.

@@ -128,7 +128,7 @@ fn finish(tally: Tally, mut problems: Problems, status_only: bool) -> Result<(),
         }
         if tally.bad_input > 0 {
             parts.push(format!(
-                "bad digest lists: {} (lines that are not digest lines, lists that cannot be read or hold none)",
+                "{} bad lines or lists (lines that are not digest lines, lists that cannot be read or hold none)",
                 tally.bad_input
             ));
         }
