@@ -31,7 +31,7 @@ PaddingName = Literal["none", "gost1", "gost2", "gost3", "pkcs7"]
 HashName = Literal["streebog-256", "streebog-512", "kupyna-256", "kupyna-384", "kupyna-512"]
 
 class AuthenticationError(ValueError):
-    """A tag (MGM, GCM, CCM) or key-wrap check failed; no plaintext was returned."""
+    """A tag (MGM, GCM, CCM, a MAC) or key-wrap check failed; nothing was returned."""
 
 def encrypt(
     cipher: Union[CipherName, str],

@@ -8,7 +8,7 @@ pyo3::create_exception!(
     multiblock,
     AuthenticationError,
     PyValueError,
-    "A tag (MGM, GCM, CCM) or key-wrap integrity check failed; no plaintext was returned."
+    "A tag (MGM, GCM, CCM, a MAC) or key-wrap integrity check failed; nothing was returned."
 );
 
 /// Converts a library error into the exception the Python contract names.
@@ -36,6 +36,26 @@ fn pythonic(msg: &str) -> String {
         rest = &flag[len..];
     }
     out.push_str(rest);
+    without_hex_digits(&out)
+}
+
+/// Drops the " (N hex digits)" the CLI's messages give after a length in
+/// bytes: from Python keys and IVs are bytes, not hex.
+fn without_hex_digits(msg: &str) -> String {
+    let mut out = String::with_capacity(msg.len());
+    let mut rest = msg;
+    while let Some(at) = rest.find(" (") {
+        let inner = &rest[at + 2..];
+        let digits = inner.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && inner[digits..].starts_with(" hex digits)") {
+            out.push_str(&rest[..at]);
+            rest = &inner[digits + " hex digits)".len()..];
+        } else {
+            out.push_str(&rest[..at + 2]);
+            rest = inner;
+        }
+    }
+    out.push_str(rest);
     out
 }
 
@@ -49,5 +69,13 @@ mod tests {
         assert_eq!(pythonic("needs --tag-bits 32..128, got 7"), "needs tag_bits 32..128, got 7");
         assert_eq!(pythonic("a -- b"), "a -- b");
         assert_eq!(pythonic("no flags"), "no flags");
+    }
+
+    #[test]
+    fn hex_digit_counts_are_dropped() {
+        assert_eq!(pythonic("magma needs a key of 32 bytes (64 hex digits), got 5 bytes"), "magma needs a key of 32 bytes, got 5 bytes");
+        assert_eq!(pythonic("an --iv of 8 bytes (16 hex digits, the tweak)"), "an iv of 8 bytes (16 hex digits, the tweak)");
+        assert_eq!(pythonic("x (a) (12 hex digits) y (3 hex digits)"), "x (a) y");
+        assert_eq!(pythonic("ends with ("), "ends with (");
     }
 }

@@ -216,8 +216,14 @@ impl PyKupynaMac {
 
 /// The tag length: `tag_bits`, or the key's length when not given (the
 /// standard's key is as long as the tag).
-fn tag_bits_of(key: &[u8], tag_bits: Option<usize>) -> usize {
-    tag_bits.unwrap_or(key.len() * 8)
+fn tag_bits_of(key: &[u8], tag_bits: Option<usize>) -> PyResult<usize> {
+    match (tag_bits, key.len()) {
+        (Some(bits), _) => Ok(bits),
+        (None, 32 | 48 | 64) => Ok(key.len() * 8),
+        (None, n) => Err(to_py(multiblock::Error::Param(format!(
+            "Kupyna's MAC takes a key of 32, 48 or 64 bytes (the tag's length), got {n}"
+        )))),
+    }
 }
 
 /// kupyna_mac_new(key, msg=None, tag_bits=None, *, backend=None) ->
@@ -234,7 +240,7 @@ pub fn kupyna_mac_new(
 ) -> PyResult<PyKupynaMac> {
     let key = bytes_of(key)?;
     let key = key.as_bytes();
-    let mut mac = KupynaMac::with_backend(tag_bits_of(key, tag_bits), key, choice(backend)).map_err(to_py)?;
+    let mut mac = KupynaMac::with_backend(tag_bits_of(key, tag_bits)?, key, choice(backend)).map_err(to_py)?;
     if let Some(msg) = msg {
         let msg = bytes_of(msg)?;
         let msg = msg.as_bytes();
@@ -256,7 +262,7 @@ pub fn kupyna_mac<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let key = bytes_of(key)?;
     let key = key.as_bytes();
-    let mut mac = KupynaMac::with_backend(tag_bits_of(key, tag_bits), key, choice(backend)).map_err(to_py)?;
+    let mut mac = KupynaMac::with_backend(tag_bits_of(key, tag_bits)?, key, choice(backend)).map_err(to_py)?;
     let msg = bytes_of(msg)?;
     let msg = msg.as_bytes();
     let tag = run_maybe_detached(py, msg.len(), || {

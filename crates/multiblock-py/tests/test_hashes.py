@@ -250,6 +250,17 @@ def test_dstu7564_mac(bits, want):
     assert multiblock.kupyna_mac_new(key, msg, tag_bits=bits).digest() == bytes.fromhex(want)
 
 
+def test_kupyna_mac_key_and_tag_lengths_are_checked():
+    with pytest.raises(ValueError, match=r"^Kupyna's MAC takes a key of 32, 48 or 64 bytes \(the tag's length\), got 5$"):
+        multiblock.kupyna_mac_new(b"short")
+    with pytest.raises(ValueError, match=r"^Kupyna's MAC takes a key of 32, 48 or 64 bytes"):
+        multiblock.kupyna_mac(b"", b"msg")
+    with pytest.raises(ValueError, match=r"^kupyna-mac needs a key of 48 bytes, got 32 bytes$"):
+        multiblock.kupyna_mac_new(bytes(32), tag_bits=384)
+    with pytest.raises(ValueError, match="not 100"):
+        multiblock.kupyna_mac_new(bytes(32), tag_bits=100)
+
+
 def test_kupyna_mac_splits_and_copies():
     rng = random.Random("kupyna-mac")
     key = rng.randbytes(32)
