@@ -1,7 +1,8 @@
 """Fast constant-time Kalyna (DSTU 7624:2014), Kuznyechik and Magma
 (GOST R 34.12-2015), GOST 28147-89 and uBlock, with their standard modes,
 and the hashes Streebog (GOST R 34.11-2012) and Kupyna (DSTU 7564:2014) in
-the shape of `hashlib` and `hmac`.
+the shape of `hashlib` and `hmac`, and the key derivations over Streebog-256
+of RFC 7836 and TLSTREE (RFC 9189, RFC 9367).
 
 Byte arguments take bytes, bytearray, memoryview or any buffer-protocol
 object. Inputs of 64 KiB and more are processed with the GIL released.
@@ -29,6 +30,9 @@ ModeName = Literal[
 ]
 PaddingName = Literal["none", "gost1", "gost2", "gost3", "pkcs7"]
 HashName = Literal["streebog-256", "streebog-512", "kupyna-256", "kupyna-384", "kupyna-512"]
+SuiteName = Literal[
+    "kuznyechik-ctr-omac", "magma-ctr-omac", "kuznyechik-mgm-l", "kuznyechik-mgm-s", "magma-mgm-l", "magma-mgm-s",
+]
 
 class AuthenticationError(ValueError):
     """A tag (MGM, GCM, CCM, a MAC) or key-wrap check failed; nothing was returned."""
@@ -423,6 +427,36 @@ def kupyna_mac(
     backend: Optional[str] = None,
 ) -> bytes:
     """Kupyna's MAC of one message."""
+
+def kdf_256(key: Buffer, label: Buffer, seed: Buffer) -> bytes:
+    """KDF_GOSTR3411_2012_256 (RFC 7836 §4.5): the 32-byte key
+    HMAC_GOSTR3411_2012_256(key, 0x01 | label | 0x00 | seed | 0x01 | 0x00)
+    under the 32-byte `key`."""
+
+def kdf_tree_256(key: Buffer, label: Buffer, seed: Buffer, length: int, r: int = 1) -> bytes:
+    """KDF_TREE_GOSTR3411_2012_256 (RFC 7836 §4.4): `length` bytes (1 to
+    1 MiB; L = 8 * length bits) under the 32-byte `key`, with a block counter
+    of `r` bytes (1 to 4). R = 1 gives at most 255 blocks of 32 bytes
+    (8160 bytes); a larger `length` needs a larger `r`."""
+
+def tlstree(key: Buffer, suite: Union[SuiteName, str], seq: int) -> bytes:
+    """TLSTREE (RFC 9189 §8.1, RFC 9367 §4.1.2): the 32-byte key of record
+    `seq` (0 to 2**64 - 1) under the 32-byte root `key` with the masks of
+    `suite`. For a run of records TlsTree reuses the upper levels."""
+
+class TlsTree:
+    """TLSTREE over one 32-byte root key with each level's last key cached:
+    key(seq) derives only the levels whose masked sequence number changed
+    since the last call, and equals tlstree(key, suite, seq) for any order
+    of sequence numbers. The root and the cached keys are wiped when the
+    object is freed. One thread at a time, as Hash."""
+
+    def __init__(self, key: Buffer, suite: Union[SuiteName, str]) -> None: ...
+    def key(self, seq: int) -> bytes:
+        """TLSTREE(K_root, seq): the 32-byte key of record `seq` (0 to 2**64 - 1)."""
+    @property
+    def suite(self) -> str:
+        """The suite's name, e.g. "kuznyechik-mgm-l"."""
 
 def kexp15(cipher: Literal["kuznyechik", "magma"], key: Buffer, kek_enc: Buffer, kek_mac: Buffer, iv: Buffer) -> bytes:
     """KExp15 (R 1323565.1.017-2018): exports `key` (any non-empty length)

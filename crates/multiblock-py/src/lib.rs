@@ -1,14 +1,16 @@
 //! The Python module `multiblock`: one-shot calls, streaming objects,
 //! many-message calls and a keyed `Cipher`, over the library's dynamic API
 //! ([`multiblock::Cipher`], [`multiblock::modes`]), and the hashes in the
-//! shape of `hashlib` and `hmac` ([`multiblock::hash`]), whose errors become
-//! `ValueError` and `AuthenticationError`.
+//! shape of `hashlib` and `hmac` ([`multiblock::hash`]), the key derivations
+//! of RFC 7836 and TLSTREE ([`multiblock::kdf`]); the library's errors
+//! become `ValueError` and `AuthenticationError`.
 
 mod buffers;
 mod cipher;
 mod errors;
 mod hash_macs;
 mod hashes;
+mod kdf;
 mod locked;
 mod many;
 mod oneshot;
@@ -31,6 +33,10 @@ use pyo3::prelude::*;
 /// AEAD or kw). Hashes: new(name, data=b"") as hashlib.new, hash(name,
 /// data), hash_many(name, messages); hmac_new(key, msg=None,
 /// digestmod="streebog-256") as hmac.new; kupyna_mac_new(key, msg=None).
+/// Key derivation over Streebog-256: kdf_256(key, label, seed) (RFC 7836
+/// §4.5), kdf_tree_256(key, label, seed, length, r=1) (RFC 7836 §4.4),
+/// tlstree(key, suite, seq) and TlsTree(key, suite).key(seq) (RFC 9189
+/// §8.1, RFC 9367 §4.1.2).
 /// Key export and wrap: kexp15 / kimp15(cipher, key_or_blob, kek_enc,
 /// kek_mac, iv) (R 1323565.1.017-2018), dstu7624_wrap(kek, key, iv=None) /
 /// dstu7624_unwrap(kek, wrapped), gost28147_wrap(kek, key, iv=None,
@@ -63,6 +69,10 @@ fn multiblock(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hash_macs::kupyna_mac_new, m)?)?;
     m.add_function(wrap_pyfunction!(hash_macs::kupyna_mac, m)?)?;
     m.add_class::<hash_macs::PyKupynaMac>()?;
+    m.add_function(wrap_pyfunction!(kdf::kdf_256, m)?)?;
+    m.add_function(wrap_pyfunction!(kdf::kdf_tree_256, m)?)?;
+    m.add_function(wrap_pyfunction!(kdf::tlstree, m)?)?;
+    m.add_class::<kdf::PyTlsTree>()?;
     m.add_function(wrap_pyfunction!(wrap::kexp15, m)?)?;
     m.add_function(wrap_pyfunction!(wrap::kimp15, m)?)?;
     m.add_function(wrap_pyfunction!(wrap::dstu7624_wrap, m)?)?;
