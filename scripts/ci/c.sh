@@ -4,8 +4,8 @@
 # the hash test with the system cc against the header, once with the static
 # and once with the shared library, and run them (the vector test runs every
 # vector of crates/multiblock/vectors; the misuse test the header's promises
-# under misuse; the hash test Streebog, Kupyna and HMAC against RFC 6986 and
-# RFC 7836). Then
+# under misuse; the hash test Streebog, Kupyna, HMAC and Kupyna's MAC
+# against RFC 6986, RFC 7836 and DSTU 7564:2014). Then
 # both tests again built with -fsanitize=address,undefined against the
 # static library, and under valgrind.
 set -euo pipefail

@@ -2,8 +2,8 @@
  * multiblock.h - C interface of multiblock: fast, constant-time multi-block
  * Kalyna (DSTU 7624:2014), Kuznyechik and Magma (GOST R 34.12-2015),
  * GOST 28147-89 and uBlock, with the modes of their standards; the hashes
- * Streebog (GOST R 34.11-2012, RFC 6986) and Kupyna (DSTU 7564:2014), and
- * HMAC over them; the RFC 7836 KDFs and TLSTREE.
+ * Streebog (GOST R 34.11-2012, RFC 6986) and Kupyna (DSTU 7564:2014), HMAC
+ * over them and Kupyna's own MAC; the RFC 7836 KDFs and TLSTREE.
  *
  * Link with -lmultiblock (pkg-config: `pkg-config --cflags --libs multiblock`,
  * or `--static` for libmultiblock.a). Written by hand to match
@@ -66,7 +66,7 @@ extern "C" {
 #define MB_ERR_INVALID_STRING      2  /* a name is not valid UTF-8 */
 #define MB_ERR_UNKNOWN_CIPHER      3  /* no cipher of that name */
 #define MB_ERR_UNKNOWN_MODE        4  /* no mode of that name for this cipher */
-#define MB_ERR_KEY_LENGTH          5  /* key_len is not the cipher's key size */
+#define MB_ERR_KEY_LENGTH          5  /* key_len is not the cipher's (or Kupyna MAC's) key size */
 #define MB_ERR_UNKNOWN_SBOX        6  /* no S-box set of that name */
 #define MB_ERR_SBOX_NOT_APPLICABLE 7  /* an S-box was given for a cipher with a fixed one */
 #define MB_ERR_UNKNOWN_BACKEND     8  /* the cipher has no backend of that name */
@@ -497,6 +497,58 @@ size_t mb_hmac_tag_size(const mb_hmac_ctx *hmac);
 
 /* Frees the handle, wiping its keyed state. NULL is ignored. */
 void mb_hmac_free(mb_hmac_ctx *hmac);
+
+/* ---- Kupyna's MAC (DSTU 7564:2014) --------------------------------------- */
+
+/* The keyed MAC that DSTU 7564:2014 defines next to the hash (its MAC mode;
+ * IACR ePrint 2015/885 §5): Kupyna-n of Pad(K) || Pad(M) || ~K, Pad as the
+ * hash pads, ~K the key's bits inverted. Not HMAC: tag_bits n is 256, 384
+ * or 512 and the key K is exactly n / 8 bytes (32, 48, 64); the tag is
+ * n / 8 bytes (MB_MAX_DIGEST_BYTES always suffices). tag_bits other than
+ * those is MB_ERR_PARAM; key_len other than tag_bits / 8 is
+ * MB_ERR_KEY_LENGTH (tag_bits is checked first). */
+
+/* The tag of `data` under `key`: *out_len = tag_bits / 8 on MB_OK,
+ * out/out_len as in the conventions (a size query included). Errors:
+ * MB_ERR_NULL_POINTER, MB_ERR_PARAM (tag_bits, a length larger than any
+ * object), MB_ERR_KEY_LENGTH, MB_ERR_BUFFER_TOO_SMALL. */
+int mb_kupyna_mac(size_t tag_bits, const uint8_t *key, size_t key_len,
+                  const uint8_t *data, size_t data_len, uint8_t *out, size_t *out_len);
+
+/* Opaque incremental Kupyna MAC under one key, one message at a time; holds
+ * the key and the keyed state, which mb_kupyna_mac_free wipes. One handle
+ * must not be used by two threads at once. (mb_kupyna_mac_ctx: mb_kupyna_mac
+ * names the one-shot function.) */
+typedef struct mb_kupyna_mac_ctx mb_kupyna_mac_ctx;
+
+/* A new MAC with `tag_bits` under `key` in *out (NULL on any error), on the
+ * Kupyna backend named `backend` (NULL: the default, as mb_hash_new); the
+ * caller's key buffer is not kept (the handle holds its own copy). Errors:
+ * as mb_kupyna_mac's, and MB_ERR_INVALID_STRING, MB_ERR_UNKNOWN_BACKEND,
+ * MB_ERR_BACKEND_UNAVAILABLE. Free with mb_kupyna_mac_free. */
+int mb_kupyna_mac_new(mb_kupyna_mac_ctx **out, size_t tag_bits, const uint8_t *key, size_t key_len,
+                      const char *backend);
+
+/* Feeds `len` bytes of the message (any split gives the same tag). Errors:
+ * MB_ERR_NULL_POINTER, MB_ERR_PARAM (len larger than any object). */
+int mb_kupyna_mac_update(mb_kupyna_mac_ctx *mac, const uint8_t *data, size_t len);
+
+/* Writes the tag to `out` (*out_len = its size) and starts over with an
+ * empty message under the same key. On MB_ERR_BUFFER_TOO_SMALL (a size
+ * query included) *out_len = the tag size, nothing is written, and the
+ * message goes on unchanged. */
+int mb_kupyna_mac_final(mb_kupyna_mac_ctx *mac, uint8_t *out, size_t *out_len);
+
+/* Compares the message's tag with `tag` in constant time and starts over
+ * with an empty message: MB_OK if equal, MB_ERR_AUTHENTICATION if not.
+ * tag_len other than the tag size is MB_ERR_PARAM (and the message goes on). */
+int mb_kupyna_mac_verify(mb_kupyna_mac_ctx *mac, const uint8_t *tag, size_t tag_len);
+
+/* The tag size in bytes (32, 48 or 64); 0 for a NULL handle. */
+size_t mb_kupyna_mac_tag_size(const mb_kupyna_mac_ctx *mac);
+
+/* Frees the handle, wiping its key and keyed state. NULL is ignored. */
+void mb_kupyna_mac_free(mb_kupyna_mac_ctx *mac);
 
 /* ---- key derivation: RFC 7836 KDFs and TLSTREE -------------------------- */
 

@@ -15,6 +15,7 @@ mod hash;
 mod hmac;
 mod info;
 mod kdf;
+mod kupyna_mac;
 mod many;
 mod oneshot;
 mod status;
@@ -27,6 +28,8 @@ mod aead_stream_tests;
 mod hash_tests;
 #[cfg(test)]
 mod kdf_tests;
+#[cfg(test)]
+mod kupyna_mac_tests;
 #[cfg(test)]
 mod many_tests;
 #[cfg(test)]
