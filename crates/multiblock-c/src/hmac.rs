@@ -9,7 +9,8 @@ use multiblock::{BackendChoice, Error};
 
 use crate::args::{self, Output};
 use crate::hash::hash_id;
-use crate::status::{guard, Failure};
+use crate::mac_handle::{self, MacState};
+use crate::status::guard;
 
 /// What `mb_hmac_ctx *` points at: the keyed state before any data, to start
 /// over from after each final, and the message's state. The library wipes
@@ -69,59 +70,47 @@ pub unsafe extern "C" fn mb_hmac_new(
     })
 }
 
-fn handle<'a>(hmac: *mut MbHmac) -> Result<&'a mut MbHmac, Failure> {
-    // SAFETY: a handle from mb_hmac_new not yet freed, or NULL (the contract).
-    unsafe { hmac.as_mut() }.ok_or_else(|| Failure::null("hmac"))
+impl MacState for MbHmac {
+    const NAME: &'static str = "hmac";
+    fn tag_bytes(&self) -> usize {
+        self.current.tag_bytes()
+    }
+    fn update(&mut self, data: &[u8]) {
+        self.current.update(data);
+    }
+    fn finalize_reset(&mut self) -> Vec<u8> {
+        std::mem::replace(&mut self.current, self.keyed.clone()).finalize()
+    }
+    fn verify_reset(&mut self, tag: &[u8]) -> Result<(), Error> {
+        std::mem::replace(&mut self.current, self.keyed.clone()).verify(tag)
+    }
+    fn wrong_tag_len(&self, tag_len: usize) -> String {
+        format!("tag_len {tag_len} is not the {}-byte HMAC tag over {}", self.current.tag_bytes(), self.current.id())
+    }
 }
 
 /// # Safety
 /// See `mb_hmac_update` in include/multiblock.h.
 #[no_mangle]
 pub unsafe extern "C" fn mb_hmac_update(hmac: *mut MbHmac, data: *const u8, len: usize) -> c_int {
-    guard(|| {
-        let h = handle(hmac)?;
-        // SAFETY: the header's contract on `data`.
-        let data = unsafe { args::bytes(data, len, "data") }?;
-        h.current.update(data);
-        Ok(())
-    })
+    // SAFETY: passed on.
+    unsafe { mac_handle::update(hmac, data, len) }
 }
 
 /// # Safety
 /// See `mb_hmac_final` in include/multiblock.h.
 #[no_mangle]
 pub unsafe extern "C" fn mb_hmac_final(hmac: *mut MbHmac, out: *mut u8, out_len: *mut usize) -> c_int {
-    guard(|| {
-        // SAFETY: the header's contract on `out`, `out_len`.
-        let output = unsafe { Output::new(out, out_len) }?;
-        let h = handle(hmac)?;
-        let size = h.current.tag_bytes();
-        if output.capacity() < size {
-            // The state is kept: the caller asks again with room for it.
-            // SAFETY: passed on.
-            return Err(unsafe { output.too_small(size) });
-        }
-        let done = std::mem::replace(&mut h.current, h.keyed.clone());
-        // SAFETY: checked in Output::new; the tag is our own memory.
-        unsafe { output.write(&done.finalize()) }
-    })
+    // SAFETY: passed on.
+    unsafe { mac_handle::finalize(hmac, out, out_len) }
 }
 
 /// # Safety
 /// See `mb_hmac_verify` in include/multiblock.h.
 #[no_mangle]
 pub unsafe extern "C" fn mb_hmac_verify(hmac: *mut MbHmac, tag: *const u8, tag_len: usize) -> c_int {
-    guard(|| {
-        let h = handle(hmac)?;
-        // SAFETY: the header's contract on `tag`.
-        let tag = unsafe { args::bytes(tag, tag_len, "tag") }?;
-        if tag.len() != h.current.tag_bytes() {
-            let msg = format!("tag_len {} is not the {}-byte HMAC tag over {}", tag.len(), h.current.tag_bytes(), h.current.id());
-            return Err(Error::Param(msg).into());
-        }
-        let done = std::mem::replace(&mut h.current, h.keyed.clone());
-        Ok(done.verify(tag)?)
-    })
+    // SAFETY: passed on.
+    unsafe { mac_handle::verify(hmac, tag, tag_len) }
 }
 
 /// The tag size in bytes, or 0 for a NULL handle.
@@ -130,8 +119,8 @@ pub unsafe extern "C" fn mb_hmac_verify(hmac: *mut MbHmac, tag: *const u8, tag_l
 /// `hmac` is NULL or a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn mb_hmac_tag_size(hmac: *const MbHmac) -> usize {
-    // SAFETY: NULL or live, by the contract.
-    unsafe { hmac.as_ref() }.map_or(0, |h| h.current.tag_bytes())
+    // SAFETY: passed on.
+    unsafe { mac_handle::tag_size(hmac) }
 }
 
 /// Frees a handle (its keyed states are wiped); NULL is ignored.

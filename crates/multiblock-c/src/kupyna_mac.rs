@@ -1,7 +1,8 @@
 //! Kupyna's own keyed MAC of DSTU 7564:2014 (`mb_kupyna_mac`,
 //! `mb_kupyna_mac_*`): Kupyna-n of Pad(K) ‖ Pad(M) ‖ ¬K with a tag of 256,
 //! 384 or 512 bits and a key as long as the tag, on the library's
-//! `hash::KupynaMac`. The shape is the HMAC functions' (src/hmac.rs).
+//! `hash::KupynaMac`; update, final, verify and the tag size are the HMAC
+//! handle's (src/mac_handle.rs).
 
 use std::ffi::{c_char, c_int};
 
@@ -9,7 +10,8 @@ use multiblock::hash::KupynaMac;
 use multiblock::{BackendChoice, Error};
 
 use crate::args::{self, Output};
-use crate::status::{guard, Failure};
+use crate::mac_handle::{self, MacState};
+use crate::status::guard;
 
 /// What `mb_kupyna_mac_ctx *` points at: the MAC of the message so far. The
 /// library's MAC keeps the keyed state to start over from after each tag,
@@ -65,60 +67,48 @@ pub unsafe extern "C" fn mb_kupyna_mac_new(
     })
 }
 
-fn handle<'a>(mac: *mut MbKupynaMac) -> Result<&'a mut MbKupynaMac, Failure> {
-    // SAFETY: a handle from mb_kupyna_mac_new not yet freed, or NULL (the contract).
-    unsafe { mac.as_mut() }.ok_or_else(|| Failure::null("mac"))
+impl MacState for MbKupynaMac {
+    const NAME: &'static str = "mac";
+    fn tag_bytes(&self) -> usize {
+        self.mac.tag_bytes()
+    }
+    fn update(&mut self, data: &[u8]) {
+        self.mac.update(data);
+    }
+    fn finalize_reset(&mut self) -> Vec<u8> {
+        self.mac.finalize_reset()
+    }
+    fn verify_reset(&mut self, tag: &[u8]) -> Result<(), Error> {
+        self.mac.verify_reset(tag)
+    }
+    fn wrong_tag_len(&self, tag_len: usize) -> String {
+        let size = self.mac.tag_bytes();
+        format!("tag_len {tag_len} is not the {size}-byte tag of Kupyna's MAC ({} bits)", size * 8)
+    }
 }
 
 /// # Safety
 /// See `mb_kupyna_mac_update` in include/multiblock.h.
 #[no_mangle]
 pub unsafe extern "C" fn mb_kupyna_mac_update(mac: *mut MbKupynaMac, data: *const u8, len: usize) -> c_int {
-    guard(|| {
-        let h = handle(mac)?;
-        // SAFETY: the header's contract on `data`.
-        let data = unsafe { args::bytes(data, len, "data") }?;
-        h.mac.update(data);
-        Ok(())
-    })
+    // SAFETY: passed on.
+    unsafe { mac_handle::update(mac, data, len) }
 }
 
 /// # Safety
 /// See `mb_kupyna_mac_final` in include/multiblock.h.
 #[no_mangle]
 pub unsafe extern "C" fn mb_kupyna_mac_final(mac: *mut MbKupynaMac, out: *mut u8, out_len: *mut usize) -> c_int {
-    guard(|| {
-        // SAFETY: the header's contract on `out`, `out_len`.
-        let output = unsafe { Output::new(out, out_len) }?;
-        let h = handle(mac)?;
-        let size = h.mac.tag_bytes();
-        if output.capacity() < size {
-            // The state is kept: the caller asks again with room for it.
-            // SAFETY: passed on.
-            return Err(unsafe { output.too_small(size) });
-        }
-        // SAFETY: checked in Output::new; the tag is our own memory.
-        unsafe { output.write(&h.mac.finalize_reset()) }
-    })
+    // SAFETY: passed on.
+    unsafe { mac_handle::finalize(mac, out, out_len) }
 }
 
 /// # Safety
 /// See `mb_kupyna_mac_verify` in include/multiblock.h.
 #[no_mangle]
 pub unsafe extern "C" fn mb_kupyna_mac_verify(mac: *mut MbKupynaMac, tag: *const u8, tag_len: usize) -> c_int {
-    guard(|| {
-        let h = handle(mac)?;
-        // SAFETY: the header's contract on `tag`.
-        let tag = unsafe { args::bytes(tag, tag_len, "tag") }?;
-        let size = h.mac.tag_bytes();
-        if tag.len() != size {
-            // Checked before the tag is made, so the message goes on.
-            let msg = format!("tag_len {} is not the {size}-byte tag of Kupyna's MAC ({} bits)", tag.len(), size * 8);
-            return Err(Error::Param(msg).into());
-        }
-        // Constant-time comparison; the MAC starts over either way.
-        Ok(h.mac.verify_reset(tag)?)
-    })
+    // SAFETY: passed on.
+    unsafe { mac_handle::verify(mac, tag, tag_len) }
 }
 
 /// The tag size in bytes, or 0 for a NULL handle.
@@ -127,8 +117,8 @@ pub unsafe extern "C" fn mb_kupyna_mac_verify(mac: *mut MbKupynaMac, tag: *const
 /// `mac` is NULL or a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn mb_kupyna_mac_tag_size(mac: *const MbKupynaMac) -> usize {
-    // SAFETY: NULL or live, by the contract.
-    unsafe { mac.as_ref() }.map_or(0, |h| h.mac.tag_bytes())
+    // SAFETY: passed on.
+    unsafe { mac_handle::tag_size(mac) }
 }
 
 /// Frees a handle (its keyed state and key are wiped); NULL is ignored.

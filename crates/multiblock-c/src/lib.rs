@@ -16,6 +16,7 @@ mod hmac;
 mod info;
 mod kdf;
 mod kupyna_mac;
+mod mac_handle;
 mod many;
 mod oneshot;
 mod status;
