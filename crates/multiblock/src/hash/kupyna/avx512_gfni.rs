@@ -228,31 +228,23 @@ const fn shift_index(cols: usize) -> [u8; 128] {
 /// [512-bit state, 1024-bit state].
 static SHIFT: [[u8; 128]; 2] = [shift_index(COLS_512), shift_index(COLS_1024)];
 
-/// ShiftBytes followed by R_d (row i ← row i + d in every column) for
-/// d = 0..7, as byte indices: `[8r + d]` for output register r of the
-/// state (64 indices each; over both registers of the 1024-bit state).
-const fn shift_rows(cols: usize) -> [Pattern; 16] {
-    let sh = shift_index(cols);
-    let mut t = [[0u8; 64]; 16];
-    let mut r = 0;
-    while r < cols / 8 {
-        let mut d = 0;
-        while d < 8 {
-            let mut q = 0;
-            while q < 64 {
-                let p = 64 * r + q;
-                t[8 * r + d][q] = sh[8 * (p / 8) + (p % 8 + d) % 8];
-                q += 1;
-            }
-            d += 1;
+/// ShiftBytes of the 512-bit state followed by R_d (row i ← row i + d in
+/// every column), as byte indices, for d = 0..7 (the inputs of
+/// [`shift_mix`]).
+static SHIFT_ROWS: [Pattern; 8] = {
+    let sh = shift_index(COLS_512);
+    let mut t = [[0u8; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut p = 0;
+        while p < 64 {
+            t[d][p] = sh[8 * (p / 8) + (p % 8 + d) % 8];
+            p += 1;
         }
-        r += 1;
+        d += 1;
     }
     t
-}
-
-/// [512-bit state, 1024-bit state].
-static SHIFT_ROWS: [[Pattern; 16]; 2] = [shift_rows(COLS_512), shift_rows(COLS_1024)];
+};
 
 /// T⊕'s and T+'s 512-bit states regrouped by S-box class: register g
 /// holds classes 2g and 2g + 1; its byte q is state q / 32 (0: T⊕, 1: T+),
@@ -334,8 +326,8 @@ struct Consts<M: Simd> {
     t: Sboxes<M>,
     class: M::V,
     shift: [M::V; 2],
-    /// [`SHIFT_ROWS`] of the state's size.
-    shift_rows: [M::V; 16],
+    /// [`SHIFT_ROWS`] (used by the 512-bit state only).
+    shift_rows: [M::V; 8],
     /// [`GROUP`], [`UNGROUP`], [`GROUP_CLASS`].
     group: [M::V; 2],
     ungroup: [M::V; 2],
@@ -347,9 +339,9 @@ struct Consts<M: Simd> {
 #[inline(always)]
 fn consts<M: Simd>(m: M, r: usize) -> Consts<M> {
     let s = &SHIFT[r - 1];
-    let mut shift_rows = [m.zero(); 16];
-    for k in 0..16 {
-        shift_rows[k] = m.load(&SHIFT_ROWS[r - 1][k]);
+    let mut shift_rows = [m.zero(); 8];
+    for d in 0..8 {
+        shift_rows[d] = m.load(&SHIFT_ROWS[d]);
     }
     Consts {
         t: sboxes(m, &SBOX),
@@ -396,7 +388,7 @@ fn mix<M: Gfni + Avx512>(m: M, z: M::V, rc: M::V) -> M::V {
 /// ([`SHIFT_ROWS`]): the chain from z is one permutation, one product and
 /// two levels of sums.
 #[inline(always)]
-fn shift_mix<M: Gfni + Vbmi + Avx512>(m: M, idx: &[M::V; 16], z: M::V, rc: M::V) -> M::V {
+fn shift_mix<M: Gfni + Vbmi + Avx512>(m: M, idx: &[M::V; 8], z: M::V, rc: M::V) -> M::V {
     let mut r = [z; 8];
     for d in 0..8 {
         r[d] = m.permb(z, idx[d]);
