@@ -11,15 +11,16 @@
 
 use multiblock::kdf::{self, Suite, TlsTree};
 use multiblock::Error;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyInt};
+use pyo3::types::PyBytes;
 use std::sync::Mutex;
 use zeroize::Zeroizing;
 
 use crate::buffers::{bytes_of, run_maybe_detached};
 use crate::errors::to_py;
 use crate::locked::busy;
+use crate::params::int_of;
 
 /// The key of every derivation here: 256 bits (RFC 7836 §4.4 and §4.5,
 /// RFC 9189 §8.1).
@@ -56,19 +57,6 @@ fn suite_of(name: &str) -> PyResult<Suite> {
         name.escape_debug(),
         known.join(", ")
     )))
-}
-
-/// An int argument (not a bool, which is an int to Python), as `T`; a value
-/// out of `T`'s range is `out_of_range`, a ValueError.
-fn int_of<T>(name: &str, v: &Bound<'_, PyAny>, out_of_range: impl FnOnce() -> PyErr) -> PyResult<T>
-where
-    T: for<'a, 'py> FromPyObject<'a, 'py>,
-{
-    if v.is_instance_of::<PyBool>() || !v.is_instance_of::<PyInt>() {
-        let got = v.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
-        return Err(PyTypeError::new_err(format!("{name} must be an int, not {got}")));
-    }
-    v.extract::<T>().map_err(|_| out_of_range())
 }
 
 /// A TLS record's sequence number: an int from 0 to 2**64 - 1 (RFC 5246

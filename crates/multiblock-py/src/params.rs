@@ -57,21 +57,26 @@ pub fn from_kwargs(iv: Option<Vec<u8>>, aad: Option<Vec<u8>>, kwargs: Option<&Bo
     Ok(p)
 }
 
-/// A non-negative integer parameter.
-fn size(name: &str, v: &Bound<'_, PyAny>) -> PyResult<usize> {
+/// An int argument (not a bool, which is an int to Python), as `T`; a value
+/// out of `T`'s range is `out_of_range`, a ValueError.
+pub(crate) fn int_of<T>(name: &str, v: &Bound<'_, PyAny>, out_of_range: impl FnOnce() -> PyErr) -> PyResult<T>
+where
+    T: for<'a, 'py> FromPyObject<'a, 'py>,
+{
     if v.is_instance_of::<pyo3::types::PyBool>() || !v.is_instance_of::<pyo3::types::PyInt>() {
         return Err(type_error(name, "an int", v));
     }
-    v.extract::<usize>()
-        .map_err(|_| PyValueError::new_err(format!("{name} must be a non-negative integer, got {v}")))
+    v.extract::<T>().map_err(|_| out_of_range())
+}
+
+/// A non-negative integer parameter.
+fn size(name: &str, v: &Bound<'_, PyAny>) -> PyResult<usize> {
+    int_of(name, v, || PyValueError::new_err(format!("{name} must be a non-negative integer, got {v}")))
 }
 
 /// An XTS data-unit number: an int from 0 to 2^128 - 1.
 fn unit_number(v: &Bound<'_, PyAny>) -> PyResult<u128> {
-    if v.is_instance_of::<pyo3::types::PyBool>() || !v.is_instance_of::<pyo3::types::PyInt>() {
-        return Err(type_error("unit", "an int", v));
-    }
-    v.extract::<u128>().map_err(|_| PyValueError::new_err(format!("unit must be an integer from 0 to 2**128 - 1, got {v}")))
+    int_of("unit", v, || PyValueError::new_err(format!("unit must be an integer from 0 to 2**128 - 1, got {v}")))
 }
 
 fn type_error(name: &str, expected: &str, v: &Bound<'_, PyAny>) -> PyErr {
