@@ -176,6 +176,29 @@ fn wrong_tag_and_truncated_ciphertext_write_nothing() {
 }
 
 #[test]
+fn input_shorter_than_ciphertext_and_tag_names_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap();
+    // CCM's ciphertext has at least one byte; GCM's and MGM's may be empty.
+    for (cipher, mode, key, cuts) in [
+        ("kalyna-128-128", "ccm", K16, &[1usize, 15, 16][..]),
+        ("kalyna-128-128", "gcm", K16, &[1, 15][..]),
+        ("kuznyechik", "mgm", K32, &[1, 15][..]),
+    ] {
+        for &cut in cuts {
+            let short = write(dir.path(), "short", &vec![7u8; cut]);
+            let a = ["decrypt", "--cipher", cipher, "--mode", mode, "--key", key, "--iv", "00112233445566778899aabbccddeeff"];
+            let o = run(&[&a[..], &["--in", &short, "--out", out]].concat());
+            fails(&o, 2, "ciphertext‖tag", &format!("{mode} {cut} bytes"));
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(err.contains(&format!("got {cut} bytes")), "{mode} {cut}: {err}");
+            only(dir.path(), &["short"], mode);
+        }
+    }
+}
+
+#[test]
 fn every_wrong_length_exits_2_with_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let input = write(dir.path(), "in", &[9u8; 64]);

@@ -153,6 +153,15 @@ fn aead_stream(req: &Request<'_>, size: Option<u64>, encrypt: bool) -> Result<Ae
         (false, None) => AeadStream::decryptor(req),
         (false, Some(len)) => {
             let tag = AeadStream::encryptor_sized(req, 1).map_err(failure)?.tag_bytes() as u64;
+            // The same words as the one-shot call: a sealed CCM message is
+            // at least one byte of ciphertext and the tag.
+            if req.mode == Mode::Ccm && len <= tag {
+                return Err(Failure::Input(format!(
+                    "{} ccm decryption needs ciphertext‖tag: a non-empty ciphertext and the {tag}-byte tag, got {len} bytes",
+                    req.cipher
+                )));
+            }
+            // Shorter than a tag (GCM, MGM): the stream's end says so.
             AeadStream::decryptor_sized(req, len.saturating_sub(tag))
         }
     };
