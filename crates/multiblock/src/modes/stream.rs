@@ -53,7 +53,13 @@ fn engine(req: &Request<'_>, encrypt: bool, bytewise: bool) -> Result<Box<dyn St
     match req.mode.kind() {
         Kind::Cipher => {}
         Kind::Mac => return Err(Error::Param(format!("{} is not a mode to {verb} with (use `mac`)", req.mode))),
-        Kind::Aead | Kind::KeyWrap => {
+        Kind::Aead => {
+            return Err(Error::Param(format!(
+                "{} {} does not stream as a plain cipher (its tag covers the whole message): use the AEAD stream, which releases the plaintext only once the tag checks, or the one-shot {verb}",
+                req.cipher, req.mode
+            )))
+        }
+        Kind::KeyWrap => {
             return Err(Error::Param(format!(
                 "{} {} does not stream (the tag covers the whole message): use the one-shot {verb}",
                 req.cipher, req.mode

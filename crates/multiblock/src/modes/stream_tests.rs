@@ -212,6 +212,8 @@ fn aead_and_key_wrap_say_they_do_not_stream() {
         assert!(!streams(mode));
         let e = CipherStream::encryptor(&r).err().expect("no stream").to_string();
         assert!(e.contains("does not stream"), "{e}");
+        // AEAD points to the AEAD stream; key wrap has none.
+        assert_eq!(e.contains("AEAD stream"), mode != Mode::Kw, "{e}");
     }
 }
 
