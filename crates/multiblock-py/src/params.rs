@@ -69,9 +69,14 @@ where
     v.extract::<T>().map_err(|_| out_of_range())
 }
 
-/// A non-negative integer parameter.
+/// A non-negative integer parameter that fits a `usize` (the mode checks
+/// its own range after).
 fn size(name: &str, v: &Bound<'_, PyAny>) -> PyResult<usize> {
-    int_of(name, v, || PyValueError::new_err(format!("{name} must be a non-negative integer, got {v}")))
+    int_of(name, v, || {
+        let negative = v.lt(0).unwrap_or(false);
+        let rule = if negative { "a non-negative integer".to_string() } else { format!("at most {}", usize::MAX) };
+        PyValueError::new_err(format!("{name} must be {rule}, got {v}"))
+    })
 }
 
 /// An XTS data-unit number: an int from 0 to 2^128 - 1.

@@ -63,6 +63,14 @@ def test_bad_iv_length_names_the_iv_and_its_length():
     assert "needs iv" in error_text(e)
 
 
+def test_size_parameters_out_of_range_say_which_bound():
+    for value, words in ((-1, "non-negative"), (2**70, "at most")):
+        with pytest.raises(ValueError) as e:
+            multiblock.encrypt("kuznyechik", "ctr", KEY, b"x", iv=IV8, s=value)
+        text = error_text(e)
+        assert text.startswith("s must be") and words in text and str(value) in text, text
+
+
 def test_wrong_tag_raises_authentication_error_a_value_error():
     assert issubclass(multiblock.AuthenticationError, ValueError)
     for cipher, mode, n in (("kuznyechik", "mgm", 16), ("magma", "mgm", 8),
