@@ -56,8 +56,11 @@ pub struct KeyArgs {
     #[arg(long, value_name = "N")]
     pub key_fd: Option<i32>,
     /// Key as hex (visible in `ps` and shell history: prefer --key-file, --key-env or --key-fd).
-    /// One of the four key options is required; the key is 16 bytes for kalyna-128-128 and
-    /// ublock-128-128, 64 for kalyna-256-512 and kalyna-512-512, 32 for the others.
+    /// One of the four key options is required. A cipher's key is 16 bytes for kalyna-128-128
+    /// and ublock-128-128, 64 for kalyna-256-512 and kalyna-512-512 and 32 for the others. HMAC
+    /// takes a key of any length but 0, Kupyna's MAC one of the digest's length (32, 48 or 64
+    /// bytes), `kdf` 32 bytes; the key-encryption key of `wrap` and `unwrap` is 64 bytes for the
+    /// kexp15 formats (K_mac then K_enc) and 32 for the others.
     #[arg(long, value_name = "HEX", conflicts_with_all = ["key_file", "key_env", "key_fd"])]
     pub key: Option<String>,
 }
