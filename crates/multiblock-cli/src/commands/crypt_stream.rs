@@ -151,19 +151,7 @@ fn aead_stream(req: &Request<'_>, size: Option<u64>, encrypt: bool) -> Result<Ae
         (true, Some(len)) => AeadStream::encryptor_sized(req, len),
         (true, None) => AeadStream::encryptor(req),
         (false, None) => AeadStream::decryptor(req),
-        (false, Some(len)) => {
-            let tag = AeadStream::encryptor_sized(req, 1).map_err(failure)?.tag_bytes() as u64;
-            // The same words as the one-shot call: a sealed CCM message is
-            // at least one byte of ciphertext and the tag.
-            if req.mode == Mode::Ccm && len <= tag {
-                return Err(Failure::Input(format!(
-                    "{} ccm decryption needs ciphertext‖tag: a non-empty ciphertext and the {tag}-byte tag, got {len} bytes",
-                    req.cipher
-                )));
-            }
-            // Shorter than a tag (GCM, MGM): the stream's end says so.
-            AeadStream::decryptor_sized(req, len.saturating_sub(tag))
-        }
+        (false, Some(len)) => AeadStream::decryptor_sealed(req, len),
     };
     s.map_err(failure)
 }

@@ -40,7 +40,7 @@
 //! # Ok::<(), multiblock::Error>(())
 //! ```
 
-use super::dstu::{CcmStream, GcmStream};
+use super::dstu::{CcmLength, CcmStream, GcmStream};
 use super::gost::mgm::MgmStream;
 use super::threads::Pool;
 use super::{Kind, Mode, Request};
@@ -106,12 +106,12 @@ pub struct AeadStream {
 impl AeadStream {
     /// Encrypts with `req` (MGM, GCM; CCM needs [`encryptor_sized`](AeadStream::encryptor_sized)).
     pub fn encryptor(req: &Request<'_>) -> Result<AeadStream> {
-        AeadStream::new(req, true, None)
+        AeadStream::new(req, true, CcmLength::Unknown)
     }
 
     /// Encrypts a plaintext of exactly `len` bytes (every AEAD mode).
     pub fn encryptor_sized(req: &Request<'_>, len: u64) -> Result<AeadStream> {
-        AeadStream::new(req, true, Some(len))
+        AeadStream::new(req, true, CcmLength::Text(len))
     }
 
     /// Decrypts ciphertext‖tag (MGM, GCM; CCM needs [`decryptor_sized`](AeadStream::decryptor_sized)).
@@ -156,15 +156,25 @@ impl AeadStream {
     /// # Ok::<(), multiblock::Error>(())
     /// ```
     pub fn decryptor(req: &Request<'_>) -> Result<AeadStream> {
-        AeadStream::new(req, false, None)
+        AeadStream::new(req, false, CcmLength::Unknown)
     }
 
     /// Decrypts a ciphertext of exactly `len` bytes, not counting the tag.
     pub fn decryptor_sized(req: &Request<'_>, len: u64) -> Result<AeadStream> {
-        AeadStream::new(req, false, Some(len))
+        AeadStream::new(req, false, CcmLength::Text(len))
     }
 
-    fn new(req: &Request<'_>, encrypt: bool, len: Option<u64>) -> Result<AeadStream> {
+    /// Decrypts ciphertext‖tag of `sealed_len` bytes in all (every AEAD
+    /// mode): for a caller that knows the sealed input's size, such as a
+    /// file's, rather than the text's. CCM takes the text's length from it
+    /// and refuses, as the one-shot decryption does, an input without a byte
+    /// of ciphertext before the tag.
+    pub fn decryptor_sealed(req: &Request<'_>, sealed_len: u64) -> Result<AeadStream> {
+        AeadStream::new(req, false, CcmLength::Sealed(sealed_len))
+    }
+
+    /// `len`: what the caller said of the length; only CCM needs it.
+    fn new(req: &Request<'_>, encrypt: bool, len: CcmLength) -> Result<AeadStream> {
         Mode::parse(req.cipher, req.mode.name())?;
         let core = match (req.mode, req.cipher.family()) {
             (Mode::Mgm, _) => Core::Mgm(Box::new(MgmStream::new(req, encrypt)?)),

@@ -142,3 +142,35 @@ fn refusals_are_clear() {
     let s = AeadStream::decryptor(&req).unwrap();
     assert!(s.finalize(&mut out).unwrap_err().to_string().contains("at least the"));
 }
+
+#[test]
+fn sealed_length_opens_as_the_text_length_does() {
+    let mut rng = Rng(0x5eed_5ea1);
+    for (id, mode) in cases() {
+        let key = rng.bytes(id.key_bytes());
+        let n = id.block_bytes();
+        for len in [1, n, 3 * n + 5] {
+            let req = request(id, mode, &key, &mut rng, 3);
+            let data = rng.bytes(len);
+            let sealed = seal(&req, &data, &mut rng, 1);
+            let mut s = AeadStream::decryptor_sealed(&req, sealed.len() as u64).unwrap();
+            let mut out = Vec::new();
+            for piece in split(&mut rng, &sealed) {
+                s.update(piece, &mut out).unwrap();
+            }
+            assert!(s.finalize(&mut out).unwrap().is_empty(), "{id} {mode}");
+            assert_eq!(out, data, "{id} {mode} {len}");
+            // CCM refuses at the start what has no ciphertext before the
+            // tag, in the one-shot decryption's words.
+            let tag = sealed.len() - data.len();
+            if mode == Mode::Ccm {
+                for short in [0, 1, tag] {
+                    let streamed = AeadStream::decryptor_sealed(&req, short as u64).err().expect("refused").to_string();
+                    let one_shot = modes::decrypt(&req, &sealed[..short]).unwrap_err().to_string();
+                    assert_eq!(streamed, one_shot, "{id} {short}");
+                    assert!(streamed.contains("ciphertext‖tag") && streamed.contains(&format!("got {short} bytes")), "{streamed}");
+                }
+            }
+        }
+    }
+}

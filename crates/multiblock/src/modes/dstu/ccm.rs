@@ -90,6 +90,23 @@ impl KalynaCcm {
         Ok(())
     }
 
+    /// The text's length in ciphertext‖tag of `sealed` bytes, which must
+    /// hold at least one byte of text and the tag.
+    fn text_len(&self, sealed: u64) -> Result<usize> {
+        match sealed.checked_sub(self.tag as u64) {
+            Some(len) if len > 0 => self.in_memory(len),
+            _ => Err(Error::Param(format!(
+                "{} decryption needs ciphertext‖tag: a non-empty ciphertext and the {}-byte tag, got {sealed} bytes",
+                self.who, self.tag
+            ))),
+        }
+    }
+
+    /// A declared length as `usize`, or an error where it cannot be one.
+    fn in_memory(&self, len: u64) -> Result<usize> {
+        usize::try_from(len).map_err(|_| Error::Param(format!("{}: {len} bytes is too long", self.who)))
+    }
+
     fn check_len(&self, len: usize) -> Result<()> {
         if len == 0 {
             return Err(Error::Param(format!("{} needs a message of at least one byte (DSTU 7624 §13.1)", self.who)));
@@ -139,15 +156,7 @@ impl KalynaCcm {
     /// Decrypts ciphertext ‖ tag and checks the tag in constant time; on a
     /// wrong tag nothing is released ([`Error::Authentication`]).
     pub fn open(&self, sealed: &[u8]) -> Result<Vec<u8>> {
-        if sealed.len() <= self.tag {
-            return Err(Error::Param(format!(
-                "{} decryption needs ciphertext‖tag: a non-empty ciphertext and the {}-byte tag, got {} bytes",
-                self.who,
-                self.tag,
-                sealed.len()
-            )));
-        }
-        let len = sealed.len() - self.tag;
+        let len = self.text_len(sealed.len() as u64)?;
         self.check_len(len)?;
         let mut buf = crate::modes::alloc::copy_with_room(sealed, 0)?;
         Keystream::new(&self.cipher, &self.iv, Step::Whole).apply(&self.cipher, &mut buf);
@@ -212,6 +221,17 @@ impl Drop for CbcMac {
     }
 }
 
+/// What a CCM stream's caller says of the length before the first byte:
+/// nothing, the text's (ciphertext or plaintext alone), or for decryption
+/// that of ciphertext‖tag, which is what a caller knows who has the
+/// sealed message's size.
+#[derive(Clone, Copy)]
+pub(crate) enum Length {
+    Unknown,
+    Text(u64),
+    Sealed(u64),
+}
+
 /// CCM over a text of a length given first, in pieces of any size.
 pub(crate) struct CcmStream {
     ccm: KalynaCcm,
@@ -223,17 +243,18 @@ pub(crate) struct CcmStream {
 }
 
 impl CcmStream {
-    /// `text_len`: the plaintext's length (without the tag).
-    pub(crate) fn new(req: &Request<'_>, encrypt: bool, text_len: Option<u64>) -> Result<CcmStream> {
+    pub(crate) fn new(req: &Request<'_>, encrypt: bool, length: Length) -> Result<CcmStream> {
         let ccm = KalynaCcm::new(req)?;
-        let Some(len) = text_len else {
-            return Err(Error::Param(format!(
-                "{} needs the message length before the first byte (DSTU 7624 §13: |P| is in the first MAC block): give the length, or a file rather than a pipe",
-                ccm.who
-            )));
+        let declared = match length {
+            Length::Unknown => {
+                return Err(Error::Param(format!(
+                    "{} needs the message length before the first byte (DSTU 7624 §13: |P| is in the first MAC block): give the length, or a file rather than a pipe",
+                    ccm.who
+                )))
+            }
+            Length::Text(len) => ccm.in_memory(len)?,
+            Length::Sealed(len) => ccm.text_len(len)?,
         };
-        let declared = usize::try_from(len)
-            .map_err(|_| Error::Param(format!("{}: {len} bytes is too long", ccm.who)))?;
         ccm.check_len(declared)?;
         let mac = Some(ccm.mac_start(declared));
         let keystream = Keystream::new(&ccm.cipher, &ccm.iv, Step::Whole);

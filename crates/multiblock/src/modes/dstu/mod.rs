@@ -44,7 +44,7 @@ pub use self::{
     cbc::Cbc, ccm::KalynaCcm, cfb::KalynaCfb, cmac::KalynaCmac, ctr::KalynaCtr, gcm::KalynaGcm, gcm::KalynaGmac,
     kw::KalynaKw, ofb::KalynaOfb, xts::KalynaXts,
 };
-pub(crate) use self::{ccm::CcmStream, gcm::GcmStream, xts::encrypt_each as xts_encrypt_each};
+pub(crate) use self::{ccm::CcmStream, ccm::Length as CcmLength, gcm::GcmStream, xts::encrypt_each as xts_encrypt_each};
 
 use super::{Mode, Request};
 use crate::error::{Error, Result};
