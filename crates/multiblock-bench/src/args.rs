@@ -12,8 +12,9 @@ pub struct BenchArgs {
     /// Only these ciphers (repeatable); default all.
     #[arg(long, num_args = 1..)]
     pub cipher: Vec<String>,
-    /// Only these backends (repeatable; `auto`: the library's own choice); default each cipher's
-    /// default backend, its table code and the peers (with --full: every backend this CPU runs).
+    /// Only these backends (repeatable; `auto`: the library's own choice; `peers`: the other
+    /// libraries and OpenSSL beside them); default each cipher's default backend, its table code
+    /// and the peers (with --full: every backend this CPU runs).
     #[arg(long, num_args = 1..)]
     pub backend: Vec<String>,
     /// Message size in bytes for the long-message runs.

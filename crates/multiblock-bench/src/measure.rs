@@ -41,6 +41,9 @@ pub fn measure(reps: usize, f: impl FnMut()) -> (u64, f64) {
 
 /// The backend of the rows that force none: what a user gets.
 pub const AUTO: &str = "auto";
+/// The `--backend` name that adds the peers (other libraries, OpenSSL)
+/// to a run that names backends.
+pub const PEERS: &str = "peers";
 
 /// How `backend` (a backend's name or [`AUTO`]) is asked for.
 pub fn choice(backend: &str) -> BackendChoice<'_> {

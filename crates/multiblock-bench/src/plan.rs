@@ -3,7 +3,7 @@
 //! progress bar on stderr (drawn only when stderr is a terminal).
 
 use crate::header::Machine;
-use crate::measure::{ecb_entries, tsc_hz, AUTO};
+use crate::measure::{ecb_entries, tsc_hz, AUTO, PEERS};
 use crate::row::{Entry, Kind};
 use crate::{hashes, many, openssl, short, sizes, sweep};
 use crate::args::BenchArgs;
@@ -154,7 +154,7 @@ fn default_jobs(args: &BenchArgs, ciphers: &[CipherId]) -> Result<Vec<Job>, Fail
             jobs.push(Job::Ecb(id, b));
         }
         #[cfg(feature = "peers")]
-        if filter.is_empty() {
+        if peers_wanted(filter) {
             jobs.push(Job::Peer(id));
         }
         for b in short {
@@ -175,12 +175,18 @@ fn default_jobs(args: &BenchArgs, ciphers: &[CipherId]) -> Result<Vec<Job>, Fail
     Ok(jobs)
 }
 
-/// The runs every report has when no backend is forced: AES-128-CTR on the
+/// Whether a run measures the peers: always unless `--backend` names
+/// backends, and then if it names [`PEERS`] too.
+fn peers_wanted(filter: &[String]) -> bool {
+    filter.is_empty() || filter.iter().any(|b| b == PEERS)
+}
+
+/// The runs every report has when no backend is forced (or `peers` is named): AES-128-CTR on the
 /// AES instructions (with the peers built in) for scale, and OpenSSL's
 /// providers for the GOST R 34.12-2015 ciphers among `ciphers`.
 fn reference_points(filter: &[String], ciphers: &[CipherId]) -> Vec<Job> {
     let mut jobs = Vec::new();
-    if !filter.is_empty() || ciphers.is_empty() {
+    if !peers_wanted(filter) || ciphers.is_empty() {
         return jobs;
     }
     #[cfg(feature = "peers")]
@@ -211,7 +217,7 @@ fn full_jobs(args: &BenchArgs, ciphers: &[CipherId]) -> Result<Vec<Job>, Failure
             jobs.push(Job::Many(id));
         }
         #[cfg(feature = "peers")]
-        if filter.is_empty() {
+        if peers_wanted(filter) {
             jobs.push(Job::Peer(id));
         }
     }
@@ -256,7 +262,7 @@ fn hash_jobs(args: &BenchArgs, ids: &[HashId]) -> Vec<Job> {
             }
         }
         #[cfg(feature = "peers")]
-        if filter.is_empty() {
+        if peers_wanted(filter) {
             jobs.push(Job::HashPeers(id));
         }
     }
@@ -264,7 +270,7 @@ fn hash_jobs(args: &BenchArgs, ids: &[HashId]) -> Vec<Job> {
         jobs.push(Job::Hmac);
     }
     let streebog: Vec<&'static str> = ids.iter().filter(|id| matches!(id, HashId::Streebog256 | HashId::Streebog512)).map(|&id| hashes::name(id)).collect();
-    if filter.is_empty() && !streebog.is_empty() {
+    if peers_wanted(filter) && !streebog.is_empty() {
         jobs.push(Job::HashOpenSsl(streebog));
     }
     jobs
@@ -289,6 +295,7 @@ impl Plan {
         }
         for b in &args.backend {
             let known = b == AUTO
+                || b == PEERS
                 || ciphers.iter().any(|id| backends(id.name()).map(|l| l.iter().any(|s| s.info.name == b)).unwrap_or(false))
                 || hash_ids.iter().any(|&id| multiblock::hash::backends(id).iter().any(|s| s.info.name == b));
             if !known {

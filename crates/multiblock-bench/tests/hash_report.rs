@@ -67,6 +67,13 @@ fn full_measures_every_backend_and_backend_forces_one() {
     let rows = json(&ok(&bench(&["--quick", "--json", "--reps", "1", "--hash", "kupyna-256", "--backend", forced])));
     assert!(!rows.is_empty());
     assert!(rows.iter().all(|v| v["backend"] == forced && v.get("peer").is_none()), "{rows:?}");
+
+    // `peers` beside it adds the other libraries, as a run without
+    // `--backend` has them.
+    let rows = json(&ok(&bench(&["--quick", "--json", "--reps", "1", "--hash", "kupyna-256", "--backend", forced, "peers"])));
+    assert!(rows.iter().any(|v| v["backend"] == forced && v.get("peer").is_none()), "{rows:?}");
+    assert!(rows.iter().any(|v| v["peer"].as_str().is_some_and(|p| p.contains("RustCrypto kupyna 0.1"))), "{rows:?}");
+    assert!(rows.iter().all(|v| v["backend"] != "auto"), "{rows:?}");
 }
 
 #[test]
