@@ -16,6 +16,15 @@ impl Failure {
     }
 }
 
+/// A count of bytes as a message says it: "1 byte", "16 bytes".
+pub fn byte_count(n: usize) -> String {
+    if n == 1 {
+        "1 byte".to_string()
+    } else {
+        format!("{n} bytes")
+    }
+}
+
 impl From<String> for Failure {
     fn from(s: String) -> Failure {
         Failure::Input(s)

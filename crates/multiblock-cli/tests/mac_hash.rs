@@ -138,7 +138,7 @@ fn wrong_arguments_are_one_line_and_status_2() {
         (vec!["--mode", "hmac", "--hash", "streebog-256", "--key", KEY, "--iv", "00", f], "takes no --iv"),
         (vec!["--mode", "hmac", "--hash", "streebog-256", "--key", KEY, "--tag-bits", "128", f], "takes no --tag-bits"),
         (vec!["--mode", "hmac", "--hash", "streebog-256", "--key", KEY, "--backend", "sse9", f], "has no backend 'sse9'"),
-        (vec!["--mode", "hmac", "--hash", "streebog-256", "--key", KEY, "--tag", "00", f], "--tag is 1 bytes"),
+        (vec!["--mode", "hmac", "--hash", "streebog-256", "--key", KEY, "--tag", "00", f], "--tag is 1 byte;"),
         (vec!["--mode", "hmac", "--hash", "streebog-256", "--key", KEY, "--tag", "zz", f], "--tag is not hex"),
         (vec!["--mode", "hmac", "--hash", "streebog-256", "--key", KEY, "--tag", tag, f, f], "--tag checks one input"),
         (vec!["--mode", "kupyna-mac", "--hash", "streebog-256", "--key", KEY, f], "kupyna-mac runs over kupyna-256"),

@@ -96,6 +96,18 @@ pub enum Error {
     Authentication,
 }
 
+/// A count of bytes as a message says it: "1 byte", "16 bytes".
+pub(crate) struct Bytes(pub(crate) u64);
+
+impl fmt::Display for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            1 => f.write_str("1 byte"),
+            n => write!(f, "{n} bytes"),
+        }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -104,8 +116,9 @@ impl fmt::Display for Error {
             }
             Error::KeyLength { cipher, expected, got } => write!(
                 f,
-                "{cipher} needs a key of {expected} bytes ({} hex digits), got {got} bytes",
-                expected * 2
+                "{cipher} needs a key of {expected} bytes ({} hex digits), got {}",
+                expected * 2,
+                Bytes(*got as u64)
             ),
             Error::UnknownHash { name, known } => write!(
                 f,
@@ -135,9 +148,10 @@ impl fmt::Display for Error {
             ),
             Error::DataLength { cipher, block_bytes, got } => write!(
                 f,
-                "{cipher} works on whole {block_bytes}-byte blocks, got {got} bytes \
-                 ({} bytes past the last whole block)",
-                got % block_bytes
+                "{cipher} works on whole {block_bytes}-byte blocks, got {} \
+                 ({} past the last whole block)",
+                Bytes(*got as u64),
+                Bytes((got % block_bytes) as u64)
             ),
             Error::UnknownMode { cipher, mode, known } => write!(
                 f,
@@ -179,5 +193,16 @@ mod tests {
             assert!(msg.contains("'a\\nb\\r\\u{1b}[2J'"), "{msg:?}");
         }
         assert!(Error::UnknownCipher { name: "kalyna".into(), known: vec!["kalyna-128-128"] }.to_string().starts_with("unknown cipher 'kalyna' ("));
+    }
+
+    #[test]
+    fn one_byte_is_singular() {
+        assert_eq!(Error::KeyLength { cipher: "magma", expected: 32, got: 1 }.to_string(), "magma needs a key of 32 bytes (64 hex digits), got 1 byte");
+        assert_eq!(
+            Error::DataLength { cipher: "magma", block_bytes: 8, got: 9 }.to_string(),
+            "magma works on whole 8-byte blocks, got 9 bytes (1 byte past the last whole block)"
+        );
+        assert_eq!(Bytes(0).to_string(), "0 bytes");
+        assert_eq!(Bytes(2).to_string(), "2 bytes");
     }
 }

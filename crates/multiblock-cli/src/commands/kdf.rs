@@ -6,6 +6,7 @@
 use crate::args::KdfArgs;
 use crate::key::{load_from, Raw};
 use crate::sink::write_output;
+use multiblock_cli::failure::byte_count;
 use crate::{hex, Failure};
 use multiblock::kdf::{self, Suite, TlsTree};
 use zeroize::Zeroizing;
@@ -22,7 +23,7 @@ fn root_key(a: &KdfArgs) -> Result<Zeroizing<[u8; 32]>, Failure> {
     let key = load_from(&a.keys, Raw::Exactly(32), false)?;
     let mut root = Zeroizing::new([0u8; 32]);
     if key.len() != 32 {
-        return Err(Failure::Input(format!("kdf --algo {} needs a key of 32 bytes (64 hex digits), got {} bytes", a.algo, key.len())));
+        return Err(Failure::Input(format!("kdf --algo {} needs a key of 32 bytes (64 hex digits), got {}", a.algo, byte_count(key.len()))));
     }
     root.copy_from_slice(&key);
     Ok(root)

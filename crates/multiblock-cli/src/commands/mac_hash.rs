@@ -10,6 +10,7 @@ use super::hash::Problems;
 use super::mac_files::line;
 use crate::args::{MacArgs, HASH_MAC_MODES};
 use crate::feed::Feeder;
+use multiblock_cli::failure::byte_count;
 use crate::{hex, request, Failure};
 use multiblock::hash::{HashId, Hmac, KupynaMac};
 use multiblock::modes::stream::MacStream;
@@ -72,8 +73,8 @@ pub fn run(a: &MacArgs) -> Result<(), Failure> {
     if let Some(t) = &tag {
         if t.len() != spec.id.digest_bytes() {
             return Err(Failure::Input(format!(
-                "--tag is {} bytes; the {} tag over {} is {} bytes",
-                t.len(),
+                "--tag is {}; the {} tag over {} is {} bytes",
+                byte_count(t.len()),
                 spec.mode,
                 spec.id,
                 spec.id.digest_bytes()
@@ -225,7 +226,7 @@ pub fn cipher_tag(a: &MacArgs) -> Result<(), Failure> {
     }
     let got = mac.finalize().map_err(super::crypt::failure)?;
     if want.len() != got.len() {
-        return Err(Failure::Input(format!("--tag is {} bytes; the {} {} tag is {} bytes", want.len(), req.cipher, req.mode.name(), got.len())));
+        return Err(Failure::Input(format!("--tag is {}; the {} {} tag is {} bytes", byte_count(want.len()), req.cipher, req.mode.name(), got.len())));
     }
     // Constant time: every byte is looked at whatever the first difference.
     if got.iter().zip(&want).fold(0u8, |acc, (x, y)| acc | (x ^ y)) != 0 {

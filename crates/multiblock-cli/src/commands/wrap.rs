@@ -9,6 +9,7 @@ use crate::args::WrapArgs;
 use crate::input::read_input;
 use crate::key::{load_from, Raw};
 use crate::sink::write_output;
+use multiblock_cli::failure::byte_count;
 use crate::{hex, Failure};
 use multiblock::magma::SboxSet;
 use multiblock::wrap::{self, Algorithm, DSTU7624_KEK_BYTES, GOST28147_KEK_BYTES, KEXP15_KEK_BYTES};
@@ -53,10 +54,10 @@ pub fn run(a: &WrapArgs, wrapping: bool) -> Result<(), Failure> {
             Algorithm::Dstu7624Wrap | Algorithm::Gost28147Wrap => "",
         };
         return Err(Failure::Input(format!(
-            "{verb} --algo {algo} needs a key-encryption key of {} bytes ({} hex digits){what}, got {} bytes",
+            "{verb} --algo {algo} needs a key-encryption key of {} bytes ({} hex digits){what}, got {}",
             kek_bytes(algo),
             2 * kek_bytes(algo),
-            kek.len()
+            byte_count(kek.len())
         )));
     }
     let raw = Zeroizing::new(read_input(a.input.as_deref())?);

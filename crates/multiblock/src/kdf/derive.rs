@@ -2,6 +2,7 @@
 //! (RFC 7836 §4.4): HMAC_GOSTR3411_2012_256 under the derivation key of
 //! `[i]_b | label | 0x00 | seed | [L]_b`, NIST SP 800-108's counter mode.
 
+use crate::error::Bytes;
 use super::hmac::{mac_parts_into, HmacStreebog256};
 use crate::error::{Error, Result};
 use zeroize::Zeroizing;
@@ -68,9 +69,9 @@ pub fn kdf_tree_gostr3411_2012_256(key: &[u8], label: &[u8], seed: &[u8], r: usi
     let max_blocks = (1u64 << (8 * r)) - 1;
     if blocks > max_blocks {
         return Err(Error::Param(format!(
-            "{WHO} with R = {r} derives at most {} bytes ({max_blocks} blocks of 32), got {} bytes",
+            "{WHO} with R = {r} derives at most {} bytes ({max_blocks} blocks of 32), got {}",
             max_blocks * 32,
-            out.len()
+            Bytes(out.len() as u64)
         )));
     }
     // L in bits, big-endian without leading zero bytes (L > 0, so at least one byte).

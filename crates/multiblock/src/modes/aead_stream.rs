@@ -40,6 +40,7 @@
 //! # Ok::<(), multiblock::Error>(())
 //! ```
 
+use crate::error::Bytes;
 use super::dstu::{CcmLength, CcmStream, GcmStream};
 use super::gost::mgm::MgmStream;
 use super::threads::Pool;
@@ -274,8 +275,8 @@ impl AeadStream {
             (None, 0) => Vec::new(),
             (None, t) if tail.len() < t => {
                 return Err(Error::Param(format!(
-                    "AEAD decryption needs ciphertext‖tag: at least the {t}-byte tag, got {} bytes",
-                    tail.len()
+                    "AEAD decryption needs ciphertext‖tag: at least the {t}-byte tag, got {}",
+                    Bytes(tail.len() as u64)
                 )))
             }
             (None, t) => {

@@ -2,6 +2,7 @@
 //! [`Kind`], the [`Params`], and the [`Request`] that names cipher, key and
 //! mode for every entry point.
 
+use crate::error::Bytes;
 use super::padding::Padding;
 use crate::{BackendChoice, Cipher, CipherId, Error, Family, Result};
 
@@ -269,12 +270,12 @@ impl Request<'_> {
 pub(crate) fn two_keys_length(req: &Request<'_>) -> Error {
     let half = req.cipher.key_bytes();
     Error::Param(format!(
-        "{} {} needs a key of {} bytes ({} hex digits: K1 then K2, two {half}-byte keys), got {} bytes",
+        "{} {} needs a key of {} bytes ({} hex digits: K1 then K2, two {half}-byte keys), got {}",
         req.cipher,
         req.mode,
         2 * half,
         4 * half,
-        req.key.len()
+        Bytes(req.key.len() as u64)
     ))
 }
 

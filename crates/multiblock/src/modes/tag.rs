@@ -8,6 +8,7 @@
 //! separate call so that the verdict leaves `verify` through the branch,
 //! not as a secret-derived value the caller would branch on again.
 
+use crate::error::Bytes;
 use crate::error::{Error, Result};
 use subtle::ConstantTimeEq;
 
@@ -28,8 +29,8 @@ pub(crate) fn split_sealed<'a>(sealed: &'a [u8], tag_bytes: usize, who: &str) ->
     match sealed.len().checked_sub(tag_bytes) {
         Some(ct_len) => Ok(sealed.split_at(ct_len)),
         None => Err(Error::Param(format!(
-            "{who} decryption needs ciphertext‖tag: at least the {tag_bytes}-byte tag, got {} bytes",
-            sealed.len()
+            "{who} decryption needs ciphertext‖tag: at least the {tag_bytes}-byte tag, got {}",
+            Bytes(sealed.len() as u64)
         ))),
     }
 }
@@ -58,6 +59,6 @@ mod tests {
         assert_eq!(split_sealed(b"abcde", 2, "x"), Ok((&b"abc"[..], &b"de"[..])));
         assert_eq!(split_sealed(b"ab", 2, "x"), Ok((&b""[..], &b"ab"[..])));
         let e = split_sealed(b"a", 2, "kuznyechik mgm").unwrap_err().to_string();
-        assert!(e.contains("kuznyechik mgm decryption") && e.contains("at least the 2-byte tag, got 1 bytes"), "{e}");
+        assert!(e.contains("kuznyechik mgm decryption") && e.ends_with("at least the 2-byte tag, got 1 byte"), "{e}");
     }
 }

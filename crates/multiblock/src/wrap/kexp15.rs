@@ -7,6 +7,7 @@
 //! an IV of n/2 bits, and the whole n-bit MAC. KImp15 decrypts, recomputes
 //! the MAC and compares it in constant time before it releases the key.
 
+use crate::error::Bytes;
 use super::check_len;
 use crate::error::{Error, Result};
 use crate::modes::{self, Mode, Params, Request};
@@ -166,9 +167,9 @@ pub fn kimp15(
     let n = cipher.mac_bytes();
     if blob.len() <= n {
         return Err(Error::Param(format!(
-            "{} import needs the key and its {n}-byte MAC: more than {n} bytes, got {} bytes",
+            "{} import needs the key and its {n}-byte MAC: more than {n} bytes, got {}",
             cipher.name(),
-            blob.len()
+            Bytes(blob.len() as u64)
         )));
     }
     let plain = Zeroizing::new(modes::decrypt(&cipher.ctr(kek_enc, iv), blob)?);

@@ -54,6 +54,7 @@ pub use gost28147::{
 };
 pub use kexp15::{kexp15, kimp15, Kexp15Cipher, KEXP15_KEK_BYTES};
 
+use crate::error::Bytes;
 use crate::error::{Error, Result};
 
 /// `Ok` if `got` is `expected` bytes long, else a one-line parameter error
@@ -64,8 +65,9 @@ fn check_len(format: &str, what: &str, expected: usize, got: usize) -> Result<()
         Ok(())
     } else {
         Err(Error::Param(format!(
-            "{format} needs {what} of {expected} bytes ({} hex digits), got {got} bytes",
-            expected * 2
+            "{format} needs {what} of {expected} bytes ({} hex digits), got {}",
+            expected * 2,
+            Bytes(got as u64)
         )))
     }
 }

@@ -27,6 +27,7 @@
 //! [`CcmStream`] streams it once |P| is known (it is in G1, the first block
 //! the MAC takes), for [`crate::modes::aead_stream::AeadStream`].
 
+use crate::error::Bytes;
 use super::ctr::{Keystream, Step};
 use super::util::{check_family, encrypt_one, iv_block, only, tag_bytes, who, xor_into};
 use crate::error::{Error, Result};
@@ -96,8 +97,10 @@ impl KalynaCcm {
         match sealed.checked_sub(self.tag as u64) {
             Some(len) if len > 0 => self.in_memory(len),
             _ => Err(Error::Param(format!(
-                "{} decryption needs ciphertext‖tag: a non-empty ciphertext and the {}-byte tag, got {sealed} bytes",
-                self.who, self.tag
+                "{} decryption needs ciphertext‖tag: a non-empty ciphertext and the {}-byte tag, got {}",
+                self.who,
+                self.tag,
+                Bytes(sealed as u64)
             ))),
         }
     }

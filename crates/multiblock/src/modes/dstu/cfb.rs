@@ -14,6 +14,7 @@
 //! goes through one `encrypt_blocks` call); for s < block, R also holds
 //! G[0..n−q], so each G needs the previous one.
 
+use crate::error::Bytes;
 use super::util::{directions, encrypt_one, keyed_with_iv, who, CHUNK};
 use crate::error::{Error, Result};
 use crate::modes::Request;
@@ -59,10 +60,10 @@ impl KalynaCfb {
     pub fn update(&mut self, data: &mut [u8]) -> Result<()> {
         if data.len() % self.q != 0 {
             return Err(Error::Param(format!(
-                "cfb update takes whole {}-byte pieces (s = {}), got {} bytes; give the rest to finish",
+                "cfb update takes whole {}-byte pieces (s = {}), got {}; give the rest to finish",
                 self.q,
                 8 * self.q,
-                data.len()
+                Bytes(data.len() as u64)
             )));
         }
         let n = self.reg.len();

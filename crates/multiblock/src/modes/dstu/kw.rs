@@ -21,6 +21,7 @@
 //! (backwards to unwrap): in memory ([`KalynaKw::wrap`]), or over a file in
 //! bounded memory ([`KalynaKw::wrap_store`], the CLI's large inputs).
 
+use crate::error::Bytes;
 use super::util::{check_family, decrypt_one, encrypt_one, only, who};
 use crate::error::{Error, Result};
 use crate::modes::Request;
@@ -89,8 +90,9 @@ impl KalynaKw {
         let n = self.cipher.block_bytes() as u64;
         if len == 0 || !len.is_multiple_of(n) {
             return Err(Error::Param(format!(
-                "{} wraps whole {n}-byte blocks, at least one (DSTU 7624 §15.1); got {len} bytes (§15.4's padded form is not implemented: pad the data first)",
-                self.who
+                "{} wraps whole {n}-byte blocks, at least one (DSTU 7624 §15.1); got {} (§15.4's padded form is not implemented: pad the data first)",
+                self.who,
+                Bytes(len)
             )));
         }
         self.steps(usize::try_from(len / n).unwrap_or(usize::MAX))
@@ -100,8 +102,9 @@ impl KalynaKw {
         let n = self.cipher.block_bytes() as u64;
         if len < 2 * n || !len.is_multiple_of(n) {
             return Err(Error::Param(format!(
-                "{} unwraps whole {n}-byte blocks, at least two; got {len} bytes",
-                self.who
+                "{} unwraps whole {n}-byte blocks, at least two; got {}",
+                self.who,
+                Bytes(len)
             )));
         }
         self.steps(usize::try_from(len / n - 1).unwrap_or(usize::MAX))

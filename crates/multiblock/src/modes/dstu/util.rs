@@ -1,6 +1,7 @@
 //! Small helpers the DSTU modes share: parameter checks with one-line
 //! messages, XOR, constant-time comparison and counter increments.
 
+use crate::error::Bytes;
 use crate::error::{Error, Result};
 use crate::modes::{Padding, Request};
 use crate::{Cipher, Family};
@@ -65,7 +66,7 @@ pub(crate) fn iv_block<'r>(req: &'r Request<'_>, n: usize) -> Result<&'r [u8]> {
     let expected = format!("one block: {n} bytes, {} hex digits", 2 * n);
     let iv = req.iv(&expected)?;
     if iv.len() != n {
-        return Err(Error::Param(format!("{} needs --iv of {expected}, got {} bytes", who(req), iv.len())));
+        return Err(Error::Param(format!("{} needs --iv of {expected}, got {}", who(req), Bytes(iv.len() as u64))));
     }
     Ok(iv)
 }

@@ -13,6 +13,7 @@
 //! cheap shift each, so XTS encrypts and decrypts up to [`CHUNK`] bytes per
 //! `encrypt_blocks` / `decrypt_blocks` call.
 
+use crate::error::Bytes;
 use crate::modes::gf::dstu::{Elem, Field};
 use super::util::{directions, encrypt_one, keyed_with_iv, who, xor_into, CHUNK};
 use crate::error::{Error, Result};
@@ -62,9 +63,9 @@ impl KalynaXts {
         let n = self.field.block_bytes();
         if data.len() % n != 0 {
             return Err(Error::Param(format!(
-                "{} update takes whole {n}-byte blocks, got {} bytes; give the end of the message to finish",
+                "{} update takes whole {n}-byte blocks, got {}; give the end of the message to finish",
                 self.who,
-                data.len()
+                Bytes(data.len() as u64)
             )));
         }
         for chunk in data.chunks_mut(CHUNK) {
@@ -109,10 +110,10 @@ impl KalynaXts {
         let r = data.len() % n;
         if self.done + data.len() < n || (r != 0 && data.len() < n) {
             return Err(Error::Param(format!(
-                "{} needs at least one whole {n}-byte block{}, got {} bytes",
+                "{} needs at least one whole {n}-byte block{}, got {}",
                 self.who,
                 if self.done > 0 { " in the last call (with the partial block)" } else { "" },
-                data.len()
+                Bytes(data.len() as u64)
             )));
         }
         if r == 0 {

@@ -16,6 +16,7 @@
 //! choose the cipher and backend at run time. The `ctr` crate is used in
 //! the tests as a cross-check where the construction is the same.
 
+use crate::error::Bytes;
 use super::rekey::{default_section, next_key};
 use super::gost28147;
 use super::params::{self, P};
@@ -290,9 +291,10 @@ impl Cbc {
             Direction::Decrypt => "",
         };
         Error::Param(format!(
-            "{} cbc needs whole {}-byte blocks, got {tail} bytes past the last whole block{hint}",
+            "{} cbc needs whole {}-byte blocks, got {} past the last whole block{hint}",
             self.cipher.id(),
-            self.n
+            self.n,
+            Bytes(tail as u64)
         ))
     }
 

@@ -19,6 +19,7 @@
 //! RustCrypto's `mgm` crate computes the same (the tests check it) but is
 //! written for cipher 0.3 and only offers tags of n bits.
 
+use crate::error::Bytes;
 use crate::modes::gf::mgm::{self as gf, Acc};
 use super::params::{self, P};
 use super::stream::xor_in;
@@ -100,8 +101,9 @@ impl Mgm {
         for (what, len) in [("associated data", self.aad_len), ("text", text)] {
             if 8 * len as u128 >= limit {
                 return Err(Error::Param(format!(
-                    "mgm {what} must be shorter than 2^{} bits, got {len} bytes",
-                    self.half_bits
+                    "mgm {what} must be shorter than 2^{} bits, got {}",
+                    self.half_bits,
+                    Bytes(len as u64)
                 )));
             }
         }

@@ -2,6 +2,7 @@
 //! one-line errors that name the parameter (as its CLI flag) and the
 //! expected value.
 
+use crate::error::Bytes;
 use crate::error::{Error, Result};
 use crate::modes::{Mode, Padding, Request};
 use crate::Family;
@@ -76,11 +77,11 @@ pub(crate) fn iv_exact<'r>(req: &'r Request<'_>, len: usize, what: &str) -> Resu
     let iv = req.iv(&format!("{len} bytes, {what}"))?;
     if iv.len() != len {
         return Err(Error::Param(format!(
-            "{} {} needs an --iv of {len} bytes ({} hex digits, {what}), got {} bytes",
+            "{} {} needs an --iv of {len} bytes ({} hex digits, {what}), got {}",
             req.cipher,
             req.mode,
             2 * len,
-            iv.len()
+            Bytes(iv.len() as u64)
         )));
     }
     Ok(iv)
@@ -99,10 +100,10 @@ pub(crate) fn register<'r>(req: &'r Request<'_>, n: usize, whole_blocks: bool) -
     let ok = iv.len() >= n && (!whole_blocks || iv.len() % n == 0);
     if !ok {
         return Err(Error::Param(format!(
-            "{} {} needs an --iv of {rule} (the m-bit register), got {} bytes",
+            "{} {} needs an --iv of {rule} (the m-bit register), got {}",
             req.cipher,
             req.mode,
-            iv.len()
+            Bytes(iv.len() as u64)
         )));
     }
     if let Some(m) = req.params.m {

@@ -27,6 +27,7 @@
 //! threads, each makes the tweaks of its own piece from its place in the
 //! chains.
 
+use crate::error::Bytes;
 use super::params::{only, P};
 use super::xts_tweaks::{fill, Chains};
 use crate::error::{Error, Result};
@@ -127,9 +128,9 @@ impl KuznyechikXts {
         let next = match &p.iv {
             Some(iv) if iv.len() != BLOCK => {
                 return Err(Error::Param(format!(
-                    "{who} needs an --iv of {BLOCK} bytes ({} hex digits, the tweak), got {} bytes",
+                    "{who} needs an --iv of {BLOCK} bytes ({} hex digits, the tweak), got {}",
                     2 * BLOCK,
-                    iv.len()
+                    Bytes(iv.len() as u64)
                 )))
             }
             Some(iv) => {
@@ -270,8 +271,9 @@ impl KuznyechikXts {
     fn check_whole(&self, len: usize) -> Result<()> {
         if len % BLOCK != 0 {
             return Err(Error::Param(format!(
-                "{} update takes whole {BLOCK}-byte blocks, got {len} bytes; give the end of the message to finish",
-                self.who
+                "{} update takes whole {BLOCK}-byte blocks, got {}; give the end of the message to finish",
+                self.who,
+                Bytes(len as u64)
             )));
         }
         Ok(())
@@ -288,9 +290,9 @@ impl KuznyechikXts {
         let r = data.len() % BLOCK;
         if self.done + (data.len() as u64) < BLOCK as u64 {
             return Err(Error::Param(format!(
-                "{} needs at least one whole {BLOCK}-byte block, got {} bytes",
+                "{} needs at least one whole {BLOCK}-byte block, got {}",
                 self.who,
-                self.done + data.len() as u64
+                Bytes(self.done + data.len() as u64)
             )));
         }
         if r == 0 {
@@ -298,9 +300,9 @@ impl KuznyechikXts {
         }
         if data.len() < BLOCK {
             return Err(Error::Param(format!(
-                "{} needs the last whole block with the partial one in the last call, got {} bytes",
+                "{} needs the last whole block with the partial one in the last call, got {}",
                 self.who,
-                data.len()
+                Bytes(data.len() as u64)
             )));
         }
         let (head, last) = data.split_at_mut(data.len() - BLOCK - r);
