@@ -192,7 +192,7 @@ fn input_shorter_than_ciphertext_and_tag_names_both() {
             let o = run(&[&a[..], &["--in", &short, "--out", out]].concat());
             fails(&o, 2, "ciphertext‖tag", &format!("{mode} {cut} bytes"));
             let err = String::from_utf8_lossy(&o.stderr);
-            assert!(err.contains(&format!("got {cut} bytes")), "{mode} {cut}: {err}");
+            assert!(err.contains(&format!("got {}", multiblock_cli::failure::byte_count(cut))), "{mode} {cut}: {err}");
             only(dir.path(), &["short"], mode);
         }
     }
