@@ -181,9 +181,10 @@ fn peers_wanted(filter: &[String]) -> bool {
     filter.is_empty() || filter.iter().any(|b| b == PEERS)
 }
 
-/// The runs every report has when no backend is forced (or `peers` is named): AES-128-CTR on the
-/// AES instructions (with the peers built in) for scale, and OpenSSL's
-/// providers for the GOST R 34.12-2015 ciphers among `ciphers`.
+/// The runs every report has when no backend is forced (or `peers` is
+/// named): AES-128-CTR on the AES instructions (with the peers built in)
+/// for scale, and OpenSSL's providers for the GOST R 34.12-2015 ciphers
+/// among `ciphers`.
 fn reference_points(filter: &[String], ciphers: &[CipherId]) -> Vec<Job> {
     let mut jobs = Vec::new();
     if !peers_wanted(filter) || ciphers.is_empty() {

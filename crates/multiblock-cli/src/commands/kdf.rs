@@ -6,8 +6,8 @@
 use crate::args::KdfArgs;
 use crate::key::{load_from, Raw};
 use crate::sink::write_output;
-use multiblock_cli::failure::byte_count;
 use crate::{hex, Failure};
+use multiblock_cli::failure::byte_count;
 use multiblock::kdf::{self, Suite, TlsTree};
 use zeroize::Zeroizing;
 

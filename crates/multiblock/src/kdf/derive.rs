@@ -2,9 +2,8 @@
 //! (RFC 7836 §4.4): HMAC_GOSTR3411_2012_256 under the derivation key of
 //! `[i]_b | label | 0x00 | seed | [L]_b`, NIST SP 800-108's counter mode.
 
-use crate::error::Bytes;
 use super::hmac::{mac_parts_into, HmacStreebog256};
-use crate::error::{Error, Result};
+use crate::error::{Bytes, Error, Result};
 use zeroize::Zeroizing;
 
 /// KDF_GOSTR3411_2012_256(K_in, label, seed) of RFC 7836 §4.5: the 32-byte

@@ -40,12 +40,11 @@
 //! # Ok::<(), multiblock::Error>(())
 //! ```
 
-use crate::error::Bytes;
 use super::dstu::{CcmLength, CcmStream, GcmStream};
 use super::gost::mgm::MgmStream;
 use super::threads::Pool;
 use super::{Kind, Mode, Request};
-use crate::error::{Error, Result};
+use crate::error::{Bytes, Error, Result};
 use crate::Family;
 use zeroize::Zeroizing;
 

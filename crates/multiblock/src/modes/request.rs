@@ -2,8 +2,8 @@
 //! [`Kind`], the [`Params`], and the [`Request`] that names cipher, key and
 //! mode for every entry point.
 
-use crate::error::Bytes;
 use super::padding::Padding;
+use crate::error::Bytes;
 use crate::{BackendChoice, Cipher, CipherId, Error, Family, Result};
 
 /// Every mode name of the CLI contract.

@@ -8,8 +8,7 @@
 //! separate call so that the verdict leaves `verify` through the branch,
 //! not as a secret-derived value the caller would branch on again.
 
-use crate::error::Bytes;
-use crate::error::{Error, Result};
+use crate::error::{Bytes, Error, Result};
 use subtle::ConstantTimeEq;
 
 /// `Ok` if `expected == received` (equal lengths and bytes), else

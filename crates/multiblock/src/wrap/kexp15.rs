@@ -7,9 +7,8 @@
 //! an IV of n/2 bits, and the whole n-bit MAC. KImp15 decrypts, recomputes
 //! the MAC and compares it in constant time before it releases the key.
 
-use crate::error::Bytes;
 use super::check_len;
-use crate::error::{Error, Result};
+use crate::error::{Bytes, Error, Result};
 use crate::modes::{self, Mode, Params, Request};
 use crate::{BackendChoice, CipherId};
 use zeroize::Zeroizing;

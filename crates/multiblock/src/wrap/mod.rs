@@ -54,8 +54,7 @@ pub use gost28147::{
 };
 pub use kexp15::{kexp15, kimp15, Kexp15Cipher, KEXP15_KEK_BYTES};
 
-use crate::error::Bytes;
-use crate::error::{Error, Result};
+use crate::error::{Bytes, Error, Result};
 
 /// `Ok` if `got` is `expected` bytes long, else a one-line parameter error
 /// that names the format and the value (`"dstu7624-wrap needs a KEK of 32

@@ -27,10 +27,9 @@
 //! [`CcmStream`] streams it once |P| is known (it is in G1, the first block
 //! the MAC takes), for [`crate::modes::aead_stream::AeadStream`].
 
-use crate::error::Bytes;
 use super::ctr::{Keystream, Step};
 use super::util::{check_family, encrypt_one, iv_block, only, tag_bytes, who, xor_into};
-use crate::error::{Error, Result};
+use crate::error::{Bytes, Error, Result};
 use crate::modes::Request;
 use crate::Cipher;
 use zeroize::Zeroize;
@@ -100,7 +99,7 @@ impl KalynaCcm {
                 "{} decryption needs ciphertext‖tag: a non-empty ciphertext and the {}-byte tag, got {}",
                 self.who,
                 self.tag,
-                Bytes(sealed as u64)
+                Bytes(sealed)
             ))),
         }
     }

@@ -14,9 +14,8 @@
 //! goes through one `encrypt_blocks` call); for s < block, R also holds
 //! G[0..n−q], so each G needs the previous one.
 
-use crate::error::Bytes;
 use super::util::{directions, encrypt_one, keyed_with_iv, who, CHUNK};
-use crate::error::{Error, Result};
+use crate::error::{Bytes, Error, Result};
 use crate::modes::Request;
 use crate::Cipher;
 use zeroize::Zeroize;

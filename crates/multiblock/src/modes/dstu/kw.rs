@@ -21,9 +21,8 @@
 //! (backwards to unwrap): in memory ([`KalynaKw::wrap`]), or over a file in
 //! bounded memory ([`KalynaKw::wrap_store`], the CLI's large inputs).
 
-use crate::error::Bytes;
 use super::util::{check_family, decrypt_one, encrypt_one, only, who};
-use crate::error::{Error, Result};
+use crate::error::{Bytes, Error, Result};
 use crate::modes::Request;
 use crate::Cipher;
 use std::io::{Read, Seek, SeekFrom, Write};

@@ -1,8 +1,7 @@
 //! Small helpers the DSTU modes share: parameter checks with one-line
 //! messages, XOR, constant-time comparison and counter increments.
 
-use crate::error::Bytes;
-use crate::error::{Error, Result};
+use crate::error::{Bytes, Error, Result};
 use crate::modes::{Padding, Request};
 use crate::{Cipher, Family};
 

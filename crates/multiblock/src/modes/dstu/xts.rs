@@ -13,10 +13,9 @@
 //! cheap shift each, so XTS encrypts and decrypts up to [`CHUNK`] bytes per
 //! `encrypt_blocks` / `decrypt_blocks` call.
 
-use crate::error::Bytes;
 use crate::modes::gf::dstu::{Elem, Field};
 use super::util::{directions, encrypt_one, keyed_with_iv, who, xor_into, CHUNK};
-use crate::error::{Error, Result};
+use crate::error::{Bytes, Error, Result};
 use crate::modes::Request;
 use crate::Cipher;
 use zeroize::{Zeroize, Zeroizing};

@@ -16,7 +16,6 @@
 //! choose the cipher and backend at run time. The `ctr` crate is used in
 //! the tests as a cross-check where the construction is the same.
 
-use crate::error::Bytes;
 use super::rekey::{default_section, next_key};
 use super::gost28147;
 use super::params::{self, P};
@@ -24,7 +23,7 @@ use super::rekey::Rekey;
 use super::stream::{copy_concat, put_counters, shift_in, xor_in, Keystream, XorStream};
 use crate::modes::buffers::CHUNK as CHUNK_BYTES;
 use crate::Direction;
-use crate::error::{Error, Result};
+use crate::error::{Bytes, Error, Result};
 use crate::modes::{Mode, Padding, Request};
 use crate::{Cipher, Family};
 use zeroize::Zeroizing;

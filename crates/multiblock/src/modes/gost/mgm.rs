@@ -19,12 +19,11 @@
 //! RustCrypto's `mgm` crate computes the same (the tests check it) but is
 //! written for cipher 0.3 and only offers tags of n bits.
 
-use crate::error::Bytes;
 use crate::modes::gf::mgm::{self as gf, Acc};
 use super::params::{self, P};
 use super::stream::xor_in;
 use crate::modes::buffers::CHUNK as CHUNK_BYTES;
-use crate::error::{Error, Result};
+use crate::error::{Bytes, Error, Result};
 use crate::modes::{Mode, Request};
 use crate::{Cipher, Family};
 use crate::modes::threads::Pool;

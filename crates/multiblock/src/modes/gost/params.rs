@@ -2,8 +2,7 @@
 //! one-line errors that name the parameter (as its CLI flag) and the
 //! expected value.
 
-use crate::error::Bytes;
-use crate::error::{Error, Result};
+use crate::error::{Bytes, Error, Result};
 use crate::modes::{Mode, Padding, Request};
 use crate::Family;
 

@@ -27,10 +27,9 @@
 //! threads, each makes the tweaks of its own piece from its place in the
 //! chains.
 
-use crate::error::Bytes;
 use super::params::{only, P};
 use super::xts_tweaks::{fill, Chains};
-use crate::error::{Error, Result};
+use crate::error::{Bytes, Error, Result};
 use crate::modes::buffers::{xor_in, CHUNK};
 use crate::modes::request::two_keys_length;
 use crate::modes::threads::Pool;
