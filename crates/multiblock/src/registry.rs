@@ -90,20 +90,22 @@ impl Cipher {
     /// as a [`BackendChoice`].
     pub fn with_id(id: CipherId, key: &[u8], sbox: Option<&str>, choice: BackendChoice<'_>) -> Result<Cipher> {
         let sbox = check_key(id, key, sbox)?;
-        let cipher = match id {
-            CipherId::Kalyna128_128 => kalyna::keyed(kalyna::Variant::K128_128, key, choice)?,
-            CipherId::Kalyna128_256 => kalyna::keyed(kalyna::Variant::K128_256, key, choice)?,
-            CipherId::Kalyna256_256 => kalyna::keyed(kalyna::Variant::K256_256, key, choice)?,
-            CipherId::Kalyna256_512 => kalyna::keyed(kalyna::Variant::K256_512, key, choice)?,
-            CipherId::Kalyna512_512 => kalyna::keyed(kalyna::Variant::K512_512, key, choice)?,
-            CipherId::Kuznyechik => kuznyechik::keyed(key, choice)?,
-            CipherId::Magma => magma::keyed_magma(key, choice)?,
-            CipherId::Gost89 => magma::keyed_gost89(key, sbox.unwrap_or(SboxSet::Tc26Z), choice)?,
-            CipherId::Ublock128_128 => ublock::keyed(ublock::Variant::U128_128, key, choice)?,
-            CipherId::Ublock128_256 => ublock::keyed(ublock::Variant::U128_256, key, choice)?,
-            CipherId::Ublock256_256 => ublock::keyed(ublock::Variant::U256_256, key, choice)?,
-        };
-        Ok(cipher)
+        // The family's Result is returned as it is: unwrapping it with `?`
+        // and wrapping it again copied the Cipher through the stack in
+        // overlapping pieces, which stalled store forwarding.
+        match id {
+            CipherId::Kalyna128_128 => kalyna::keyed(kalyna::Variant::K128_128, key, choice),
+            CipherId::Kalyna128_256 => kalyna::keyed(kalyna::Variant::K128_256, key, choice),
+            CipherId::Kalyna256_256 => kalyna::keyed(kalyna::Variant::K256_256, key, choice),
+            CipherId::Kalyna256_512 => kalyna::keyed(kalyna::Variant::K256_512, key, choice),
+            CipherId::Kalyna512_512 => kalyna::keyed(kalyna::Variant::K512_512, key, choice),
+            CipherId::Kuznyechik => kuznyechik::keyed(key, choice),
+            CipherId::Magma => magma::keyed_magma(key, choice),
+            CipherId::Gost89 => magma::keyed_gost89(key, sbox.unwrap_or(SboxSet::Tc26Z), choice),
+            CipherId::Ublock128_128 => ublock::keyed(ublock::Variant::U128_128, key, choice),
+            CipherId::Ublock128_256 => ublock::keyed(ublock::Variant::U128_256, key, choice),
+            CipherId::Ublock256_256 => ublock::keyed(ublock::Variant::U256_256, key, choice),
+        }
     }
 }
 
