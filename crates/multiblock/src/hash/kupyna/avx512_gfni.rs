@@ -4,7 +4,10 @@
 //! state is one zmm, the 1024-bit state two (columns 0-7, 8-15).
 //!
 //! One compression runs T⊕(h ⊕ m) and T+(m) side by side (independent
-//! chains); `digest_many` runs up to [`LANES`] messages' compressions in one
+//! chains); one message of two runs of `rows::ways` blocks or more (16
+//! blocks of 64 bytes, 8 of 128) chains T⊕ alone through its blocks and
+//! takes T+ from the row layout, computed for the next run between T⊕'s
+//! rounds ([`one_message`]); `digest_many` runs up to [`LANES`] messages' compressions in one
 //! round loop (2·LANES independent chains) in this layout, and from
 //! [`ROWS_FROM`] 512-bit states on up to 8 at once, from [`ROWS_FROM_1024`]
 //! 1024-bit states on up to 4 at once, in the row layout of `rows.rs`
@@ -45,10 +48,23 @@
 //! round repeated on its own output) it takes about 45 core cycles: the
 //! S-box 19 (its 8 lookups alone 15: they issue one per cycle, then 5 of
 //! latency), ShiftBytes 5, MixColumns 13. With T+ beside it one
-//! message measures 62 core cycles per round (6.9 ticks per byte), and T+
-//! run a block ahead (so that only T⊕ chains the blocks) measured the
-//! same. The aim of 4 ticks per byte is 35 core cycles per round, below
-//! one round's latency in this layout. Four messages in lanes run 34 per
+//! message measured 62 core cycles per round (6.9 ticks per byte), and T+
+//! run a block ahead in the same layout (so that only T⊕ chains the
+//! blocks) the same: T+ doubles the round's shuffles. In the row layout
+//! T+ takes about 3 shuffles and 3 products per block and round, and
+//! [`one_message`] issues it a part at a time (a quarter of a round:
+//! the constant, SubBytes of rows 0..3, of rows 4..7, MixColumns) before
+//! every second round of T⊕ (every round for 1024-bit states). Measured
+//! on Zen 4 (1 MiB, alternating runs of both builds, core at about 1.37×
+//! the TSC): Kupyna-256 5.46-5.70 ticks per byte against 6.31-6.45 (T⊕
+//! alone, T+ left out for timing, 5.35); Kupyna-512 5.94-6.63 against
+//! 7.08-7.27 (best and median of 6). Kupyna-256 in other sittings: a
+//! whole T+ round after every 8 rounds of T⊕ 6.11-6.32 (the same layout
+//! beside T⊕ 6.34-6.69 there); each part after its round of T⊕ instead of
+//! before, best 5.64-5.69 against 5.47-5.53; eight parts (the constant
+//! and MixColumns each split at row 4, SubBytes two rows at a time) as
+//! four. The aim of 4 ticks per byte is 35 core cycles
+//! per round, below one round's latency in this layout. Four messages in lanes run 34 per
 //! pair (the grouped form below). (The middle split of MixColumns, 3
 //! rotations fewer than the pair-sum form's 7, gained 1.5%.)
 //!
@@ -118,6 +134,7 @@
 
 use super::constants::{add_constant, rounds, shift, xor_constant, COLS_1024, COLS_512};
 use super::job_on::JobOn;
+use super::rows;
 use super::State;
 use crate::kalyna::constants::SBOX;
 use crate::kalyna::pair_sum::{M4, M5, M6, M7, M8};
@@ -126,7 +143,6 @@ use crate::simd::{Avx512, Gfni, Simd, Vbmi};
 #[cfg(target_arch = "x86_64")]
 use {
     super::job_on::On,
-    super::rows,
     super::Kernel,
     crate::backend::{Backend, BackendInfo},
     crate::simd::{Avx512Gfni, Machine, Zmm},
@@ -508,15 +524,100 @@ impl<M: Gfni + Vbmi + Avx512> JobOn<M> for Compress<'_> {
     #[inline(always)]
     fn run_on(self, m: M) {
         match (self.cols, self.states.len()) {
-            (COLS_512, 1) => lanes::<M, 1, 1, 2>(m, self),
+            (COLS_512, 1) => one_message::<M, 1, COLS_512>(m, self),
             (COLS_512, 2) => lanes::<M, 1, 2, 4>(m, self),
             (COLS_512, 3) => lanes::<M, 1, 3, 6>(m, self),
             (COLS_512, _) => lanes::<M, 1, 4, 8>(m, self),
-            (_, 1) => lanes::<M, 2, 1, 2>(m, self),
+            (_, 1) => one_message::<M, 2, COLS_1024>(m, self),
             (_, 2) => lanes::<M, 2, 2, 4>(m, self),
             (_, 3) => lanes::<M, 2, 3, 6>(m, self),
             (_, _) => lanes::<M, 2, 4, 8>(m, self),
         }
+    }
+}
+
+/// One message, from two runs of `rows::ways(cols)` blocks on (8 of 64
+/// bytes, 4 of 128): T⊕ alone chains the blocks of a run, T+ of each taken
+/// from the row layout ([`rows::PlusRun`]), whose parts for the next run
+/// are issued between the rounds of T⊕ (a run is 80 rounds of T⊕ for
+/// 512-bit states and 56 for 1024-bit ones; T+ is 10 or 14 rounds of
+/// [`rows::PLUS_PARTS`] parts: one part every 2 or every round), each
+/// before a round. The rest of the blocks run as [`lanes`], T⊕ and T+ side
+/// by side. On AMD Zen 4, where the zmm lookups and products issue once
+/// per core cycle, T+ beside T⊕ in the natural layout doubles the
+/// shuffles of a round; see the module comment for the measurements.
+#[inline(always)]
+fn one_message<M: Gfni + Vbmi + Avx512, const R: usize, const COLS: usize>(m: M, job: Compress<'_>) {
+    let ways = rows::ways(COLS);
+    let bb = 64 * R;
+    let run_bytes = bb * ways;
+    let n = rounds(COLS);
+    // Rounds of T⊕ per part of T+ (2 or 1): a run is `ways` × n rounds of
+    // T⊕ and n × PLUS_PARTS parts of T+.
+    let stride = ways / rows::PLUS_PARTS;
+    let blocks = job.blocks[0];
+    let runs = blocks.len() / run_bytes;
+    let whole = if runs >= 2 { runs * run_bytes } else { 0 };
+    if whole > 0 {
+        let c = consts(m, R);
+        let mut h = [m.zero(); R];
+        for r in 0..R {
+            h[r] = m.load(&job.states[0][64 * r..]);
+        }
+        let mut first = rows::PlusRun::<M, COLS>::new(m, &blocks[..run_bytes]);
+        for round in 0..n {
+            first.round(m, &c.t, round);
+        }
+        let mut plus = first.finish(m);
+        for g in 0..runs {
+            let run = &blocks[g * run_bytes..(g + 1) * run_bytes];
+            let last = g + 1 == runs;
+            let mut next = rows::PlusRun::<M, COLS>::new(m, &blocks[(g + 1 - usize::from(last)) * run_bytes..][..run_bytes]);
+            for q in 0..ways {
+                let mut x = [m.zero(); R];
+                for r in 0..R {
+                    x[r] = add_round_constant::<M, R>(m, m.xor(h[r], m.load(&run[bb * q + 64 * r..])), false, r, 0);
+                }
+                for round in 0..n {
+                    let k = q * n + round;
+                    if !last && k.is_multiple_of(stride) {
+                        next.part(m, &c.t, k / stride);
+                    }
+                    xor_round::<M, R>(m, &c, &mut x, round);
+                }
+                for r in 0..R {
+                    h[r] = m.xor3(h[r], x[r], plus[q + 4 * r]);
+                }
+            }
+            plus = next.finish(m);
+        }
+        for r in 0..R {
+            m.store(h[r], &mut job.states[0][64 * r..]);
+        }
+    }
+    lanes::<M, R, 1, 2>(m, Compress { cols: COLS, states: job.states, blocks: &[&blocks[whole..]] });
+}
+
+/// Round `round` of T⊕ alone on one state of R registers, the next
+/// round's constant summed inside MixColumns (as [`permute`] does).
+#[inline(always)]
+fn xor_round<M: Gfni + Vbmi + Avx512, const R: usize>(m: M, c: &Consts<M>, x: &mut [M::V; R], round: usize) {
+    let next = round + 1;
+    let mut rc = [m.zero(); R];
+    if next < rounds(8 * R) {
+        for r in 0..R {
+            rc[r] = m.load(&XOR_RC[R - 1][next][64 * r..]);
+        }
+    }
+    for r in 0..R {
+        x[r] = sub_by_class(m, &c.t, c.class, x[r]);
+    }
+    if R == 1 {
+        x[0] = shift_mix(m, &c.shift_rows, x[0], rc[0]);
+    } else {
+        let (a, b) = (x[0], x[1]);
+        x[0] = mix(m, m.permi2b(a, c.shift[0], b), rc[0]);
+        x[1] = mix(m, m.permi2b(a, c.shift[1], b), rc[R - 1]);
     }
 }
 

@@ -436,6 +436,39 @@ fn avx512_kernel_on_the_emulator() {
     }
 }
 
+/// One message on the emulated AVX-512 machine against `reference`, both
+/// state sizes, every block count from 0 to 3 runs of `rows::ways(cols)`
+/// and a rest: from two runs on, T+ comes from the row layout between the
+/// rounds of T⊕ (`avx512_gfni::one_message`), and the rest, or a shorter
+/// message, runs T⊕ and T+ side by side. Blocks of all 0xFF make T+'s
+/// additions carry across every row.
+#[test]
+fn avx512_one_message_runs_on_the_emulator() {
+    use super::avx512_gfni::Compress;
+    use super::job_on::On;
+    use super::rows::ways;
+    use crate::simd::emu::Emu;
+    use crate::simd::Job;
+    let mut rng = Rng(0x0051_2e01);
+    for cols in [8, 16] {
+        let bb = 8 * cols;
+        for blocks in 0..=3 * ways(cols) + ways(cols) - 1 {
+            for fill in [None, Some(0xff)] {
+                let h: State = rng.bytes(128).try_into().expect("128");
+                let msg = match fill {
+                    None => rng.bytes(bb * blocks),
+                    Some(b) => vec![b; bb * blocks],
+                };
+                let mut want = h;
+                (reference::KERNEL.compress)(cols, &mut want, &msg);
+                let mut got = [h];
+                On(Emu::<64>, Compress { cols, states: &mut got, blocks: &[&msg] }).run();
+                assert_eq!(got[0][..bb], want[..bb], "{cols} columns, {blocks} blocks, fill {fill:?}");
+            }
+        }
+    }
+}
+
 /// The ymm kernels (GFNI products and doublings; the compression in rows)
 /// on the emulated 32-byte machine, and the column-layout code on the
 /// emulated 16-byte machine with T⊕ and T+ in two register sets (the
