@@ -608,15 +608,15 @@ fn hash_cases(selection: Selection, cases: &mut Vec<Case>, skipped: &mut Vec<Ski
                 // states); for 64-byte blocks the first 8 messages of 2
                 // whole blocks or more, so that it also takes the kernels
                 // that run several blocks of every message in one call
-                // (Streebog's `avx512-gfni`), and one of 17 blocks and a
-                // piece, whose runs of 8 blocks Kupyna's `avx512-gfni` gives
-                // T+ from the row layout. None empty: each digest must come
-                // from secret bytes.
+                // (Streebog's `avx512-gfni`); and one of 1100 bytes, two
+                // runs of blocks or more (8 of 64 bytes, 4 of 128), to which
+                // Kupyna's `avx512-gfni` gives T+ from the row layout. None
+                // empty: each digest must come from secret bytes.
                 Selection::ConstantTime if info.ways >= 5 => {
                     if id.block_bytes() == 64 {
                         vec![128, 2 * id.block_bytes() + 3, 150, 191, 192, 200, 255, 256, 1, 2, 5, 17, 63, 64, 65, 1100]
                     } else {
-                        vec![1, 2 * id.block_bytes() + 3, 2, 130]
+                        vec![1, 2 * id.block_bytes() + 3, 2, 130, 1100]
                     }
                 }
                 Selection::ConstantTime => vec![1, 2 * id.block_bytes() + 3],
