@@ -572,6 +572,8 @@ fn one_message<M: Gfni + Vbmi + Avx512, const R: usize, const COLS: usize>(m: M,
         for g in 0..runs {
             let run = &blocks[g * run_bytes..(g + 1) * run_bytes];
             let last = g + 1 == runs;
+            // After the last run there is none: `next` then holds this run's
+            // blocks, takes no part and its result is not used.
             let mut next = rows::PlusRun::<M, COLS>::new(m, &blocks[(g + 1 - usize::from(last)) * run_bytes..][..run_bytes]);
             for q in 0..ways {
                 let mut x = [m.zero(); R];
