@@ -7,10 +7,11 @@
 //! chains); one message of two runs of `rows::ways` blocks or more (16
 //! blocks of 64 bytes, 8 of 128) chains T⊕ alone through its blocks and
 //! takes T+ from the row layout, computed for the next run between T⊕'s
-//! rounds ([`one_message`]); `digest_many` runs up to [`LANES`] messages' compressions in one
-//! round loop (2·LANES independent chains) in this layout, and from
-//! [`ROWS_FROM`] 512-bit states on up to 8 at once, from [`ROWS_FROM_1024`]
-//! 1024-bit states on up to 4 at once, in the row layout of `rows.rs`
+//! rounds ([`one_message`]); `digest_many` runs up to [`LANES`] messages'
+//! compressions in one round loop (2·LANES independent chains) in this
+//! layout, and from [`ROWS_FROM`] 512-bit states on up to 8 at once, from
+//! [`ROWS_FROM_1024`] 1024-bit states on up to 4 at once, in the row
+//! layout of `rows.rs`
 //! (register i = row i of the states; see there).
 //!
 //! A round on one register:
@@ -63,8 +64,8 @@
 //! beside T⊕ 6.34-6.69 there); each part after its round of T⊕ instead of
 //! before, best 5.64-5.69 against 5.47-5.53; eight parts (the constant
 //! and MixColumns each split at row 4, SubBytes two rows at a time) as
-//! four. The aim of 4 ticks per byte is 35 core cycles
-//! per round, below one round's latency in this layout. Four messages in lanes run 34 per
+//! four. The aim of 4 ticks per byte is 35 core cycles per round, below
+//! one round's latency in this layout. Four messages in lanes run 34 per
 //! pair (the grouped form below). (The middle split of MixColumns, 3
 //! rotations fewer than the pair-sum form's 7, gained 1.5%.)
 //!

@@ -356,23 +356,10 @@ impl<M: Gfni + Vbmi + Avx512, const COLS: usize> PlusRun<M, COLS> {
         }
     }
 
-    /// After all rounds, T+ of block q in the natural layout: register q of
-    /// the first half (512-bit states), or registers q and 4 + q (columns
-    /// 0..7 and 8..15 of a 1024-bit state).
+    /// After all rounds, T+ of block q in the natural layout ([`natural`]).
     #[inline(always)]
     pub(crate) fn finish(self, m: M) -> [M::V; 8] {
-        if COLS == COLS_512 {
-            return from_rows(m, self.y);
-        }
-        let mut x = self.y;
-        transpose_lanes128(m, &mut x);
-        let (lo, hi) = (m.load(&JOIN_1024[0]), m.load(&JOIN_1024[1]));
-        let mut out = x;
-        for q in 0..4 {
-            out[q] = m.permi2b(x[q], lo, x[4 + q]);
-            out[4 + q] = m.permi2b(x[q], hi, x[4 + q]);
-        }
-        out
+        natural::<M, COLS>(m, self.y)
     }
 }
 
@@ -449,21 +436,33 @@ fn load_rows<M: Vbmi + Avx512, T: AsRef<[u8]>, const COLS: usize>(m: M, src: &[T
 /// The inverse of [`load_rows`]: rows `x` out to the first 8·COLS bytes of
 /// each of `dst`.
 #[inline(always)]
-fn store_rows<M: Vbmi + Avx512, const COLS: usize>(m: M, mut x: [M::V; 8], dst: &mut [State]) {
-    if COLS == COLS_512 {
-        let x = from_rows(m, x);
-        for (v, d) in x.iter().zip(dst) {
-            m.store(*v, &mut d[..64]);
+fn store_rows<M: Vbmi + Avx512, const COLS: usize>(m: M, x: [M::V; 8], dst: &mut [State]) {
+    let x = natural::<M, COLS>(m, x);
+    for (q, d) in dst.iter_mut().enumerate() {
+        m.store(x[q], &mut d[..64]);
+        if COLS == COLS_1024 {
+            m.store(x[4 + q], &mut d[64..]);
         }
-        return;
+    }
+}
+
+/// Rows `x` in the natural layout: state q in register q (512-bit states),
+/// or its columns 0..7 in register q and 8..15 in register 4 + q
+/// (1024-bit: [`transpose_lanes128`], then per state two `vpermi2b` by
+/// [`JOIN_1024`]).
+#[inline(always)]
+fn natural<M: Vbmi + Avx512, const COLS: usize>(m: M, mut x: [M::V; 8]) -> [M::V; 8] {
+    if COLS == COLS_512 {
+        return from_rows(m, x);
     }
     transpose_lanes128(m, &mut x);
     let (lo, hi) = (m.load(&JOIN_1024[0]), m.load(&JOIN_1024[1]));
-    for (q, d) in dst.iter_mut().enumerate() {
-        let (a, b) = (x[q], x[4 + q]);
-        m.store(m.permi2b(a, lo, b), &mut d[..64]);
-        m.store(m.permi2b(a, hi, b), &mut d[64..]);
+    let mut out = x;
+    for q in 0..4 {
+        out[q] = m.permi2b(x[q], lo, x[4 + q]);
+        out[4 + q] = m.permi2b(x[q], hi, x[4 + q]);
     }
+    out
 }
 
 /// The compressions of up to `ways(cols)` states of `cols` columns, each
