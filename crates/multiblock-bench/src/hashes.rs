@@ -84,8 +84,9 @@ pub fn rows(id: HashId, backend: &str, long: usize, budget: usize, reps: usize) 
         out.push(row(&label, HASH, bytes, &stats, n, 1));
     }
     for bytes in MANY_SIZES {
-        // `reference` (tables, 10-50 times slower) hashes its many messages
-        // no longer than its one long message, as `--quick` shortens that.
+        // `reference` (the standards' tables, the slowest backend) hashes its
+        // many messages no longer than its one long message, which the plan
+        // caps for it (`reference_bytes`).
         let bytes = if backend == "reference" { bytes.min(long) } else { bytes };
         let msgs: Vec<Vec<u8>> = (0..MANY).map(|s| message(bytes, s)).collect();
         let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();

@@ -172,8 +172,8 @@ fn bad_arguments_fail_cleanly() {
 
 #[test]
 fn quick_full_text_report_covers_every_cipher() {
-    // Without the hashing section, which hash_report.rs checks: with every
-    // hash on every backend (`reference` among them) it took 50 times as
+    // Without the hashing section, which hash_report.rs checks: every hash
+    // on every backend (`reference` among them) takes about 50 times as
     // long as the ciphers.
     let text = ok(&bench(&["--quick", "--full", "--text", "--no-hashes", "--reps", "1"]));
     for needle in ["TSC:", "gost89 encrypt: cycles/byte", "kalyna-128-128 decrypt: cycles/byte", "Kalyna, all five variants", "uBlock: one key and four keys", "Short messages", "Sources of the published figures"] {

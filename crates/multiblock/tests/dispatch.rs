@@ -22,9 +22,8 @@ fn check(id: CipherId, rng: &mut Rng, lengths: &[usize]) {
     let reference = Cipher::new(id.name(), &key, None, Some("reference")).unwrap();
     // ECB encrypts every block on its own, so a run of blocks taken from
     // the reference's encryption of a longer text is the reference's
-    // encryption of that run: one reference pass serves every length
-    // (each from its own random offset), where the reference's tables
-    // over every length took most of this test's time.
+    // encryption of that run: one reference pass (the slow part) serves
+    // every length, each from its own random offset.
     let block = id.block_bytes();
     let text = rng.bytes(2 * MAX_BLOCKS * block);
     let mut encrypted = text.clone();
