@@ -105,9 +105,8 @@ const REFERENCE: Backend<(), Kernel> = Backend {
 /// The name backend selection reports in its errors.
 const NAME: &str = "kupyna";
 
-fn choose(choice: BackendChoice<'_>) -> Result<(Kernel, BackendInfo)> {
-    let b = crate::backend::select(NAME, BACKENDS, choice)?;
-    Ok(((b.new)(&()), b.info))
+fn choose(choice: BackendChoice<'_>) -> Result<&'static Backend<(), Kernel>> {
+    crate::backend::select(NAME, BACKENDS, choice)
 }
 
 fn check_digest_bytes(digest_bytes: usize) -> Result<()> {
@@ -150,7 +149,8 @@ pub(crate) struct Core {
     digest_bytes: usize,
     cols: usize,
     kernel: Kernel,
-    info: BackendInfo,
+    /// Where `kernel` comes from (its name and properties).
+    backend: &'static Backend<(), Kernel>,
 }
 
 impl Drop for Core {
@@ -165,9 +165,9 @@ impl Core {
     /// any); state 512 bits for ≤ 32 bytes, 1024 above.
     pub(crate) fn new(digest_bytes: usize, choice: BackendChoice<'_>) -> Result<Core> {
         check_digest_bytes(digest_bytes)?;
-        let (kernel, info) = choose(choice)?;
+        let backend = choose(choice)?;
         let cols = cols_for(digest_bytes);
-        Ok(Core { h: initial_state(cols), buf: [0; 128], buffered: 0, len: 0, digest_bytes, cols, kernel, info })
+        Ok(Core { h: initial_state(cols), buf: [0; 128], buffered: 0, len: 0, digest_bytes, cols, kernel: (backend.new)(&()), backend })
     }
 
     /// Compresses every whole block of the message so far but the last: a
@@ -224,7 +224,7 @@ impl Core {
     }
 
     pub(crate) fn backend(&self) -> BackendInfo {
-        self.info
+        self.backend.info
     }
 }
 
@@ -232,7 +232,7 @@ impl Core {
 /// messages at once (`Kernel::compress_many`), in groups of similar length.
 pub(crate) fn digest_many(digest_bytes: usize, messages: &[&[u8]], choice: BackendChoice<'_>) -> Result<Vec<Vec<u8>>> {
     check_digest_bytes(digest_bytes)?;
-    let (kernel, _) = choose(choice)?;
+    let kernel = (choose(choice)?.new)(&());
     let cols = cols_for(digest_bytes);
     let block = 8 * cols;
     let mut out = vec![vec![0u8; digest_bytes]; messages.len()];
