@@ -118,7 +118,7 @@ pub(crate) fn store_planes<W: Word>(planes: &[W], bb: usize, data: &mut [u8]) {
 /// An S-box circuit on each of up to 64 bytes: byte i becomes bit i of the
 /// 8 planes (the key schedules' S on one block, all bytes at once).
 pub(crate) fn sub_bytes(bytes: &mut [u8], sbox: fn(&[u64; 8]) -> [u64; 8]) {
-    debug_assert!(bytes.len() % 8 == 0 && bytes.len() <= 64);
+    debug_assert!(bytes.len().is_multiple_of(8) && bytes.len() <= 64);
     let mut w = [0u64; 8];
     for (g, c) in bytes.chunks_exact(8).enumerate() {
         w[g] = transpose_bits(u64::from_le_bytes(c.try_into().expect("8 bytes")));

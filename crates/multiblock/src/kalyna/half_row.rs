@@ -210,7 +210,7 @@ pub(super) fn psi<M: Simd, B: SubBytes<M>>(m: M, v: Variant, s: &mut [u8]) {
             psi_chunk::<M, B>(self.0, self.1, self.2)
         }
     }
-    assert!(s.len() <= 64 && s.len() % v.block_bytes() == 0);
+    assert!(s.len() <= 64 && s.len().is_multiple_of(v.block_bytes()));
     let mut buf = [0u8; 64];
     buf[..s.len()].copy_from_slice(s);
     m.vectorize(Psi::<M, B>(m, v.nb(), &mut buf, core::marker::PhantomData));

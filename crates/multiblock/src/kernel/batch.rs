@@ -22,13 +22,13 @@ pub(crate) const MAX_BATCH: usize = 2048;
 /// intrinsics in it would then not inline.
 #[inline(always)]
 pub(crate) fn for_each_batch(data: &mut [u8], batch: usize, granule: usize, kernel: &impl BatchFn) {
-    debug_assert!(batch <= MAX_BATCH && granule > 0 && batch % granule == 0);
+    debug_assert!(batch <= MAX_BATCH && granule > 0 && batch.is_multiple_of(granule));
     let mut chunks = data.chunks_exact_mut(batch);
     for chunk in &mut chunks {
         kernel.call(chunk);
     }
     let rest = chunks.into_remainder();
-    if rest.len() % granule == 0 {
+    if rest.len().is_multiple_of(granule) {
         if !rest.is_empty() {
             kernel.call(rest);
         }

@@ -204,7 +204,7 @@ impl<X: Simd, const PACKED: bool, const S: usize> Job for KeyJob<'_, X, PACKED, 
 /// five, on a chain of dependent rounds (measured on Zen 4, a 64-byte
 /// uBlock-128/128 message with key setup on avx2: 767 → ~680 cycles).
 pub(crate) fn schedule<X: Simd, const PACKED: bool, const S: usize>(x: X, keys: &Keys) -> DirKeys<S> {
-    assert!(X::BYTES == 16 && S % 16 == 0);
+    assert!(X::BYTES == 16 && S.is_multiple_of(16));
     let v = keys.variant;
     let mut out = DirKeys::zeroed(v.rounds(), v.block_bytes() / 8);
     let mut key_buf = [0u8; 32];

@@ -37,7 +37,7 @@ impl Cbc {
     /// Encrypts or decrypts whole blocks in place, continuing the chain.
     pub fn update(&mut self, data: &mut [u8]) -> Result<()> {
         let n = self.cipher.block_bytes();
-        if data.len() % n != 0 {
+        if !data.len().is_multiple_of(n) {
             return Err(Error::DataLength { cipher: self.cipher.id().name(), block_bytes: n, got: data.len() });
         }
         if self.encrypt {

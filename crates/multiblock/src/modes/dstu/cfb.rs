@@ -57,7 +57,7 @@ impl KalynaCfb {
 
     /// Encrypts or decrypts whole q-byte pieces in place.
     pub fn update(&mut self, data: &mut [u8]) -> Result<()> {
-        if data.len() % self.q != 0 {
+        if !data.len().is_multiple_of(self.q) {
             return Err(Error::Param(format!(
                 "cfb update takes whole {}-byte pieces (s = {}), got {}; give the rest to finish",
                 self.q,

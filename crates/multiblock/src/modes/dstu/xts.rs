@@ -60,7 +60,7 @@ impl KalynaXts {
     /// Encrypts or decrypts whole blocks in place.
     pub fn update(&mut self, data: &mut [u8]) -> Result<()> {
         let n = self.field.block_bytes();
-        if data.len() % n != 0 {
+        if !data.len().is_multiple_of(n) {
             return Err(Error::Param(format!(
                 "{} update takes whole {n}-byte blocks, got {}; give the end of the message to finish",
                 self.who,

@@ -102,7 +102,7 @@ impl<M: Clmul, const N: usize> MgmSum<'_, M, N> {
             sum = m.xor(sum, m.clmul::<0x11>(a, b));
         }
         let pairs = self.h.len() / 16;
-        if self.h.len() % 16 != 0 {
+        if !self.h.len().is_multiple_of(16) {
             let a = u64::from_be_bytes(self.h[16 * pairs..].try_into().expect("8-byte block"));
             let b = u64::from_be_bytes(self.x[16 * pairs..].try_into().expect("8-byte block"));
             let p = m.clmul::<0x00>(from_u128(m, a.into()), from_u128(m, b.into()));

@@ -13,7 +13,7 @@ pub(crate) use super::Acc;
 
 /// `acc ^= Σ h_i ⊗ x_i` over the n-byte blocks of `h` and `x` (n = 8 or 16).
 pub(crate) fn mul_acc(n: usize, acc: &mut Acc, h: &[u8], x: &[u8]) {
-    debug_assert!(h.len() == x.len() && h.len() % n == 0);
+    debug_assert!(h.len() == x.len() && h.len().is_multiple_of(n));
     #[cfg(target_arch = "x86_64")]
     {
         use crate::simd::{Machine, Pclmul, Xmm};

@@ -101,7 +101,7 @@ fn next_section(
     per_section: usize,
     i: usize,
 ) -> Result<Option<Cipher>> {
-    if i == 0 || i % per_section != 0 {
+    if i == 0 || !i.is_multiple_of(per_section) {
         return Ok(None);
     }
     let n = k1.len();

@@ -269,13 +269,13 @@ impl Cbc {
         match self.dir {
             Direction::Encrypt => {
                 let padded = self.padding.pad(&tail, n);
-                if padded.len() % n != 0 {
+                if !padded.len().is_multiple_of(n) {
                     return Err(self.length_error(tail.len()));
                 }
                 self.blocks(padded)
             }
             Direction::Decrypt => {
-                if tail.len() % n != 0 {
+                if !tail.len().is_multiple_of(n) {
                     return Err(self.length_error(tail.len()));
                 }
                 let last = self.blocks(tail)?;

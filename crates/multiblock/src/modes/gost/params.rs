@@ -62,7 +62,7 @@ pub(crate) fn bits(
     max: usize,
 ) -> Result<usize> {
     let v = value.unwrap_or(default);
-    if v % 8 != 0 || v < min || v > max {
+    if !v.is_multiple_of(8) || v < min || v > max {
         return Err(Error::Param(format!(
             "{} {}: {flag} must be a multiple of 8 from {min} to {max} bits, got {v}",
             req.cipher, req.mode
@@ -123,7 +123,7 @@ pub(crate) fn register<'r>(req: &'r Request<'_>, n: usize, whole_blocks: bool) -
 /// multiple of the block size `n`.
 pub(crate) fn section(req: &Request<'_>, flag: &str, value: Option<usize>, default: usize, n: usize) -> Result<usize> {
     let v = value.unwrap_or(default);
-    if v == 0 || v % n != 0 {
+    if v == 0 || !v.is_multiple_of(n) {
         return Err(Error::Param(format!(
             "{} {}: {flag} must be a positive multiple of the {n}-byte block, got {v}",
             req.cipher, req.mode

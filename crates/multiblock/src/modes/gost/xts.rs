@@ -268,7 +268,7 @@ impl KuznyechikXts {
     }
 
     fn check_whole(&self, len: usize) -> Result<()> {
-        if len % BLOCK != 0 {
+        if !len.is_multiple_of(BLOCK) {
             return Err(Error::Param(format!(
                 "{} update takes whole {BLOCK}-byte blocks, got {}; give the end of the message to finish",
                 self.who,

@@ -107,15 +107,8 @@ fn permute<const H: usize>(y: &[u8; H], p: &[u8; H]) -> [u8; H] {
 /// The left and right halves of a round key (or block) of 2H bytes.
 #[inline]
 fn halves<const H: usize>(b: &[u8]) -> ([u8; H], [u8; H]) {
-    // One length check, so the loop has none and vectorizes.
-    let b = &b[..2 * H];
-    let mut l = [0u8; H];
-    let mut r = [0u8; H];
-    for i in 0..H {
-        l[i] = b[i];
-        r[i] = b[H + i];
-    }
-    (l, r)
+    let (l, r) = b[..2 * H].split_at(H);
+    (l.try_into().expect("H bytes"), r.try_into().expect("H bytes"))
 }
 
 /// One encryption round, Algorithm 1 steps 3–13.
