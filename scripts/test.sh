@@ -29,35 +29,53 @@ done
 # selftest, the C library, the provider and both checks.
 export CARGO_INCREMENTAL=0
 export CARGO_PROFILE_RELEASE_DEBUG=line-tables-only
-# Each step's wall time goes to stderr, to keep the whole run under CI's budget.
+# Each step's wall time goes to stderr, to keep the whole run under CI's
+# budget, with how busy the cores were meanwhile: the share of the run's
+# own steps and the share of the background jobs below (niced), from
+# /proc/stat.
+cpu_ticks() { awk '/^cpu /{print $2 + $4 + $7 + $8, $3, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat 2>/dev/null || echo 0 0 0; }
 step() {
-  local start=$SECONDS
+  local start=$SECONDS before after
+  before=$(cpu_ticks)
   "$@"
-  echo "test.sh: $* took $((SECONDS - start)) s" >&2
+  after=$(cpu_ticks)
+  echo "test.sh: $* took $((SECONDS - start)) s$(awk -v b="$before" -v a="$after" 'BEGIN {
+    split(b, x, " "); split(a, y, " "); t = y[3] - x[3]
+    if (t > 0) printf " (cores busy: %d%% steps, %d%% background)", 100 * (y[1] - x[1]) / t, 100 * (y[2] - x[2]) / t }')" >&2
 }
-# Steps install Debian packages as they need them, and one step runs in the
-# background: apt waits for another's lock instead of failing.
+# Steps install Debian packages as they need them, and the background jobs
+# do too: apt waits for another's lock instead of failing.
 apt_config=$(mktemp)
 echo 'DPkg::Lock::Timeout "900";' >"$apt_config"
 export APT_CONFIG=$apt_config
-# The backends this CPU lacks (AVX-512, GFNI) run in an emulator that keeps
-# one core busy for about eleven minutes (scripts/ci/emulated.sh), on the
-# release build of the CLI and ct-trace: it starts in the background once
-# they are built (below), at the lowest priority (the other steps come
-# first when more threads want to run than there are cores; on a 2-vCPU VM
-# the two still slow each other), and is collected after the last step.
-# On a CPU with every backend it ends at once.
-emulated_log=$(mktemp)
-emulated_pid=
-trap '[ -z "$emulated_pid" ] || kill -- "-$emulated_pid" 2>/dev/null || true' EXIT
-start_emulated() {
-  nice -n 19 setsid bash scripts/ci/emulated.sh >"$emulated_log" 2>&1 </dev/null &
-  emulated_pid=$!
+# Two long jobs that need no core of their own run in the background at the
+# lowest priority, so that they fill the time in which the steps leave a
+# core idle (the single-threaded parts of every build, the test runs, the
+# Valgrind steps): the steps come first whenever more threads want to run
+# than there are cores. Each is collected (waited for, its output printed)
+# before the first step that needs it:
+#  - `openssl`: OpenSSL 3.5 and 4.0 built from source for the provider's
+#    tests (scripts/ci/openssl-build.sh; about 3 minutes of both cores
+#    each, nothing once cached in ~/.cache/multiblock);
+#  - `emulated`: the backends this CPU lacks (AVX-512, GFNI) in an emulator
+#    that keeps one core busy for about eleven minutes
+#    (scripts/ci/emulated.sh), on the release build of the CLI and
+#    ct-trace, so it starts once they are built; on a CPU with every
+#    backend it ends at once.
+declare -A bg_pid bg_log
+trap 'for p in "${bg_pid[@]}"; do kill -- "-$p" 2>/dev/null || true; done' EXIT
+background() {
+  local name=$1
+  shift
+  bg_log[$name]=$(mktemp)
+  nice -n 19 setsid "$@" >"${bg_log[$name]}" 2>&1 </dev/null &
+  bg_pid[$name]=$!
 }
-collect_emulated() {
+collect() {
   local rc=0
-  wait "$emulated_pid" || rc=$?
-  cat "$emulated_log"
+  wait "${bg_pid[$1]}" || rc=$?
+  cat "${bg_log[$1]}"
+  unset "bg_pid[$1]"
   return $rc
 }
 # The documentation first (seconds): no history in the product, every
@@ -67,26 +85,24 @@ step python3 scripts/ci/links.py
 step python3 scripts/ci/module-cycles.py crates/multiblock/src crates/multiblock-cli/src crates/multiblock-bench/src crates/multiblock-c/src crates/multiblock-py/src crates/multiblock-ct/src
 # inside the library's directory modules that are free of cycles
 step python3 scripts/ci/module-cycles.py crates/multiblock/src --inside modes --inside modes::dstu --inside modes::gost --inside modes::gf --inside modes::many --inside magma --inside bitslice --inside kernel --inside hash --inside kdf --inside wrap
+background openssl bash -c 'bash scripts/ci/openssl-build.sh 3.5 && bash scripts/ci/openssl-build.sh 4.0'
 step cargo test --workspace --locked
 step bash scripts/ci/package.sh --no-doctest   # docs with -D warnings, cargo package (doctests ran above)
 # Two calls, each as the later steps build it (one call would unify the
 # two packages' dependency features and build the library a second time).
 step cargo build --quiet --release --locked -p multiblock-cli
 step cargo build --quiet --release --locked -p multiblock-ct --bin ct-trace
-start_emulated
+background emulated bash scripts/ci/emulated.sh
 step cargo run --quiet --release --locked -p multiblock-cli -- selftest --thorough
 step bash scripts/ci/doc-examples.sh   # the shell examples of README.md and docs/, verbatim
 step bash scripts/ci/python.sh
 step bash scripts/ci/c.sh
-# OpenSSL 3.5 and 4.0 for the provider, built from source once and cached
-# in ~/.cache/multiblock (then each step takes no time); the provider step
-# tests on them and on the system's 3.0.
-step bash scripts/ci/openssl-build.sh 3.5
-step bash scripts/ci/openssl-build.sh 4.0
-step bash scripts/ci/openssl-provider.sh
 step bash scripts/ci/fallback.sh
 step bash scripts/ci/ct-valgrind.sh
 step bash scripts/ci/ct-trace.sh
 step bash scripts/ci/fuzz.sh
+# The provider on the system's OpenSSL 3.0 and on the two built above.
+step collect openssl
+step bash scripts/ci/openssl-provider.sh
 step bash scripts/ci/aarch64.sh
-step collect_emulated
+step collect emulated

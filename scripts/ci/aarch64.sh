@@ -32,12 +32,14 @@ export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch
 # across threads); the modes' PMULL products keep their tests.
 tests=(--test ecb_vectors --test kalyna_backends --test kuznyechik_backends --test magma_backends --test ublock_backends)
 # The CLI and the constant-time cases (`ct-emu`) are built in the same cargo
-# call as the tests: on their own, cargo resolves the dependencies' features
-# without the library's dev-dependencies and compiles the whole library a
-# second time (about a minute on CI's two cores).
-cargo build --locked --profile cross-test --target "$target" -p multiblock-cli --bin multiblock \
-    -p multiblock-ct --bin ct-emu -p multiblock "${tests[@]}"
-cargo test --locked --profile cross-test -p multiblock --target "$target" --lib "${tests[@]}" \
+# call as the tests, and the test call names them again (which adds their
+# few unit tests): cargo resolves the dependencies' features for the
+# packages a call names, so calls that named different packages would
+# compile a dozen dependencies, the library and the integration tests a
+# second time.
+packages=(-p multiblock-cli --bin multiblock -p multiblock-ct --bin ct-emu -p multiblock)
+cargo build --locked --profile cross-test --target "$target" "${packages[@]}" "${tests[@]}"
+cargo test --locked --profile cross-test --target "$target" "${packages[@]}" --lib "${tests[@]}" \
     -- --skip modes::dstu::kw::tests::store_passes_equal_the_in_memory_wrap \
     --skip modes::stream::tests::every_streaming_mode_equals_one_shot_on_random_splits_and_threads
 cli=(qemu-aarch64 -L /usr/aarch64-linux-gnu "${CARGO_TARGET_DIR:-target}/$target/cross-test/multiblock")
