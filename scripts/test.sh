@@ -68,11 +68,11 @@ background() {
   local name=$1
   shift
   bg_log[$name]=$(mktemp)
-  # A session of its own (so that the trap can end the whole job) is a
-  # scheduling group of its own where the kernel groups tasks by session
-  # (autogroup): that group gets the lowest priority too, or it would
-  # take a core's worth of time from the steps' group whatever its
-  # tasks' nice value.
+  # setsid gives the job a process group the trap can end as a whole;
+  # where the kernel schedules by setsid group (autogroup), that group is
+  # also a scheduling group of its own: it gets the lowest priority too,
+  # or it would take a core's worth of time from the steps' group
+  # whatever its tasks' nice value.
   setsid bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 "$@"' background "$@" \
     >"${bg_log[$name]}" 2>&1 </dev/null &
   bg_pid[$name]=$!
