@@ -67,7 +67,13 @@
 //!
 //! Tried and measured slower: the padded last block, N and Σ of 8
 //! messages in one call with h in rows (64 × 64 B: 10.8-11.1 against
-//! 9.7-10.0, with g's code once or three times in the call).
+//! 9.7-10.0, with g's code once or three times in the call); S's select
+//! without a mask register (`vpminsb` with 0, `vpmaxsb` with -1 and a
+//! `vpternlogd` select, all three on any of Zen 5's four pipes, where
+//! `vpmovb2m` and every compare into a mask take one of the two shared
+//! ones): 8 µops fewer on the shared pipes and 16 more elsewhere per LPS,
+//! 4-6% slower on Zen 5 (64 × 64 KiB 1.61 against 1.54, 64 × 1 KiB 2.16
+//! against 2.03; best of 6 alternating runs).
 
 // Index loops over the row arrays: several arrays share the index.
 #![allow(clippy::needless_range_loop)]
