@@ -73,7 +73,14 @@
 //! `vpmovb2m` and every compare into a mask take one of the two shared
 //! ones): 8 µops fewer on the shared pipes and 16 more elsewhere per LPS,
 //! 4-6% slower on Zen 5 (64 × 64 KiB 1.61 against 1.54, 64 × 1 KiB 2.16
-//! against 2.03; best of 6 alternating runs).
+//! against 2.03; best of 6 alternating runs); S without the blend
+//! (`vpmovb2m`, `knotq`, then two `vpermi2b` merge-masked by the mask and
+//! its complement, the second indexed by the first's output), which
+//! leaves the shared pipes' count as it is and takes 8 µops off the
+//! others per LPS, but puts the two lookups in series: 18 core cycles
+//! from S's input to its output in a loop of S alone against 9, and the
+//! kernel 1.55-1.88× slower (64 × 64 KiB 2.79 against 1.49, 64 × 1 KiB
+//! 3.53 against 2.01; best of 20 alternating runs, Zen 5).
 
 // Index loops over the row arrays: several arrays share the index.
 #![allow(clippy::needless_range_loop)]
