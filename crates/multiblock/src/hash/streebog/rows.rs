@@ -77,10 +77,22 @@
 //! (`vpmovb2m`, `knotq`, then two `vpermi2b` merge-masked by the mask and
 //! its complement, the second indexed by the first's output), which
 //! leaves the shared pipes' count as it is and takes 8 µops off the
-//! others per LPS, but puts the two lookups in series: 18 core cycles
-//! from S's input to its output in a loop of S alone against 9, and the
-//! kernel 1.55-1.88× slower (64 × 64 KiB 2.79 against 1.49, 64 × 1 KiB
-//! 3.53 against 2.01; best of 20 alternating runs, Zen 5).
+//! others per LPS, but puts the two lookups in series (18 core cycles
+//! from S's input to its output in a loop of S alone against 9): 8-15%
+//! slower on Zen 5 (64 × 64 KiB 1.81 against 1.58, 64 × 1 KiB 2.36
+//! against 2.19; best of 16 alternating runs, with `knotq` as inline asm,
+//! since LLVM makes the complement a second compare, and the outputs of
+//! [`l_beside_s`] written out one by one, since LLVM does not unroll a
+//! loop that holds inline asm, which alone made the kernel 1.9× slower).
+//!
+//! Tried and measured the same: the mask as bytes by a product
+//! (`vgf2p8affineqb` copying bit 7 to every bit) and a `vpternlogd`
+//! select instead of `vpmovb2m` and the blend, on the same pipes, S's
+//! latency 8.3 core cycles against 9.6; every product's matrix a
+//! broadcast memory operand, read through a pointer LLVM cannot see
+//! through (otherwise it loads the 61 matrices that the round's two L
+//! share into registers by `vpbroadcastq`): 64 × 64 KiB 1.59 against
+//! 1.57, 64 × 1 KiB 2.10 against 2.17 (best of 16 alternating runs).
 
 // Index loops over the row arrays: several arrays share the index.
 #![allow(clippy::needless_range_loop)]
