@@ -92,7 +92,11 @@
 //! broadcast memory operand, read through a pointer LLVM cannot see
 //! through (otherwise it loads the 61 matrices that the round's two L
 //! share into registers by `vpbroadcastq`): 64 × 64 KiB 1.59 against
-//! 1.57, 64 × 1 KiB 2.10 against 2.17 (best of 16 alternating runs).
+//! 1.57, 64 × 1 KiB 2.10 against 2.17 (best of 16 alternating runs);
+//! two groups of 8 messages in one call, a block of one group then a
+//! block of the other, so that each compression's first and last phases
+//! (which wait for each other) could run beside the other group's: 64 ×
+//! 64 KiB 1.592 against 1.589 (best of 12 alternating runs).
 
 // Index loops over the row arrays: several arrays share the index.
 #![allow(clippy::needless_range_loop)]
