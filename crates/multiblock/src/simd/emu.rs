@@ -314,6 +314,9 @@ impl CrossLanes for Emu<32> {
     fn permute64<const IMM: i32>(self, a: R<32>) -> R<32> {
         map(|i| a[8 * ((IMM as usize >> (2 * (i / 8))) & 3) + i % 8])
     }
+    fn permute32(self, a: R<32>, idx: R<32>) -> R<32> {
+        map(|i| a[4 * (usize::from(idx[i / 4 * 4]) % 8) + i % 4])
+    }
 }
 
 impl<const N: usize> Table256 for Emu<N> {

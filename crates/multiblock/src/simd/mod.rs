@@ -263,6 +263,9 @@ pub(crate) trait CrossLanes: Simd {
     fn lanes_between(self, a: Self::V, b: Self::V) -> Self::V;
     /// 64-bit word k ← a's word (IMM >> 2k) & 3 (`vpermq`).
     fn permute64<const IMM: i32>(self, a: Self::V) -> Self::V;
+    /// 32-bit word k ← a's word idx[k] mod 8 (`vpermd`; idx's words as
+    /// little-endian u32).
+    fn permute32(self, a: Self::V, idx: Self::V) -> Self::V;
 }
 
 /// Byte lookups in a 256-entry table held in registers (aarch64: `TBL` and

@@ -147,6 +147,8 @@ macro_rules! check_cross_lanes {
         for _ in 0..50 {
             same!($m, $n, $rng, |m, a, b, _c| m.xor(m.lanes_between(a, b), m.permute64::<0xd8>(b)));
             same!($m, $n, $rng, |m, a, _b, _c| m.xor(m.permute64::<0x1b>(a), m.permute64::<0x4e>(m.shl64::<1>(a))));
+            // Any index words, the high bits of each ignored.
+            same!($m, $n, $rng, |m, a, b, _c| m.permute32(a, b));
         }
     };
 }

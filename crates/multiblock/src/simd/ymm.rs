@@ -165,6 +165,10 @@ impl<L: HasAvx2> super::CrossLanes for Ymm<L> {
     fn permute64<const IMM: i32>(self, a: __m256i) -> __m256i {
         unsafe { _mm256_permute4x64_epi64::<IMM>(a) }
     }
+    #[inline(always)]
+    fn permute32(self, a: __m256i, idx: __m256i) -> __m256i {
+        unsafe { _mm256_permutevar8x32_epi32(a, idx) }
+    }
 }
 
 x86_extensions! {
