@@ -48,6 +48,8 @@ mod avx512_gfni;
 mod avx2;
 #[cfg(any(target_arch = "x86_64", test))]
 mod paired;
+#[cfg(any(target_arch = "x86_64", test))]
+mod split;
 #[cfg(any(target_arch = "aarch64", test))]
 mod neon;
 #[cfg(target_arch = "x86_64")]

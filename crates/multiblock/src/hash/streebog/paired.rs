@@ -91,8 +91,9 @@
 //! byte, 64 messages, against one at a time in alternating runs:
 //! `avx2-gfni` 8.4 against 11.4 (64 KiB), 10.0 against 13.9 (1 KiB),
 //! 35.5 against 47.6 (64 B); `avx2` 14.7 against 17.8 (1 KiB), 50.6
-//! against 59.5 (64 B). One message is the case of one pair, the same
-//! instructions in the same order.
+//! against 59.5 (64 B). One message on `avx2` is the case of one pair,
+//! the same instructions in the same order; on `avx2-gfni` it runs
+//! `split.rs`, the state and the key in registers of their own.
 //!
 //! Everything is constant-time: the tables are indexed by constants or
 //! looked up by `pshufb` in registers, the loops count public blocks.

@@ -6,6 +6,7 @@ use super::affine::{AffineKernel, Spread};
 use super::constants::PI;
 use super::neon::NeonKernel;
 use super::paired::{Affine, Nibbles, PairedKernel};
+use super::split::SplitKernel;
 use super::xmm::XmmKernel;
 use super::pi_structure::{self, AffineLogs, Field, Logs, TreeCore, ZeroingLogs, OUTPUT};
 use super::{digest_many, Block, Compress, Core, State, BACKENDS};
@@ -181,6 +182,13 @@ fn paired_kernel_on_the_emulator() {
     emulated(&PairedKernel::<Emu<32>, Affine, TreeCore>::new(Emu::<32>));
     emulated(&PairedKernel::<Emu<32>, Nibbles, Field>::new(Emu::<32>));
     emulated(&PairedKernel::<Emu<32>, Affine, AffineLogs>::new(Emu::<32>));
+}
+
+#[test]
+fn split_kernel_on_the_emulator() {
+    let many = || PairedKernel::<Emu<32>, Affine, AffineLogs>::new(Emu::<32>);
+    emulated(&SplitKernel::<Emu<32>, AffineLogs, _>::new(Emu::<32>, many()));
+    emulated(&SplitKernel::<Emu<32>, Field, _>::new(Emu::<32>, many()));
 }
 
 /// The decomposition of π (and its GF(2^4) pieces) on all 256 inputs.
