@@ -119,10 +119,9 @@ const fn k0_words(offset: u8, domain: u64) -> Block {
 /// A value from words to the layout the chains keep between LPS (the
 /// transposition's output before its move across lanes): in each
 /// register, the low 32 bits of its 4 words in the low 128-bit lane, the
-/// high 32 bits in the high lane. 32-bit word q + 4h ← word 2q + h.
+/// high 32 bits in the high lane. 32-bit word q + 4h ← word 2q + h. (Back
+/// to words is [`INPUTS_FROM_HALVES`]`[0]`.)
 const TO_HALVES: [u32; 8] = [0, 2, 4, 6, 1, 3, 5, 7];
-/// Back to words: 32-bit word 2q + h ← word q + 4h.
-const FROM_HALVES: [u32; 8] = [0, 4, 1, 5, 2, 6, 3, 7];
 
 /// A `vpermd` index as bytes.
 const fn index(words: [u32; 8]) -> [u8; 32] {
@@ -136,7 +135,8 @@ const fn index(words: [u32; 8]) -> [u8; 32] {
 }
 
 /// L's inputs from a register in halves: the words permuted by q ↦ q ⊕ d
-/// and back from halves in one `vpermd` (32-bit word 2q + h ← (q ⊕ d) + 4h).
+/// and back from halves in one `vpermd` (32-bit word 2q + h ← (q ⊕ d) + 4h;
+/// d = 0 is the way back to words alone).
 const INPUTS_FROM_HALVES: [[u8; 32]; 4] = {
     let mut t = [[0u8; 32]; 4];
     let mut d = 0;
@@ -291,7 +291,6 @@ fn g<M: Machine32 + Gfni, S: Core<M>>(m: M, h: Value<M>, n: Value<M>, msg: Value
     let k0: &Block = const { &in_halves(&k0_words(S::OFFSET, S::DOMAIN)) };
     let constants: &[Block; 12] = const { &constants(S::OFFSET, S::DOMAIN) };
     let to: &[u8; 32] = const { &index(TO_HALVES) };
-    let from: &[u8; 32] = const { &index(FROM_HALVES) };
     // K_1 ⊕ k0 (h ⊕ N in words); X_1 = m ⊕ K_1; the key's next input
     // K_1 ⊕ C_1.
     let k1 = to_halves(m, l::<M, S>(m, inputs_from_words(m, s::<M, S>(m, xor2(m, h, n)))));
@@ -308,7 +307,7 @@ fn g<M: Machine32 + Gfni, S: Core<M>>(m: M, h: Value<M>, n: Value<M>, msg: Value
     }
     // X_13 = LPS(X_12) ⊕ LPS(K_12 ⊕ C_12) = L·P(S(X_12) ⊕ S(K_12 ⊕ C_12)):
     // one L for both (the cores' offsets cancel).
-    let x = permute(m, to_halves(m, l::<M, S>(m, inputs_from_halves(m, xor2(m, s::<M, S>(m, x), sk)))), from);
+    let x = permute(m, to_halves(m, l::<M, S>(m, inputs_from_halves(m, xor2(m, s::<M, S>(m, x), sk)))), &INPUTS_FROM_HALVES[0]);
     [m.xor3(x[0], h[0], msg[0]), m.xor3(x[1], h[1], msg[1])]
 }
 
