@@ -313,7 +313,7 @@ fn g<M: Machine32 + Gfni, S: Core<M>>(m: M, h: Value<M>, n: Value<M>, msg: Value
 
 /// `avx2-gfni`'s kernel: one message by the two chains here, many by
 /// `K` (`paired.rs`: there two messages' pairs side by side fill the
-/// pipes).
+/// pipes) in groups of its lanes, and a message left over by the chains.
 pub(crate) struct SplitKernel<M, S, K> {
     m: M,
     many: K,
@@ -385,10 +385,22 @@ impl<M: Machine32 + Gfni, S: Core<M>, K: Compress> Compress for SplitKernel<M, S
     fn lanes(&self) -> usize {
         self.many.lanes()
     }
+    // The groups that fill `many`'s lanes go to it; the messages left over
+    // (one message alone too) run as two chains here, as one message does.
     fn g_many(&self, h: &mut [Block], n: &[Block], msg: &[Block]) {
-        self.many.g_many(h, n, msg)
+        let whole = h.len() - h.len() % self.many.lanes().max(1);
+        let (grouped, rest) = h.split_at_mut(whole);
+        self.many.g_many(grouped, &n[..whole], &msg[..whole]);
+        for ((h, n), msg) in rest.iter_mut().zip(&n[whole..]).zip(&msg[whole..]) {
+            self.g(h, n, msg);
+        }
     }
     fn blocks_many(&self, states: &mut [&mut State], data: &[&[u8]]) {
-        self.many.blocks_many(states, data)
+        let whole = states.len() - states.len() % self.many.lanes().max(1);
+        let (grouped, rest) = states.split_at_mut(whole);
+        self.many.blocks_many(grouped, &data[..whole]);
+        for (st, data) in rest.iter_mut().zip(&data[whole..]) {
+            self.blocks(st, data);
+        }
     }
 }
