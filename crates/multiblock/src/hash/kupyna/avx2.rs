@@ -81,6 +81,7 @@ use super::State;
 use super::Kernel;
 #[cfg(target_arch = "x86_64")]
 use crate::backend::{Backend, BackendInfo};
+use super::ymm_staggered::{CompressStaggered, FinishStaggered};
 use super::ymm_rows::{CompressInRows, CompressPairInRows, FinishInRows, Output1024InRows, Output512InRows, RowMix, SHIFTS_1024};
 use crate::kalyna::pair_sum::{double, row_by_doublings, row_by_products, M4, M5, M6, M7, M8};
 use crate::kalyna::nibble::{from_rows, rows_out_then, sbox, to_rows, to_rows_then, Lane, ENC_ROWS};
@@ -113,7 +114,11 @@ pub(crate) const AVX2: Backend<(), Kernel> = Backend {
 #[cfg(target_arch = "x86_64")]
 fn compress_gfni(cols: usize, h: &mut State, blocks: &[u8]) {
     let m = YG::detect().expect("the backend is chosen only where the CPU runs it");
-    m.vectorize(On(m, CompressInRows::<ByGfni> { cols, h, blocks, mix: PhantomData }))
+    if cols == COLS_512 {
+        m.vectorize(On(m, CompressStaggered::<ByGfni> { h, blocks, mix: PhantomData }))
+    } else {
+        m.vectorize(On(m, CompressInRows::<ByGfni> { cols, h, blocks, mix: PhantomData }))
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -124,7 +129,11 @@ fn output_gfni(cols: usize, h: &mut State) {
 #[cfg(target_arch = "x86_64")]
 fn finish_gfni(cols: usize, h: &mut State, blocks: &[u8]) {
     let m = YG::detect().expect("the backend is chosen only where the CPU runs it");
-    m.vectorize(On(m, FinishInRows::<ByGfni> { cols, h, blocks, mix: PhantomData }))
+    if cols == COLS_512 {
+        m.vectorize(On(m, FinishStaggered::<ByGfni> { h, blocks, mix: PhantomData }))
+    } else {
+        m.vectorize(On(m, FinishInRows::<ByGfni> { cols, h, blocks, mix: PhantomData }))
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -140,7 +149,11 @@ fn output_many_gfni(cols: usize, states: &mut [State]) {
 #[cfg(target_arch = "x86_64")]
 fn compress_avx2(cols: usize, h: &mut State, blocks: &[u8]) {
     let m = Y::detect().expect("the backend is chosen only where the CPU runs it");
-    m.vectorize(On(m, CompressInRows::<ByDoubling> { cols, h, blocks, mix: PhantomData }))
+    if cols == COLS_512 {
+        m.vectorize(On(m, CompressStaggered::<ByDoubling> { h, blocks, mix: PhantomData }))
+    } else {
+        m.vectorize(On(m, CompressInRows::<ByDoubling> { cols, h, blocks, mix: PhantomData }))
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -151,7 +164,11 @@ fn output_avx2(cols: usize, h: &mut State) {
 #[cfg(target_arch = "x86_64")]
 fn finish_avx2(cols: usize, h: &mut State, blocks: &[u8]) {
     let m = Y::detect().expect("the backend is chosen only where the CPU runs it");
-    m.vectorize(On(m, FinishInRows::<ByDoubling> { cols, h, blocks, mix: PhantomData }))
+    if cols == COLS_512 {
+        m.vectorize(On(m, FinishStaggered::<ByDoubling> { h, blocks, mix: PhantomData }))
+    } else {
+        m.vectorize(On(m, FinishInRows::<ByDoubling> { cols, h, blocks, mix: PhantomData }))
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -182,7 +199,11 @@ fn compress_in_pairs<M: Machine + Simd + CrossLanes, P: RowMix<M>>(cols: usize, 
             }
             _ => {
                 for (h, blocks) in hs.iter_mut().zip(bs) {
-                    m.vectorize(On(m, CompressInRows::<P> { cols, h, blocks, mix: PhantomData }))
+                    if cols == COLS_512 {
+                        m.vectorize(On(m, CompressStaggered::<P> { h, blocks, mix: PhantomData }))
+                    } else {
+                        m.vectorize(On(m, CompressInRows::<P> { cols, h, blocks, mix: PhantomData }))
+                    }
                 }
             }
         }

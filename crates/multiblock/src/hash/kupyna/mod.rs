@@ -41,6 +41,8 @@ mod rows;
 mod job_on;
 #[cfg(any(target_arch = "x86_64", test))]
 mod ymm_rows;
+#[cfg(any(target_arch = "x86_64", test))]
+mod ymm_staggered;
 #[cfg(any(target_arch = "aarch64", test))]
 mod neon;
 #[cfg(test)]

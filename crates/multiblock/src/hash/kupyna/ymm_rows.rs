@@ -71,10 +71,10 @@ pub(crate) trait RowMix<M: Simd> {
 /// Most rounds of a state (the 1024-bit one's).
 const MAX_ROUNDS: usize = 14;
 
-/// Per round and row register: T+'s constant bytes in lane 1 (zero in lane
-/// 0), and the same ⊕ 0x80 in every byte of both lanes.
+/// Per round and row register: T+'s constant bytes in lane 1 (and in lane
+/// 0 for T+ in both lanes; else zero there), and the same ⊕ 0x80.
 #[repr(align(32))]
-struct PlusRows {
+pub(super) struct PlusRows {
     k: [[Lane; 8]; MAX_ROUNDS],
     k80: [[Lane; 8]; MAX_ROUNDS],
 }
@@ -88,7 +88,7 @@ const fn row_col(cols: usize, i: usize, b: usize) -> (usize, usize) {
     }
 }
 
-const fn plus_rows(cols: usize) -> PlusRows {
+const fn plus_rows(cols: usize, both_lanes: bool) -> PlusRows {
     let mut t = PlusRows { k: [[[0; 32]; 8]; MAX_ROUNDS], k80: [[[0x80; 32]; 8]; MAX_ROUNDS] };
     let regs = if cols == COLS_512 { 4 } else { 8 };
     let mut round = 0;
@@ -101,6 +101,10 @@ const fn plus_rows(cols: usize) -> PlusRows {
                 let k = add_constant(col, cols, round).to_le_bytes()[row];
                 t.k[round][i][16 + b] = k;
                 t.k80[round][i][16 + b] = k ^ 0x80;
+                if both_lanes {
+                    t.k[round][i][b] = k;
+                    t.k80[round][i][b] = k ^ 0x80;
+                }
                 b += 1;
             }
             i += 1;
@@ -110,8 +114,10 @@ const fn plus_rows(cols: usize) -> PlusRows {
     t
 }
 
-static PLUS_512: PlusRows = plus_rows(COLS_512);
-static PLUS_1024: PlusRows = plus_rows(2 * COLS_512);
+static PLUS_512: PlusRows = plus_rows(COLS_512, false);
+static PLUS_1024: PlusRows = plus_rows(2 * COLS_512, false);
+/// T+ of two blocks of the 512-bit state, one per lane.
+pub(super) static PLUS_512_BOTH_LANES: PlusRows = plus_rows(COLS_512, true);
 
 /// T⊕'s constants per round: row 0 in lane 0 of row register 0.
 #[repr(align(32))]
@@ -187,6 +193,13 @@ static LANE0: Lane = {
 fn add_constants<M: Simd, const N: usize>(m: M, x: &mut [M::V; N], round: usize) {
     let (plus, xor) = if N == 4 { (&PLUS_512, &XOR_512) } else { (&PLUS_1024, &XOR_1024) };
     x[0] = m.xor(x[0], m.load(&xor.0[round]));
+    add_plus(m, x, plus, round);
+}
+
+/// T+'s AddRoundConstant (+ mod 2^64 on every column) in the lanes where
+/// `plus` has its constants; the others are left as they are.
+#[inline(always)]
+pub(super) fn add_plus<M: Simd, const N: usize>(m: M, x: &mut [M::V; N], plus: &PlusRows, round: usize) {
     let ones = m.splat8(0xff);
     let (mut s, mut g, mut p) = ([m.zero(); N], [m.zero(); N], [m.zero(); N]);
     for i in 0..N {
@@ -233,7 +246,7 @@ fn sub_bytes<M: Simd, const N: usize>(m: M, x: &mut [M::V; N]) {
 
 /// ShiftBytes and MixColumns on N row registers.
 #[inline(always)]
-fn shift_mix<M: Simd, P: RowMix<M>, const N: usize>(m: M, x: &mut [M::V; N]) {
+pub(super) fn shift_mix<M: Simd, P: RowMix<M>, const N: usize>(m: M, x: &mut [M::V; N]) {
     let shifts = if N == 4 { &SHIFTS_512 } else { &SHIFTS_1024 };
     let mut v = [m.zero(); 8];
     for (j, v) in v.iter_mut().enumerate() {
@@ -273,7 +286,7 @@ fn pieces<M: Simd>(m: M, bytes: &[u8]) -> [M::V; 4] {
 
 /// 64·R bytes (R = 1, 2) in rows, in both lanes.
 #[inline(always)]
-fn into_rows<M: Simd, const N: usize>(m: M, bytes: &[u8]) -> [M::V; N] {
+pub(super) fn into_rows<M: Simd, const N: usize>(m: M, bytes: &[u8]) -> [M::V; N] {
     let y0 = to_rows(m, pieces(m, bytes));
     let mut x = [m.zero(); N];
     if N == 4 {
@@ -291,7 +304,7 @@ fn into_rows<M: Simd, const N: usize>(m: M, bytes: &[u8]) -> [M::V; N] {
 
 /// Lane 0 of N row registers back to 64·R bytes.
 #[inline(always)]
-fn store_rows<M: Simd, const N: usize>(m: M, x: &[M::V; N], out: &mut [u8]) {
+pub(super) fn store_rows<M: Simd, const N: usize>(m: M, x: &[M::V; N], out: &mut [u8]) {
     let groups: [[M::V; 4]; 2] = if N == 4 {
         [core::array::from_fn(|a| x[a]), [m.zero(); 4]]
     } else {
@@ -496,26 +509,32 @@ static SWAP_LANE1: Lane = {
 /// round and state 1 + 70 + 8 + 40 = 119 ops (`avx2`), 40 of them
 /// shuffles, with no transposes.
 #[inline(always)]
-fn t_xor_packed_512<M: Simd + CrossLanes, P: RowMix<M>, const K: usize>(m: M, x: &mut [[M::V; 2]; K]) {
+pub(super) fn t_xor_packed_512<M: Simd + CrossLanes, P: RowMix<M>, const K: usize>(m: M, x: &mut [[M::V; 2]; K]) {
     for round in 0..rounds(COLS_512) {
-        for x in x.iter_mut() {
-            x[0] = m.xor(x[0], m.load(&XOR_512.0[round]));
+        t_xor_packed_512_round::<M, P, K>(m, x, round);
+    }
+}
+
+/// One round of [`t_xor_packed_512`].
+#[inline(always)]
+pub(super) fn t_xor_packed_512_round<M: Simd + CrossLanes, P: RowMix<M>, const K: usize>(m: M, x: &mut [[M::V; 2]; K], round: usize) {
+    for x in x.iter_mut() {
+        x[0] = m.xor(x[0], m.load(&XOR_512.0[round]));
+    }
+    for x in x.iter_mut() {
+        x[0] = sbox(m, x[0], &ENC_ROWS_PACKED.0[0]);
+        x[1] = sbox(m, x[1], &ENC_ROWS_PACKED.0[1]);
+    }
+    for x in x.iter_mut() {
+        let mut u = [m.zero(); 8];
+        u[0] = m.shuffle8_opaque(x[0], m.load(&PACKED_SHIFTS_512.0[0]));
+        u[2] = m.shuffle8_opaque(x[1], m.load(&PACKED_SHIFTS_512.0[1]));
+        u[1] = m.lanes_between(u[0], u[2]);
+        u[3] = m.shuffle8(m.lanes_between(u[2], u[0]), m.load(&SWAP_LANE1));
+        for j in 0..4 {
+            u[j + 4] = m.shuffle32::<0x4e>(u[j]);
         }
-        for x in x.iter_mut() {
-            x[0] = sbox(m, x[0], &ENC_ROWS_PACKED.0[0]);
-            x[1] = sbox(m, x[1], &ENC_ROWS_PACKED.0[1]);
-        }
-        for x in x.iter_mut() {
-            let mut u = [m.zero(); 8];
-            u[0] = m.shuffle8_opaque(x[0], m.load(&PACKED_SHIFTS_512.0[0]));
-            u[2] = m.shuffle8_opaque(x[1], m.load(&PACKED_SHIFTS_512.0[1]));
-            u[1] = m.lanes_between(u[0], u[2]);
-            u[3] = m.shuffle8(m.lanes_between(u[2], u[0]), m.load(&SWAP_LANE1));
-            for j in 0..4 {
-                u[j + 4] = m.shuffle32::<0x4e>(u[j]);
-            }
-            mix_rows::<M, P, 2>(m, &u, x, 2);
-        }
+        mix_rows::<M, P, 2>(m, &u, x, 2);
     }
 }
 
