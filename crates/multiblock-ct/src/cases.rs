@@ -584,8 +584,9 @@ pub fn cases(selection: Selection) -> (Vec<Case>, Vec<Skipped>) {
 }
 
 /// Every named hash on each backend of the selection: one byte (a partial
-/// block), and more than two blocks with a partial last one (for the
-/// constant-time selection; the leaky control needs one difference).
+/// block), and more than two and more than five blocks with a partial last
+/// one (for the constant-time selection; the leaky control needs one
+/// difference).
 /// HMAC and Kupyna's MAC on the default backend: their own code is the
 /// same on every backend.
 fn hash_cases(selection: Selection, cases: &mut Vec<Case>, skipped: &mut Vec<Skipped>) {
@@ -619,7 +620,11 @@ fn hash_cases(selection: Selection, cases: &mut Vec<Case>, skipped: &mut Vec<Ski
                         vec![1, 2 * id.block_bytes() + 3, 2, 130, 1100]
                     }
                 }
-                Selection::ConstantTime => vec![1, 2 * id.block_bytes() + 3],
+                // Six blocks with the padding: every step of the AVX2
+                // one-message Kupyna kernel, whose T+ runs two blocks at a
+                // time ahead of T⊕ (the first pair, pairs begun beside an
+                // odd block, a last block with no pair ahead).
+                Selection::ConstantTime => vec![1, 2 * id.block_bytes() + 3, 5 * id.block_bytes() + 3],
                 Selection::Leaky => vec![1],
             };
             cases.push(Case { subject, backend: info.name, work: Work::Hash { lengths, split: true } });
