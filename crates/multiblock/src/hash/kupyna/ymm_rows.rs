@@ -1,5 +1,7 @@
 //! Kupyna on ymm registers with the state kept in rows for all its rounds:
-//! the compressions and output transformations of `avx2` and `avx2-gfni`.
+//! the compressions and output transformations of `avx2` and `avx2-gfni`
+//! (one message of a 512-bit state compresses in [`super::ymm_staggered`],
+//! from this file's round steps).
 //!
 //! Layout. T⊕'s state in lane 0 of every register, T+'s in lane 1. The
 //! 512-bit state: register a (0..4) holds row a and row a + 4, 8 columns
