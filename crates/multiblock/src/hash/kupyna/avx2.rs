@@ -199,11 +199,7 @@ fn compress_in_pairs<M: Machine + Simd + CrossLanes, P: RowMix<M>>(cols: usize, 
             }
             _ => {
                 for (h, blocks) in hs.iter_mut().zip(bs) {
-                    if cols == COLS_512 {
-                        m.vectorize(On(m, CompressStaggered::<P> { h, blocks, mix: PhantomData }))
-                    } else {
-                        m.vectorize(On(m, CompressInRows::<P> { cols, h, blocks, mix: PhantomData }))
-                    }
+                    m.vectorize(On(m, CompressInRows::<P> { cols, h, blocks, mix: PhantomData }))
                 }
             }
         }
