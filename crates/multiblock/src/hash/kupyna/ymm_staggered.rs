@@ -101,6 +101,8 @@ fn compress_staggered<M: Simd + CrossLanes, P: RowMix<M>>(m: M, h: &mut Packed<M
         }
         let before = *h;
         let mut x = [[m.xor(h[0], msgs[b % 2][0]), m.xor(h[1], msgs[b % 2][1])]];
+        // T+'s half round comes first in program order: on Zen 5 that
+        // measured 3% faster than after T⊕'s round.
         if b == 0 {
             for round in 0..r {
                 plus_half::<M, P>(m, &mut plus, round, 0);
