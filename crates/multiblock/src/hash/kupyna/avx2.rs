@@ -113,12 +113,7 @@ pub(crate) const AVX2: Backend<(), Kernel> = Backend {
 
 #[cfg(target_arch = "x86_64")]
 fn compress_gfni(cols: usize, h: &mut State, blocks: &[u8]) {
-    let m = YG::detect().expect("the backend is chosen only where the CPU runs it");
-    if cols == COLS_512 {
-        m.vectorize(On(m, CompressStaggered::<ByGfni> { h, blocks, mix: PhantomData }))
-    } else {
-        m.vectorize(On(m, CompressInRows::<ByGfni> { cols, h, blocks, mix: PhantomData }))
-    }
+    compress_one::<YG, ByGfni>(cols, h, blocks)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -128,12 +123,7 @@ fn output_gfni(cols: usize, h: &mut State) {
 
 #[cfg(target_arch = "x86_64")]
 fn finish_gfni(cols: usize, h: &mut State, blocks: &[u8]) {
-    let m = YG::detect().expect("the backend is chosen only where the CPU runs it");
-    if cols == COLS_512 {
-        m.vectorize(On(m, FinishStaggered::<ByGfni> { h, blocks, mix: PhantomData }))
-    } else {
-        m.vectorize(On(m, FinishInRows::<ByGfni> { cols, h, blocks, mix: PhantomData }))
-    }
+    finish_one::<YG, ByGfni>(cols, h, blocks)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -148,12 +138,7 @@ fn output_many_gfni(cols: usize, states: &mut [State]) {
 
 #[cfg(target_arch = "x86_64")]
 fn compress_avx2(cols: usize, h: &mut State, blocks: &[u8]) {
-    let m = Y::detect().expect("the backend is chosen only where the CPU runs it");
-    if cols == COLS_512 {
-        m.vectorize(On(m, CompressStaggered::<ByDoubling> { h, blocks, mix: PhantomData }))
-    } else {
-        m.vectorize(On(m, CompressInRows::<ByDoubling> { cols, h, blocks, mix: PhantomData }))
-    }
+    compress_one::<Y, ByDoubling>(cols, h, blocks)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -163,12 +148,7 @@ fn output_avx2(cols: usize, h: &mut State) {
 
 #[cfg(target_arch = "x86_64")]
 fn finish_avx2(cols: usize, h: &mut State, blocks: &[u8]) {
-    let m = Y::detect().expect("the backend is chosen only where the CPU runs it");
-    if cols == COLS_512 {
-        m.vectorize(On(m, FinishStaggered::<ByDoubling> { h, blocks, mix: PhantomData }))
-    } else {
-        m.vectorize(On(m, FinishInRows::<ByDoubling> { cols, h, blocks, mix: PhantomData }))
-    }
+    finish_one::<Y, ByDoubling>(cols, h, blocks)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -203,6 +183,30 @@ fn compress_in_pairs<M: Machine + Simd + CrossLanes, P: RowMix<M>>(cols: usize, 
                 }
             }
         }
+    }
+}
+
+/// One message's compressions: a 512-bit state with T⊕ and T+ in
+/// registers of their own (`ymm_staggered.rs`), a 1024-bit one in rows.
+#[cfg(target_arch = "x86_64")]
+fn compress_one<M: Machine + Simd + CrossLanes, P: RowMix<M>>(cols: usize, h: &mut State, blocks: &[u8]) {
+    let m = M::detect().expect("the backend is chosen only where the CPU runs it");
+    if cols == COLS_512 {
+        m.vectorize(On(m, CompressStaggered::<P> { h, blocks, mix: PhantomData }))
+    } else {
+        m.vectorize(On(m, CompressInRows::<P> { cols, h, blocks, mix: PhantomData }))
+    }
+}
+
+/// One message's last compressions and its output transformation in one
+/// pass, laid out as [`compress_one`] lays out the state.
+#[cfg(target_arch = "x86_64")]
+fn finish_one<M: Machine + Simd + CrossLanes, P: RowMix<M>>(cols: usize, h: &mut State, blocks: &[u8]) {
+    let m = M::detect().expect("the backend is chosen only where the CPU runs it");
+    if cols == COLS_512 {
+        m.vectorize(On(m, FinishStaggered::<P> { h, blocks, mix: PhantomData }))
+    } else {
+        m.vectorize(On(m, FinishInRows::<P> { cols, h, blocks, mix: PhantomData }))
     }
 }
 

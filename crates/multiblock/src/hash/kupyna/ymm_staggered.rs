@@ -193,25 +193,10 @@ mod tests {
     use super::*;
     use crate::hash::kupyna::job_on::On;
     use crate::hash::kupyna::reference;
-    use crate::kalyna::pair_sum::{row_by_doublings, row_by_products};
+    use crate::hash::kupyna::ymm_rows::tests::{Doublings, Products};
     use crate::simd::emu::Emu;
-    use crate::simd::{Gfni, Job};
+    use crate::simd::Job;
     use crate::test_rng::Rng;
-
-    struct Doublings;
-    struct Products;
-
-    impl<M: Simd> RowMix<M> for Doublings {
-        fn row(m: M, r: &[M::V; 8], p: &[M::V; 8], i: usize) -> M::V {
-            row_by_doublings(m, r, p, i)
-        }
-    }
-
-    impl<M: Simd + Gfni> RowMix<M> for Products {
-        fn row(m: M, r: &[M::V; 8], p: &[M::V; 8], i: usize) -> M::V {
-            row_by_products(m, r, p, i)
-        }
-    }
 
     /// The staggered compression and the one that ends in the output
     /// transformation, 0 to 7 blocks (every place of a pair: the first,
