@@ -574,13 +574,27 @@ impl<M: Machine64, const FORM: u8> Compress for AffineKernel<M, FORM> {
             blocks_many_by_g_many(self, states, data);
         }
     }
+    fn g_many_from_iv(&self, digest_bytes: usize, h: &mut [Block], msg: &[Block]) {
+        let m = self.0;
+        let (mut h, mut msg) = (h, msg);
+        while h.len() >= ROWS_FROM {
+            let take = h.len().min(WAYS);
+            let (h0, h1) = h.split_at_mut(take);
+            m.vectorize(Rows { m, h: h0, n: &[], msg: &msg[..take], from_iv: Some(digest_bytes) });
+            (h, msg) = (h1, &msg[take..]);
+        }
+        // Fewer: as other compressions (pairs of chains, then one alone).
+        for (h, msg) in h.chunks_mut(PAIR).zip(msg.chunks(PAIR)) {
+            self.g_many(h, &[[0; 64]; PAIR][..h.len()], msg);
+        }
+    }
     fn g_many(&self, h: &mut [Block], n: &[Block], msg: &[Block]) {
         let m = self.0;
         let (mut h, mut n, mut msg) = (h, n, msg);
         while h.len() >= ROWS_FROM {
             let take = h.len().min(WAYS);
             let (h0, h1) = h.split_at_mut(take);
-            m.vectorize(Rows { m, h: h0, n: &n[..take], msg: &msg[..take] });
+            m.vectorize(Rows { m, h: h0, n: &n[..take], msg: &msg[..take], from_iv: None });
             (h, n, msg) = (h1, &n[take..], &msg[take..]);
         }
         while h.len() >= PAIR {

@@ -25,6 +25,8 @@
 //!   eight 16-byte registers, π in registers (`TBL`/`TBX`), P by `TRN`,
 //!   L by `TBL` nibble tables; counted at ≈ 77 vector instructions per
 //!   byte, not measured on hardware;
+//! - `iv_keys.rs`: the keys of every message's first compression
+//!   g_0(IV, m), computed at compile time;
 //! - `pi_structure.rs`: π from its decomposition (Biryukov, Perrin,
 //!   Udovenko 2016) for `paired.rs` and `xmm.rs`: logarithm tables for
 //!   the GF(2^4) products (α by GFNI where there is GFNI);
@@ -36,6 +38,7 @@
 //! placed by the (public) length.
 
 mod constants;
+mod iv_keys;
 mod portable;
 mod reference;
 #[cfg(any(target_arch = "x86_64", test))]
@@ -93,9 +96,36 @@ pub(crate) trait Compress: Send + Sync {
         }
     }
 
+    /// [`Compress::chain`] whose first compression is a message's first,
+    /// g_0(IV, m[0]): h the IV of a `digest_bytes` digest and n[0] zero. A
+    /// kernel with the IV's key schedule ([`iv_keys`]) runs only the
+    /// state's chain there.
+    fn chain_from_iv(&self, digest_bytes: usize, h: &mut Block, n: &[Block], m: &[Block]) {
+        let _ = digest_bytes;
+        self.chain(h, n, m)
+    }
+
+    /// [`Compress::blocks`] on a state that has compressed nothing yet (h
+    /// the IV of a `digest_bytes` digest, N zero): the first block as in
+    /// [`Compress::chain_from_iv`].
+    fn blocks_from_iv(&self, digest_bytes: usize, st: &mut State, data: &[u8]) {
+        let _ = digest_bytes;
+        self.blocks(st, data)
+    }
+
     /// How many independent g the kernel runs together in [`Compress::g_many`].
     fn lanes(&self) -> usize {
         1
+    }
+
+    /// h[i] ← g_0(IV, m[i]) for each i: every compression a message's first
+    /// (h[i] the IV of a `digest_bytes` digest), as in
+    /// [`Compress::chain_from_iv`].
+    fn g_many_from_iv(&self, digest_bytes: usize, h: &mut [Block], m: &[Block]) {
+        let _ = digest_bytes;
+        for (h, m) in h.chunks_mut(ZERO_N.len()).zip(m.chunks(ZERO_N.len())) {
+            self.g_many(h, &ZERO_N[..h.len()], m)
+        }
     }
 
     /// h[i] ← g_(n[i])(h[i], m[i]) for each i (independent inputs).
@@ -113,6 +143,10 @@ pub(crate) trait Compress: Send + Sync {
         blocks_many_by_g_many(self, states, data)
     }
 }
+
+/// N of a message's first compressions, for [`Compress::g_many_from_iv`]
+/// by [`Compress::g_many`].
+static ZERO_N: [Block; 16] = [[0; 64]; 16];
 
 /// [`Compress::blocks_many`] as one [`Compress::g_many`] per block.
 pub(crate) fn blocks_many_by_g_many<K: Compress + ?Sized>(kernel: &K, states: &mut [&mut State], data: &[&[u8]]) {
@@ -165,6 +199,12 @@ impl Zeroize for State {
 impl State {
     fn new(digest_bytes: usize) -> State {
         State { h: constants::iv(digest_bytes), n: [0; 64], sigma: [0; 64] }
+    }
+
+    /// Nothing compressed yet: h is the IV and N zero (N counts the bits
+    /// hashed, a public length).
+    fn is_fresh(&self) -> bool {
+        self.n == [0; 64]
     }
 
     /// N ← N + 512, Σ ← Σ + m, after a block of stage 2.
@@ -266,8 +306,14 @@ impl Core {
     /// last: a message's last 1 to 64 bytes wait in the buffer, so that
     /// finalizing runs them and stage 3 as one chain of compressions.
     pub(crate) fn update(&mut self, data: &[u8]) {
-        let (kernel, state) = (&self.kernel, &mut self.state);
-        absorb(&mut self.buf, &mut self.buffered, 64, data, |blocks| kernel.blocks(state, blocks));
+        let (kernel, state, digest_bytes) = (&self.kernel, &mut self.state, self.digest_bytes);
+        absorb(&mut self.buf, &mut self.buffered, 64, data, |blocks| {
+            if state.is_fresh() {
+                kernel.blocks_from_iv(digest_bytes, state, blocks)
+            } else {
+                kernel.blocks(state, blocks)
+            }
+        });
     }
 
     /// Writes the digest (out.len() == digest_bytes). The state is spent:
@@ -299,6 +345,7 @@ impl Core {
 /// compressions run as one chain. The digest is h, or its high 256 bits.
 fn finish(kernel: &dyn Compress, st: &mut State, rest: &[u8], out: &mut [u8]) {
     debug_assert!(rest.len() <= 64);
+    let fresh = st.is_fresh();
     let (mut ns, mut ms) = ([[0u8; 64]; 4], [[0u8; 64]; 4]);
     let mut steps = 0;
     let left = if let Ok(block) = <&Block>::try_from(rest) {
@@ -316,7 +363,11 @@ fn finish(kernel: &dyn Compress, st: &mut State, rest: &[u8], out: &mut [u8]) {
     add(&mut st.sigma, &ms[steps]);
     // g_0 of N, then of Σ (ns[steps + 1..] stay zero).
     (ms[steps + 1], ms[steps + 2]) = (st.n, st.sigma);
-    kernel.chain(&mut st.h, &ns[..steps + 3], &ms[..steps + 3]);
+    if fresh {
+        kernel.chain_from_iv(out.len(), &mut st.h, &ns[..steps + 3], &ms[..steps + 3]);
+    } else {
+        kernel.chain(&mut st.h, &ns[..steps + 3], &ms[..steps + 3]);
+    }
     out.copy_from_slice(&st.h[64 - out.len()..]);
     ms.as_flattened_mut().zeroize();
 }
@@ -366,7 +417,11 @@ pub(crate) fn digest_many(digest_bytes: usize, messages: &[&[u8]], choice: Backe
             *h = w.st.h;
             w.input(n, m);
         }
-        kernel.g_many(&mut h[..k], &n[..k], &m[..k]);
+        if walks.iter().all(|w| w.step == 0) {
+            kernel.g_many_from_iv(digest_bytes, &mut h[..k], &m[..k]);
+        } else {
+            kernel.g_many(&mut h[..k], &n[..k], &m[..k]);
+        }
         for (w, (h, m)) in walks.iter_mut().zip(h.iter().zip(&m)) {
             w.after(h, m);
         }

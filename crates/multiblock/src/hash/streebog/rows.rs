@@ -103,6 +103,7 @@
 
 use super::affine::Machine64;
 use super::constants::{l_block, C, PI};
+use super::iv_keys::first_keys;
 use super::{add, Block, State};
 use crate::kalyna::zmm_transpose::transpose_lanes;
 use crate::simd::{Job, Simd, AFFINE_IDENTITY};
@@ -185,6 +186,27 @@ const C_PAIRS: [[[u8; 64]; 8]; 12] = {
     }
     t
 };
+
+/// The keys of g_0(IV, ·) ([`first_keys`]) of a `digest_bytes` digest in
+/// pairs, as [`C_PAIRS`]: the same for every state.
+const fn iv_keys_pairs(digest_bytes: usize) -> [[[u8; 64]; 8]; 13] {
+    let keys = first_keys(digest_bytes);
+    let mut t = [[[0u8; 64]; 8]; 13];
+    let mut i = 0;
+    while i < 13 {
+        let mut w = 0;
+        while w < 8 {
+            let mut b = 0;
+            while b < 64 {
+                t[i][w][b] = keys[i][8 * w + bit_reversed(b % 16 / 2)];
+                b += 1;
+            }
+            w += 1;
+        }
+        i += 1;
+    }
+    t
+}
 
 /// The 8×8 transpose of 16-bit elements inside every 128-bit lane (word w
 /// of the lane's two states ↔ byte w of their 8 words): three times the
@@ -341,6 +363,28 @@ fn g_pairs<M: Machine64>(m: M, pi: &[M::V; 4], hv: &[M::V; 8], nv: &[M::V; 8], m
     x
 }
 
+/// g_0(IV, m) of the 8 states in pairs from the IV's keys (`keys`:
+/// [`iv_keys_pairs`]): the state's chain alone, 12 LPS. With no key chain
+/// beside it, each phase waits for the one before (lookups, products,
+/// transpose), but a round is about half of [`g_pairs`]' round of two.
+#[inline(always)]
+fn g_from_iv_pairs<M: Machine64>(m: M, pi: &[M::V; 4], keys: &[[[u8; 64]; 8]; 13], hv: &[M::V; 8], mv: &[M::V; 8]) -> [M::V; 8] {
+    let mut x = [m.zero(); 8];
+    for w in 0..8 {
+        x[w] = m.xor(mv[w], m.load(&keys[0][w]));
+    }
+    for k in &keys[1..] {
+        x = transpose_pairs(m, &l_beside_s(m, pi, &s_rows(m, pi, &x), None, None, None).0);
+        for w in 0..8 {
+            x[w] = m.xor(x[w], m.load(&k[w]));
+        }
+    }
+    for w in 0..8 {
+        x[w] = m.xor3(x[w], hv[w], mv[w]);
+    }
+    x
+}
+
 /// 8 blocks (zero where `src` is shorter) in pairs.
 #[inline(always)]
 fn load_pairs<M: Machine64>(m: M, src: &[Block]) -> [M::V; 8] {
@@ -364,19 +408,30 @@ pub(super) struct Rows<'a, M> {
     pub(super) h: &'a mut [Block],
     pub(super) n: &'a [Block],
     pub(super) msg: &'a [Block],
+    /// Every compression is a message's first, g_0(IV, m[i]) of this digest
+    /// length (h[i] the IV, n unused): by [`g_from_iv_pairs`].
+    pub(super) from_iv: Option<usize>,
 }
 
 impl<M: Machine64> Job for Rows<'_, M> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
-        let Rows { m, h, n, msg } = self;
-        assert!(h.len() <= WAYS && n.len() == h.len() && msg.len() == h.len());
+        let Rows { m, h, n, msg, from_iv } = self;
+        assert!(h.len() <= WAYS && msg.len() == h.len());
         let pi = pi_tables(m);
         let hv = load_pairs(m, h);
-        let nv = load_pairs(m, n);
         let mv = load_pairs(m, msg);
-        let mut x = g_pairs(m, &pi, &hv, &nv, &mv);
+        let mut x = match from_iv {
+            Some(digest_bytes) => {
+                let keys: &[[[u8; 64]; 8]; 13] = if digest_bytes == 32 { const { &iv_keys_pairs(32) } } else { const { &iv_keys_pairs(64) } };
+                g_from_iv_pairs(m, &pi, keys, &hv, &mv)
+            }
+            None => {
+                assert_eq!(n.len(), h.len(), "one N per block");
+                g_pairs(m, &pi, &hv, &load_pairs(m, n), &mv)
+            }
+        };
         reorder(m, &mut x, m.splat128(&FROM_PAIRS));
         transpose_lanes(m, &mut x);
         for i in 0..WAYS {

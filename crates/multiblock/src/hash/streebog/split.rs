@@ -60,6 +60,7 @@
 //! blocks.
 
 use super::constants::C;
+use super::iv_keys::first_keys;
 use super::paired::{folded_block, k0, Machine32};
 use super::pi_structure::Core;
 use super::{Block, Compress, State};
@@ -182,6 +183,36 @@ const fn constants(offset: u8, domain: u64) -> [Block; 12] {
         i += 1;
     }
     t
+}
+
+/// The keys of g_0(IV, ·) ([`first_keys`]) as the state's chain adds
+/// them: K_1 in the core's domain and in halves, K_2..K_13 each plus k0
+/// (which the LPS before it leaves in every word).
+const fn iv_keys(offset: u8, domain: u64, digest_bytes: usize) -> [Block; 13] {
+    let keys = first_keys(digest_bytes);
+    let k0 = k0_words(offset, domain);
+    let mut t = [[0u8; 64]; 13];
+    let mut i = 0;
+    while i < 13 {
+        let mut b = 0;
+        while b < 64 {
+            t[i][b] = gf256::affine_byte(domain, keys[i][b]) ^ if i == 0 { 0 } else { k0[b] };
+            b += 1;
+        }
+        t[i] = in_halves(&t[i]);
+        i += 1;
+    }
+    t
+}
+
+/// [`iv_keys`] of the core `S` for a `digest_bytes` digest.
+#[inline(always)]
+fn iv_keys_of<M: Machine32, S: Core<M>>(digest_bytes: usize) -> &'static [Block; 13] {
+    if digest_bytes == 32 {
+        const { &iv_keys(S::OFFSET, S::DOMAIN, 32) }
+    } else {
+        const { &iv_keys(S::OFFSET, S::DOMAIN, 64) }
+    }
 }
 
 /// `pshufb` index of [`to_halves`]: in each 128-bit lane, byte 2p + e ←
@@ -311,6 +342,21 @@ fn g<M: Machine32 + Gfni, S: Core<M>>(m: M, h: Value<M>, n: Value<M>, msg: Value
     [m.xor3(x[0], h[0], msg[0]), m.xor3(x[1], h[1], msg[1])]
 }
 
+/// g_0(IV, m) from the IV's keys (`keys`: [`iv_keys`]; h the IV and m in
+/// words, in the core's domain): the state's chain alone, 12 LPS, with
+/// nothing to wait for but itself.
+#[inline(always)]
+fn g_from_iv<M: Machine32 + Gfni, S: Core<M>>(m: M, keys: &[Block; 13], h: Value<M>, msg: Value<M>) -> Value<M> {
+    let to: &[u8; 32] = const { &index(TO_HALVES) };
+    // X_1 = m ⊕ K_1; X_(i+1) = LPS(X_i) ⊕ K_(i+1), the last one X_13.
+    let mut x = xor_block(m, permute(m, msg, to), &keys[0]);
+    for k in &keys[1..] {
+        x = xor_block(m, to_halves(m, l::<M, S>(m, inputs_from_halves(m, s::<M, S>(m, x)))), k);
+    }
+    let x = permute(m, x, &INPUTS_FROM_HALVES[0]);
+    [m.xor3(x[0], h[0], msg[0]), m.xor3(x[1], h[1], msg[1])]
+}
+
 /// `avx2-gfni`'s kernel: one message by the two chains here, many by
 /// `K` (`paired.rs`: there two messages' pairs side by side fill the
 /// pipes) in groups of its lanes, and a message left over by the chains.
@@ -330,6 +376,8 @@ struct Blocks<'a, M, S> {
     m: M,
     st: &'a mut State,
     data: &'a [u8],
+    /// The state has compressed nothing yet: the IV of this digest length.
+    from_iv: Option<usize>,
     _s: PhantomData<fn() -> S>,
 }
 
@@ -337,9 +385,15 @@ impl<M: Machine32 + Gfni, S: Core<M>> Job for Blocks<'_, M, S> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
-        let Blocks { m, st, data, .. } = self;
+        let Blocks { m, st, data, from_iv, .. } = self;
         let mut h = load::<M, S>(m, &st.h);
-        for block in data.as_chunks::<64>().0 {
+        let mut blocks = data.as_chunks::<64>().0;
+        if let (Some(digest_bytes), [first, rest @ ..]) = (from_iv, blocks) {
+            h = g_from_iv::<M, S>(m, iv_keys_of::<M, S>(digest_bytes), h, load::<M, S>(m, first));
+            st.advance(first);
+            blocks = rest;
+        }
+        for block in blocks {
             h = g::<M, S>(m, h, load::<M, S>(m, &st.n), load::<M, S>(m, block));
             st.advance(block);
         }
@@ -353,6 +407,8 @@ struct Chain<'a, M, S> {
     h: &'a mut Block,
     n: &'a [Block],
     msg: &'a [Block],
+    /// The first compression is g_0(IV, msg[0]) of this digest length.
+    from_iv: Option<usize>,
     _s: PhantomData<fn() -> S>,
 }
 
@@ -360,8 +416,13 @@ impl<M: Machine32 + Gfni, S: Core<M>> Job for Chain<'_, M, S> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
-        let Chain { m, h, n, msg, .. } = self;
+        let Chain { m, h, n, mut msg, from_iv, .. } = self;
         let mut hv = load::<M, S>(m, h);
+        let mut n = n;
+        if let (Some(digest_bytes), [first, rest @ ..]) = (from_iv, msg) {
+            hv = g_from_iv::<M, S>(m, iv_keys_of::<M, S>(digest_bytes), hv, load::<M, S>(m, first));
+            (n, msg) = (&n[1..], rest);
+        }
         for (n, msg) in n.iter().zip(msg) {
             hv = g::<M, S>(m, hv, load::<M, S>(m, n), load::<M, S>(m, msg));
         }
@@ -372,14 +433,23 @@ impl<M: Machine32 + Gfni, S: Core<M>> Job for Chain<'_, M, S> {
 impl<M: Machine32 + Gfni, S: Core<M>, K: Compress> Compress for SplitKernel<M, S, K> {
     fn chain(&self, h: &mut Block, n: &[Block], msg: &[Block]) {
         let m = self.m;
-        m.vectorize(Chain::<M, S> { m, h, n, msg, _s: PhantomData })
+        m.vectorize(Chain::<M, S> { m, h, n, msg, from_iv: None, _s: PhantomData })
+    }
+    fn chain_from_iv(&self, digest_bytes: usize, h: &mut Block, n: &[Block], msg: &[Block]) {
+        let m = self.m;
+        m.vectorize(Chain::<M, S> { m, h, n, msg, from_iv: Some(digest_bytes), _s: PhantomData })
     }
     fn g(&self, h: &mut Block, n: &Block, msg: &Block) {
         self.chain(h, core::slice::from_ref(n), core::slice::from_ref(msg))
     }
     fn blocks(&self, st: &mut State, data: &[u8]) {
         if data.len() >= 64 {
-            self.m.vectorize(Blocks::<M, S> { m: self.m, st, data, _s: PhantomData })
+            self.m.vectorize(Blocks::<M, S> { m: self.m, st, data, from_iv: None, _s: PhantomData })
+        }
+    }
+    fn blocks_from_iv(&self, digest_bytes: usize, st: &mut State, data: &[u8]) {
+        if data.len() >= 64 {
+            self.m.vectorize(Blocks::<M, S> { m: self.m, st, data, from_iv: Some(digest_bytes), _s: PhantomData })
         }
     }
     fn lanes(&self) -> usize {
