@@ -99,6 +99,7 @@
 //! looked up by `pshufb` in registers, the loops count public blocks.
 
 use super::constants::{l_block, C};
+use super::iv_keys::first_keys;
 use super::{Block, Compress, State};
 use crate::gf256;
 use super::pi_structure::{compose, Core, OUTPUT};
@@ -349,6 +350,31 @@ const fn c_packed(offset: u8, domain: u64) -> [[u8; 128]; 12] {
     t
 }
 
+/// The keys of g_0(IV, ·) ([`first_keys`]) of a `digest_bytes` digest in
+/// both halves, as an LPS leaves values: K_1 alone, K_2..K_13 each plus k0
+/// (see [`c_packed`]).
+const fn iv_keys_packed(offset: u8, domain: u64, digest_bytes: usize) -> [[u8; 128]; 13] {
+    let keys = first_keys(digest_bytes);
+    let k0 = k0(offset, domain);
+    let mut t = [[0u8; 128]; 13];
+    let mut i = 0;
+    while i < 13 {
+        let mut w = 0;
+        while w < 8 {
+            let mut j = 0;
+            while j < 8 {
+                let v = gf256::affine_byte(domain, keys[i][8 * w + j]) ^ if i == 0 { 0 } else { k0[j] };
+                t[i][16 * j + 8 * (w % 2) + w / 2] = v;
+                t[i][16 * j + 8 * (w % 2) + 4 + w / 2] = v;
+                j += 1;
+            }
+            w += 1;
+        }
+        i += 1;
+    }
+    t
+}
+
 /// X's half of every 64-bit word.
 const LOW_DWORDS: u64 = 0xffff_ffff;
 
@@ -455,6 +481,33 @@ fn g<M: Machine32, P: Products<M>, S: Core<M>, const L: usize>(m: M, h: [[M::V; 
     v
 }
 
+/// g_0(IV, ·) of two messages from the IV's keys (`keys`:
+/// [`iv_keys_packed`]): the first message's state in X's half, the second's
+/// in K's half, 12 LPS of the pair for both (against 13 for one message's
+/// state and key). h of each in both halves, as [`g`] returns it.
+#[inline(always)]
+fn g_from_iv<M: Machine32, P: Products<M>, S: Core<M>>(m: M, keys: &[[u8; 128]; 13], h: [[M::V; 4]; 2], msg: [[M::V; 4]; 2]) -> [[M::V; 4]; 2] {
+    let low = m.splat64(LOW_DWORDS);
+    let mut v = msg[0];
+    for p in 0..4 {
+        v[p] = m.xor(m.or(m.and(msg[0][p], low), m.andnot(low, msg[1][p])), m.load(&keys[0][32 * p..]));
+    }
+    for k in &keys[1..] {
+        [v] = lps::<M, P, S, 1>(m, [v]);
+        for p in 0..4 {
+            v[p] = m.xor(v[p], m.load(&k[32 * p..]));
+        }
+    }
+    // h ⊕ m ⊕ E(K, m): the first message's from X's half, the second's
+    // from K's half (`pshufd` 1, 1, 3, 3), each into both.
+    let mut out = h;
+    for p in 0..4 {
+        out[0][p] = m.shuffle32::<0xa0>(m.xor3(v[p], h[0][p], msg[0][p]));
+        out[1][p] = m.shuffle32::<0xf5>(m.xor3(v[p], h[1][p], msg[1][p]));
+    }
+    out
+}
+
 /// The kernel on machine `M` with products `P` and π's core `S`.
 pub(crate) struct PairedKernel<M, P, S>(pub(crate) M, pub(crate) PhantomData<fn() -> (P, S)>);
 
@@ -546,6 +599,9 @@ struct GPair<'a, M, P, S> {
     h: &'a mut [Block],
     n: &'a [Block],
     msg: &'a [Block],
+    /// Both are a message's first compression, g_0(IV, msg[i]) of this
+    /// digest length (n unused): by [`g_from_iv`].
+    from_iv: Option<usize>,
     _p: PhantomData<fn() -> (P, S)>,
 }
 
@@ -553,13 +609,18 @@ impl<M: Machine32, P: Products<M>, S: Core<M>> Job for GPair<'_, M, P, S> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
-        let GPair { m, h, n, msg, .. } = self;
+        let GPair { m, h, n, msg, from_iv, .. } = self;
         // Plain calls, no closure: a closure would be compiled without the
         // target's features and called, not inlined.
         let hv = [load_in::<M, S>(m, &h[0]), load_in::<M, S>(m, &h[1])];
-        let nv = [load_in::<M, S>(m, &n[0]), load_in::<M, S>(m, &n[1])];
         let mv = [load_in::<M, S>(m, &msg[0]), load_in::<M, S>(m, &msg[1])];
-        let out = g::<M, P, S, 2>(m, hv, nv, mv);
+        let out = match from_iv {
+            Some(digest_bytes) => {
+                let keys: &[[u8; 128]; 13] = if digest_bytes == 32 { const { &iv_keys_packed(S::OFFSET, S::DOMAIN, 32) } } else { const { &iv_keys_packed(S::OFFSET, S::DOMAIN, 64) } };
+                g_from_iv::<M, P, S>(m, keys, hv, mv)
+            }
+            None => g::<M, P, S, 2>(m, hv, [load_in::<M, S>(m, &n[0]), load_in::<M, S>(m, &n[1])], mv),
+        };
         store_out::<M, S>(m, out[0], &mut h[0]);
         store_out::<M, S>(m, out[1], &mut h[1]);
     }
@@ -586,9 +647,19 @@ impl<M: Machine32, P: Products<M>, S: Core<M>> Compress for PairedKernel<M, P, S
         let m = self.0;
         for ((h, n), msg) in h.chunks_mut(2).zip(n.chunks(2)).zip(msg.chunks(2)) {
             if h.len() == 2 {
-                m.vectorize(GPair::<M, P, S> { m, h, n, msg, _p: PhantomData });
+                m.vectorize(GPair::<M, P, S> { m, h, n, msg, from_iv: None, _p: PhantomData });
             } else {
                 self.g(&mut h[0], &n[0], &msg[0]);
+            }
+        }
+    }
+    fn g_many_from_iv(&self, digest_bytes: usize, h: &mut [Block], msg: &[Block]) {
+        let m = self.0;
+        for (h, msg) in h.chunks_mut(2).zip(msg.chunks(2)) {
+            if h.len() == 2 {
+                m.vectorize(GPair::<M, P, S> { m, h, n: &[], msg, from_iv: Some(digest_bytes), _p: PhantomData });
+            } else {
+                self.g(&mut h[0], &[0; 64], &msg[0]);
             }
         }
     }

@@ -465,6 +465,14 @@ impl<M: Machine32 + Gfni, S: Core<M>, K: Compress> Compress for SplitKernel<M, S
             self.g(h, n, msg);
         }
     }
+    fn g_many_from_iv(&self, digest_bytes: usize, h: &mut [Block], msg: &[Block]) {
+        let whole = h.len() - h.len() % self.many.lanes().max(1);
+        let (grouped, rest) = h.split_at_mut(whole);
+        self.many.g_many_from_iv(digest_bytes, grouped, &msg[..whole]);
+        for (h, msg) in rest.iter_mut().zip(&msg[whole..]) {
+            self.chain_from_iv(digest_bytes, h, &[[0; 64]], core::slice::from_ref(msg));
+        }
+    }
     fn blocks_many(&self, states: &mut [&mut State], data: &[&[u8]]) {
         let whole = states.len() - states.len() % self.many.lanes().max(1);
         let (grouped, rest) = states.split_at_mut(whole);
