@@ -533,6 +533,24 @@ const PAIR: usize = 2;
 /// chains about 400 and one chain about 250: pairs are cheaper up to 5.
 const ROWS_FROM: usize = 6;
 
+impl<M: Machine64, const FORM: u8> AffineKernel<M, FORM> {
+    /// [`Rows`] on groups of up to [`WAYS`] compressions while
+    /// [`ROWS_FROM`] or more remain (`n`: their N, unread with `from_iv`);
+    /// returns the rest.
+    fn rows<'a>(&self, h: &'a mut [Block], n: &[Block], msg: &'a [Block], from_iv: Option<usize>) -> (&'a mut [Block], &'a [Block]) {
+        let m = self.0;
+        let (mut h, mut msg, mut done) = (h, msg, 0);
+        while h.len() >= ROWS_FROM {
+            let take = h.len().min(WAYS);
+            let (h0, h1) = h.split_at_mut(take);
+            let n0 = if from_iv.is_some() { &[][..] } else { &n[done..done + take] };
+            m.vectorize(Rows { m, h: h0, n: n0, msg: &msg[..take], from_iv });
+            (h, msg, done) = (h1, &msg[take..], done + take);
+        }
+        (h, msg)
+    }
+}
+
 impl<M: Machine64, const FORM: u8> Compress for AffineKernel<M, FORM> {
     fn g(&self, h: &mut Block, n: &Block, msg: &Block) {
         self.chain(h, core::slice::from_ref(n), core::slice::from_ref(msg))
@@ -575,14 +593,7 @@ impl<M: Machine64, const FORM: u8> Compress for AffineKernel<M, FORM> {
         }
     }
     fn g_many_from_iv(&self, digest_bytes: usize, h: &mut [Block], msg: &[Block]) {
-        let m = self.0;
-        let (mut h, mut msg) = (h, msg);
-        while h.len() >= ROWS_FROM {
-            let take = h.len().min(WAYS);
-            let (h0, h1) = h.split_at_mut(take);
-            m.vectorize(Rows { m, h: h0, n: &[], msg: &msg[..take], from_iv: Some(digest_bytes) });
-            (h, msg) = (h1, &msg[take..]);
-        }
+        let (h, msg) = self.rows(h, &[], msg, Some(digest_bytes));
         // Fewer: as other compressions (pairs of chains, then one alone).
         for (h, msg) in h.chunks_mut(PAIR).zip(msg.chunks(PAIR)) {
             self.g_many(h, &[[0; 64]; PAIR][..h.len()], msg);
@@ -590,13 +601,9 @@ impl<M: Machine64, const FORM: u8> Compress for AffineKernel<M, FORM> {
     }
     fn g_many(&self, h: &mut [Block], n: &[Block], msg: &[Block]) {
         let m = self.0;
-        let (mut h, mut n, mut msg) = (h, n, msg);
-        while h.len() >= ROWS_FROM {
-            let take = h.len().min(WAYS);
-            let (h0, h1) = h.split_at_mut(take);
-            m.vectorize(Rows { m, h: h0, n: &n[..take], msg: &msg[..take], from_iv: None });
-            (h, n, msg) = (h1, &n[take..], &msg[take..]);
-        }
+        let count = h.len();
+        let (mut h, mut msg) = self.rows(h, n, msg, None);
+        let mut n = &n[count - h.len()..];
         while h.len() >= PAIR {
             let (h0, h1) = h.split_at_mut(PAIR);
             let (n0, msg0) = (&n[..PAIR], &msg[..PAIR]);

@@ -71,6 +71,26 @@ pub(crate) const fn first_keys(digest_bytes: usize) -> [Block; 13] {
     keys
 }
 
+/// [`first_keys`] of Streebog-256 and Streebog-512, for the kernels that
+/// take them as they are (`portable`).
+static FIRST_KEYS: [[Block; 13]; 2] = [first_keys(32), first_keys(64)];
+
+/// [`FIRST_KEYS`] of a `digest_bytes` digest.
+pub(crate) fn keys_of(digest_bytes: usize) -> &'static [Block; 13] {
+    by_digest(digest_bytes, &FIRST_KEYS[0], &FIRST_KEYS[1])
+}
+
+/// A kernel's table of the IV of a `digest_bytes` digest (32: Streebog-256,
+/// else Streebog-512), each made in the kernel's own layout.
+#[inline(always)]
+pub(crate) fn by_digest<T: ?Sized>(digest_bytes: usize, of_256: &'static T, of_512: &'static T) -> &'static T {
+    if digest_bytes == 32 {
+        of_256
+    } else {
+        of_512
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

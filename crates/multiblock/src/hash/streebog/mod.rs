@@ -97,7 +97,7 @@ pub(crate) trait Compress: Send + Sync {
     }
 
     /// [`Compress::chain`] whose first compression is a message's first,
-    /// g_0(IV, m[0]): h the IV of a `digest_bytes` digest and n[0] zero. A
+    /// g_0(IV, `m[0]`): h the IV of a `digest_bytes` digest and `n[0]` zero. A
     /// kernel with the IV's key schedule ([`iv_keys`]) runs only the
     /// state's chain there.
     fn chain_from_iv(&self, digest_bytes: usize, h: &mut Block, n: &[Block], m: &[Block]) {
@@ -118,8 +118,8 @@ pub(crate) trait Compress: Send + Sync {
         1
     }
 
-    /// h[i] ← g_0(IV, m[i]) for each i: every compression a message's first
-    /// (h[i] the IV of a `digest_bytes` digest), as in
+    /// `h[i]` ← g_0(IV, `m[i]`) for each i: every compression a message's
+    /// first (`h[i]` the IV of a `digest_bytes` digest), as in
     /// [`Compress::chain_from_iv`].
     fn g_many_from_iv(&self, digest_bytes: usize, h: &mut [Block], m: &[Block]) {
         let _ = digest_bytes;
@@ -202,7 +202,9 @@ impl State {
     }
 
     /// Nothing compressed yet: h is the IV and N zero (N counts the bits
-    /// hashed, a public length).
+    /// hashed, a public length). Not after [`finish`], which leaves N zero
+    /// for an empty message: a finished state is spent, and is reset or
+    /// dropped before it hashes again.
     fn is_fresh(&self) -> bool {
         self.n == [0; 64]
     }

@@ -99,7 +99,7 @@
 //! looked up by `pshufb` in registers, the loops count public blocks.
 
 use super::constants::{l_block, C};
-use super::iv_keys::first_keys;
+use super::iv_keys::{by_digest, first_keys};
 use super::{Block, Compress, State};
 use crate::gf256;
 use super::pi_structure::{compose, Core, OUTPUT};
@@ -323,6 +323,12 @@ const STORE: [u8; 32] = {
     t
 };
 
+/// Where an LPS leaves byte j of word w of a value in X's half (K's: 4
+/// bytes above), in the 128 bytes of the four registers.
+const fn slot(w: usize, j: usize) -> usize {
+    16 * j + 8 * (w % 2) + w / 2
+}
+
 /// C_1..C_12 in K's half (X's half zero), for a core that returns c ⊕
 /// `offset` ([`Core::OFFSET`]): every LPS then adds the constant k0 =
 /// L·(`offset` in every byte) to both halves. X ⊕ K after a round cancels
@@ -337,9 +343,9 @@ const fn c_packed(offset: u8, domain: u64) -> [[u8; 128]; 12] {
         while w < 8 {
             let mut j = 0;
             while j < 8 {
-                t[i][16 * j + 8 * (w % 2) + 4 + w / 2] = gf256::affine_byte(domain, C[i][8 * w + j]) ^ k0[j];
+                t[i][slot(w, j) + 4] = gf256::affine_byte(domain, C[i][8 * w + j]) ^ k0[j];
                 if i == 0 {
-                    t[i][16 * j + 8 * (w % 2) + w / 2] = k0[j];
+                    t[i][slot(w, j)] = k0[j];
                 }
                 j += 1;
             }
@@ -364,8 +370,8 @@ const fn iv_keys_packed(offset: u8, domain: u64, digest_bytes: usize) -> [[u8; 1
             let mut j = 0;
             while j < 8 {
                 let v = gf256::affine_byte(domain, keys[i][8 * w + j]) ^ if i == 0 { 0 } else { k0[j] };
-                t[i][16 * j + 8 * (w % 2) + w / 2] = v;
-                t[i][16 * j + 8 * (w % 2) + 4 + w / 2] = v;
+                t[i][slot(w, j)] = v;
+                t[i][slot(w, j) + 4] = v;
                 j += 1;
             }
             w += 1;
@@ -599,8 +605,8 @@ struct GPair<'a, M, P, S> {
     h: &'a mut [Block],
     n: &'a [Block],
     msg: &'a [Block],
-    /// Both are a message's first compression, g_0(IV, msg[i]) of this
-    /// digest length (n unused): by [`g_from_iv`].
+    /// Both are a message's first compression, g_0(IV, `msg[i]`) of this
+    /// digest length (`n` unread): by [`g_from_iv`].
     from_iv: Option<usize>,
     _p: PhantomData<fn() -> (P, S)>,
 }
@@ -616,7 +622,7 @@ impl<M: Machine32, P: Products<M>, S: Core<M>> Job for GPair<'_, M, P, S> {
         let mv = [load_in::<M, S>(m, &msg[0]), load_in::<M, S>(m, &msg[1])];
         let out = match from_iv {
             Some(digest_bytes) => {
-                let keys: &[[u8; 128]; 13] = if digest_bytes == 32 { const { &iv_keys_packed(S::OFFSET, S::DOMAIN, 32) } } else { const { &iv_keys_packed(S::OFFSET, S::DOMAIN, 64) } };
+                let keys = by_digest(digest_bytes, const { &iv_keys_packed(S::OFFSET, S::DOMAIN, 32) }, const { &iv_keys_packed(S::OFFSET, S::DOMAIN, 64) });
                 g_from_iv::<M, P, S>(m, keys, hv, mv)
             }
             None => g::<M, P, S, 2>(m, hv, [load_in::<M, S>(m, &n[0]), load_in::<M, S>(m, &n[1])], mv),

@@ -103,7 +103,7 @@
 
 use super::affine::Machine64;
 use super::constants::{l_block, C, PI};
-use super::iv_keys::first_keys;
+use super::iv_keys::{by_digest, first_keys};
 use super::{add, Block, State};
 use crate::kalyna::zmm_transpose::transpose_lanes;
 use crate::simd::{Job, Simd, AFFINE_IDENTITY};
@@ -166,43 +166,43 @@ fn reorder<M: Machine64>(m: M, x: &mut [M::V; 8], index: M::V) {
     }
 }
 
-/// C_1..C_12 in pairs: register w, byte 2e + s of every lane = byte
-/// `bit_reversed(e)` of C_i's word w. Whole registers, loaded as operands
-/// (a 16-byte broadcast from memory takes a vector pipe on AMD Zen 5).
+/// A 64-byte value the same in every state, in pairs: register w, byte
+/// 2e + s of every lane = byte `bit_reversed(e)` of the value's word w.
+/// Whole registers, loaded as operands (a 16-byte broadcast from memory
+/// takes a vector pipe on AMD Zen 5).
+const fn in_pairs(v: &Block) -> [[u8; 64]; 8] {
+    let mut t = [[0u8; 64]; 8];
+    let mut w = 0;
+    while w < 8 {
+        let mut b = 0;
+        while b < 64 {
+            t[w][b] = v[8 * w + bit_reversed(b % 16 / 2)];
+            b += 1;
+        }
+        w += 1;
+    }
+    t
+}
+
+/// C_1..C_12 in pairs ([`in_pairs`]).
 const C_PAIRS: [[[u8; 64]; 8]; 12] = {
     let mut t = [[[0u8; 64]; 8]; 12];
     let mut i = 0;
     while i < 12 {
-        let mut w = 0;
-        while w < 8 {
-            let mut b = 0;
-            while b < 64 {
-                t[i][w][b] = C[i][8 * w + bit_reversed(b % 16 / 2)];
-                b += 1;
-            }
-            w += 1;
-        }
+        t[i] = in_pairs(&C[i]);
         i += 1;
     }
     t
 };
 
 /// The keys of g_0(IV, ·) ([`first_keys`]) of a `digest_bytes` digest in
-/// pairs, as [`C_PAIRS`]: the same for every state.
+/// pairs ([`in_pairs`]).
 const fn iv_keys_pairs(digest_bytes: usize) -> [[[u8; 64]; 8]; 13] {
     let keys = first_keys(digest_bytes);
     let mut t = [[[0u8; 64]; 8]; 13];
     let mut i = 0;
     while i < 13 {
-        let mut w = 0;
-        while w < 8 {
-            let mut b = 0;
-            while b < 64 {
-                t[i][w][b] = keys[i][8 * w + bit_reversed(b % 16 / 2)];
-                b += 1;
-            }
-            w += 1;
-        }
+        t[i] = in_pairs(&keys[i]);
         i += 1;
     }
     t
@@ -408,8 +408,8 @@ pub(super) struct Rows<'a, M> {
     pub(super) h: &'a mut [Block],
     pub(super) n: &'a [Block],
     pub(super) msg: &'a [Block],
-    /// Every compression is a message's first, g_0(IV, m[i]) of this digest
-    /// length (h[i] the IV, n unused): by [`g_from_iv_pairs`].
+    /// Every compression is a message's first, g_0(IV, `msg[i]`) of this
+    /// digest length (`h[i]` the IV, `n` unread): by [`g_from_iv_pairs`].
     pub(super) from_iv: Option<usize>,
 }
 
@@ -424,7 +424,7 @@ impl<M: Machine64> Job for Rows<'_, M> {
         let mv = load_pairs(m, msg);
         let mut x = match from_iv {
             Some(digest_bytes) => {
-                let keys: &[[[u8; 64]; 8]; 13] = if digest_bytes == 32 { const { &iv_keys_pairs(32) } } else { const { &iv_keys_pairs(64) } };
+                let keys = by_digest(digest_bytes, const { &iv_keys_pairs(32) }, const { &iv_keys_pairs(64) });
                 g_from_iv_pairs(m, &pi, keys, &hv, &mv)
             }
             None => {

@@ -60,7 +60,7 @@
 //! blocks.
 
 use super::constants::C;
-use super::iv_keys::first_keys;
+use super::iv_keys::{by_digest, first_keys};
 use super::paired::{folded_block, k0, Machine32};
 use super::pi_structure::Core;
 use super::{Block, Compress, State};
@@ -166,20 +166,27 @@ const fn in_halves(v: &Block) -> Block {
     t
 }
 
+/// A 64-byte constant in the core's domain and in halves, plus k0 in
+/// every word where `plus_k0` (what an LPS leaves in a value).
+const fn domain_halves(v: &Block, offset: u8, domain: u64, plus_k0: bool) -> Block {
+    let k0 = k0_words(offset, domain);
+    let mut t = [0u8; 64];
+    let mut b = 0;
+    while b < 64 {
+        t[b] = gf256::affine_byte(domain, v[b]) ^ if plus_k0 { k0[b] } else { 0 };
+        b += 1;
+    }
+    in_halves(&t)
+}
+
 /// C_1..C_12 in the core's domain and in halves, each plus k0 in every
 /// word: the key chain's LPS leaves K_(i+1) ⊕ k0, and its next input is
 /// K_(i+1) ⊕ C_(i+1).
 const fn constants(offset: u8, domain: u64) -> [Block; 12] {
-    let k0 = k0_words(offset, domain);
     let mut t = [[0u8; 64]; 12];
     let mut i = 0;
     while i < 12 {
-        let mut b = 0;
-        while b < 64 {
-            t[i][b] = gf256::affine_byte(domain, C[i][b]) ^ k0[b];
-            b += 1;
-        }
-        t[i] = in_halves(&t[i]);
+        t[i] = domain_halves(&C[i], offset, domain, true);
         i += 1;
     }
     t
@@ -190,16 +197,10 @@ const fn constants(offset: u8, domain: u64) -> [Block; 12] {
 /// (which the LPS before it leaves in every word).
 const fn iv_keys(offset: u8, domain: u64, digest_bytes: usize) -> [Block; 13] {
     let keys = first_keys(digest_bytes);
-    let k0 = k0_words(offset, domain);
     let mut t = [[0u8; 64]; 13];
     let mut i = 0;
     while i < 13 {
-        let mut b = 0;
-        while b < 64 {
-            t[i][b] = gf256::affine_byte(domain, keys[i][b]) ^ if i == 0 { 0 } else { k0[b] };
-            b += 1;
-        }
-        t[i] = in_halves(&t[i]);
+        t[i] = domain_halves(&keys[i], offset, domain, i > 0);
         i += 1;
     }
     t
@@ -208,11 +209,7 @@ const fn iv_keys(offset: u8, domain: u64, digest_bytes: usize) -> [Block; 13] {
 /// [`iv_keys`] of the core `S` for a `digest_bytes` digest.
 #[inline(always)]
 fn iv_keys_of<M: Machine32, S: Core<M>>(digest_bytes: usize) -> &'static [Block; 13] {
-    if digest_bytes == 32 {
-        const { &iv_keys(S::OFFSET, S::DOMAIN, 32) }
-    } else {
-        const { &iv_keys(S::OFFSET, S::DOMAIN, 64) }
-    }
+    by_digest(digest_bytes, const { &iv_keys(S::OFFSET, S::DOMAIN, 32) }, const { &iv_keys(S::OFFSET, S::DOMAIN, 64) })
 }
 
 /// `pshufb` index of [`to_halves`]: in each 128-bit lane, byte 2p + e ←
@@ -407,7 +404,7 @@ struct Chain<'a, M, S> {
     h: &'a mut Block,
     n: &'a [Block],
     msg: &'a [Block],
-    /// The first compression is g_0(IV, msg[0]) of this digest length.
+    /// The first compression is g_0(IV, `msg[0]`) of this digest length.
     from_iv: Option<usize>,
     _s: PhantomData<fn() -> S>,
 }
