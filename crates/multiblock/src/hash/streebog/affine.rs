@@ -96,7 +96,7 @@
 
 use super::constants::{l_block, C, PI, TAU};
 use super::rows::{Rows, RowsBlocks, WAYS};
-use super::{add, add_small, blocks_many_by_g_many, Block, Compress, State};
+use super::{add, add_small, blocks_many_by_g_many, Block, Compress, State, ZERO_N};
 use crate::simd::{Avx512, Gfni, Job, Simd, Vbmi};
 
 /// What this kernel needs of a machine (64-byte registers).
@@ -594,10 +594,9 @@ impl<M: Machine64, const FORM: u8> Compress for AffineKernel<M, FORM> {
     }
     fn g_many_from_iv(&self, digest_bytes: usize, h: &mut [Block], msg: &[Block]) {
         let (h, msg) = self.rows(h, &[], msg, Some(digest_bytes));
-        // Fewer: as other compressions (pairs of chains, then one alone).
-        for (h, msg) in h.chunks_mut(PAIR).zip(msg.chunks(PAIR)) {
-            self.g_many(h, &[[0; 64]; PAIR][..h.len()], msg);
-        }
+        // Fewer than ROWS_FROM: as other compressions (pairs of chains, then
+        // one alone).
+        self.g_many(h, &ZERO_N[..h.len()], msg);
     }
     fn g_many(&self, h: &mut [Block], n: &[Block], msg: &[Block]) {
         let m = self.0;

@@ -413,9 +413,8 @@ impl<M: Machine32 + Gfni, S: Core<M>> Job for Chain<'_, M, S> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
-        let Chain { m, h, n, mut msg, from_iv, .. } = self;
+        let Chain { m, h, mut n, mut msg, from_iv, .. } = self;
         let mut hv = load::<M, S>(m, h);
-        let mut n = n;
         if let (Some(digest_bytes), [first, rest @ ..]) = (from_iv, msg) {
             hv = g_from_iv::<M, S>(m, iv_keys_of::<M, S>(digest_bytes), hv, load::<M, S>(m, first));
             (n, msg) = (&n[1..], rest);
