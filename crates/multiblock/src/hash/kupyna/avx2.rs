@@ -57,8 +57,8 @@
 //! a round for the shuffles alone. The row layout of the compressions has
 //! 248 ops and 73 shuffles (`ymm_rows.rs`), and measured 10.1 ticks per
 //! byte for a long Kupyna-256 message on Zen 3 against 12.0 here, and
-//! 12.8 against 18.6 for Kupyna-512 (the speed table is in
-//! `docs/hashes.md`). GFNI saves little in either: 5
+//! 12.8 against 18.6 for Kupyna-512 (the speed tables are in
+//! `docs/hash-kernels.md`). GFNI saves little in either: 5
 //! products and 3 rotations fewer against 9 ops of doublings per
 //! register, beside ≈ 60 shuffles.
 //!

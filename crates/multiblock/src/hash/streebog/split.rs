@@ -53,7 +53,11 @@
 //! each sum mod 15 with its table as two lookups and a blend on the sum's
 //! bit 4: 4 more µops per register on the two shared pipes), the same
 //! time; each of L's inputs taken by both output registers at once (fewer
-//! live registers), about 10% slower.
+//! live registers), about 10% slower; the inputs with words swapped inside
+//! the lanes (d = 1, 3) as `vpshufd` of the other two (4 `vpermd` per LPS
+//! of a chain instead of 8, the rest off the shared pipes), the same time
+//! (9.84 against 9.85 ticks per byte for 1 MiB, best of 6 alternating
+//! runs): the chain of one LPS binds, not the shared pipes.
 //!
 //! Constant-time: the tables are looked up by `pshufb` in registers and
 //! the matrices and `vpermd` indices are constants; the loops count public
