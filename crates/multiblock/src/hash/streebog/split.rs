@@ -57,7 +57,10 @@
 //! the lanes (d = 1, 3) as `vpshufd` of the other two (4 `vpermd` per LPS
 //! of a chain instead of 8, the rest off the shared pipes), the same time
 //! (9.84 against 9.85 ticks per byte for 1 MiB, best of 6 alternating
-//! runs): the chain of one LPS binds, not the shared pipes.
+//! runs): the chain of one LPS binds, not the shared pipes; π's core with
+//! its ν0 and ν1 lookups zeroing each other (`ZeroingLogs`' form, α by
+//! the products) instead of the blend, one shared-pipe step fewer on the
+//! chain, the same time (9.78 against 9.87, best of 8).
 //!
 //! Constant-time: the tables are looked up by `pshufb` in registers and
 //! the matrices and `vpermd` indices are constants; the loops count public
