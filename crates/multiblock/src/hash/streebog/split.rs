@@ -213,10 +213,63 @@ const fn iv_keys(offset: u8, domain: u64, digest_bytes: usize) -> [Block; 13] {
     t
 }
 
-/// [`iv_keys`] of the core `S` for a `digest_bytes` digest.
+/// Where [`to_halves`] takes each byte of its output from: byte b of the
+/// result (32·register + byte) is byte `HALVES_SOURCE[b]` of its input.
+const HALVES_SOURCE: [usize; 64] = {
+    let mut t = [0usize; 64];
+    let mut b = 0;
+    while b < 64 {
+        // unpack_lo (register 0) or unpack_hi (register 1) of 16-bit
+        // elements: even elements from the first shuffled register, odd
+        // from the second; then the `pshufb` by INTERLEAVE inside the lane.
+        let (half, lane, off) = (8 * (b / 32), b % 32 / 16 * 16, b % 16);
+        let (elem, byte) = (off / 2, off % 2);
+        let at = half + elem / 2 * 2 + byte;
+        t[b] = 32 * (elem % 2) + lane + INTERLEAVE[at] as usize;
+        b += 1;
+    }
+    t
+};
+
+/// The value whose [`to_halves`] is `v`: a constant added before the way
+/// back to halves rather than after it, inside L's sums.
+const fn before_halves(v: &Block) -> Block {
+    let mut t = [0u8; 64];
+    let mut b = 0;
+    while b < 64 {
+        t[HALVES_SOURCE[b]] = v[b];
+        b += 1;
+    }
+    t
+}
+
+/// Each of `values` [`before_halves`].
+const fn all_before_halves<const N: usize>(values: &[Block; N]) -> [Block; N] {
+    let mut t = [[0u8; 64]; N];
+    let mut i = 0;
+    while i < N {
+        t[i] = before_halves(&values[i]);
+        i += 1;
+    }
+    t
+}
+
+/// [`iv_keys`] of the core `S` for a `digest_bytes` digest, K_2..K_13
+/// [`before_halves`] (K_1 as it is).
 #[inline(always)]
 fn iv_keys_of<M: Machine32, S: Core<M>>(digest_bytes: usize) -> &'static [Block; 13] {
-    by_digest(digest_bytes, const { &iv_keys(S::OFFSET, S::DOMAIN, 32) }, const { &iv_keys(S::OFFSET, S::DOMAIN, 64) })
+    by_digest(digest_bytes, const { &iv_keys_before_halves(S::OFFSET, S::DOMAIN, 32) }, const { &iv_keys_before_halves(S::OFFSET, S::DOMAIN, 64) })
+}
+
+/// [`iv_keys`], K_2..K_13 [`before_halves`].
+const fn iv_keys_before_halves(offset: u8, domain: u64, digest_bytes: usize) -> [Block; 13] {
+    let mut t = iv_keys(offset, domain, digest_bytes);
+    let mut i = 1;
+    while i < 13 {
+        t[i] = before_halves(&t[i]);
+        i += 1;
+    }
+    t
 }
 
 /// `pshufb` index of [`to_halves`]: in each 128-bit lane, byte 2p + e ←
@@ -306,6 +359,31 @@ fn l<M: Machine32 + Gfni, S: Core<M>>(m: M, inputs: [[M::V; 4]; 2]) -> Value<M> 
     out
 }
 
+/// L·P from its inputs plus `addend` (in L's output layout), the addend
+/// taken into the first sum rather than after the last one, so that it
+/// adds no step to the chain.
+#[inline(always)]
+fn l_plus<M: Machine32 + Gfni, S: Core<M>>(m: M, inputs: [[M::V; 4]; 2], addend: Value<M>) -> Value<M> {
+    let matrices: &[[[[u8; 32]; 4]; 2]; 2] = const { &matrices(S::DOMAIN) };
+    let mut out = [inputs[0][0]; 2];
+    for p in 0..2 {
+        let mut acc = [m.zero(); 4];
+        for d in 0..4 {
+            let first = m.affine_lanes(inputs[0][d], m.load(&matrices[p][0][d]));
+            let first = if d == 0 { m.xor(addend[p], first) } else { first };
+            acc[d] = m.xor(first, m.affine_lanes(inputs[1][d], m.load(&matrices[p][1][d])));
+        }
+        out[p] = m.xor(m.xor(acc[0], acc[1]), m.xor(acc[2], acc[3]));
+    }
+    out
+}
+
+/// A 64-byte constant as a value.
+#[inline(always)]
+fn value<M: Simd>(m: M, v: &Block) -> Value<M> {
+    [m.load(&v[..32]), m.load(&v[32..])]
+}
+
 /// L's output (slot t: byte `ORDER[t]` of every word) to words in halves.
 #[inline(always)]
 fn to_halves<M: Machine32>(m: M, y: Value<M>) -> Value<M> {
@@ -324,6 +402,7 @@ fn to_halves<M: Machine32>(m: M, y: Value<M>) -> Value<M> {
 #[inline(always)]
 fn g<M: Machine32 + Gfni, S: Core<M>>(m: M, h: Value<M>, n: Value<M>, msg: Value<M>) -> Value<M> {
     let k0: &Block = const { &in_halves(&k0_words(S::OFFSET, S::DOMAIN)) };
+    let constants_before: &[Block; 12] = const { &all_before_halves(&constants(S::OFFSET, S::DOMAIN)) };
     let constants: &[Block; 12] = const { &constants(S::OFFSET, S::DOMAIN) };
     let to: &[u8; 32] = const { &index(TO_HALVES) };
     // K_1 ⊕ k0 (h ⊕ N in words); X_1 = m ⊕ K_1; the key's next input
@@ -332,13 +411,16 @@ fn g<M: Machine32 + Gfni, S: Core<M>>(m: M, h: Value<M>, n: Value<M>, msg: Value
     let mut x = xor_block(m, xor2(m, permute(m, msg, to), k1), k0);
     // The key chain half an LPS ahead: its products beside X's lookups,
     // its lookups beside X's products.
+    // The chains add the key and the constants inside L's sums, before
+    // the way back to halves (which is linear), so that no sum follows it.
     let mut sk = s::<M, S>(m, xor_block(m, k1, &constants[0]));
-    for c in &constants[1..] {
-        let tk = l::<M, S>(m, inputs_from_halves(m, sk));
+    for c in &constants_before[1..] {
+        let c = value(m, c);
+        // K_(i+1) ⊕ C_(i+1) (plus k0), before halves.
+        let kc = l_plus::<M, S>(m, inputs_from_halves(m, sk), c);
         let sx = s::<M, S>(m, x);
-        let next = to_halves(m, tk);
-        sk = s::<M, S>(m, xor_block(m, next, c));
-        x = xor2(m, to_halves(m, l::<M, S>(m, inputs_from_halves(m, sx))), next);
+        sk = s::<M, S>(m, to_halves(m, kc));
+        x = to_halves(m, l_plus::<M, S>(m, inputs_from_halves(m, sx), xor2(m, kc, c)));
     }
     // X_13 = LPS(X_12) ⊕ LPS(K_12 ⊕ C_12) = L·P(S(X_12) ⊕ S(K_12 ⊕ C_12)):
     // one L for both (the cores' offsets cancel).
@@ -355,7 +437,7 @@ fn g_from_iv<M: Machine32 + Gfni, S: Core<M>>(m: M, keys: &[Block; 13], h: Value
     // X_1 = m ⊕ K_1; X_(i+1) = LPS(X_i) ⊕ K_(i+1), the last one X_13.
     let mut x = xor_block(m, permute(m, msg, to), &keys[0]);
     for k in &keys[1..] {
-        x = xor_block(m, to_halves(m, l::<M, S>(m, inputs_from_halves(m, s::<M, S>(m, x)))), k);
+        x = to_halves(m, l_plus::<M, S>(m, inputs_from_halves(m, s::<M, S>(m, x)), value(m, k)));
     }
     let x = permute(m, x, &INPUTS_FROM_HALVES[0]);
     [m.xor3(x[0], h[0], msg[0]), m.xor3(x[1], h[1], msg[1])]
