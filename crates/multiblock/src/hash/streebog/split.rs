@@ -355,16 +355,8 @@ fn inputs_from_halves<M: Machine32>(m: M, x: Value<M>) -> [[M::V; 4]; 2] {
 /// L·P from its inputs, slots in [`ORDER`] (see the module documentation).
 #[inline(always)]
 fn l<M: Machine32 + Gfni, S: Core<M>>(m: M, inputs: [[M::V; 4]; 2]) -> Value<M> {
-    let matrices: &[[[[u8; 32]; 4]; 2]; 2] = const { &matrices(S::DOMAIN) };
-    let mut out = [inputs[0][0]; 2];
-    for p in 0..2 {
-        let mut acc = [m.zero(); 4];
-        for d in 0..4 {
-            acc[d] = m.xor(m.affine_lanes(inputs[0][d], m.load(&matrices[p][0][d])), m.affine_lanes(inputs[1][d], m.load(&matrices[p][1][d])));
-        }
-        out[p] = m.xor(m.xor(acc[0], acc[1]), m.xor(acc[2], acc[3]));
-    }
-    out
+    // The XOR with zero folds away.
+    l_plus::<M, S>(m, inputs, [m.zero(); 2])
 }
 
 /// L·P from its inputs plus `addend` (in L's output layout), the addend
