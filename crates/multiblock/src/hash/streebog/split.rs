@@ -70,6 +70,27 @@
 //! the products) instead of the blend, one shared-pipe step fewer on the
 //! chain, the same time (9.78 against 9.87, best of 8).
 //!
+//! With three of S's any-pipe µops, and their steps, left out (−log r's
+//! XOR and the first sum's mod 15; a wrong digest, for timing only)
+//! Streebog-512 took 34.1 against 38.3 ticks per byte at 64 bytes and
+//! 8.15 against 9.42 at 64 KiB (medians of 6 alternating runs, Zen 5).
+//! Correct forms that take steps off S's chain but not µops measured the
+//! same in the benchmark: two steps off at the same count (the first sum
+//! as min(d, d + 15) of d = log l − log r, no XOR; the second's s and
+//! s − 15 made at once, log r − 15 off the chain; 3–4% faster in a loop of
+//! 64-byte messages alone); three steps off with the work moved onto the
+//! shared pipes (−log r by its own table, each sum mod 15 by two lookups
+//! from sums offset so that `pshufb` zeroes the wrong one: 12 `pshufb`
+//! per register against 6), in every LPS or only where one chain runs
+//! alone (the first compression from the IV's keys, K_1), within the ±5%
+//! by which code placement moved the rows between two builds (the
+//! many-message rows, whose code did not change, moved as much). Slower:
+//! X's chain taking the key's S output instead of its L output (the next
+//! X ⊕ K as L·P of S(X ⊕ K) ⊕ S(K ⊕ C), so that X waits for K before L
+//! rather than in L's first sum), 8–10%; L's products of both output
+//! registers interleaved and their sums shaped to the order the products
+//! finish in, the same or 2%.
+//!
 //! Constant-time: the tables are looked up by `pshufb` in registers and
 //! the matrices and `vpermd` indices are constants; the loops count public
 //! blocks.
