@@ -36,26 +36,26 @@
 //!
 //! | step | `avx2-gfni` | `avx2` |
 //! |---|---|---|
-//! | S: 4 × π's core (`AffineLogs` 17, `Logs` 18) | 68 | 72 |
+//! | S: 4 × π's core (`AffineLogs` 16, `Logs` 17) | 64 | 68 |
 //! | transpose: 4 `pshufb`, 8 unpacks, 4 `vpermq` | 16 | 16 |
 //! | lane shift: 4 `vperm2i128` | 4 | 4 |
 //! | products | 32 affine | 8 × 3 nibble splits, 64 `pshufb`, 32 xor |
 //! | sums (4 × 7 xor) | 28 | 28 |
 //! | K into X, C_i into K: 4 shifts, 8 xor | 12 | 12 |
-//! | **LPS** | **160** | **252** |
+//! | **LPS** | **156** | **248** |
 //!
 //! (π by Kuznyechik's 16-row `pshufb` tree, kept as a tested alternative,
 //! takes 35 per register: 232 and 320.) Per block 13 LPS (K_1, then 12 rounds) and ≈ 60
-//! µops to load m and N and finish h (`avx2`: 72 more for α): ≈ 2 140 µops
-//! (33 per byte) on `avx2-gfni`, ≈ 3 410 (53 per byte) on `avx2`. On Zen 4
+//! µops to load m and N and finish h (`avx2`: 72 more for α): ≈ 2 090 µops
+//! (33 per byte) on `avx2-gfni`, ≈ 3 360 (52 per byte) on `avx2`. On Zen 4
 //! (four vector pipes; GFNI and blends on FP0/FP1, `pshufb` and shifts on
 //! FP1/FP2, logic and byte arithmetic on all four) `avx2-gfni` has 44 µops
-//! per LPS for FP0/FP1, 48 for FP1/FP2 and 68 for any: ≈ 40 core cycles
-//! per LPS, a floor of ≈ 8.4 core cycles per byte; `avx2` has 124 on
-//! FP1/FP2 (72 of its products, 28 of S) of 252: ≈ 63 core cycles per LPS,
+//! per LPS for FP0/FP1, 48 for FP1/FP2 and 64 for any: ≈ 39 core cycles
+//! per LPS, a floor of ≈ 8.2 core cycles per byte; `avx2` has 124 on
+//! FP1/FP2 (72 of its products, 28 of S) of 248: ≈ 63 core cycles per LPS,
 //! ≈ 13.3 per byte. The benchmark counts TSC ticks, and the core of the
 //! VM measured runs at about 1.4× the TSC rate (`cargo run --release -p
-//! multiblock-bench --example op_costs`): these floors are ≈ 6.1 and ≈ 9.6
+//! multiblock-bench --example op_costs`): these floors are ≈ 5.9 and ≈ 9.6
 //! ticks per byte.
 //!
 //! The measured rate sits above the floor because a block is one chain
@@ -64,7 +64,7 @@
 //! so S's latency shows. That is why `avx2-gfni` looks π's logarithms up
 //! rather than computing the GF(2^4) products with `vgf2p8mulb` and
 //! `vgf2p8affineinvqb` (`Field`: 15 µops per register but a chain of ≈ 25
-//! cycles against ≈ 16), and why shortening the chain further by more
+//! cycles against ≈ 15), and why shortening the chain further by more
 //! lookups (two sums at once instead of the subtraction in each mod 15)
 //! lost more in µops than it gained (11.6 against 11.0 cycles/byte).
 //!

@@ -26,31 +26,38 @@
 //! [`Logs`] (`avx2`): the products by logarithms to the base X (a
 //! generator: X^4 + X^3 + 1 is primitive). The kernel holds α(x) already
 //! ([`Core::DOMAIN`]): l and r are its nibbles. log l and log r by `pshufb`
-//! (log 0 is 0xc0: every sum with it keeps bit 7 set, and `pshufb` then
-//! returns 0); −log r as log r ⊕ 15 (= 15 − log r ≡ −log r mod 15); a sum
-//! mod 15 as min(s, s − 15) (`pminub`); the tables after a sum are indexed
-//! by the logarithm. ν1(0) = 7 is the zero that `pshufb` returns for
+//! (log 0 is 0xc0: a sum with it, or it less a logarithm, keeps bit 7
+//! set, and `pshufb` then returns 0; where r = 0 the blend below takes
+//! ν0's lookup); l ⊙ I(r) by log l − log r mod 15 as min(d,
+//! d + 15) of the byte difference d (below zero d wraps to 256 + d, and
+//! d + 15 is the residue), l' ⊙ φ's product by a sum mod 15 as min(s, s −
+//! 15) (`pminub` both); the tables after them are indexed by the
+//! logarithm. ν1(0) = 7 is the zero that `pshufb` returns for
 //! l = 0, so the ν0 and ν1 tables hold ν ⊕ 7 (φ's table is indexed
 //! accordingly); r = 0 makes σ's lookup 0, so its table holds σ ⊕ σ(0);
 //! the core comes out as c ⊕ 0xc7 ([`Core::OFFSET`]), a constant the
 //! kernel's round constants take off. Per register: 3 to split α(x) into
-//! l and r, 2 logarithms, XOR, 3 for the sum, 2 `pshufb` (ν0, ν1) and a
+//! l and r, 2 logarithms, 3 for the difference, 2 `pshufb` (ν0, ν1) and a
 //! blend (on log r's bit 7), `pshufb` log φ, 3 for the sum, `pshufb` σ,
-//! XOR: 18 µops (6 `pshufb` and a shift on Zen 4's FP1/FP2, the blend on
-//! FP0/FP1, 10 on any pipe) against 35 for Kuznyechik's 16-row `pshufb`
+//! XOR: 17 µops (6 `pshufb` and a shift on Zen 4's FP1/FP2, the blend on
+//! FP0/FP1, 9 on any pipe) against 35 for Kuznyechik's 16-row `pshufb`
 //! tree (16 `pshufb` and 3 shifts on FP1/FP2, 15 blends on FP0/FP1, an
-//! AND).
+//! AND). The difference takes one µop and one step of the chain fewer
+//! than log l + (log r ⊕ 15) mod 15: on AMD Zen 4, alternating runs of
+//! the two forms put it 1–3% ahead on every size of Streebog-512 on
+//! `avx2-gfni` and `avx2` (best and median of 8), and 2–4% on Zen 5.
 //!
 //! [`ZeroingLogs`] (`ssse3`): `Logs` with ν0's and ν1's lookups indexed
 //! so that each returns 0 where the other is meant, their XOR in place of
-//! the blend SSSE3 lacks: 20 µops per register against 21 for `Logs`
-//! there.
+//! the blend SSSE3 lacks (−log r as log r ⊕ 15, which ν0's index takes
+//! too): 20 µops per register, as many as `Logs` with SSSE3's blend of 4,
+//! and ν0's and ν1's lookups do not wait for a blend.
 //!
 //! [`AffineLogs`] (`avx2-gfni`): the same with l and r straight from x by
 //! one `vgf2p8affineqb` each (α and the nibble's place in one matrix; the
-//! kernel's values stay as they are): 17 µops (2 affine and the blend on
-//! FP0/FP1, 6 `pshufb` on FP1/FP2, 8 on any pipe), a chain of ≈ 16 cycles
-//! (affine 3, then 13 one-cycle steps).
+//! kernel's values stay as they are): 16 µops (2 affine and the blend on
+//! FP0/FP1, 6 `pshufb` on FP1/FP2, 7 on any pipe), a chain of ≈ 15 cycles
+//! (affine 3, then 12 one-cycle steps).
 //!
 //! [`Field`] (GFNI, tests and comparison): GF(2^4) as the subfield
 //! {y : y^16 = y} of GF(2^8)/0x11B, the field of `vgf2p8mulb` and
@@ -327,9 +334,10 @@ impl<M: Gfni> Core<M> for Field {
 /// documentation).
 pub(crate) struct Logs;
 
-/// log 0: with any logarithm (≤ 14) or 15 − logarithm added, bit 7 stays
-/// set, and after − 15 as well; log 0 + (log 0 ⊕ 15) = 0x18f keeps it
-/// too (0x8f, then 0x80), which [`ZeroingLogs`] needs.
+/// log 0: with any logarithm (≤ 14) or 15 − logarithm added, or a
+/// logarithm taken from it, bit 7 stays set, and after ± 15 as well; log 0 +
+/// (log 0 ⊕ 15) = 0x18f keeps it too (0x8f, then 0x80), which
+/// [`ZeroingLogs`] needs.
 const LOG_ZERO: u8 = 0xc0;
 
 /// The nibble tables of α: α(x) = ALPHA_LOW[x & 15] ⊕ ALPHA_HIGH[x >> 4].
@@ -443,8 +451,9 @@ fn by_nibbles<M: Simd>(m: M, x: M::V, low: &[u8; 16], high: &[u8; 16]) -> M::V {
 fn logs_core<M: MinU8>(m: M, l: M::V, r: M::V) -> M::V {
     let log = m.splat128(&LOG);
     let log_r = m.shuffle8(log, r);
-    // log l − log r = log l + (log r ⊕ 15) mod 15.
-    let t = mod15(m, m.add8(m.shuffle8(log, l), m.xor(log_r, m.splat8(15))));
+    // log l − log r mod 15: d, or d + 15 where d wrapped below zero.
+    let d = m.sub8(m.shuffle8(log, l), log_r);
+    let t = m.min8u(d, m.add8(d, m.splat8(15)));
     // r = 0 (log r's bit 7): ν0(l).
     let l2 = m.blendv(m.shuffle8(m.splat128(&NU1_EXP), t), m.shuffle8(m.splat128(&NU0_XOR), l), log_r);
     let u = mod15(m, m.add8(m.shuffle8(m.splat128(&LOG_PHI), l2), log_r));
@@ -457,8 +466,9 @@ fn logs_core<M: MinU8>(m: M, l: M::V, r: M::V) -> M::V {
 /// XOR is l'. r ≠ 0: ν0's index l ⊕ (15 − log r) ⊕ 0x80 has bit 7 set;
 /// r = 0: the sum for ν1 has bit 7 set ([`LOG_ZERO`]) and ν0's index is
 /// l ⊕ 0x4f, whose low nibble l ⊕ 15 [`NU0_XOR_15`] is indexed by. Per
-/// register 20 µops against `Logs`' 21 on SSSE3 (the blend's 4 become 3,
-/// no zero register), and the two lookups do not wait for each other.
+/// register 20 µops, as many as `Logs` with SSSE3's blend (the blend's 4
+/// become 3, but −log r's XOR, which `Logs` does without, comes back), and
+/// the two lookups do not wait for each other.
 pub(crate) struct ZeroingLogs;
 
 /// ν0(n ⊕ 15) ⊕ 7: [`NU0_XOR`] at the index [`ZeroingLogs`] makes.

@@ -11,7 +11,7 @@
 //! the pair takes about 73 core cycles on AMD Zen 4 and Zen 5 against 40
 //! to issue its µops. Here each chain is half the work, and the other
 //! chain's µops fill the pipes while one waits. The count per LPS of both
-//! is the pair's, 160.
+//! is the pair's, 156.
 //!
 //! L·P, from words: byte j of word w of the output is ⊕_c M_(j,c)·(byte
 //! w of word c of S(X)), M the 8×8 blocks of l. With 64-bit word c of the
@@ -45,8 +45,8 @@
 //! against 37.0 ticks per byte, and on 1 MiB 9.08 against 9.13 (medians
 //! of 10 alternating runs on Zen 5): 2 of some 72 core cycles a round.
 //!
-//! Count per LPS of one chain: S 2 × 17, to halves 4, 8 `vpermd`, 16
-//! products, 14 sums, the key or the constant 2: 78 (X's key, K ⊕ C ⊕ C,
+//! Count per LPS of one chain: S 2 × 16, to halves 4, 8 `vpermd`, 16
+//! products, 14 sums, the key or the constant 2: 76 (X's key, K ⊕ C ⊕ C,
 //! one more, off its chain).
 //!
 //! What bounds it on AMD Zen 5, where the simple vector instructions have
@@ -55,7 +55,10 @@
 //! the chain of one LPS. With the key chain taken out (X alone, a wrong
 //! digest, for timing only) an LPS of X took about 62 core cycles; with
 //! both chains a round takes about 72 (against 79 for an LPS of the pair),
-//! and with π's core replaced by an XOR (timing only) 46. Measured and not
+//! and with π's core replaced by an XOR (timing only) 46. On AMD Zen 4
+//! (one cycle for the simple instructions, 2 for `pshufb`) one 1 MiB
+//! Streebog-512 message takes 9.40 ticks per byte with the core at 1.42×
+//! the TSC, about 66 core cycles a round of both chains. Measured and not
 //! kept: both chains in step instead of the key half an LPS ahead, 1–2%
 //! slower; S's chain shortened by 6 steps (−log r by its own lookup, and
 //! each sum mod 15 with its table as two lookups and a blend on the sum's
@@ -70,15 +73,17 @@
 //! the products) instead of the blend, one shared-pipe step fewer on the
 //! chain, the same time (9.78 against 9.87, best of 8).
 //!
-//! With three of S's any-pipe µops, and their steps, left out (−log r's
-//! XOR and the first sum's mod 15; a wrong digest, for timing only)
-//! Streebog-512 took 34.1 against 38.3 ticks per byte at 64 bytes and
-//! 8.15 against 9.42 at 64 KiB (medians of 6 alternating runs, Zen 5).
-//! Correct forms that take steps off S's chain but not µops measured the
-//! same in the benchmark: two steps off at the same count (the first sum
-//! as min(d, d + 15) of d = log l − log r, no XOR; the second's s and
-//! s − 15 made at once, log r − 15 off the chain; 3–4% faster in a loop of
-//! 64-byte messages alone); three steps off with the work moved onto the
+//! S's µops count as much as its steps. With three of its any-pipe µops,
+//! and their steps, left out (with −log r as log r ⊕ 15: that XOR and the
+//! first sum's mod 15; a wrong digest, for timing only) Streebog-512 took
+//! 34.1 against 38.3 ticks per byte at 64 bytes and 8.15 against 9.42 at
+//! 64 KiB (medians of 6 alternating runs, Zen 5). The first sum as the
+//! difference log l − log r mod 15 takes one µop and one step off
+//! (`pi_structure.rs`: 1–4% on Zen 4 and Zen 5). Correct forms that take
+//! steps off S's chain but not µops measured the same in the benchmark,
+//! or slower: the second sum's s and s − 15 made at once (log r − 15 off
+//! the chain, one µop more), the same to 1% slower on Zen 4 (best of 6
+//! alternating runs); three steps off with the work moved onto the
 //! shared pipes (−log r by its own table, each sum mod 15 by two lookups
 //! from sums offset so that `pshufb` zeroes the wrong one: 12 `pshufb`
 //! per register against 6), in every LPS or only where one chain runs

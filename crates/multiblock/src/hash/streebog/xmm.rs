@@ -36,7 +36,7 @@
 //!
 //! | step | µops |
 //! |---|---|
-//! | S: 8 × π's core (`ZeroingLogs` 20; `Logs` 21 with SSSE3's blend) | 160 |
+//! | S: 8 × π's core (`ZeroingLogs` 20; `Logs` 20 with SSSE3's blend) | 160 |
 //! | transpose: 24 unpacks | 24 |
 //! | nibble splits: 8 × (shift, 2 AND) | 24 |
 //! | products: 128 `pshufb`, 64 XOR | 192 |
@@ -60,10 +60,13 @@
 //!
 //! Measured (Zen 4, TSC 2.596 GHz, best of 3 runs of the benchmark's best
 //! of 7 in 20 rounds; 1 MiB, and one 64-byte message): `ssse3` 23.8
-//! ticks/byte and 108.4 (with `Logs`: 24.6 and 109.3), ≈ 117 ticks
+//! ticks/byte and 108.4, ≈ 117 ticks
 //! (≈ 164 core cycles) per LPS against the 120 counted; in the same runs
 //! `avx2` 15.1 and 64.0, `portable` 350 and 1 400. Not measured on a CPU
-//! without AVX2.
+//! without AVX2. `ZeroingLogs` against `Logs` with SSSE3's blend, at the
+//! same count: 23.8 against 24.0 ticks/byte and 100.7 against 101.3
+//! (best of 6 alternating runs, Zen 4), the lookups not waiting on the
+//! blend.
 //!
 //! Everything is constant-time: the tables are indexed by constants or
 //! looked up by `pshufb` in registers, the loops count public blocks.
