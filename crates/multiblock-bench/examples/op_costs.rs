@@ -117,12 +117,19 @@ mod x86 {
         }
         if ymm_gfni {
             rows.push(row!("ymm vgf2p8affineqb", __m256i, "avx2,gfni", _mm256_set1_epi8, opaque256, |x, a, _b| _mm256_gf2p8affine_epi64_epi8::<0>(x, a)));
+            // Pairs of instructions: a pair's throughput is the larger of
+            // the two alone when they issue on different pipes, their sum
+            // when they share them.
+            rows.push(row!("ymm vpshufb + vgf2p8affineqb", __m256i, "avx2,gfni", _mm256_set1_epi8, opaque256, |x, a, _b| _mm256_gf2p8affine_epi64_epi8::<0>(_mm256_shuffle_epi8(x, a), a)));
+            rows.push(row!("ymm vpblendvb + vgf2p8affineqb", __m256i, "avx2,gfni", _mm256_set1_epi8, opaque256, |x, a, b| _mm256_gf2p8affine_epi64_epi8::<0>(_mm256_blendv_epi8(a, b, x), a)));
         }
         if is_x86_feature_detected!("avx2") {
             rows.push(row!("ymm vpshufb", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, a, _b| _mm256_shuffle_epi8(x, a)));
             rows.push(row!("ymm vpermq", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, _a, _b| _mm256_permute4x64_epi64::<0x39>(x)));
             rows.push(row!("ymm vpxor", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, a, _b| _mm256_xor_si256(x, a)));
             rows.push(row!("ymm vpblendvb (mask chained)", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, a, b| _mm256_blendv_epi8(a, b, x)));
+            rows.push(row!("ymm vpshufb + vpblendvb", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, a, b| _mm256_blendv_epi8(a, b, _mm256_shuffle_epi8(x, a))));
+            rows.push(row!("ymm vpshufb + vperm2i128", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, a, _b| _mm256_permute2x128_si256::<0x21>(_mm256_shuffle_epi8(x, a), a)));
             rows.push(row!("ymm vpunpcklbw", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, a, _b| _mm256_unpacklo_epi8(x, a)));
             rows.push(row!("ymm vpaddb", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, _a, _b| _mm256_add_epi8(x, x)));
         }
