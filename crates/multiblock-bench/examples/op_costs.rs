@@ -114,6 +114,27 @@ mod x86 {
             rows.push(row!("zmm vprolq", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, _a, _b| _mm512_rol_epi64::<8>(x)));
             rows.push(row!("zmm vpternlogq", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| _mm512_ternarylogic_epi64::<0x96>(x, a, b)));
             rows.push(row!("zmm vpmovb2m + vpblendmb", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), a, b)));
+            // Pairs, as for ymm below: which of the zmm instructions share
+            // pipes. Then a 256-entry table lookup (Kupyna's S-boxes in
+            // `hash/kupyna/rows.rs`) as two 128-entry lookups and a blend
+            // on bit 7, or as one lookup and a zero-masked one of the
+            // difference of the two halves.
+            rows.push(row!("zmm vpermi2b + vgf2p8affineqb", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| _mm512_gf2p8affine_epi64_epi8::<0>(_mm512_permutex2var_epi8(a, x, b), a)));
+            rows.push(row!("zmm vpermi2b + vprolq", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| _mm512_rol_epi64::<8>(_mm512_permutex2var_epi8(a, x, b))));
+            rows.push(row!("zmm vgf2p8affineqb + vprolq", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, _b| _mm512_rol_epi64::<8>(_mm512_gf2p8affine_epi64_epi8::<0>(x, a))));
+            rows.push(row!("zmm vpermi2b + vpternlogq", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| _mm512_ternarylogic_epi64::<0x96>(_mm512_permutex2var_epi8(a, x, b), a, b)));
+            rows.push(row!("zmm vgf2p8affineqb + vpternlogq", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| _mm512_ternarylogic_epi64::<0x96>(_mm512_gf2p8affine_epi64_epi8::<0>(x, a), a, b)));
+            rows.push(row!("zmm vprolq + vpternlogq", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| _mm512_ternarylogic_epi64::<0x96>(_mm512_rol_epi64::<8>(x), a, b)));
+            rows.push(row!("zmm vpmovb2m + vpblendmb + vpermi2b", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| _mm512_permutex2var_epi8(a, _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), a, b), b)));
+            rows.push(row!("zmm vpmovb2m + vpblendmb + vpternlogq", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| _mm512_ternarylogic_epi64::<0x96>(_mm512_mask_blend_epi8(_mm512_movepi8_mask(x), a, b), a, b)));
+            rows.push(row!("zmm vgf2p8affineqb + vpxorq", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, _b| _mm512_xor_si512(_mm512_gf2p8affine_epi64_epi8::<0>(x, a), a)));
+            rows.push(row!("zmm vpermi2b + vpxorq", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| _mm512_xor_si512(_mm512_permutex2var_epi8(a, x, b), a)));
+            rows.push(row!("zmm 2 vpermi2b, vpmovb2m, vpblendmb", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), _mm512_permutex2var_epi8(a, x, b), _mm512_permutex2var_epi8(b, x, a))));
+            rows.push(row!("zmm vpermi2b, vpermi2b{k}{z}, vpxorq", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| _mm512_xor_si512(_mm512_permutex2var_epi8(a, x, b), _mm512_maskz_permutex2var_epi8(_mm512_movepi8_mask(x), b, x, a))));
+            rows.push(row!("zmm 2 vpermi2b + vpxorq", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| _mm512_xor_si512(_mm512_permutex2var_epi8(a, x, b), _mm512_permutex2var_epi8(b, x, a))));
+            rows.push(row!("zmm vpblendmb (constant mask)", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, _b| _mm512_mask_blend_epi8(0x5555_5555_5555_5555, x, a)));
+            rows.push(row!("zmm vpaddb", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, _b| _mm512_add_epi8(x, a)));
+            rows.push(row!("zmm vpxorq", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, _b| _mm512_xor_si512(x, a)));
         }
         if ymm_gfni {
             rows.push(row!("ymm vgf2p8affineqb", __m256i, "avx2,gfni", _mm256_set1_epi8, opaque256, |x, a, _b| _mm256_gf2p8affine_epi64_epi8::<0>(x, a)));
@@ -130,6 +151,10 @@ mod x86 {
             rows.push(row!("ymm vpblendvb (mask chained)", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, a, b| _mm256_blendv_epi8(a, b, x)));
             rows.push(row!("ymm vpshufb + vpblendvb", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, a, b| _mm256_blendv_epi8(a, b, _mm256_shuffle_epi8(x, a))));
             rows.push(row!("ymm vpshufb + vperm2i128", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, a, _b| _mm256_permute2x128_si256::<0x21>(_mm256_shuffle_epi8(x, a), a)));
+            rows.push(row!("ymm vpshufb + vpsrlw", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, a, _b| _mm256_srli_epi16::<4>(_mm256_shuffle_epi8(x, a))));
+            rows.push(row!("ymm vpshufb + vpunpcklbw", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, a, _b| _mm256_unpacklo_epi8(_mm256_shuffle_epi8(x, a), a)));
+            rows.push(row!("ymm vpshufb + vpxor", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, a, _b| _mm256_xor_si256(_mm256_shuffle_epi8(x, a), a)));
+            rows.push(row!("ymm vpsrlw", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, _a, _b| _mm256_srli_epi16::<4>(x)));
             rows.push(row!("ymm vpunpcklbw", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, a, _b| _mm256_unpacklo_epi8(x, a)));
             rows.push(row!("ymm vpaddb", __m256i, "avx2", _mm256_set1_epi8, opaque256, |x, _a, _b| _mm256_add_epi8(x, x)));
         }
@@ -141,9 +166,9 @@ mod x86 {
 fn main() {
     let per_cycle = x86::ticks_per_cycle();
     println!("TSC ticks per core cycle: {per_cycle:.3} (core clock = {:.2} × the TSC rate)", 1.0 / per_cycle);
-    println!("{:<30} {:>16} {:>24}", "instruction", "latency (cycles)", "throughput (cycles/op)");
+    println!("{:<40} {:>16} {:>24}", "instruction", "latency (cycles)", "throughput (cycles/op)");
     for (name, latency, throughput) in x86::rows() {
-        println!("{name:<30} {:>16.2} {:>24.2}", latency / per_cycle, throughput / per_cycle);
+        println!("{name:<40} {:>16.2} {:>24.2}", latency / per_cycle, throughput / per_cycle);
     }
 }
 

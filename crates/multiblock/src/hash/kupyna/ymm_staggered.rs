@@ -23,7 +23,7 @@
 //! each T⊕ round now has independent work beside it.
 //!
 //! On AMD Zen 4 (`avx2-gfni`, the core at 1.42× the TSC) one message
-//! takes about 84 core cycles a round; with T+ left out (a wrong digest,
+//! takes about 83 core cycles a round; with T+ left out (a wrong digest,
 //! for timing only) about 52, T⊕'s chain alone, against about 56 for the
 //! round's µops at four a cycle (about 58 for the 108 of them that share
 //! the two pipes of `vpshufb` and `vpblendvb`): the two overlap less than

@@ -48,15 +48,21 @@
 //! takes 35 per register: 232 and 320.) Per block 13 LPS (K_1, then 12 rounds) and ≈ 60
 //! µops to load m and N and finish h (`avx2`: 72 more for α): ≈ 2 090 µops
 //! (33 per byte) on `avx2-gfni`, ≈ 3 360 (52 per byte) on `avx2`. On Zen 4
-//! (four vector pipes; GFNI and blends on FP0/FP1, `pshufb` and shifts on
-//! FP1/FP2, logic and byte arithmetic on all four) `avx2-gfni` has 44 µops
-//! per LPS for FP0/FP1, 48 for FP1/FP2 and 64 for any: ≈ 39 core cycles
-//! per LPS, a floor of ≈ 8.2 core cycles per byte; `avx2` has 124 on
-//! FP1/FP2 (72 of its products, 28 of S) of 248: ≈ 63 core cycles per LPS,
+//! (four vector pipes) `vpshufb`, `vpblendvb` and the lane moves share two
+//! of them: `op_costs` times a `vpshufb` beside a `vpblendvb` or a
+//! `vperm2i128` at one core cycle a pair, each alone at half a cycle, and
+//! beside a product, a shift or an unpack at 0.82–0.88, so those mostly
+//! take the same two pipes; logic and byte arithmetic issue on all four.
+//! `avx2-gfni` has 92 µops per LPS of that kind (40 `pshufb`, blends and
+//! lane moves, 40 products, 8 unpacks, 4 shifts) and 64 others: ≈ 39–46
+//! core cycles per LPS (156 µops at four a cycle, and the 92 at 0.82–1.00
+//! a pair), a floor of ≈ 8.2–9.6 core cycles per byte; `avx2` has 128 of that
+//! kind (76 `pshufb` and lane moves and 12 shifts of L, the transposition
+//! and the key, 32 of S, 8 unpacks) of 248: ≈ 62–64 core cycles per LPS,
 //! ≈ 13.3 per byte. The benchmark counts TSC ticks, and the core of the
 //! VM measured runs at about 1.4× the TSC rate (`cargo run --release -p
-//! multiblock-bench --example op_costs`): these floors are ≈ 5.9 and ≈ 9.6
-//! ticks per byte.
+//! multiblock-bench --example op_costs`): these floors are ≈ 5.9–6.8 and
+//! ≈ 9.6 ticks per byte.
 //!
 //! The measured rate sits above the floor because a block is one chain
 //! of 13 LPS (X's round i needs K_(i+1), and the next block's K_1 needs

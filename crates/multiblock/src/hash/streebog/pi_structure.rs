@@ -39,10 +39,10 @@
 //! kernel's round constants take off. Per register: 3 to split α(x) into
 //! l and r, 2 logarithms, 3 for the difference, 2 `pshufb` (ν0, ν1) and a
 //! blend (on log r's bit 7), `pshufb` log φ, 3 for the sum, `pshufb` σ,
-//! XOR: 17 µops (6 `pshufb` and a shift on Zen 4's FP1/FP2, the blend on
-//! FP0/FP1, 9 on any pipe) against 35 for Kuznyechik's 16-row `pshufb`
-//! tree (16 `pshufb` and 3 shifts on FP1/FP2, 15 blends on FP0/FP1, an
-//! AND). The difference takes one µop and one step of the chain fewer
+//! XOR: 17 µops (6 `pshufb`, a shift and the blend on the two pipes that
+//! AMD Zen 4 and Zen 5 share among shuffles and blends, 9 on any pipe)
+//! against 35 for Kuznyechik's 16-row `pshufb` tree (16 `pshufb`, 3
+//! shifts and 15 blends on those two pipes, an AND). The difference takes one µop and one step of the chain fewer
 //! than log l + (log r ⊕ 15) mod 15: on AMD Zen 4, alternating runs of
 //! the two forms put it 1–3% ahead on every size of Streebog-512 on
 //! `avx2-gfni` and `avx2` (best and median of 8), and 2–4% on Zen 5.
@@ -55,9 +55,9 @@
 //!
 //! [`AffineLogs`] (`avx2-gfni`): the same with l and r straight from x by
 //! one `vgf2p8affineqb` each (α and the nibble's place in one matrix; the
-//! kernel's values stay as they are): 16 µops (2 affine and the blend on
-//! FP0/FP1, 6 `pshufb` on FP1/FP2, 7 on any pipe), a chain of ≈ 15 cycles
-//! (affine 3, then 12 one-cycle steps).
+//! kernel's values stay as they are): 16 µops (6 `pshufb` and the blend on
+//! the shared pipes, 2 affine mostly beside them, 7 on any pipe), a chain
+//! of ≈ 15 cycles (affine 3, then 12 one-cycle steps).
 //!
 //! [`Field`] (GFNI, tests and comparison): GF(2^4) as the subfield
 //! {y : y^16 = y} of GF(2^8)/0x11B, the field of `vgf2p8mulb` and
@@ -68,7 +68,8 @@
 //! the mask (r̂ = 0 becomes 1, so that l̂ ⊙ r̂⁻¹ = l̂ is ν0's index too),
 //! `vgf2p8affineinvqb`, `vgf2p8mulb`, affine to a nibble, 2 `pshufb` and a
 //! blend, `pshufb` E(φ), `vgf2p8mulb`, affine to a nibble, `pshufb` σ << 4,
-//! XOR: 15 µops (8 on FP0/FP1, 4 on FP1/FP2, 3 on any), but a chain of ≈ 25
+//! XOR: 15 µops (8 products, 3 `pshufb` and a blend, which on AMD Zen 4
+//! mostly share two pipes, and 3 on any), but a chain of ≈ 25
 //! cycles (six GFNI steps of 3): slower in `paired.rs`, whose block is one
 //! long chain (see there).
 //!
