@@ -1,6 +1,8 @@
 //! The cost of the vector instructions the hash and cipher kernels are
 //! built from, on this CPU: latency (one dependent chain) and reciprocal
-//! throughput (eight independent chains), in core cycles.
+//! throughput (eight independent chains), in core cycles; then the
+//! instruction mix of a round of each hash kernel, issued with its
+//! dependencies taken out, which is the floor of any schedule of it.
 //!
 //! The benchmark reports TSC ticks, which run at a fixed rate while the
 //! core's clock may be higher (boost) or lower. The core clock is found as
@@ -101,6 +103,123 @@ mod x86 {
         }};
     }
 
+    /// One instruction of a mix on a ymm chain `x` (constants `a`, `b`).
+    macro_rules! ymm_op {
+        (P, $x:expr, $a:expr, $b:expr) => { _mm256_shuffle_epi8($x, $a) };
+        (B, $x:expr, $a:expr, $b:expr) => { _mm256_blendv_epi8($a, $x, $b) };
+        (Q, $x:expr, $a:expr, $b:expr) => { _mm256_permute2x128_si256::<0x21>($x, $a) };
+        (G, $x:expr, $a:expr, $b:expr) => { _mm256_gf2p8affine_epi64_epi8::<0>($x, $a) };
+        (U, $x:expr, $a:expr, $b:expr) => { _mm256_unpacklo_epi8($x, $a) };
+        (S, $x:expr, $a:expr, $b:expr) => { _mm256_srli_epi16::<4>($x) };
+        (X, $x:expr, $a:expr, $b:expr) => { _mm256_xor_si256($x, $a) };
+        (A, $x:expr, $a:expr, $b:expr) => { _mm256_add_epi8($x, $b) };
+    }
+
+    /// One instruction of a mix on a zmm chain.
+    macro_rules! zmm_op {
+        (I, $x:expr, $a:expr, $b:expr) => { _mm512_permutex2var_epi8($a, $x, $b) };
+        (V, $x:expr, $a:expr, $b:expr) => { _mm512_permutexvar_epi8($a, $x) };
+        (M, $x:expr, $a:expr, $b:expr) => { _mm512_mask_blend_epi8(_mm512_movepi8_mask($x), $a, $b) };
+        (G, $x:expr, $a:expr, $b:expr) => { _mm512_gf2p8affine_epi64_epi8::<0>($x, $a) };
+        (R, $x:expr, $a:expr, $b:expr) => { _mm512_rol_epi64::<8>($x) };
+        (T, $x:expr, $a:expr, $b:expr) => { _mm512_ternarylogic_epi64::<0x96>($x, $a, $b) };
+        (X, $x:expr, $a:expr, $b:expr) => { _mm512_xor_si512($x, $a) };
+        (A, $x:expr, $a:expr, $b:expr) => { _mm512_add_epi8($x, $b) };
+    }
+
+    /// A kernel's instruction mix with its dependencies taken out: each
+    /// instruction of the list, in order, on each of `$chains` independent
+    /// registers (enough that no chain's latency binds, few enough to stay
+    /// in registers beside the constants), repeated. It measures how fast
+    /// the pipes issue that mix, the floor of any schedule of it. `$scale`
+    /// copies of the list make one unit of the kernel (a round), and the
+    /// row gives core cycles per unit. The lists spread each kind of
+    /// instruction evenly over the unit.
+    macro_rules! mix {
+        ($name:literal, $v:ty, $chains:literal, $features:literal, $set:ident, $opaque:ident, $op:ident, $scale:literal, [$($ins:ident)*]) => {{
+            const CHAINS: usize = $chains;
+            #[target_feature(enable = $features)]
+            fn run(seed: $v, a: $v, b: $v) -> [$v; CHAINS] {
+                let mut v = [seed; CHAINS];
+                for _ in 0..ITERATIONS / 16 {
+                    $(
+                        for c in 0..CHAINS {
+                            v[c] = $opaque($op!($ins, v[c], a, b));
+                        }
+                    )*
+                }
+                v
+            }
+            // SAFETY: called only where the CPU has `$features` (checked by the caller).
+            let (seed, a, b) = unsafe { (black_box($set(0x3f)), black_box($set(0x5a)), black_box($set(0x11))) };
+            let units = (ITERATIONS / 16) * CHAINS as u64 / $scale;
+            // SAFETY: as above.
+            let per_unit = best(units, &mut || {
+                black_box(unsafe { run(seed, a, b) });
+            });
+            let count = [$(stringify!($ins)),*].len() * $scale as usize;
+            ($name, count, per_unit)
+        }};
+    }
+
+    /// Instruction mixes of the hash kernels' rounds (counted in their
+    /// module documentation), each scaled to one round.
+    pub fn mixes() -> Vec<(&'static str, usize, f64)> {
+        let mut rows = Vec::new();
+        if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("gfni") {
+            // Kupyna-256, a round of T⊕ and T+ on ymm (`ymm_staggered.rs`):
+            // 72 `vpshufb`, 28 `vpblendvb`, 8 lane moves, 12 products, 104
+            // XORs and additions; a quarter of it, four times.
+            rows.push(mix!("Kupyna-256 ymm round (T⊕ and T+)", __m256i, 12, "avx2,gfni", _mm256_set1_epi8, opaque256, ymm_op, 4,
+                [X P X B P X A P X G P X B P Q X X P X B P A X P X P X B G X P X P X A P B X P X P Q X B X P G X P A X P B X P X]));
+            // The same without its 104 XORs and additions.
+            rows.push(mix!("  the same, its shuffles and products only", __m256i, 12, "avx2,gfni", _mm256_set1_epi8, opaque256, ymm_op, 4,
+                [P B P P G P B P Q P B P P P B G P P P B P P Q B P G P P B P]));
+            // Kupyna-256, a round of T⊕ alone packed in 2 registers (the
+            // output transformation, `ymm_rows.rs`): 39 `vpshufb` and
+            // `vpshufd`, 14 blends, 2 lane moves, 6 products, 39 XORs and
+            // additions.
+            rows.push(mix!("Kupyna-256 ymm round of T⊕ alone (packed)", __m256i, 12, "avx2,gfni", _mm256_set1_epi8, opaque256, ymm_op, 1,
+                [P X B P X P X G P A X B P X P X P B X P P X P B G Q X P X P A X P B X P X P B X P G P X P X B P X A P X P B X P X P G P X B P X P X B P X A P X P B G Q X P X P P X B P X P X P B X A P G X P X P B X P]));
+            // Kupyna-384/512, a round of T⊕ and T+ on the 1024-bit state in
+            // rows (`ymm_rows.rs`, `avx2-gfni`): 136 `vpshufb`, 64 blends,
+            // 24 products, 200 XORs, additions and compares.
+            rows.push(mix!("Kupyna-512 ymm round (T⊕ and T+)", __m256i, 12, "avx2,gfni", _mm256_set1_epi8, opaque256, ymm_op, 4,
+                [X P B X P X A P X G B P X X P X B P X P X A B P X X G P X P B X P X X P B A X P X P B X G P X X P B X P A X P X B P X X P G X B P X P X A B P X X P X B P X G P X X P B A X P X P B X P X X P B G X P A X P X B P X]));
+            // Streebog, one message on `avx2-gfni` (`split.rs`): a round of
+            // both chains, 28 `vpshufb`, 4 blends, 16 lane moves, 4
+            // unpacks, 40 products, 60 XORs and additions.
+            rows.push(mix!("Streebog ymm round of two chains (split)", __m256i, 12, "avx2,gfni", _mm256_set1_epi8, opaque256, ymm_op, 4,
+                [X G P X Q G X P X G X G P X Q X G B P U X G X Q X P G X G X P X G Q X P G X]));
+            // Streebog, an LPS of the pair on `avx2-gfni` (`paired.rs`): 28
+            // `vpshufb`, 4 blends, 8 lane moves, 40 products, 8 unpacks, 4
+            // shifts, 64 XORs and additions.
+            rows.push(mix!("Streebog ymm LPS of the pair (avx2-gfni)", __m256i, 12, "avx2,gfni", _mm256_set1_epi8, opaque256, ymm_op, 4,
+                [X G P X G X P X G Q U X G P X X G A B P S X G X X P G X G Q U X P X G X P G X]));
+        }
+        if is_x86_feature_detected!("avx2") {
+            // Streebog, an LPS of the pair on `avx2` (`paired.rs`): 92
+            // `vpshufb` (L's 64 nibble lookups among them), 4 blends, 8
+            // lane moves, 8 unpacks, 16 shifts, 120 XORs and ANDs.
+            rows.push(mix!("Streebog ymm LPS of the pair (avx2)", __m256i, 12, "avx2", _mm256_set1_epi8, opaque256, ymm_op, 4,
+                [X P X P X P X S X P X P X P Q U X P X X P X P S X P X X P X B P X P X X P X S P X P X X P Q U X P X P X P X S X P X P X P X]));
+        }
+        if is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("avx512vbmi") && is_x86_feature_detected!("gfni") {
+            // Kupyna-256, a round of 8 messages' T⊕ and T+ in rows
+            // (`hash/kupyna/rows.rs`): 32 `vpermi2b`, 24 `vpmovb2m` and
+            // blend pairs, 48 products, 14 rotations, 120 XORs, additions
+            // and `vpternlogq`; half of it, twice.
+            rows.push(mix!("Kupyna-256 zmm round of 8 messages (rows)", __m512i, 16, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, zmm_op, 2,
+                [X G T I M X G A R T X I G X M T X G I X T G X M A R I T X G X G T I X M G X T I X G A R M T X G I X T G X M I X T G A R X G T X I M X G T X I G X M T A R G X I T X G M X I T G X G X T I A R M X G T X I G X M T X G I X T A R G X M I T G X]));
+            // Streebog, one message (`affine.rs` with 8 `vpermb` spreads,
+            // as on Zen 4): a round of the key's and the state's LPS, each
+            // 2 `vpermi2b`, 8 `vpermb`, 9 products and 5 `vpternlogq`.
+            rows.push(mix!("Streebog zmm round of one message", __m512i, 16, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, zmm_op, 2,
+                [G V T G V I G T V G V G T V G V T G I V G T V G]));
+        }
+        rows
+    }
+
     /// The rows this CPU can run.
     pub fn rows() -> Vec<(&'static str, f64, f64)> {
         let mut rows = Vec::new();
@@ -169,6 +288,11 @@ fn main() {
     println!("{:<40} {:>16} {:>24}", "instruction", "latency (cycles)", "throughput (cycles/op)");
     for (name, latency, throughput) in x86::rows() {
         println!("{name:<40} {:>16.2} {:>24.2}", latency / per_cycle, throughput / per_cycle);
+    }
+    println!();
+    println!("{:<44} {:>12} {:>24}", "instruction mix, no dependencies", "µops", "cycles per round");
+    for (name, count, per_unit) in x86::mixes() {
+        println!("{name:<44} {count:>12} {:>24.1}", per_unit / per_cycle);
     }
 }
 

@@ -24,10 +24,12 @@
 //!
 //! On AMD Zen 4 (`avx2-gfni`, the core at 1.42× the TSC) one message
 //! takes about 83 core cycles a round; with T+ left out (a wrong digest,
-//! for timing only) about 52, T⊕'s chain alone, against about 56 for the
-//! round's µops at four a cycle (about 58 for the 108 of them that share
-//! the two pipes of `vpshufb` and `vpblendvb`): the two overlap less than
-//! the pipes allow. T+'s own chain is not what holds them apart: with two
+//! for timing only) about 52, T⊕'s chain alone, against about 71 in which
+//! the round's 224 µops issue with their dependencies taken out (`cargo
+//! run --release -p multiblock-bench --example op_costs`; 56 at four a
+//! cycle, 54 for the 108 that share the two pipes of `vpshufb` and
+//! `vpblendvb`, but Zen 4 issues simple µops to those pipes too): the two
+//! permutations overlap less than the pipes allow. T+'s own chain is not what holds them apart: with two
 //! pairs of T+ in flight, each a quarter of its rounds beside a block's
 //! T⊕, it measured the same. Measured and not kept there either: T+'s
 //! half round cut in quarters, each before one of T⊕'s three steps in

@@ -54,15 +54,16 @@
 //! beside a product, a shift or an unpack at 0.82–0.88, so those mostly
 //! take the same two pipes; logic and byte arithmetic issue on all four.
 //! `avx2-gfni` has 92 µops per LPS of that kind (40 `pshufb`, blends and
-//! lane moves, 40 products, 8 unpacks, 4 shifts) and 64 others: ≈ 39–46
-//! core cycles per LPS (156 µops at four a cycle, and the 92 at 0.82–1.00
-//! a pair), a floor of ≈ 8.2–9.6 core cycles per byte; `avx2` has 128 of that
-//! kind (76 `pshufb` and lane moves and 12 shifts of L, the transposition
-//! and the key, 32 of S, 8 unpacks) of 248: ≈ 62–64 core cycles per LPS,
-//! ≈ 13.3 per byte. The benchmark counts TSC ticks, and the core of the
-//! VM measured runs at about 1.4× the TSC rate (`cargo run --release -p
-//! multiblock-bench --example op_costs`): these floors are ≈ 5.9–6.8 and
-//! ≈ 9.6 ticks per byte.
+//! lane moves, 40 products, 8 unpacks, 4 shifts) and 64 others, `avx2`
+//! 128 (76 `pshufb` and lane moves and 12 shifts of L, the transposition
+//! and the key, 32 of S, 8 unpacks) of 248. Zen 4 also issues simple µops
+//! to the two pipes (a `vpshufb` beside a `vpxor` takes 0.66 core cycles a
+//! pair, not 0.50): an LPS's whole mix, its dependencies taken out, issues
+//! in about 49 core cycles on `avx2-gfni` and 76 on `avx2` (`op_costs`),
+//! floors of ≈ 10.2 and ≈ 15.9 core cycles per byte. The benchmark counts
+//! TSC ticks, and the core of the VM measured runs at about 1.4× the TSC
+//! rate (`cargo run --release -p multiblock-bench --example op_costs`):
+//! these floors are ≈ 7.2 and ≈ 11.2 ticks per byte.
 //!
 //! The measured rate sits above the floor because a block is one chain
 //! of 13 LPS (X's round i needs K_(i+1), and the next block's K_1 needs
