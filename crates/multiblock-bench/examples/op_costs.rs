@@ -290,7 +290,7 @@ fn main() {
         println!("{name:<40} {:>16.2} {:>24.2}", latency / per_cycle, throughput / per_cycle);
     }
     println!();
-    println!("{:<44} {:>12} {:>24}", "instruction mix, no dependencies", "µops", "cycles per round");
+    println!("{:<44} {:>12} {:>24}", "instruction mix, no dependencies", "µops", "cycles per round or LPS");
     for (name, count, per_unit) in x86::mixes() {
         println!("{name:<44} {count:>12} {:>24.1}", per_unit / per_cycle);
     }
