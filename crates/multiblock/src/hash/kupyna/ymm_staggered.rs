@@ -22,18 +22,18 @@
 //! registers and half a round of T+ in 4 against a round of both in 4), but
 //! each T⊕ round now has independent work beside it.
 //!
-//! On AMD Zen 4 (`avx2-gfni`, the core at 1.42× the TSC) one message
-//! takes about 83 core cycles a round; with T+ left out (a wrong digest,
-//! for timing only) about 52, T⊕'s chain alone, against about 71 in which
-//! the round's 224 µops issue with their dependencies taken out (`cargo
-//! run --release -p multiblock-bench --example op_costs`; 56 at four a
-//! cycle, 54 for the 108 that share the two pipes of `vpshufb` and
-//! `vpblendvb`, but Zen 4 issues simple µops to those pipes too): the two
-//! permutations overlap less than the pipes allow. T+'s own chain is not what holds them apart: with two
-//! pairs of T+ in flight, each a quarter of its rounds beside a block's
-//! T⊕, it measured the same. Measured and not kept there either: T+'s
-//! half round cut in quarters, each before one of T⊕'s three steps in
-//! program order, 4% slower (the same on `avx2`).
+//! On AMD Zen 4 (`avx2-gfni`, the core at 1.42× the TSC) one message takes
+//! about 83 core cycles a round; with T+ left out (a wrong digest, for
+//! timing only) about 52, T⊕'s chain alone, against about 71 in which the
+//! round's 224 µops issue with their dependencies taken out (`cargo run
+//! --release -p multiblock-bench --example op_costs`; 56 at four a cycle,
+//! 54 for the 108 that share the two pipes of `vpshufb` and `vpblendvb`,
+//! but Zen 4 issues simple µops to those pipes too): the two permutations
+//! overlap less than the pipes allow. T+'s own chain is not what holds them
+//! apart: with two pairs of T+ in flight, each a quarter of its rounds
+//! beside a block's T⊕, it measured the same. Measured and not kept there
+//! either: T+'s half round cut in quarters, each before one of T⊕'s three
+//! steps in program order, 4% slower (the same on `avx2`).
 //!
 //! Everything is constant-time: the tables are indexed by constants, the
 //! loops count public blocks and rounds.

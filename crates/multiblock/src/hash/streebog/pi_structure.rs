@@ -41,11 +41,12 @@
 //! blend (on log r's bit 7), `pshufb` log φ, 3 for the sum, `pshufb` σ,
 //! XOR: 17 µops (6 `pshufb`, a shift and the blend on the two pipes that
 //! AMD Zen 4 and Zen 5 share among shuffles and blends, 9 on any pipe)
-//! against 35 for Kuznyechik's 16-row `pshufb` tree (16 `pshufb`, 3
-//! shifts and 15 blends on those two pipes, an AND). The difference takes one µop and one step of the chain fewer
-//! than log l + (log r ⊕ 15) mod 15: on AMD Zen 4, alternating runs of
-//! the two forms put it 1–3% ahead on every size of Streebog-512 on
-//! `avx2-gfni` and `avx2` (best and median of 8), and 2–4% on Zen 5.
+//! against 35 for Kuznyechik's 16-row `pshufb` tree (16 `pshufb`, 3 shifts
+//! and 15 blends on those two pipes, an AND). The difference takes one µop
+//! and one step of the chain fewer than log l + (log r ⊕ 15) mod 15: on AMD
+//! Zen 4, alternating runs of the two forms put it 1–3% ahead on every size
+//! of Streebog-512 on `avx2-gfni` and `avx2` (best and median of 8), and
+//! 2–4% on Zen 5.
 //!
 //! [`ZeroingLogs`] (`ssse3`): `Logs` with ν0's and ν1's lookups indexed
 //! so that each returns 0 where the other is meant, their XOR in place of

@@ -45,13 +45,13 @@
 //! | **LPS** | **480** |
 //!
 //! besides 128 table loads (and register copies: SSSE3's two-operand
-//! forms). Per block 13 LPS (K_1, then 12 rounds) and ≈ 150 µops to bring
-//! N and m into the layout and finish h: ≈ 6 400 µops, 100 per byte. On
-//! Zen 4 (four vector pipes, of which `pshufb` and shifts mostly share two;
-//! see `paired.rs`) 200 of the 480 are `pshufb` and shifts: ≈ 100 core
-//! cycles for those two pipes, ≈ 120 for the
-//! 480 on four pipes, a floor of ≈ 24 core cycles (≈ 17 TSC ticks at the
-//! VM's ≈ 1.4 core cycles per tick, see `paired.rs`) per byte.
+//! forms). Per block 13 LPS (K_1, then 12 rounds) and ≈ 150 µops to bring N
+//! and m into the layout and finish h: ≈ 6 400 µops, 100 per byte. On Zen 4
+//! (four vector pipes, of which `pshufb` and shifts mostly share two; see
+//! `paired.rs`) 200 of the 480 are `pshufb` and shifts: ≈ 100 core cycles
+//! for those two pipes, ≈ 120 for the 480 on four pipes, a floor of ≈ 24
+//! core cycles (≈ 17 TSC ticks at the VM's ≈ 1.4 core cycles per tick, see
+//! `paired.rs`) per byte.
 //!
 //! The compiled round (release build, the round loop counted in the
 //! disassembly): 777 instructions, the 480 above, 150 loads (L's 128
