@@ -199,10 +199,10 @@ mod x86 {
         }
         if is_x86_feature_detected!("avx2") {
             // Streebog, an LPS of the pair on `avx2` (`paired.rs`): 92
-            // `vpshufb` (L's 64 nibble lookups among them), 4 blends, 8
-            // lane moves, 8 unpacks, 16 shifts, 120 XORs and ANDs.
+            // `vpshufb` (L's 64 nibble lookups among them), 4 blends, 12
+            // lane moves, 8 unpacks, 12 shifts, 112 XORs and ANDs.
             rows.push(mix!("Streebog ymm LPS of the pair (avx2)", __m256i, 12, "avx2", _mm256_set1_epi8, opaque256, ymm_op, 4,
-                [X P X P X P X S X P X P X P Q U X P X X P X P S X P X X P X B P X P X X P X S P X P X X P Q U X P X P X P X S X P X P X P X]));
+                [X P X P X P X S X P X P X P Q U X P X X P X P S X P X P X B P X P X X P X Q P X P X P Q U X P X P X P X S X P X P X P X]));
         }
         if is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("avx512vbmi") && is_x86_feature_detected!("gfni") {
             // Kupyna-256, a round of 8 messages' T⊕ and T+ in rows

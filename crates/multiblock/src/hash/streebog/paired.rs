@@ -38,16 +38,22 @@
 //! |---|---|---|
 //! | S: 4 × π's core (`AffineLogs` 16, `Logs` 17) | 64 | 68 |
 //! | transpose: 4 `pshufb`, 8 unpacks, 4 `vpermq` | 16 | 16 |
-//! | lane shift: 4 `vperm2i128` | 4 | 4 |
-//! | products | 32 affine | 8 × 3 nibble splits, 64 `pshufb`, 32 xor |
+//! | lane shift: `vperm2i128` of 4 inputs (`avx2`: of both nibbles) | 4 | 8 |
+//! | products | 32 affine | 4 × 3 nibble splits, 64 `pshufb`, 32 xor |
 //! | sums (4 × 7 xor) | 28 | 28 |
 //! | K into X, C_i into K: 4 shifts, 8 xor | 12 | 12 |
-//! | **LPS** | **156** | **248** |
+//! | **LPS** | **156** | **240** |
 //!
 //! (π by Kuznyechik's 16-row `pshufb` tree, kept as a tested alternative,
-//! takes 35 per register: 232 and 320.) Per block 13 LPS (K_1, then 12 rounds) and ≈ 60
-//! µops to load m and N and finish h (`avx2`: 72 more for α): ≈ 2 090 µops
-//! (33 per byte) on `avx2-gfni`, ≈ 3 360 (52 per byte) on `avx2`. On Zen 4
+//! takes 35 per register: 232 and 312.) Per block 13 LPS (K_1, then 12
+//! rounds) and ≈ 60 µops to load m and N and finish h (`avx2`: 72 more
+//! for α): ≈ 2 090 µops (33 per byte) on `avx2-gfni`, ≈ 3 250 (51 per
+//! byte) on `avx2`. Without GFNI the 4 transposed registers are split into
+//! nibbles before the lane shift, which then moves both nibble registers:
+//! 4 lane moves more and 12 splitting µops fewer than splitting all 8
+//! inputs, 1.5–3% faster on AMD Zen 4 (1 MiB of Streebog-512 14.39
+//! against 14.63 ticks per byte, 64 × 64 KiB 13.46 against 13.90, 64
+//! bytes 60.9 against 61.9; best of 8 alternating runs). On Zen 4
 //! (four vector pipes) `vpshufb`, `vpblendvb` and the lane moves share two
 //! of them: `op_costs` times a `vpshufb` beside a `vpblendvb` or a
 //! `vperm2i128` at one core cycle a pair, each alone at half a cycle, and
@@ -55,15 +61,15 @@
 //! take the same two pipes; logic and byte arithmetic issue on all four.
 //! `avx2-gfni` has 92 µops per LPS of that kind (40 `pshufb`, blends and
 //! lane moves, 40 products, 8 unpacks, 4 shifts) and 64 others, `avx2`
-//! 128 (76 `pshufb` and lane moves and 12 shifts of L, the transposition
-//! and the key, 32 of S, 8 unpacks) of 248. Zen 4 also issues simple µops
+//! 128 (80 `pshufb` and lane moves and 8 shifts of L, the transposition
+//! and the key, 32 of S, 8 unpacks) of 240. Zen 4 also issues simple µops
 //! to the two pipes (a `vpshufb` beside a `vpxor` takes 0.66 core cycles a
 //! pair, not 0.50): an LPS's whole mix, its dependencies taken out, issues
-//! in about 49 core cycles on `avx2-gfni` and 76 on `avx2` (`op_costs`),
-//! floors of ≈ 10.2 and ≈ 15.9 core cycles per byte. The benchmark counts
+//! in about 49 core cycles on `avx2-gfni` and 74 on `avx2` (`op_costs`),
+//! floors of ≈ 10.2 and ≈ 15.5 core cycles per byte. The benchmark counts
 //! TSC ticks, and the core of the VM measured runs at about 1.4× the TSC
 //! rate (`cargo run --release -p multiblock-bench --example op_costs`):
-//! these floors are ≈ 7.2 and ≈ 11.2 ticks per byte.
+//! these floors are ≈ 7.2 and ≈ 11.0 ticks per byte.
 //!
 //! The measured rate sits above the floor because a block is one chain
 //! of 13 LPS (X's round i needs K_(i+1), and the next block's K_1 needs
@@ -78,8 +84,9 @@
 //! Measured (Zen 4, TSC 2.596 GHz, best of 7; 1 MiB, and one 64-byte
 //! message): `avx2-gfni` 10.7 cycles/byte and 51.5 (π by the tree: 15.8
 //! and 70.1; by `Field`: 12.3 and 57), ≈ 53 ticks (≈ 73 core cycles) per
-//! LPS against the 40 counted; `avx2` 14.6 and 66.8 (tree: 19.8 and 88.6). Peers in the same
-//! run: OpenSSL's gost-engine `md_gost12_512` 19.2 cycles/byte, RustCrypto
+//! LPS against the 40 counted; `avx2`, all 8 inputs split, 14.6 and 66.8
+//! (tree: 19.8 and 88.6). Peers in the same run: OpenSSL's gost-engine
+//! `md_gost12_512` 19.2 cycles/byte, RustCrypto
 //! `streebog` (tables, not constant-time) 20.6 and 83.2.
 //!
 //! Other ways to L without GFNI, counted per LPS of one state: masks over
@@ -157,6 +164,10 @@ pub(crate) trait Products<M: Simd>: 'static {
     fn prepare(m: M, x: M::V) -> Self::Input;
     /// Product `k` (see [`block_of`]) of `x`, for the core `S`.
     fn product<S: Core<M>>(m: M, x: Self::Input, k: usize) -> M::V;
+    /// `lanes_between` of two prepared inputs.
+    fn across(m: M, a: Self::Input, b: Self::Input) -> Self::Input
+    where
+        M: CrossLanes;
 }
 
 /// One `vgf2p8affineqb` with the two blocks of the product.
@@ -193,6 +204,13 @@ impl<M: Gfni> Products<M> for Affine {
         let matrices: &[[u8; 32]; 32] = const { &matrices(S::DOMAIN) };
         m.affine_lanes(x, m.load(&matrices[k]))
     }
+    #[inline(always)]
+    fn across(m: M, a: M::V, b: M::V) -> M::V
+    where
+        M: CrossLanes,
+    {
+        m.lanes_between(a, b)
+    }
 }
 
 /// B·x = B·lo(x) ⊕ B·(hi(x) << 4) by two 16-entry `pshufb` tables per half.
@@ -226,6 +244,13 @@ impl<M: Simd> Products<M> for Nibbles {
         let low: &[[u8; 32]; 32] = const { &nibble_tables(0, S::DOMAIN) };
         let high: &[[u8; 32]; 32] = const { &nibble_tables(4, S::DOMAIN) };
         m.xor(m.shuffle8(m.load(&low[k]), lo), m.shuffle8(m.load(&high[k]), hi))
+    }
+    #[inline(always)]
+    fn across(m: M, a: (M::V, M::V), b: (M::V, M::V)) -> (M::V, M::V)
+    where
+        M: CrossLanes,
+    {
+        (m.lanes_between(a.0, b.0), m.lanes_between(a.1, b.1))
     }
 }
 
@@ -284,10 +309,14 @@ fn lps<M: Machine32, P: Products<M>, S: Core<M>, const L: usize>(m: M, y: [[M::V
     let mut out = y;
     for (s, out) in s.iter().zip(out.iter_mut()) {
         let t = transpose(m, *s);
+        // The shifted inputs are taken across from the prepared ones
+        // (`Nibbles`: both nibble registers moved, 4 splits instead of 8).
         let mut inputs = [P::prepare(m, t[0]); 8];
-        for q in 0..4 {
+        for q in 1..4 {
             inputs[2 * q] = P::prepare(m, t[q]);
-            inputs[2 * q + 1] = P::prepare(m, m.lanes_between(t[q], t[(q + 1) % 4]));
+        }
+        for q in 0..4 {
+            inputs[2 * q + 1] = P::across(m, inputs[2 * q], inputs[(2 * q + 2) % 8]);
         }
         for (p, o) in out.iter_mut().enumerate() {
             let k = 8 * p;
