@@ -59,9 +59,12 @@
 //! fewer spills of the 16 ymm registers (218 fewer stack accesses in the
 //! compiled `avx2` code), 1–3.5% faster on Zen 4 (1 MiB 14.33 against
 //! 14.46, 64 × 64 KiB 13.02 against 13.48, 64 bytes 61.0 against 62.6;
-//! best of 4 alternating runs), `avx2-gfni` the same. The prepared inputs
-//! are an array written out: built by `core::array::from_fn` they made the
-//! `avx2` kernel about 5× slower. On Zen 4
+//! best of 4 alternating runs), `avx2-gfni` the same; and no run is
+//! slowed by where the stack lies (4K aliasing of the spills: of 24 runs
+//! with the stack moved, 4 took 13–37% longer at 64 bytes or 1 MiB with
+//! the products output by output, none input by input). The prepared
+//! inputs are an array written out: built by `core::array::from_fn` they
+//! made the `avx2` kernel about 5× slower. On Zen 4
 //! (four vector pipes) `vpshufb`, `vpblendvb` and the lane moves share two
 //! of them: `op_costs` times a `vpshufb` beside a `vpblendvb` or a
 //! `vperm2i128` at one core cycle a pair, each alone at half a cycle, and
