@@ -138,6 +138,9 @@ pub(crate) const fn inverse_matrix(matrix: u64) -> u64 {
     matrix_of(&images)
 }
 
+/// The matrix whose [`affine_byte`] is x itself.
+pub(crate) const IDENTITY: u64 = 0x0102_0408_1020_4080;
+
 /// `matrix · x` over GF(2) as `vgf2p8affineqb` computes it (constant 0), in
 /// constant time: bit i is the parity of row byte 7−i AND x.
 pub(crate) const fn affine_byte(matrix: u64, x: u8) -> u8 {

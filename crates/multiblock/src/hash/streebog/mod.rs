@@ -27,6 +27,10 @@
 //!   byte, not measured on hardware;
 //! - `iv_keys.rs`: the keys of every message's first compression
 //!   g_0(IV, m), computed at compile time;
+//! - `pair_constants.rs`: C_1..C_12 and those keys in the layouts of
+//!   `paired.rs`, `xmm.rs` and `neon.rs`;
+//! - `one_message.rs`: stage 2 and the final chain of compressions with
+//!   h in registers, shared by the kernels of one message;
 //! - `pi_structure.rs`: π from its decomposition (Biryukov, Perrin,
 //!   Udovenko 2016) for `paired.rs` and `xmm.rs`: logarithm tables for
 //!   the GF(2^4) products (α by GFNI where there is GFNI);
@@ -61,6 +65,10 @@ mod ssse3;
 mod xmm;
 #[cfg(any(target_arch = "x86_64", test))]
 mod pi_structure;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64", test))]
+mod one_message;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64", test))]
+mod pair_constants;
 #[cfg(test)]
 mod tests;
 

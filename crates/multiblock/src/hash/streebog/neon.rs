@@ -74,11 +74,13 @@
 // and the kernel avoids closures (see `simd`).
 #![allow(clippy::needless_range_loop)]
 
-use super::constants::{l_block, C, PI};
-use super::iv_keys::{by_digest, first_keys};
+use super::constants::{l_block, PI};
+use super::iv_keys::by_digest;
+use super::pair_constants::{iv_keys, round_constants, Slots, PLAIN};
 use super::{Block, Compress, State};
 use crate::gf256;
-use crate::simd::{Interleave, Job, Table256};
+use super::one_message::{one_message_methods, OneMessage};
+use crate::simd::{Interleave, Table256};
 #[cfg(target_arch = "aarch64")]
 use {
     crate::backend::Backend,
@@ -124,50 +126,16 @@ static NIBBLES: [[[Reg; 2]; 8]; 8] = {
     t
 };
 
-/// C_1..C_12 in K's half of the layout (X's half zero): `[i][j]` is
-/// register j.
-static C_PACKED: [[Reg; 8]; 12] = {
-    let mut t = [[[0u8; 16]; 8]; 12];
-    let mut i = 0;
-    while i < 12 {
-        let mut w = 0;
-        while w < 8 {
-            let mut j = 0;
-            while j < 8 {
-                t[i][j][8 + w] = C[i][8 * w + j];
-                j += 1;
-            }
-            w += 1;
-        }
-        i += 1;
-    }
-    t
-};
+/// Register j, slot w: byte j of word w, X's in the low half and K's in
+/// the high half.
+const SLOTS: Slots = Slots { x_at: [0, 1, 2, 3, 4, 5, 6, 7], k_after_x: 8 };
 
-/// The keys of g_0(IV, ·) ([`first_keys`]) of a `digest_bytes` digest in
-/// both halves of the layout: `[i][j]` is register j of K_(i+1).
-const fn iv_keys_packed(digest_bytes: usize) -> [[Reg; 8]; 13] {
-    let keys = first_keys(digest_bytes);
-    let mut t = [[[0u8; 16]; 8]; 13];
-    let mut i = 0;
-    while i < 13 {
-        let mut w = 0;
-        while w < 8 {
-            let mut j = 0;
-            while j < 8 {
-                t[i][j][w] = keys[i][8 * w + j];
-                t[i][j][8 + w] = keys[i][8 * w + j];
-                j += 1;
-            }
-            w += 1;
-        }
-        i += 1;
-    }
-    t
-}
+/// C_1..C_12 in K's half of the layout (X's half zero), π by its table:
+/// no offset, no domain.
+static ROUND_CONSTANTS: [[u8; 128]; 12] = round_constants(SLOTS, PLAIN);
 
-/// [`iv_keys_packed`] of Streebog-256 and Streebog-512.
-static IV_KEYS: [[[Reg; 8]; 13]; 2] = [iv_keys_packed(32), iv_keys_packed(64)];
+/// The IV's keys ([`iv_keys`]) of Streebog-256 and Streebog-512.
+static IV_KEYS: [[[u8; 128]; 13]; 2] = [iv_keys(SLOTS, PLAIN, 32), iv_keys(SLOTS, PLAIN, 64)];
 
 /// Register j, slot 8h + w ← register w, slot 8h + j: the 8×8 byte
 /// matrices of both halves transposed (`TRN` of 1-, 2- and 4-byte
@@ -260,14 +228,14 @@ fn g<M: Machine16>(m: M, h: Regs<M>, n: Regs<M>, msg: Regs<M>) -> Regs<M> {
     // K_1 in both halves; then X = m ⊕ K_1, K = K_1 ⊕ C_1.
     let k1 = lps(m, v);
     for j in 0..8 {
-        v[j] = m.xor3(k1[j], msg[j], m.load(&C_PACKED[0][j]));
+        v[j] = m.xor3(k1[j], msg[j], m.load(&ROUND_CONSTANTS[0][16 * j..]));
     }
     for i in 0..12 {
         let w = lps(m, v);
         // X ← LPS(X) ⊕ K_(i+2) (K copied down to X's half), K ⊕ C_(i+2).
         for j in 0..8 {
             let x = m.xor(w[j], m.unpack_hi::<8>(w[j], zero));
-            v[j] = if i < 11 { m.xor(x, m.load(&C_PACKED[i + 1][j])) } else { x };
+            v[j] = if i < 11 { m.xor(x, m.load(&ROUND_CONSTANTS[i + 1][16 * j..])) } else { x };
         }
     }
     // h ⊕ m ⊕ E(K, m) in X's half, copied to K's.
@@ -287,12 +255,12 @@ fn g_from_iv<M: Machine16>(m: M, digest_bytes: usize, h: Regs<M>, msg: Regs<M>) 
     // X_1 = m ⊕ K_1; X_(i+1) = LPS(X_i) ⊕ K_(i+1), the last one X_13.
     let mut v = msg;
     for j in 0..8 {
-        v[j] = m.xor(msg[j], m.load(&keys[0][j]));
+        v[j] = m.xor(msg[j], m.load(&keys[0][16 * j..]));
     }
     for k in &keys[1..] {
         let w = lps(m, v);
         for j in 0..8 {
-            v[j] = m.xor(w[j], m.load(&k[j]));
+            v[j] = m.xor(w[j], m.load(&k[16 * j..]));
         }
     }
     for j in 0..8 {
@@ -304,85 +272,31 @@ fn g_from_iv<M: Machine16>(m: M, digest_bytes: usize, h: Regs<M>, msg: Regs<M>) 
 /// The kernel on machine `M`.
 pub(crate) struct NeonKernel<M>(pub(crate) M);
 
-/// Stage 2 of §8 on whole blocks, h in registers across them.
-struct Blocks<'a, M> {
-    m: M,
-    st: &'a mut State,
-    data: &'a [u8],
-    /// The state has compressed nothing yet: the IV of this digest length.
-    from_iv: Option<usize>,
-}
-
-impl<M: Machine16> Job for Blocks<'_, M> {
-    type Output = ();
+impl<M: Machine16> OneMessage for NeonKernel<M> {
+    type M = M;
+    type Regs = Regs<M>;
     #[inline(always)]
-    fn run(self) {
-        let Blocks { m, st, data, from_iv } = self;
-        let mut h = load_both(m, &st.h);
-        let mut blocks = data.as_chunks::<64>().0;
-        if let (Some(digest_bytes), [first, rest @ ..]) = (from_iv, blocks) {
-            h = g_from_iv(m, digest_bytes, h, load_both(m, first));
-            st.advance(first);
-            blocks = rest;
-        }
-        for block in blocks {
-            let n = load_both(m, &st.n);
-            let msg = load_low(m, block);
-            h = g(m, h, n, msg);
-            st.advance(block);
-        }
-        store(m, h, &mut st.h);
+    fn load(m: M, v: &Block) -> Regs<M> {
+        load_both(m, v)
     }
-}
-
-/// [`Compress::chain`] with h in registers from the first compression to
-/// the last.
-struct Chain<'a, M> {
-    m: M,
-    h: &'a mut Block,
-    n: &'a [Block],
-    msg: &'a [Block],
-    /// The first compression is g_0(IV, `msg[0]`) of this digest length.
-    from_iv: Option<usize>,
-}
-
-impl<M: Machine16> Job for Chain<'_, M> {
-    type Output = ();
     #[inline(always)]
-    fn run(self) {
-        let Chain { m, h, mut n, mut msg, from_iv } = self;
-        let mut hr = load_both(m, h);
-        if let (Some(digest_bytes), [first, rest @ ..]) = (from_iv, msg) {
-            hr = g_from_iv(m, digest_bytes, hr, load_both(m, first));
-            (n, msg) = (&n[1..], rest);
-        }
-        for (n, msg) in n.iter().zip(msg) {
-            hr = g(m, hr, load_both(m, n), load_low(m, msg));
-        }
-        store(m, hr, h);
+    fn load_message(m: M, v: &Block) -> Regs<M> {
+        load_low(m, v)
+    }
+    #[inline(always)]
+    fn store(m: M, h: Regs<M>, out: &mut Block) {
+        store(m, h, out)
+    }
+    #[inline(always)]
+    fn g(m: M, h: Regs<M>, n: Regs<M>, msg: Regs<M>) -> Regs<M> {
+        g(m, h, n, msg)
+    }
+    #[inline(always)]
+    fn g_from_iv(m: M, digest_bytes: usize, h: Regs<M>, msg: Regs<M>) -> Regs<M> {
+        g_from_iv(m, digest_bytes, h, msg)
     }
 }
 
 impl<M: Machine16> Compress for NeonKernel<M> {
-    fn chain(&self, h: &mut Block, n: &[Block], msg: &[Block]) {
-        let m = self.0;
-        m.vectorize(Chain { m, h, n, msg, from_iv: None })
-    }
-    fn chain_from_iv(&self, digest_bytes: usize, h: &mut Block, n: &[Block], msg: &[Block]) {
-        let m = self.0;
-        m.vectorize(Chain { m, h, n, msg, from_iv: Some(digest_bytes) })
-    }
-    fn g(&self, h: &mut Block, n: &Block, msg: &Block) {
-        self.chain(h, core::slice::from_ref(n), core::slice::from_ref(msg))
-    }
-    fn blocks(&self, st: &mut State, data: &[u8]) {
-        if data.len() >= 64 {
-            self.0.vectorize(Blocks { m: self.0, st, data, from_iv: None })
-        }
-    }
-    fn blocks_from_iv(&self, digest_bytes: usize, st: &mut State, data: &[u8]) {
-        if data.len() >= 64 {
-            self.0.vectorize(Blocks { m: self.0, st, data, from_iv: Some(digest_bytes) })
-        }
-    }
+    one_message_methods!(0);
 }

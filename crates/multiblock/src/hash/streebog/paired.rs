@@ -27,7 +27,7 @@
 //! `pi_structure.rs`) and ω' is folded into L's blocks ([`block_of`]): one
 //! lookup per register less. The logarithm cores return c ⊕ 0xc7; L of
 //! that constant is a constant k0 in both halves, which X ⊕ K cancels and
-//! the round constants take off ([`c_packed`]). `avx2` holds every value
+//! the round constants take off ([`round_constants`]). `avx2` holds every value
 //! under α bytewise (the core's domain: loads and stores go through α and
 //! α⁻¹, C_i and L's blocks end in α), so its core starts from α(x)'s
 //! nibbles.
@@ -127,8 +127,10 @@
 //! Everything is constant-time: the tables are indexed by constants or
 //! looked up by `pshufb` in registers, the loops count public blocks.
 
-use super::constants::{l_block, C};
-use super::iv_keys::{by_digest, first_keys};
+use super::constants::l_block;
+use super::iv_keys::by_digest;
+use super::pair_constants::{iv_keys, round_constants, Domain, Slots};
+use super::one_message::{one_message_methods, OneMessage};
 use super::{Block, Compress, State};
 use crate::gf256;
 use super::pi_structure::{compose, Core, OUTPUT};
@@ -371,62 +373,21 @@ const STORE: [u8; 32] = {
     t
 };
 
-/// Where an LPS leaves byte j of word w of a value in X's half (K's: 4
-/// bytes above), in the 128 bytes of the four registers.
-const fn slot(w: usize, j: usize) -> usize {
-    16 * j + 8 * (w % 2) + w / 2
+/// Where an LPS leaves the bytes of X and K in the four registers (byte j
+/// of word w of X at 16 j + 8 (w mod 2) + ⌊w / 2⌋, K's 4 bytes above).
+const SLOTS: Slots = Slots { x_at: [0, 8, 1, 9, 2, 10, 3, 11], k_after_x: 4 };
+
+/// The domain of a core that returns c ⊕ `offset` ([`Core::OFFSET`]) in
+/// the domain `matrix` ([`Core::DOMAIN`]): every LPS adds [`k0`] to both
+/// halves, which the round constants take off.
+pub(super) const fn core_domain(offset: u8, matrix: u64) -> Domain {
+    Domain { matrix, k0: k0(offset, matrix) }
 }
 
-/// C_1..C_12 in K's half (X's half zero), for a core that returns c ⊕
-/// `offset` ([`Core::OFFSET`]): every LPS then adds the constant k0 =
-/// L·(`offset` in every byte) to both halves. X ⊕ K after a round cancels
-/// it; K's half takes it off with C_(i+1), and X's half of C_1 takes it
-/// off K_1 in X = m ⊕ K_1. All in the core's domain `domain`.
-const fn c_packed(offset: u8, domain: u64) -> [[u8; 128]; 12] {
-    let k0 = k0(offset, domain);
-    let mut t = [[0u8; 128]; 12];
-    let mut i = 0;
-    while i < 12 {
-        let mut w = 0;
-        while w < 8 {
-            let mut j = 0;
-            while j < 8 {
-                t[i][slot(w, j) + 4] = gf256::affine_byte(domain, C[i][8 * w + j]) ^ k0[j];
-                if i == 0 {
-                    t[i][slot(w, j)] = k0[j];
-                }
-                j += 1;
-            }
-            w += 1;
-        }
-        i += 1;
-    }
-    t
-}
-
-/// The keys of g_0(IV, ·) ([`first_keys`]) of a `digest_bytes` digest in
-/// both halves, as an LPS leaves values: K_1 alone, K_2..K_13 each plus k0
-/// (see [`c_packed`]).
-const fn iv_keys_packed(offset: u8, domain: u64, digest_bytes: usize) -> [[u8; 128]; 13] {
-    let keys = first_keys(digest_bytes);
-    let k0 = k0(offset, domain);
-    let mut t = [[0u8; 128]; 13];
-    let mut i = 0;
-    while i < 13 {
-        let mut w = 0;
-        while w < 8 {
-            let mut j = 0;
-            while j < 8 {
-                let v = gf256::affine_byte(domain, keys[i][8 * w + j]) ^ if i == 0 { 0 } else { k0[j] };
-                t[i][slot(w, j)] = v;
-                t[i][slot(w, j) + 4] = v;
-                j += 1;
-            }
-            w += 1;
-        }
-        i += 1;
-    }
-    t
+/// The IV's keys ([`iv_keys`]) of a `digest_bytes` digest for the core `S`.
+#[inline(always)]
+fn iv_keys_of<M: Simd, S: Core<M>>(digest_bytes: usize) -> &'static [[u8; 128]; 13] {
+    by_digest(digest_bytes, const { &iv_keys(SLOTS, core_domain(S::OFFSET, S::DOMAIN), 32) }, const { &iv_keys(SLOTS, core_domain(S::OFFSET, S::DOMAIN), 64) })
 }
 
 /// X's half of every 64-bit word.
@@ -503,7 +464,7 @@ fn xor4<M: Simd>(m: M, a: [M::V; 4], b: [M::V; 4]) -> [M::V; 4] {
 #[inline(always)]
 fn g<M: Machine32, P: Products<M>, S: Core<M>, const L: usize>(m: M, h: [[M::V; 4]; L], n: [[M::V; 4]; L], msg: [[M::V; 4]; L]) -> [[M::V; 4]; L] {
     let low = m.splat64(LOW_DWORDS);
-    let c_packed: &[[u8; 128]; 12] = const { &c_packed(S::OFFSET, S::DOMAIN) };
+    let constants: &[[u8; 128]; 12] = const { &round_constants(SLOTS, core_domain(S::OFFSET, S::DOMAIN)) };
     // K_1 in both halves; then X = m ⊕ K_1, K = K_1 ⊕ C_1.
     let mut start = h;
     for l in 0..L {
@@ -513,7 +474,7 @@ fn g<M: Machine32, P: Products<M>, S: Core<M>, const L: usize>(m: M, h: [[M::V; 
     let mut v = k1;
     for l in 0..L {
         for p in 0..4 {
-            v[l][p] = m.xor3(k1[l][p], m.and(msg[l][p], low), m.load(&c_packed[0][32 * p..]));
+            v[l][p] = m.xor3(k1[l][p], m.and(msg[l][p], low), m.load(&constants[0][32 * p..]));
         }
     }
     for i in 0..12 {
@@ -522,7 +483,7 @@ fn g<M: Machine32, P: Products<M>, S: Core<M>, const L: usize>(m: M, h: [[M::V; 
         for l in 0..L {
             for p in 0..4 {
                 let x = m.xor(w[l][p], m.shr64::<32>(w[l][p]));
-                v[l][p] = if i < 11 { m.xor(x, m.load(&c_packed[i + 1][32 * p..])) } else { x };
+                v[l][p] = if i < 11 { m.xor(x, m.load(&constants[i + 1][32 * p..])) } else { x };
             }
         }
     }
@@ -536,7 +497,7 @@ fn g<M: Machine32, P: Products<M>, S: Core<M>, const L: usize>(m: M, h: [[M::V; 
 }
 
 /// g_0(IV, ·) of two messages from the IV's keys (`keys`:
-/// [`iv_keys_packed`]): the first message's state in X's half, the second's
+/// [`iv_keys_of`]): the first message's state in X's half, the second's
 /// in K's half, 12 LPS of the pair for both (against 13 for one message's
 /// state and key). h of each in both halves, as [`g`] returns it.
 #[inline(always)]
@@ -567,7 +528,7 @@ fn g_from_iv<M: Machine32, P: Products<M>, S: Core<M>>(m: M, keys: &[[u8; 128]; 
 /// against 13 for [`g`].
 #[inline(always)]
 fn g_one_from_iv<M: Machine32, P: Products<M>, S: Core<M>>(m: M, digest_bytes: usize, h: [M::V; 4], msg: [M::V; 4]) -> [M::V; 4] {
-    let keys = by_digest(digest_bytes, const { &iv_keys_packed(S::OFFSET, S::DOMAIN, 32) }, const { &iv_keys_packed(S::OFFSET, S::DOMAIN, 64) });
+    let keys = iv_keys_of::<M, S>(digest_bytes);
     let [out, _] = g_from_iv::<M, P, S>(m, keys, [h, h], [msg, msg]);
     out
 }
@@ -581,63 +542,29 @@ impl<M, P, S> PairedKernel<M, P, S> {
     }
 }
 
-struct Blocks<'a, M, P, S> {
-    m: M,
-    st: &'a mut State,
-    data: &'a [u8],
-    /// The state has compressed nothing yet: the IV of this digest length.
-    from_iv: Option<usize>,
-    _p: PhantomData<fn() -> (P, S)>,
-}
-
-impl<M: Machine32, P: Products<M>, S: Core<M>> Job for Blocks<'_, M, P, S> {
-    type Output = ();
+impl<M: Machine32, P: Products<M>, S: Core<M>> OneMessage for PairedKernel<M, P, S> {
+    type M = M;
+    type Regs = [M::V; 4];
     #[inline(always)]
-    fn run(self) {
-        let Blocks { m, st, data, from_iv, .. } = self;
-        let mut h = load_in::<M, S>(m, &st.h);
-        let mut blocks = data.as_chunks::<64>().0;
-        if let (Some(digest_bytes), [first, rest @ ..]) = (from_iv, blocks) {
-            h = g_one_from_iv::<M, P, S>(m, digest_bytes, h, load_in::<M, S>(m, first));
-            st.advance(first);
-            blocks = rest;
-        }
-        for block in blocks {
-            let n = load_in::<M, S>(m, &st.n);
-            let msg = load_in::<M, S>(m, block);
-            [h] = g::<M, P, S, 1>(m, [h], [n], [msg]);
-            st.advance(block);
-        }
-        store_out::<M, S>(m, h, &mut st.h);
+    fn load(m: M, v: &Block) -> [M::V; 4] {
+        load_in::<M, S>(m, v)
     }
-}
-
-/// [`Compress::chain`] with h in registers from the first compression to
-/// the last.
-struct Chain<'a, M, P, S> {
-    m: M,
-    h: &'a mut Block,
-    n: &'a [Block],
-    msg: &'a [Block],
-    /// The first compression is g_0(IV, `msg[0]`) of this digest length.
-    from_iv: Option<usize>,
-    _p: PhantomData<fn() -> (P, S)>,
-}
-
-impl<M: Machine32, P: Products<M>, S: Core<M>> Job for Chain<'_, M, P, S> {
-    type Output = ();
     #[inline(always)]
-    fn run(self) {
-        let Chain { m, h, mut n, mut msg, from_iv, .. } = self;
-        let mut hd = load_in::<M, S>(m, h);
-        if let (Some(digest_bytes), [first, rest @ ..]) = (from_iv, msg) {
-            hd = g_one_from_iv::<M, P, S>(m, digest_bytes, hd, load_in::<M, S>(m, first));
-            (n, msg) = (&n[1..], rest);
-        }
-        for (n, msg) in n.iter().zip(msg) {
-            [hd] = g::<M, P, S, 1>(m, [hd], [load_in::<M, S>(m, n)], [load_in::<M, S>(m, msg)]);
-        }
-        store_out::<M, S>(m, hd, h);
+    fn load_message(m: M, v: &Block) -> [M::V; 4] {
+        load_in::<M, S>(m, v)
+    }
+    #[inline(always)]
+    fn store(m: M, h: [M::V; 4], out: &mut Block) {
+        store_out::<M, S>(m, h, out)
+    }
+    #[inline(always)]
+    fn g(m: M, h: [M::V; 4], n: [M::V; 4], msg: [M::V; 4]) -> [M::V; 4] {
+        let [h] = g::<M, P, S, 1>(m, [h], [n], [msg]);
+        h
+    }
+    #[inline(always)]
+    fn g_from_iv(m: M, digest_bytes: usize, h: [M::V; 4], msg: [M::V; 4]) -> [M::V; 4] {
+        g_one_from_iv::<M, P, S>(m, digest_bytes, h, msg)
     }
 }
 
@@ -694,7 +621,7 @@ impl<M: Machine32, P: Products<M>, S: Core<M>> Job for GPair<'_, M, P, S> {
         let mv = [load_in::<M, S>(m, &msg[0]), load_in::<M, S>(m, &msg[1])];
         let out = match from_iv {
             Some(digest_bytes) => {
-                let keys = by_digest(digest_bytes, const { &iv_keys_packed(S::OFFSET, S::DOMAIN, 32) }, const { &iv_keys_packed(S::OFFSET, S::DOMAIN, 64) });
+                let keys = iv_keys_of::<M, S>(digest_bytes);
                 g_from_iv::<M, P, S>(m, keys, hv, mv)
             }
             None => g::<M, P, S, 2>(m, hv, [load_in::<M, S>(m, &n[0]), load_in::<M, S>(m, &n[1])], mv),
@@ -705,28 +632,7 @@ impl<M: Machine32, P: Products<M>, S: Core<M>> Job for GPair<'_, M, P, S> {
 }
 
 impl<M: Machine32, P: Products<M>, S: Core<M>> Compress for PairedKernel<M, P, S> {
-    fn chain(&self, h: &mut Block, n: &[Block], msg: &[Block]) {
-        let m = self.0;
-        m.vectorize(Chain::<M, P, S> { m, h, n, msg, from_iv: None, _p: PhantomData })
-    }
-    fn chain_from_iv(&self, digest_bytes: usize, h: &mut Block, n: &[Block], msg: &[Block]) {
-        let m = self.0;
-        m.vectorize(Chain::<M, P, S> { m, h, n, msg, from_iv: Some(digest_bytes), _p: PhantomData })
-    }
-
-    fn g(&self, h: &mut Block, n: &Block, msg: &Block) {
-        self.chain(h, core::slice::from_ref(n), core::slice::from_ref(msg))
-    }
-    fn blocks(&self, st: &mut State, data: &[u8]) {
-        if data.len() >= 64 {
-            self.0.vectorize(Blocks::<M, P, S> { m: self.0, st, data, from_iv: None, _p: PhantomData })
-        }
-    }
-    fn blocks_from_iv(&self, digest_bytes: usize, st: &mut State, data: &[u8]) {
-        if data.len() >= 64 {
-            self.0.vectorize(Blocks::<M, P, S> { m: self.0, st, data, from_iv: Some(digest_bytes), _p: PhantomData })
-        }
-    }
+    one_message_methods!(0);
     fn lanes(&self) -> usize {
         2
     }

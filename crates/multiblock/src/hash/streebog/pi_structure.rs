@@ -82,7 +82,7 @@
 // `Field` and `TreeCore` run in the tests and their speed comparison only.
 #![cfg_attr(not(test), allow(dead_code))]
 
-use crate::gf256;
+use crate::gf256::{self, IDENTITY};
 use crate::kuznyechik::layers::{Lookup, Tree};
 use crate::simd::{Gfni, MinU8, Simd};
 
@@ -258,8 +258,6 @@ pub(super) const TO_NIBBLE: u64 = {
     }
     gf256::matrix_of(&images)
 };
-
-const IDENTITY: u64 = 0x0102_0408_1020_4080;
 
 /// E(φ(n)).
 static PHI_HAT: [u8; 16] = {

@@ -104,9 +104,10 @@ use super::constants::C;
 use super::iv_keys::{by_digest, first_keys};
 use super::paired::{folded_block, k0, Machine32};
 use super::pi_structure::Core;
+use super::one_message::{one_message_methods, OneMessage};
 use super::{Block, Compress, State};
 use crate::gf256;
-use crate::simd::{Gfni, Job, Simd};
+use crate::simd::{Gfni, Simd};
 use core::marker::PhantomData;
 
 /// A 64-byte value: words 0..3, words 4..7.
@@ -484,85 +485,33 @@ impl<M, S, K> SplitKernel<M, S, K> {
     }
 }
 
-struct Blocks<'a, M, S> {
-    m: M,
-    st: &'a mut State,
-    data: &'a [u8],
-    /// The state has compressed nothing yet: the IV of this digest length.
-    from_iv: Option<usize>,
-    _s: PhantomData<fn() -> S>,
-}
-
-impl<M: Machine32 + Gfni, S: Core<M>> Job for Blocks<'_, M, S> {
-    type Output = ();
+impl<M: Machine32 + Gfni, S: Core<M>, K> OneMessage for SplitKernel<M, S, K> {
+    type M = M;
+    type Regs = Value<M>;
     #[inline(always)]
-    fn run(self) {
-        let Blocks { m, st, data, from_iv, .. } = self;
-        let mut h = load::<M, S>(m, &st.h);
-        let mut blocks = data.as_chunks::<64>().0;
-        if let (Some(digest_bytes), [first, rest @ ..]) = (from_iv, blocks) {
-            h = g_from_iv::<M, S>(m, iv_keys_of::<M, S>(digest_bytes), h, load::<M, S>(m, first));
-            st.advance(first);
-            blocks = rest;
-        }
-        for block in blocks {
-            h = g::<M, S>(m, h, load::<M, S>(m, &st.n), load::<M, S>(m, block));
-            st.advance(block);
-        }
-        store::<M, S>(m, h, &mut st.h);
+    fn load(m: M, v: &Block) -> Value<M> {
+        load::<M, S>(m, v)
     }
-}
-
-/// [`Compress::chain`] with h in registers throughout.
-struct Chain<'a, M, S> {
-    m: M,
-    h: &'a mut Block,
-    n: &'a [Block],
-    msg: &'a [Block],
-    /// The first compression is g_0(IV, `msg[0]`) of this digest length.
-    from_iv: Option<usize>,
-    _s: PhantomData<fn() -> S>,
-}
-
-impl<M: Machine32 + Gfni, S: Core<M>> Job for Chain<'_, M, S> {
-    type Output = ();
     #[inline(always)]
-    fn run(self) {
-        let Chain { m, h, mut n, mut msg, from_iv, .. } = self;
-        let mut hv = load::<M, S>(m, h);
-        if let (Some(digest_bytes), [first, rest @ ..]) = (from_iv, msg) {
-            hv = g_from_iv::<M, S>(m, iv_keys_of::<M, S>(digest_bytes), hv, load::<M, S>(m, first));
-            (n, msg) = (&n[1..], rest);
-        }
-        for (n, msg) in n.iter().zip(msg) {
-            hv = g::<M, S>(m, hv, load::<M, S>(m, n), load::<M, S>(m, msg));
-        }
-        store::<M, S>(m, hv, h);
+    fn load_message(m: M, v: &Block) -> Value<M> {
+        load::<M, S>(m, v)
+    }
+    #[inline(always)]
+    fn store(m: M, h: Value<M>, out: &mut Block) {
+        store::<M, S>(m, h, out)
+    }
+    #[inline(always)]
+    fn g(m: M, h: Value<M>, n: Value<M>, msg: Value<M>) -> Value<M> {
+        g::<M, S>(m, h, n, msg)
+    }
+    #[inline(always)]
+    fn g_from_iv(m: M, digest_bytes: usize, h: Value<M>, msg: Value<M>) -> Value<M> {
+        g_from_iv::<M, S>(m, iv_keys_of::<M, S>(digest_bytes), h, msg)
     }
 }
 
 impl<M: Machine32 + Gfni, S: Core<M>, K: Compress> Compress for SplitKernel<M, S, K> {
-    fn chain(&self, h: &mut Block, n: &[Block], msg: &[Block]) {
-        let m = self.m;
-        m.vectorize(Chain::<M, S> { m, h, n, msg, from_iv: None, _s: PhantomData })
-    }
-    fn chain_from_iv(&self, digest_bytes: usize, h: &mut Block, n: &[Block], msg: &[Block]) {
-        let m = self.m;
-        m.vectorize(Chain::<M, S> { m, h, n, msg, from_iv: Some(digest_bytes), _s: PhantomData })
-    }
-    fn g(&self, h: &mut Block, n: &Block, msg: &Block) {
-        self.chain(h, core::slice::from_ref(n), core::slice::from_ref(msg))
-    }
-    fn blocks(&self, st: &mut State, data: &[u8]) {
-        if data.len() >= 64 {
-            self.m.vectorize(Blocks::<M, S> { m: self.m, st, data, from_iv: None, _s: PhantomData })
-        }
-    }
-    fn blocks_from_iv(&self, digest_bytes: usize, st: &mut State, data: &[u8]) {
-        if data.len() >= 64 {
-            self.m.vectorize(Blocks::<M, S> { m: self.m, st, data, from_iv: Some(digest_bytes), _s: PhantomData })
-        }
-    }
+    one_message_methods!(m);
     fn lanes(&self) -> usize {
         self.many.lanes()
     }

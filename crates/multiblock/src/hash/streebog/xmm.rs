@@ -28,7 +28,7 @@
 //! `pi_structure.rs`: `Logs` without the blend SSSE3 lacks), ω' folded into L's blocks
 //! ([`folded_block`]), every value held under α bytewise (loads and
 //! stores go through α and α⁻¹, C_i and L's blocks end in α), the core's
-//! offset 0xc7 taken off by the round constants ([`c_packed`], [`k0`]).
+//! offset 0xc7 taken off by the round constants ([`round_constants`]).
 //! After a round, X ← LPS(X) ⊕ K_(i+2) is one 16-bit shift (K's byte down
 //! to X's) and an XOR; K ⊕ C_(i+2) one XOR with a constant.
 //!
@@ -83,13 +83,14 @@
 // and the kernel avoids closures (see `simd`).
 #![allow(clippy::needless_range_loop)]
 
-use super::constants::C;
-use super::iv_keys::{by_digest, first_keys};
-use super::paired::{folded_block, k0};
+use super::iv_keys::by_digest;
+use super::pair_constants::{iv_keys, round_constants, Slots};
+use super::paired::{core_domain, folded_block};
 use super::pi_structure::Core;
 use super::{Block, Compress, State};
 use crate::gf256;
-use crate::simd::{Job, Simd};
+use super::one_message::{one_message_methods, OneMessage};
+use crate::simd::Simd;
 use core::marker::PhantomData;
 
 /// The 8 registers of a pair (or of one value in both bytes).
@@ -120,56 +121,9 @@ const fn nibble_tables(domain: u64) -> [[[Reg; 2]; 8]; 8] {
     t
 }
 
-/// C_1..C_12 in K's bytes (X's zero) of register j, in the core's domain,
-/// for a core that returns c ⊕ `offset`: K's bytes take off the k0 that
-/// every LPS adds ([`k0`]), and X's bytes of C_1 take it off K_1 in X = m
-/// ⊕ K_1 (as `paired.rs`'s `c_packed`).
-const fn c_packed(offset: u8, domain: u64) -> [[Reg; 8]; 12] {
-    let k0 = k0(offset, domain);
-    let mut t = [[[0u8; 16]; 8]; 12];
-    let mut i = 0;
-    while i < 12 {
-        let mut j = 0;
-        while j < 8 {
-            let mut w = 0;
-            while w < 8 {
-                t[i][j][2 * w + 1] = gf256::affine_byte(domain, C[i][8 * w + j]) ^ k0[j];
-                if i == 0 {
-                    t[i][j][2 * w] = k0[j];
-                }
-                w += 1;
-            }
-            j += 1;
-        }
-        i += 1;
-    }
-    t
-}
-
-/// The keys of g_0(IV, ·) ([`first_keys`]) of a `digest_bytes` digest in
-/// both bytes of each element, as an LPS leaves values: K_1 alone,
-/// K_2..K_13 each plus k0 (see [`c_packed`]).
-const fn iv_keys_packed(offset: u8, domain: u64, digest_bytes: usize) -> [[Reg; 8]; 13] {
-    let keys = first_keys(digest_bytes);
-    let k0 = k0(offset, domain);
-    let mut t = [[[0u8; 16]; 8]; 13];
-    let mut i = 0;
-    while i < 13 {
-        let mut j = 0;
-        while j < 8 {
-            let mut w = 0;
-            while w < 8 {
-                let v = gf256::affine_byte(domain, keys[i][8 * w + j]) ^ if i == 0 { 0 } else { k0[j] };
-                t[i][j][2 * w] = v;
-                t[i][j][2 * w + 1] = v;
-                w += 1;
-            }
-            j += 1;
-        }
-        i += 1;
-    }
-    t
-}
+/// Register j, element w: byte j of word w, X's in the element's low
+/// byte and K's in its high byte.
+const SLOTS: Slots = Slots { x_at: [0, 2, 4, 6, 8, 10, 12, 14], k_after_x: 1 };
 
 /// X's byte of each 16-bit element copied to K's.
 const DUPLICATE_X: Reg = [0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14];
@@ -262,7 +216,7 @@ fn store<M: Simd, S: Core<M>>(m: M, r: Regs<M>, out: &mut Block) {
 /// in both.
 #[inline(always)]
 fn g<M: Simd, S: Core<M>>(m: M, h: Regs<M>, n: Regs<M>, msg: Regs<M>) -> Regs<M> {
-    let c: &[[Reg; 8]; 12] = const { &c_packed(S::OFFSET, S::DOMAIN) };
+    let c: &[[u8; 128]; 12] = const { &round_constants(SLOTS, core_domain(S::OFFSET, S::DOMAIN)) };
     let mut v = h;
     for j in 0..8 {
         v[j] = m.xor(h[j], n[j]);
@@ -270,14 +224,14 @@ fn g<M: Simd, S: Core<M>>(m: M, h: Regs<M>, n: Regs<M>, msg: Regs<M>) -> Regs<M>
     // K_1 in both bytes; then X = m ⊕ K_1, K = K_1 ⊕ C_1.
     let k1 = lps::<M, S>(m, v);
     for j in 0..8 {
-        v[j] = m.xor3(k1[j], msg[j], m.load(&c[0][j]));
+        v[j] = m.xor3(k1[j], msg[j], m.load(&c[0][16 * j..]));
     }
     for i in 0..12 {
         let w = lps::<M, S>(m, v);
         // X ← LPS(X) ⊕ K_(i+2) (K's byte moved down to X's), K ⊕ C_(i+2).
         for j in 0..8 {
             let x = m.xor(w[j], m.shr16::<8>(w[j]));
-            v[j] = if i < 11 { m.xor(x, m.load(&c[i + 1][j])) } else { x };
+            v[j] = if i < 11 { m.xor(x, m.load(&c[i + 1][16 * j..])) } else { x };
         }
     }
     // h ⊕ m ⊕ E(K, m) in X's byte, copied to K's.
@@ -293,16 +247,16 @@ fn g<M: Simd, S: Core<M>>(m: M, h: Regs<M>, n: Regs<M>, msg: Regs<M>) -> Regs<M>
 /// pair against 13 for [`g`]. The result in both bytes.
 #[inline(always)]
 fn g_from_iv<M: Simd, S: Core<M>>(m: M, digest_bytes: usize, h: Regs<M>, msg: Regs<M>) -> Regs<M> {
-    let keys = by_digest(digest_bytes, const { &iv_keys_packed(S::OFFSET, S::DOMAIN, 32) }, const { &iv_keys_packed(S::OFFSET, S::DOMAIN, 64) });
+    let keys = by_digest(digest_bytes, const { &iv_keys(SLOTS, core_domain(S::OFFSET, S::DOMAIN), 32) }, const { &iv_keys(SLOTS, core_domain(S::OFFSET, S::DOMAIN), 64) });
     // X_1 = m ⊕ K_1; X_(i+1) = LPS(X_i) ⊕ K_(i+1), the last one X_13.
     let mut v = msg;
     for j in 0..8 {
-        v[j] = m.xor(msg[j], m.load(&keys[0][j]));
+        v[j] = m.xor(msg[j], m.load(&keys[0][16 * j..]));
     }
     for k in &keys[1..] {
         let w = lps::<M, S>(m, v);
         for j in 0..8 {
-            v[j] = m.xor(w[j], m.load(&k[j]));
+            v[j] = m.xor(w[j], m.load(&k[16 * j..]));
         }
     }
     for j in 0..8 {
@@ -321,94 +275,39 @@ impl<M: Simd, S> XmmKernel<M, S> {
     }
 }
 
-/// Stage 2 of §8 on whole blocks, h in registers across them.
-struct Blocks<'a, M, S> {
-    m: M,
-    st: &'a mut State,
-    data: &'a [u8],
-    /// The state has compressed nothing yet: the IV of this digest length.
-    from_iv: Option<usize>,
-    _s: PhantomData<fn() -> S>,
-}
-
-impl<M: Simd, S: Core<M>> Job for Blocks<'_, M, S> {
-    type Output = ();
+impl<M: Simd, S: Core<M>> OneMessage for XmmKernel<M, S> {
+    type M = M;
+    type Regs = Regs<M>;
     #[inline(always)]
-    fn run(self) {
-        let Blocks { m, st, data, from_iv, .. } = self;
-        let mut h = load::<M, S>(m, &st.h, true);
-        let mut blocks = data.as_chunks::<64>().0;
-        if let (Some(digest_bytes), [first, rest @ ..]) = (from_iv, blocks) {
-            h = g_from_iv::<M, S>(m, digest_bytes, h, load::<M, S>(m, first, true));
-            st.advance(first);
-            blocks = rest;
-        }
-        for block in blocks {
-            let n = load::<M, S>(m, &st.n, true);
-            let msg = load::<M, S>(m, block, false);
-            h = g::<M, S>(m, h, n, msg);
-            st.advance(block);
-        }
-        store::<M, S>(m, h, &mut st.h);
+    fn load(m: M, v: &Block) -> Regs<M> {
+        load::<M, S>(m, v, true)
     }
-}
-
-/// [`Compress::chain`] with h in registers from the first compression to
-/// the last.
-struct Chain<'a, M, S> {
-    m: M,
-    h: &'a mut Block,
-    n: &'a [Block],
-    msg: &'a [Block],
-    /// The first compression is g_0(IV, `msg[0]`) of this digest length.
-    from_iv: Option<usize>,
-    _s: PhantomData<fn() -> S>,
-}
-
-impl<M: Simd, S: Core<M>> Job for Chain<'_, M, S> {
-    type Output = ();
     #[inline(always)]
-    fn run(self) {
-        let Chain { m, h, mut n, mut msg, from_iv, .. } = self;
-        let mut hr = load::<M, S>(m, h, true);
-        if let (Some(digest_bytes), [first, rest @ ..]) = (from_iv, msg) {
-            hr = g_from_iv::<M, S>(m, digest_bytes, hr, load::<M, S>(m, first, true));
-            (n, msg) = (&n[1..], rest);
-        }
-        for (n, msg) in n.iter().zip(msg) {
-            hr = g::<M, S>(m, hr, load::<M, S>(m, n, true), load::<M, S>(m, msg, false));
-        }
-        store::<M, S>(m, hr, h);
+    fn load_message(m: M, v: &Block) -> Regs<M> {
+        load::<M, S>(m, v, false)
+    }
+    #[inline(always)]
+    fn store(m: M, h: Regs<M>, out: &mut Block) {
+        store::<M, S>(m, h, out)
+    }
+    #[inline(always)]
+    fn g(m: M, h: Regs<M>, n: Regs<M>, msg: Regs<M>) -> Regs<M> {
+        g::<M, S>(m, h, n, msg)
+    }
+    #[inline(always)]
+    fn g_from_iv(m: M, digest_bytes: usize, h: Regs<M>, msg: Regs<M>) -> Regs<M> {
+        g_from_iv::<M, S>(m, digest_bytes, h, msg)
     }
 }
 
 impl<M: Simd, S: Core<M>> Compress for XmmKernel<M, S> {
-    fn chain(&self, h: &mut Block, n: &[Block], msg: &[Block]) {
-        let m = self.0;
-        m.vectorize(Chain::<M, S> { m, h, n, msg, from_iv: None, _s: PhantomData })
-    }
-    fn chain_from_iv(&self, digest_bytes: usize, h: &mut Block, n: &[Block], msg: &[Block]) {
-        let m = self.0;
-        m.vectorize(Chain::<M, S> { m, h, n, msg, from_iv: Some(digest_bytes), _s: PhantomData })
-    }
-    fn g(&self, h: &mut Block, n: &Block, msg: &Block) {
-        self.chain(h, core::slice::from_ref(n), core::slice::from_ref(msg))
-    }
-    fn blocks(&self, st: &mut State, data: &[u8]) {
-        if data.len() >= 64 {
-            self.0.vectorize(Blocks::<M, S> { m: self.0, st, data, from_iv: None, _s: PhantomData })
-        }
-    }
-    fn blocks_from_iv(&self, digest_bytes: usize, st: &mut State, data: &[u8]) {
-        if data.len() >= 64 {
-            self.0.vectorize(Blocks::<M, S> { m: self.0, st, data, from_iv: Some(digest_bytes), _s: PhantomData })
-        }
-    }
+    one_message_methods!(0);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::simd::Job;
     use crate::simd::emu::Emu;
     use crate::test_rng::Rng;
 
