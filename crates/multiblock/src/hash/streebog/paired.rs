@@ -59,10 +59,10 @@
 //! fewer spills of the 16 ymm registers (218 fewer stack accesses in the
 //! compiled `avx2` code), 1–3.5% faster on Zen 4 (1 MiB 14.33 against
 //! 14.46, 64 × 64 KiB 13.02 against 13.48, 64 bytes 61.0 against 62.6;
-//! best of 4 alternating runs), `avx2-gfni` the same; and no run is
-//! slowed by where the stack lies (4K aliasing of the spills: of 24 runs
-//! with the stack moved, 4 took 13–37% longer at 64 bytes or 1 MiB with
-//! the products output by output, none input by input). The prepared
+//! best of 4 alternating runs), `avx2-gfni` the same. (Spills that split
+//! a cache line, where the stack frame was only 16-byte aligned, slowed 4
+//! of 24 runs with the products output by output and none input by
+//! input; every job's frame is 64-byte aligned, `simd/level.rs`.) The prepared
 //! inputs are an array written out: built by `core::array::from_fn` they
 //! made the `avx2` kernel about 5× slower. On Zen 4
 //! (four vector pipes) `vpshufb`, `vpblendvb` and the lane moves share two
