@@ -127,3 +127,57 @@ impl HasVbmi for Avx512Gfni {}
 impl HasGfni for Avx2Gfni {}
 impl HasGfni for Avx512Gfni {}
 impl HasClmul for Pclmul {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The stack pointer where a job runs, in its level's function.
+    struct StackPointer;
+
+    impl Job for StackPointer {
+        type Output = usize;
+        #[inline(always)]
+        fn run(self) -> usize {
+            let sp: usize;
+            // SAFETY: copies a register; touches no memory and no flags.
+            unsafe { core::arch::asm!("mov {}, rsp", out(reg) sp, options(nomem, nostack, preserves_flags)) };
+            sp
+        }
+    }
+
+    /// [`StackPointer`] on level `L`, entered from a frame of `N` bytes
+    /// more: callers whose stack pointers differ by 16 bytes, as the ABI
+    /// allows them to.
+    #[inline(never)]
+    fn entered_below<L: Level, const N: usize>() -> usize {
+        let pad = [0u8; N];
+        core::hint::black_box(&pad);
+        // SAFETY: the callers check `L::available` first.
+        unsafe { L::enter(StackPointer) }
+    }
+
+    fn every_job_frame_is_a_cache_line_on<L: Level>() {
+        if !L::available(CpuFeatures::get()) {
+            return;
+        }
+        let sps = [entered_below::<L, 16>(), entered_below::<L, 32>(), entered_below::<L, 48>(), entered_below::<L, 64>()];
+        for sp in sps {
+            assert_eq!(sp % 64, 0, "{}: a job ran with the stack pointer at {sp:#x} (callers' {sps:x?})", L::NEEDS);
+        }
+    }
+
+    /// Every level aligns its job's frame to 64 bytes ([`align_frame`]),
+    /// wherever its caller's frame lies: the spills of ymm and zmm
+    /// registers then never split a cache line.
+    #[test]
+    fn every_level_runs_its_job_in_a_cache_line_aligned_frame() {
+        every_job_frame_is_a_cache_line_on::<Ssse3>();
+        every_job_frame_is_a_cache_line_on::<Pclmul>();
+        every_job_frame_is_a_cache_line_on::<Avx2>();
+        every_job_frame_is_a_cache_line_on::<Avx2Gfni>();
+        every_job_frame_is_a_cache_line_on::<Avx512Bw>();
+        every_job_frame_is_a_cache_line_on::<Avx512Vbmi>();
+        every_job_frame_is_a_cache_line_on::<Avx512Gfni>();
+    }
+}
