@@ -20,8 +20,13 @@ pub(super) trait OneMessage {
     type Regs: Copy;
     /// h, N, or a message for [`OneMessage::g_from_iv`].
     fn load(m: Self::M, v: &Block) -> Self::Regs;
-    /// A message as [`OneMessage::g`] takes it.
-    fn load_message(m: Self::M, v: &Block) -> Self::Regs;
+    /// A message as [`OneMessage::g`] takes it: as [`OneMessage::load`]
+    /// has it, unless the layout loads a message differently (the pair
+    /// layouts of `xmm.rs` and `neon.rs` load it into X's half alone).
+    #[inline(always)]
+    fn load_message(m: Self::M, v: &Block) -> Self::Regs {
+        Self::load(m, v)
+    }
     /// h back to memory order.
     fn store(m: Self::M, h: Self::Regs, out: &mut Block);
     /// g_N(h, m) (RFC 6986 §7).

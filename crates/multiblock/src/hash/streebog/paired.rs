@@ -550,10 +550,6 @@ impl<M: Machine32, P: Products<M>, S: Core<M>> OneMessage for PairedKernel<M, P,
         load_in::<M, S>(m, v)
     }
     #[inline(always)]
-    fn load_message(m: M, v: &Block) -> [M::V; 4] {
-        load_in::<M, S>(m, v)
-    }
-    #[inline(always)]
     fn store(m: M, h: [M::V; 4], out: &mut Block) {
         store_out::<M, S>(m, h, out)
     }

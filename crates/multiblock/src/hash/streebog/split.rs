@@ -493,10 +493,6 @@ impl<M: Machine32 + Gfni, S: Core<M>, K> OneMessage for SplitKernel<M, S, K> {
         load::<M, S>(m, v)
     }
     #[inline(always)]
-    fn load_message(m: M, v: &Block) -> Value<M> {
-        load::<M, S>(m, v)
-    }
-    #[inline(always)]
     fn store(m: M, h: Value<M>, out: &mut Block) {
         store::<M, S>(m, h, out)
     }
