@@ -41,11 +41,19 @@ impl Hasher {
 
     /// A hasher on a chosen backend (see [`crate::hash::backends`]).
     pub fn with_backend(id: HashId, choice: BackendChoice<'_>) -> Result<Hasher> {
-        let state = match id.check()? {
-            HashId::Streebog256 | HashId::Streebog512 => State::Streebog(streebog::Core::new(id.digest_bytes(), choice)?),
-            HashId::Kupyna { .. } => State::Kupyna(kupyna::Core::new(id.digest_bytes(), choice)?),
-        };
-        Ok(Hasher { id, state })
+        // The backend first, then the state built where it is returned.
+        let id = id.check()?;
+        let digest_bytes = id.digest_bytes();
+        Ok(match id {
+            HashId::Streebog256 | HashId::Streebog512 => {
+                let backend = streebog::Core::choose(digest_bytes, choice)?;
+                Hasher { id, state: State::Streebog(streebog::Core::on(backend, digest_bytes)) }
+            }
+            HashId::Kupyna { .. } => {
+                let backend = kupyna::Core::choose(digest_bytes, choice)?;
+                Hasher { id, state: State::Kupyna(kupyna::Core::on(backend, digest_bytes)) }
+            }
+        })
     }
 
     /// Which hash this is.

@@ -78,7 +78,7 @@ use super::job_on::{JobOn, On};
 use super::constants::{add_constant, rounds, shift, xor_constant, COLS_512};
 use super::State;
 #[cfg(target_arch = "x86_64")]
-use super::Kernel;
+use super::{Kernel, KernelFns};
 #[cfg(target_arch = "x86_64")]
 use crate::backend::{Backend, BackendInfo};
 use super::ymm_staggered::{CompressStaggered, FinishStaggered};
@@ -100,7 +100,7 @@ type Y = Ymm<Avx2>;
 pub(crate) const AVX2_GFNI: Backend<(), Kernel> = Backend {
     info: BackendInfo { name: "avx2-gfni", constant_time: true, ways: 2, needs: <YG as Machine>::NEEDS },
     available: <YG as Machine>::available,
-    new: |_| Kernel { compress: compress_gfni, output: output_gfni, compress_many: Some(compress_many_gfni), output_many: Some(output_many_gfni), lanes: 2, finish: Some(finish_gfni) },
+    new: |_| &KernelFns { compress: compress_gfni, output: output_gfni, compress_many: Some(compress_many_gfni), output_many: Some(output_many_gfni), lanes: 2, finish: Some(finish_gfni) },
 };
 
 /// AVX2 alone.
@@ -108,7 +108,7 @@ pub(crate) const AVX2_GFNI: Backend<(), Kernel> = Backend {
 pub(crate) const AVX2: Backend<(), Kernel> = Backend {
     info: BackendInfo { name: "avx2", constant_time: true, ways: 2, needs: <Y as Machine>::NEEDS },
     available: <Y as Machine>::available,
-    new: |_| Kernel { compress: compress_avx2, output: output_avx2, compress_many: Some(compress_many_avx2), output_many: Some(output_many_avx2), lanes: 2, finish: Some(finish_avx2) },
+    new: |_| &KernelFns { compress: compress_avx2, output: output_avx2, compress_many: Some(compress_many_avx2), output_many: Some(output_many_avx2), lanes: 2, finish: Some(finish_avx2) },
 };
 
 #[cfg(target_arch = "x86_64")]

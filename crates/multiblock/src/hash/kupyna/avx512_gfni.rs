@@ -144,7 +144,7 @@ use crate::simd::{Avx512, Gfni, Simd, Vbmi};
 #[cfg(target_arch = "x86_64")]
 use {
     super::job_on::On,
-    super::Kernel,
+    super::{Kernel, KernelFns},
     crate::backend::{Backend, BackendInfo},
     crate::simd::{Avx512Gfni, Machine, Zmm},
 };
@@ -177,7 +177,7 @@ type Z = Zmm<Avx512Gfni>;
 pub(crate) const BACKEND: Backend<(), Kernel> = Backend {
     info: BackendInfo { name: "avx512-gfni", constant_time: true, ways: rows::WAYS, needs: <Z as Machine>::NEEDS },
     available: <Z as Machine>::available,
-    new: |_| Kernel { compress, output, compress_many: Some(compress_many), output_many: Some(output_many), lanes: rows::WAYS, finish: None },
+    new: |_| &KernelFns { compress, output, compress_many: Some(compress_many), output_many: Some(output_many), lanes: rows::WAYS, finish: None },
 };
 
 #[cfg(target_arch = "x86_64")]

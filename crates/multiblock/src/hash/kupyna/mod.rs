@@ -60,10 +60,15 @@ pub(crate) type State = [u8; 128];
 /// `compress` of `blocks[k]` into `states[k]` for each k.
 pub(crate) type CompressMany = fn(cols: usize, states: &mut [State], blocks: &[&[u8]]);
 
-/// A backend's compression code. Every function handles both state sizes
-/// (`cols` = 8 or 16) and only whole blocks.
-#[derive(Clone, Copy)]
-pub(crate) struct Kernel {
+/// A backend's compression code, as its backend gives it: a reference to
+/// its functions, which a hasher keeps in a register-sized field (copying
+/// the functions themselves into each new hasher stalled its first read on
+/// the stores that wrote them).
+pub(crate) type Kernel = &'static KernelFns;
+
+/// A backend's compression functions. Every function handles both state
+/// sizes (`cols` = 8 or 16) and only whole blocks.
+pub(crate) struct KernelFns {
     /// For each whole block m of `blocks`: h ← T⊕(h ⊕ m) ⊕ T+(m) ⊕ h.
     pub(crate) compress: fn(cols: usize, h: &mut State, blocks: &[u8]),
     /// h ← T⊕(h) ⊕ h (the digest is its last bytes).
@@ -95,19 +100,22 @@ pub(crate) static BACKENDS: &[Backend<(), Kernel>] = &[PORTABLE, REFERENCE];
 const PORTABLE: Backend<(), Kernel> = Backend {
     info: BackendInfo { name: "portable", constant_time: true, ways: 1, needs: "nothing" },
     available: always,
-    new: |_| portable::KERNEL,
+    new: |_| &portable::KERNEL,
 };
 
 const REFERENCE: Backend<(), Kernel> = Backend {
     info: BackendInfo { name: "reference", constant_time: false, ways: 1, needs: "nothing" },
     available: always,
-    new: |_| reference::KERNEL,
+    new: |_| &reference::KERNEL,
 };
 
 /// The name backend selection reports in its errors.
 const NAME: &str = "kupyna";
 
-fn choose(choice: BackendChoice<'_>) -> Result<&'static Backend<(), Kernel>> {
+/// A backend of Kupyna, as [`Core::choose`] picks it.
+pub(crate) type Chosen = &'static Backend<(), Kernel>;
+
+fn choose(choice: BackendChoice<'_>) -> Result<Chosen> {
     crate::backend::select(NAME, BACKENDS, choice)
 }
 
@@ -166,10 +174,23 @@ impl Core {
     /// digest_bytes: 1..=64 (8 to 512 bits in 8-bit steps, DSTU 7564 allows
     /// any); state 512 bits for ≤ 32 bytes, 1024 above.
     pub(crate) fn new(digest_bytes: usize, choice: BackendChoice<'_>) -> Result<Core> {
+        Ok(Core::on(Core::choose(digest_bytes, choice)?, digest_bytes))
+    }
+
+    /// The backend [`Core::new`] runs on; Err as there.
+    pub(crate) fn choose(digest_bytes: usize, choice: BackendChoice<'_>) -> Result<Chosen> {
         check_digest_bytes(digest_bytes)?;
-        let backend = choose(choice)?;
+        choose(choice)
+    }
+
+    /// A fresh computation on `backend` (of [`Core::choose`] for
+    /// `digest_bytes`). Infallible and inlined, so that a caller builds it
+    /// in place: a hasher returned through a `Result` of its own is written
+    /// once, not copied from one frame into the next.
+    #[inline(always)]
+    pub(crate) fn on(backend: Chosen, digest_bytes: usize) -> Core {
         let cols = cols_for(digest_bytes);
-        Ok(Core { h: initial_state(cols), buf: [0; 128], buffered: 0, len: 0, digest_bytes, cols, kernel: (backend.new)(&()), backend })
+        Core { h: initial_state(cols), buf: [0; 128], buffered: 0, len: 0, digest_bytes, cols, kernel: (backend.new)(&()), backend }
     }
 
     /// Compresses every whole block of the message so far but the last: a

@@ -75,7 +75,7 @@ use crate::kalyna::nibble::{from_rows, to_rows};
 use crate::simd::{Job, Simd, Table256};
 #[cfg(target_arch = "aarch64")]
 use {
-    super::Kernel,
+    super::{Kernel, KernelFns},
     crate::backend::{Backend, BackendInfo},
     crate::simd::{Machine, Neon},
 };
@@ -84,7 +84,7 @@ use {
 pub(crate) const BACKEND: Backend<(), Kernel> = Backend {
     info: BackendInfo { name: "neon", constant_time: true, ways: 1, needs: <Neon as Machine>::NEEDS },
     available: <Neon as Machine>::available,
-    new: |_| Kernel { compress, output, compress_many: None, output_many: None, lanes: 1, finish: None },
+    new: |_| &KernelFns { compress, output, compress_many: None, output_many: None, lanes: 1, finish: None },
 };
 
 #[cfg(target_arch = "aarch64")]

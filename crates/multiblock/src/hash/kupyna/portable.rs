@@ -29,13 +29,13 @@
 #![allow(clippy::needless_range_loop)] // byte loops over two buffers at once
 
 use super::constants::{add_constant, rounds, shift, xor_constant};
-use super::{Kernel, State};
+use super::{KernelFns, State};
 use crate::bitslice::{circuits, sub_bytes};
 use crate::simd::{Job, Machine, Portable};
 use zeroize::Zeroize;
 
 /// The kernel: one message at a time.
-pub(crate) const KERNEL: Kernel = Kernel { compress, output, compress_many: None, output_many: None, lanes: 1, finish: None };
+pub(crate) const KERNEL: KernelFns = KernelFns { compress, output, compress_many: None, output_many: None, lanes: 1, finish: None };
 
 fn compress(cols: usize, h: &mut State, blocks: &[u8]) {
     Portable.vectorize(Compress { cols, h, blocks })

@@ -3,11 +3,11 @@
 //! branchy field multiplication: not constant-time, chosen only by name.
 
 use super::constants::{add_constant, rounds, shift, xor_constant};
-use super::{Kernel, State};
+use super::{KernelFns, State};
 use crate::kalyna::constants::{MDS, SBOX};
 
 /// The kernel: one message at a time.
-pub(crate) const KERNEL: Kernel = Kernel { compress, output, compress_many: None, output_many: None, lanes: 1, finish: None };
+pub(crate) const KERNEL: KernelFns = KernelFns { compress, output, compress_many: None, output_many: None, lanes: 1, finish: None };
 
 /// a·b in GF(2^8) modulo x^8 + x^4 + x^3 + x^2 + 1, bit by bit.
 fn gf_mul(mut a: u8, mut b: u8) -> u8 {

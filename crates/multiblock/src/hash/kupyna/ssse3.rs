@@ -15,7 +15,7 @@
 
 use super::avx2::{ByDoubling, Compress, Output};
 use super::job_on::On;
-use super::{Kernel, State};
+use super::{Kernel, KernelFns, State};
 use crate::backend::{Backend, BackendInfo};
 use crate::simd::{Machine, Ssse3, Xmm};
 use core::marker::PhantomData;
@@ -26,7 +26,7 @@ type X = Xmm<Ssse3>;
 pub(crate) const SSSE3: Backend<(), Kernel> = Backend {
     info: BackendInfo { name: "ssse3", constant_time: true, ways: 1, needs: <X as Machine>::NEEDS },
     available: <X as Machine>::available,
-    new: |_| Kernel { compress, output, compress_many: None, output_many: None, lanes: 1, finish: None },
+    new: |_| &KernelFns { compress, output, compress_many: None, output_many: None, lanes: 1, finish: None },
 };
 
 fn compress(cols: usize, h: &mut State, blocks: &[u8]) {

@@ -247,6 +247,9 @@ pub(crate) fn add_small(a: &mut Block, v: u64) {
 
 type Kernel = Box<dyn Compress>;
 
+/// A backend of Streebog, as [`Core::choose`] picks it.
+pub(crate) type Chosen = &'static Backend<(), Kernel>;
+
 /// Fastest first; the default is the first constant-time one this CPU runs.
 #[cfg(target_arch = "x86_64")]
 pub(crate) static BACKENDS: &[Backend<(), Kernel>] =
@@ -299,17 +302,26 @@ impl Drop for Core {
 }
 
 impl Core {
-    /// digest_bytes: 32 (Streebog-256) or 64 (Streebog-512); Err(crate::Error::Param(..)) otherwise.
+    /// [`Core::on`] the backend of [`Core::choose`] (the hasher builds
+    /// its state from the two in place).
+    #[cfg(test)]
     pub(crate) fn new(digest_bytes: usize, choice: BackendChoice<'_>) -> Result<Core> {
-        let backend = select(digest_bytes, choice)?;
-        Ok(Core {
-            backend,
-            kernel: (backend.new)(&()),
-            digest_bytes,
-            state: State::new(digest_bytes),
-            buf: [0; 64],
-            buffered: 0,
-        })
+        Ok(Core::on(Core::choose(digest_bytes, choice)?, digest_bytes))
+    }
+
+    /// The backend for a digest of `digest_bytes`: 32 (Streebog-256) or 64
+    /// (Streebog-512); Err(crate::Error::Param(..)) otherwise.
+    pub(crate) fn choose(digest_bytes: usize, choice: BackendChoice<'_>) -> Result<Chosen> {
+        select(digest_bytes, choice)
+    }
+
+    /// A fresh computation on `backend` (of [`Core::choose`] for
+    /// `digest_bytes`). Infallible and inlined, so that a caller builds it
+    /// in place: a hasher returned through a `Result` of its own is written
+    /// once, not copied from one frame into the next.
+    #[inline(always)]
+    pub(crate) fn on(backend: Chosen, digest_bytes: usize) -> Core {
+        Core { backend, kernel: (backend.new)(&()), digest_bytes, state: State::new(digest_bytes), buf: [0; 64], buffered: 0 }
     }
 
     /// Runs stage 2 on every whole block of the message so far but the
