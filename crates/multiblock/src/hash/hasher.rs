@@ -107,6 +107,39 @@ impl Hasher {
         }
     }
 
+    /// Compresses the held bytes now if they are a whole block: the message
+    /// so far is then all in the chaining value, and a clone of this state
+    /// (HMAC's after K ⊕ ipad) does not compress that block again.
+    pub(crate) fn compress_held(&mut self) {
+        match &mut self.state {
+            State::Streebog(core) => core.compress_held(),
+            State::Kupyna(core) => core.compress_held(),
+        }
+    }
+
+    /// How many message bytes wait in the buffer for more or for the end.
+    #[cfg(test)]
+    pub(crate) fn held(&self) -> usize {
+        match &self.state {
+            State::Streebog(core) => core.held(),
+            State::Kupyna(core) => core.held(),
+        }
+    }
+
+    /// [`Hasher::compress_held`] of two hashers, side by side in the
+    /// backend's lanes where it runs several messages at once and both are
+    /// of one hash on one backend (HMAC's inner and outer states).
+    pub(crate) fn compress_held_pair(a: &mut Hasher, b: &mut Hasher) {
+        match (&mut a.state, &mut b.state) {
+            (State::Streebog(x), State::Streebog(y)) => streebog::Core::compress_held_pair(x, y),
+            (State::Kupyna(x), State::Kupyna(y)) => kupyna::Core::compress_held_pair(x, y),
+            _ => {
+                a.compress_held();
+                b.compress_held();
+            }
+        }
+    }
+
     /// Starts over with an empty message, on the same backend.
     pub fn reset(&mut self) {
         match &mut self.state {

@@ -2,7 +2,8 @@
 //! (RFC 7836 §4.4): HMAC_GOSTR3411_2012_256 under the derivation key of
 //! `[i]_b | label | 0x00 | seed | [L]_b`, NIST SP 800-108's counter mode.
 
-use super::hmac::{mac_parts_into, HmacStreebog256};
+use super::hmac::mac_parts_into;
+use crate::hash::HashId;
 use crate::error::{Bytes, Error, Result};
 use zeroize::Zeroizing;
 
@@ -28,7 +29,7 @@ pub fn kdf_gostr3411_2012_256(key: &[u8], label: &[u8], seed: &[u8]) -> Zeroizin
 /// [`kdf_gostr3411_2012_256`] into a buffer the caller owns (TLSTREE's cache).
 pub(crate) fn kdf_into(key: &[u8], label: &[u8], seed: &[u8], out: &mut [u8; 32]) {
     super::count_kdf_call();
-    mac_parts_into::<HmacStreebog256>(key, &[&[0x01], label, &[0x00], seed, &[0x01, 0x00]], out);
+    mac_parts_into(HashId::Streebog256, key, &[&[0x01], label, &[0x00], seed, &[0x01, 0x00]], out);
 }
 
 /// KDF_TREE_GOSTR3411_2012_256(K_in, label, seed, R) of RFC 7836 §4.4,
@@ -80,7 +81,7 @@ pub fn kdf_tree_gostr3411_2012_256(key: &[u8], label: &[u8], seed: &[u8], r: usi
     for (i, chunk) in out.chunks_mut(32).enumerate() {
         let counter = (i as u64 + 1).to_be_bytes();
         let i_b = &counter[8 - r..];
-        mac_parts_into::<HmacStreebog256>(key, &[i_b, label, &[0x00], seed, l_b], &mut block[..]);
+        mac_parts_into(HashId::Streebog256, key, &[i_b, label, &[0x00], seed, l_b], &mut block[..]);
         chunk.copy_from_slice(&block[..chunk.len()]);
     }
     Ok(())

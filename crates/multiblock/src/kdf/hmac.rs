@@ -5,7 +5,12 @@
 //! The types are the RustCrypto [`hmac`] crate's, so they have the
 //! [`digest::Mac`] interface (keys of any length; longer than 64 bytes are
 //! hashed first, as RFC 2104 says). The functions are one-shot
-//! conveniences; `verify_*` compare in constant time.
+//! conveniences over [`crate::hash::Hmac`], as are the KDFs; `verify_*`
+//! compare in constant time. For many messages under one key, key a
+//! [`crate::hash::Hmac`] once and clone it per message: it keeps the states
+//! after K ⊕ ipad and K ⊕ opad, where the `hmac` crate's `SimpleHmac`
+//! (which these types are, as the hashes have no block-level interface)
+//! keeps the first and compresses K ⊕ opad again for each tag.
 //!
 //! ```
 //! use multiblock::kdf::hmac::{self, HmacStreebog256};
@@ -32,8 +37,7 @@
 use super::{Streebog256, Streebog512};
 use crate::error::Result;
 use crate::modes::tag::verify;
-use digest::{FixedOutput, KeyInit, Output, Update};
-use zeroize::Zeroize;
+use crate::hash::{HashId, Hmac};
 
 /// The RustCrypto `digest` crate, whose `Mac` and `KeyInit` traits the HMAC
 /// types implement.
@@ -50,7 +54,7 @@ pub type HmacStreebog512 = ::hmac::SimpleHmac<Streebog512>;
 /// HMAC_GOSTR3411_2012_256 of `message` under `key` (any length).
 pub fn hmac_streebog256(key: &[u8], message: &[u8]) -> [u8; 32] {
     let mut tag = [0; 32];
-    mac_parts_into::<HmacStreebog256>(key, &[message], &mut tag);
+    mac_parts_into(HashId::Streebog256, key, &[message], &mut tag);
     tag
 }
 
@@ -68,7 +72,7 @@ pub fn hmac_streebog256(key: &[u8], message: &[u8]) -> [u8; 32] {
 /// ```
 pub fn hmac_streebog512(key: &[u8], message: &[u8]) -> [u8; 64] {
     let mut tag = [0; 64];
-    mac_parts_into::<HmacStreebog512>(key, &[message], &mut tag);
+    mac_parts_into(HashId::Streebog512, key, &[message], &mut tag);
     tag
 }
 
@@ -86,21 +90,17 @@ pub fn verify_hmac_streebog512(key: &[u8], message: &[u8], tag: &[u8]) -> Result
     verify(&hmac_streebog512(key, message), tag)
 }
 
-/// The MAC `M` of the concatenation of `parts` under `key`, written to `out`
-/// (exactly `M`'s output size); the MAC's own output buffer is wiped, since
-/// the KDFs use it as key material.
-pub(crate) fn mac_parts_into<M: KeyInit + Update + FixedOutput>(key: &[u8], parts: &[&[u8]], out: &mut [u8]) {
-    let mut mac = match M::new_from_slice(key) {
+/// HMAC over `id` of the concatenation of `parts` under `key`, written to
+/// `out` (exactly the tag's size), by [`Hmac`]: its two pad blocks run side
+/// by side, and the inner digest, key material of the KDFs, is wiped.
+pub(crate) fn mac_parts_into(id: HashId, key: &[u8], parts: &[&[u8]], out: &mut [u8]) {
+    let mut mac = match Hmac::new(id, key) {
         Ok(mac) => mac,
-        // HMAC takes keys of every length: a MAC that refused one would be a
-        // different construction, not a bad input.
-        Err(_) => unreachable!("HMAC accepts keys of any length"),
+        // HMAC runs over both Streebogs and takes keys of every length.
+        Err(_) => unreachable!("HMAC runs over {id} under any key"),
     };
     for part in parts {
         mac.update(part);
     }
-    let mut full = Output::<M>::default();
-    mac.finalize_into(&mut full);
-    out.copy_from_slice(&full);
-    full.as_mut_slice().zeroize();
+    mac.finalize_into(out);
 }

@@ -204,6 +204,45 @@ impl Core {
         absorb(&mut self.buf, &mut self.buffered, block, data, |blocks| (kernel.compress)(cols, h, blocks));
     }
 
+    /// Compresses the held bytes now if they are a whole block (a state
+    /// that is cloned for many messages, such as the MAC's after Pad(K) or
+    /// HMAC's after K ⊕ ipad, then does not compress that block again in
+    /// each clone).
+    pub(crate) fn compress_held(&mut self) {
+        let block = self.block_bytes();
+        if self.buffered == block {
+            (self.kernel.compress)(self.cols, &mut self.h, &self.buf[..block]);
+            self.buffered = 0;
+        }
+    }
+
+    /// How many message bytes wait in the buffer.
+    #[cfg(test)]
+    pub(crate) fn held(&self) -> usize {
+        self.buffered
+    }
+
+    /// [`Core::compress_held`] of two states: where both hold a whole
+    /// block on one backend that runs several at once (HMAC's K ⊕ ipad and
+    /// K ⊕ opad), the two compressions run side by side.
+    pub(crate) fn compress_held_pair(a: &mut Core, b: &mut Core) {
+        let block = a.block_bytes();
+        let both = a.buffered == block && b.buffered == block && a.cols == b.cols && core::ptr::eq(a.backend, b.backend);
+        match a.kernel.compress_many {
+            Some(many) if both => {
+                let mut h = [a.h, b.h];
+                many(a.cols, &mut h, &[&a.buf[..block], &b.buf[..block]]);
+                (a.h, b.h) = (h[0], h[1]);
+                (a.buffered, b.buffered) = (0, 0);
+                h.as_flattened_mut().zeroize();
+            }
+            _ => {
+                a.compress_held();
+                b.compress_held();
+            }
+        }
+    }
+
     /// Writes the digest (out.len() == digest_bytes). The state is spent:
     /// [`Core::reset`] or a drop follows (both wipe it).
     pub(crate) fn finalize_into(&mut self, out: &mut [u8]) {
@@ -364,6 +403,7 @@ impl Mac {
         let mut tail = [0u8; 256];
         let n = pad_tail(key, key.len() as u128, keyed.block_bytes(), &mut tail);
         keyed.update(&tail[..n]);
+        keyed.compress_held();
         tail[..].zeroize();
         let mut k = [0u8; 64];
         k[..key.len()].copy_from_slice(key);

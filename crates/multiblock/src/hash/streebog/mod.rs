@@ -338,6 +338,45 @@ impl Core {
         });
     }
 
+    /// Compresses the held bytes now if they are a whole block (a state
+    /// that is cloned for many messages, such as HMAC's after K ⊕ ipad,
+    /// then does not compress that block again in each clone).
+    pub(crate) fn compress_held(&mut self) {
+        if self.buffered == 64 {
+            if self.state.is_fresh() {
+                self.kernel.blocks_from_iv(self.digest_bytes, &mut self.state, &self.buf)
+            } else {
+                self.kernel.blocks(&mut self.state, &self.buf)
+            }
+            self.buffered = 0;
+        }
+    }
+
+    /// How many message bytes wait in the buffer.
+    #[cfg(test)]
+    pub(crate) fn held(&self) -> usize {
+        self.buffered
+    }
+
+    /// [`Core::compress_held`] of two states: where both are fresh with a
+    /// whole block held on one backend (HMAC's K ⊕ ipad and K ⊕ opad),
+    /// their first compressions run side by side in the kernel's lanes.
+    pub(crate) fn compress_held_pair(a: &mut Core, b: &mut Core) {
+        let both = a.buffered == 64 && b.buffered == 64 && a.state.is_fresh() && b.state.is_fresh();
+        if both && a.digest_bytes == b.digest_bytes && core::ptr::eq(a.backend, b.backend) {
+            let mut h = [a.state.h, b.state.h];
+            a.kernel.g_many_from_iv(a.digest_bytes, &mut h, &[a.buf, b.buf]);
+            (a.state.h, b.state.h) = (h[0], h[1]);
+            a.state.advance(&a.buf);
+            b.state.advance(&b.buf);
+            (a.buffered, b.buffered) = (0, 0);
+            h.as_flattened_mut().zeroize();
+        } else {
+            a.compress_held();
+            b.compress_held();
+        }
+    }
+
     /// Writes the digest (out.len() == digest_bytes). The state is spent:
     /// [`Core::reset`] or a drop follows (both wipe it).
     pub(crate) fn finalize_into(&mut self, out: &mut [u8]) {
