@@ -328,14 +328,8 @@ impl Core {
     /// last: a message's last 1 to 64 bytes wait in the buffer, so that
     /// finalizing runs them and stage 3 as one chain of compressions.
     pub(crate) fn update(&mut self, data: &[u8]) {
-        let (kernel, state, digest_bytes) = (&self.kernel, &mut self.state, self.digest_bytes);
-        absorb(&mut self.buf, &mut self.buffered, 64, data, |blocks| {
-            if state.is_fresh() {
-                kernel.blocks_from_iv(digest_bytes, state, blocks)
-            } else {
-                kernel.blocks(state, blocks)
-            }
-        });
+        let (kernel, state, digest_bytes) = (&*self.kernel, &mut self.state, self.digest_bytes);
+        absorb(&mut self.buf, &mut self.buffered, 64, data, |blocks| stage_2(kernel, state, digest_bytes, blocks));
     }
 
     /// Compresses the held bytes now if they are a whole block (a state
@@ -343,11 +337,7 @@ impl Core {
     /// then does not compress that block again in each clone).
     pub(crate) fn compress_held(&mut self) {
         if self.buffered == 64 {
-            if self.state.is_fresh() {
-                self.kernel.blocks_from_iv(self.digest_bytes, &mut self.state, &self.buf)
-            } else {
-                self.kernel.blocks(&mut self.state, &self.buf)
-            }
+            stage_2(&*self.kernel, &mut self.state, self.digest_bytes, &self.buf);
             self.buffered = 0;
         }
     }
@@ -364,13 +354,14 @@ impl Core {
     pub(crate) fn compress_held_pair(a: &mut Core, b: &mut Core) {
         let both = a.buffered == 64 && b.buffered == 64 && a.state.is_fresh() && b.state.is_fresh();
         if both && a.digest_bytes == b.digest_bytes && core::ptr::eq(a.backend, b.backend) {
-            let mut h = [a.state.h, b.state.h];
-            a.kernel.g_many_from_iv(a.digest_bytes, &mut h, &[a.buf, b.buf]);
+            let (mut h, mut m) = ([a.state.h, b.state.h], [a.buf, b.buf]);
+            a.kernel.g_many_from_iv(a.digest_bytes, &mut h, &m);
             (a.state.h, b.state.h) = (h[0], h[1]);
-            a.state.advance(&a.buf);
-            b.state.advance(&b.buf);
+            a.state.advance(&m[0]);
+            b.state.advance(&m[1]);
             (a.buffered, b.buffered) = (0, 0);
             h.as_flattened_mut().zeroize();
+            m.as_flattened_mut().zeroize();
         } else {
             a.compress_held();
             b.compress_held();
@@ -394,6 +385,16 @@ impl Core {
 
     pub(crate) fn backend(&self) -> BackendInfo {
         self.backend.info
+    }
+}
+
+/// Stage 2 of §8 on the whole blocks of `data`, the first from the IV's
+/// keys where the state has compressed nothing yet.
+fn stage_2(kernel: &dyn Compress, st: &mut State, digest_bytes: usize, data: &[u8]) {
+    if st.is_fresh() {
+        kernel.blocks_from_iv(digest_bytes, st, data)
+    } else {
+        kernel.blocks(st, data)
     }
 }
 
