@@ -6,8 +6,10 @@
 //!
 //! The benchmark reports TSC ticks, which run at a fixed rate while the
 //! core's clock may be higher (boost) or lower. The core clock is found as
-//! the time of a chain of dependent 64-bit `add`s, one core cycle each on
-//! every x86-64 core, so a kernel's count in core cycles converts to the
+//! the time of a chain of dependent 64-bit `add`s of two registers, one
+//! core cycle each on every x86-64 core (an `add` of an immediate would
+//! not do: Intel's Golden Cove and later cores fold chains of those at
+//! renaming, several a cycle), so a kernel's count in core cycles converts to the
 //! benchmark's ticks with the ratio printed first.
 //!
 //! ```text
@@ -29,16 +31,17 @@ mod x86 {
         best_ticks(REPEATS, f) as f64 / ops as f64
     }
 
-    /// TSC ticks per core cycle: a chain of dependent `add`s.
+    /// TSC ticks per core cycle: a chain of dependent register `add`s.
     pub fn ticks_per_cycle() -> f64 {
         best(8 * ITERATIONS, &mut || {
             let mut x = black_box(0u64);
+            let y = black_box(1u64);
             for _ in 0..ITERATIONS {
                 // SAFETY: register arithmetic only.
                 unsafe {
-                    asm!("add {x}, 1", "add {x}, 1", "add {x}, 1", "add {x}, 1",
-                         "add {x}, 1", "add {x}, 1", "add {x}, 1", "add {x}, 1",
-                         x = inout(reg) x, options(nomem, nostack));
+                    asm!("add {x}, {y}", "add {x}, {y}", "add {x}, {y}", "add {x}, {y}",
+                         "add {x}, {y}", "add {x}, {y}", "add {x}, {y}", "add {x}, {y}",
+                         x = inout(reg) x, y = in(reg) y, options(nomem, nostack));
                 }
             }
             black_box(x);
