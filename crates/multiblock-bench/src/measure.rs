@@ -6,7 +6,7 @@ use crate::row::{Entry, Kind, Row};
 use crate::Failure;
 use multiblock::hazmat;
 use multiblock::{BackendChoice, BackendInfo, Cipher, CipherId};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The outcome of [`measure_stats`]: ticks and seconds of the fastest
 /// repetition, and the median ticks.
@@ -122,20 +122,3 @@ pub fn entry(l: &Label, direction: &'static str, bytes: usize, stats: &Stats, op
     )
 }
 
-/// TSC ticks per second, counted against the monotonic clock over `span`
-/// (the median of three spans, so that one preemption does not skew it).
-pub fn tsc_hz(span: Duration) -> f64 {
-    let mut v: Vec<f64> = (0..3)
-        .map(|_| {
-            let t0 = Instant::now();
-            let c0 = hazmat::ticks();
-            while t0.elapsed() < span {
-                std::hint::spin_loop();
-            }
-            let c1 = hazmat::ticks();
-            c1.wrapping_sub(c0) as f64 / t0.elapsed().as_secs_f64()
-        })
-        .collect();
-    v.sort_by(f64::total_cmp);
-    v[1]
-}

@@ -3,7 +3,8 @@
 //! progress bar on stderr (drawn only when stderr is a terminal).
 
 use crate::header::Machine;
-use crate::measure::{ecb_entries, tsc_hz, AUTO, PEERS};
+use crate::measure::{ecb_entries, AUTO, PEERS};
+use multiblock::hazmat::tsc_hz;
 use crate::row::{Entry, Kind};
 use crate::{hashes, many, openssl, short, sizes, sweep};
 use crate::args::BenchArgs;

@@ -61,6 +61,28 @@ pub fn best_ticks(reps: usize, mut f: impl FnMut()) -> u64 {
     best
 }
 
+/// [`ticks`] per second, counted against the monotonic clock over `span`
+/// (the median of three spans, so that one preemption does not skew it).
+///
+/// ```
+/// let hz = multiblock::hazmat::tsc_hz(std::time::Duration::from_millis(5));
+/// assert!(hz > 0.0);
+/// ```
+pub fn tsc_hz(span: std::time::Duration) -> f64 {
+    let mut rates: Vec<f64> = (0..3)
+        .map(|_| {
+            let t0 = std::time::Instant::now();
+            let c0 = ticks();
+            while t0.elapsed() < span {
+                std::hint::spin_loop();
+            }
+            ticks().wrapping_sub(c0) as f64 / t0.elapsed().as_secs_f64()
+        })
+        .collect();
+    rates.sort_by(f64::total_cmp);
+    rates[1]
+}
+
 /// The families' own mode types and the threaded one-shot calls, outside
 /// the stable API: [`crate::modes`]' one-shot calls, streams, `many` and
 /// `aead` are the recommended way to use a mode.

@@ -10,7 +10,7 @@
 //! uncached TLSTREE step is three KDFs, 24. The cost of one compression is
 //! this library's own (default backend), taken from a 4 KiB message.
 
-use multiblock::hazmat::ticks;
+use multiblock::hazmat::{ticks, tsc_hz};
 use multiblock::kdf::hmac::digest::{KeyInit, Mac};
 use multiblock::kdf::hmac::{hmac_streebog256, HmacStreebog256};
 use multiblock::kdf::{kdf_gostr3411_2012_256, tlstree, Suite, TlsTree};
@@ -29,14 +29,6 @@ fn best<T>(runs: usize, reps: usize, mut f: impl FnMut() -> T) -> f64 {
         best = best.min(ticks() - t0);
     }
     best as f64 / reps as f64
-}
-
-/// The TSC's rate in GHz, counted over 50 ms of the monotonic clock, for
-/// the microseconds column.
-fn tsc_ghz() -> f64 {
-    let (t0, c0) = (std::time::Instant::now(), ticks());
-    while t0.elapsed() < std::time::Duration::from_millis(50) {}
-    (ticks() - c0) as f64 / t0.elapsed().as_nanos() as f64
 }
 
 #[test]
@@ -87,7 +79,7 @@ fn kdf_cycles() {
 
     let setup = best(RUNS, 20, || multiblock::hash::Hasher::new(HashId::Streebog256).unwrap());
     let h0 = best(RUNS, 20, || Streebog256::digest(black_box(&long[..0])));
-    let ghz = tsc_ghz();
+    let ghz = tsc_hz(std::time::Duration::from_millis(20)) / 1e9;
     let row = |name: &str, ticks: f64, compressions: f64| {
         println!(
             "{name:<44} {ticks:>9.0} cycles {:>8.2} µs  {compressions:>4} g = {:>6.0} cycles  ratio {:.2}",
