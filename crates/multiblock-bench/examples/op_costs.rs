@@ -8,9 +8,9 @@
 //! core's clock may be higher (boost) or lower. The core clock is found as
 //! the time of a chain of dependent 64-bit `add`s of two registers, one
 //! core cycle each on every x86-64 core (an `add` of an immediate would
-//! not do: Intel's Golden Cove and later cores fold chains of those at
-//! renaming, several a cycle), so a kernel's count in core cycles
-//! converts to the benchmark's ticks with the ratio printed first.
+//! not do: Intel's Emerald Rapids folds chains of those at renaming, about
+//! four a cycle), so a kernel's count in core cycles converts to the
+//! benchmark's ticks with the ratio printed first.
 //!
 //! ```text
 //! cargo run --release -p multiblock-bench --example op_costs
