@@ -107,10 +107,32 @@ impl Hasher {
         }
     }
 
-    /// Compresses the held bytes now if they are a whole block: the message
-    /// so far is then all in the chaining value, and a clone of this state
-    /// (HMAC's after K ⊕ ipad) does not compress that block again.
-    pub(crate) fn compress_held(&mut self) {
+    /// Compresses the last block of the message so far now, if the message
+    /// ends on a block boundary; otherwise does nothing. The digest is the
+    /// same either way.
+    ///
+    /// A hasher holds the message's last block back (1 to
+    /// [`Hasher::block_bytes`] bytes), so that finalizing runs it with the
+    /// padding in one kernel call. Before cloning a state for many
+    /// messages that share a prefix of whole blocks, such as HMAC's
+    /// K ⊕ ipad, this puts the whole prefix into the chaining value, and
+    /// no clone compresses its last block again.
+    ///
+    /// ```
+    /// use multiblock::hash::{HashId, Hasher};
+    /// let mut keyed = Hasher::new(HashId::Streebog256)?;
+    /// keyed.update(&[0x36; 64]); // one block: a key XORed with HMAC's ipad
+    /// let unsettled = keyed.clone();
+    /// keyed.compress_held();
+    /// for message in [&b"first"[..], b"second"] {
+    ///     let (mut a, mut b) = (keyed.clone(), unsettled.clone());
+    ///     a.update(message);
+    ///     b.update(message);
+    ///     assert_eq!(a.finalize(), b.finalize());
+    /// }
+    /// # Ok::<(), multiblock::Error>(())
+    /// ```
+    pub fn compress_held(&mut self) {
         match &mut self.state {
             State::Streebog(core) => core.compress_held(),
             State::Kupyna(core) => core.compress_held(),
@@ -200,6 +222,33 @@ mod tests {
                 let mut fresh = Hasher::with_backend(id, BackendChoice::Named(st.info.name)).unwrap();
                 fresh.update(b"abc");
                 assert_eq!(again.finalize(), fresh.finalize(), "{id} on {}", st.info.name);
+            }
+        }
+    }
+
+    /// Compressing the held block after a prefix of any length (whole
+    /// blocks or not, empty or not) leaves the digest of every backend that
+    /// of the reference, and holds nothing back exactly when the prefix
+    /// is a nonzero number of whole blocks.
+    #[test]
+    fn compress_held_keeps_the_digest() {
+        for id in HashId::NAMED {
+            let block = Hasher::new(id).unwrap().block_bytes();
+            for st in backends(id).into_iter().filter(|s| s.available) {
+                for prefix in [0, 1, block - 1, block, block + 1, 2 * block, 2 * block + 3] {
+                    for rest in [0, 1, block, 70] {
+                        let msg: Vec<u8> = (0..prefix + rest).map(|i| (i * 29 + 7) as u8).collect();
+                        let mut reference = Hasher::with_backend(id, BackendChoice::Named("reference")).unwrap();
+                        reference.update(&msg);
+                        let mut h = Hasher::with_backend(id, BackendChoice::Named(st.info.name)).unwrap();
+                        h.update(&msg[..prefix]);
+                        h.compress_held();
+                        let whole = prefix > 0 && prefix % block == 0;
+                        assert_eq!(h.held() == 0, prefix == 0 || whole, "{id} on {}: {prefix} bytes", st.info.name);
+                        h.update(&msg[prefix..]);
+                        assert_eq!(h.finalize(), reference.finalize(), "{id} on {}: {prefix} + {rest} bytes", st.info.name);
+                    }
+                }
             }
         }
     }
