@@ -1,6 +1,13 @@
 //! The hashes as RustCrypto `digest` types: `Digest`, `DynDigest`, and
 //! through them HMAC (`hmac::SimpleHmac`) and every crate written over the
 //! traits.
+//!
+//! `SimpleHmac` feeds K ⊕ ipad as a fresh hasher's first update, one
+//! block, and clones that state for each message. The hasher holds a
+//! message's last block back for finalizing; so that no clone compresses
+//! the keyed block again, these types compress a first update of whole
+//! blocks at once. A message of whole blocks given in one piece then takes
+//! one kernel call more to finish.
 
 use super::hasher::Hasher;
 use super::id::HashId;
@@ -22,29 +29,33 @@ macro_rules! typed_hash {
     ($(#[$doc:meta])* $name:ident, $id:expr, $out:ty, $block:ty) => {
         $(#[$doc])*
         #[derive(Clone)]
-        pub struct $name(Hasher);
+        pub struct $name {
+            hasher: Hasher,
+            /// Some message bytes have come since the start or the last reset.
+            fed: bool,
+        }
 
         impl $name {
             /// The hasher on a chosen backend (see [`crate::hash::backends`]).
             pub fn with_backend(choice: BackendChoice<'_>) -> crate::Result<Self> {
-                Hasher::with_backend($id, choice).map($name)
+                Hasher::with_backend($id, choice).map(|hasher| $name { hasher, fed: false })
             }
 
             /// The backend it runs on.
             pub fn backend(&self) -> crate::BackendInfo {
-                self.0.backend()
+                self.hasher.backend()
             }
         }
 
         impl Default for $name {
             fn default() -> Self {
-                $name(default_hasher($id))
+                $name { hasher: default_hasher($id), fed: false }
             }
         }
 
         impl std::fmt::Debug for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                self.0.fmt(f)
+                self.hasher.fmt(f)
             }
         }
 
@@ -60,25 +71,36 @@ macro_rules! typed_hash {
 
         impl Update for $name {
             fn update(&mut self, data: &[u8]) {
-                self.0.update(data);
+                if data.is_empty() {
+                    return;
+                }
+                self.hasher.update(data);
+                if !self.fed {
+                    // A keyed prefix (module documentation); nothing if
+                    // the piece does not end on a block boundary.
+                    self.hasher.compress_held();
+                    self.fed = true;
+                }
             }
         }
 
         impl FixedOutput for $name {
             fn finalize_into(self, out: &mut Output<Self>) {
-                self.0.finalize_into(out);
+                self.hasher.finalize_into(out);
             }
         }
 
         impl Reset for $name {
             fn reset(&mut self) {
-                self.0.reset();
+                self.hasher.reset();
+                self.fed = false;
             }
         }
 
         impl FixedOutputReset for $name {
             fn finalize_into_reset(&mut self, out: &mut Output<Self>) {
-                self.0.finalize_into_reset(out);
+                self.hasher.finalize_into_reset(out);
+                self.fed = false;
             }
         }
     };
@@ -112,3 +134,51 @@ typed_hash!(
     /// Kupyna-512 (DSTU 7564:2014) as a RustCrypto `Digest`.
     Kupyna512, HashId::Kupyna { digest_bits: 512 }, U64, U128
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use digest::Digest;
+
+    /// Pieces whose first is empty, short, or whole blocks; a clone after
+    /// the first piece (as `SimpleHmac` clones its keyed state); and the
+    /// same hasher again after a reset and after `finalize_reset`: every
+    /// digest that of RustCrypto's `streebog` and `kupyna`.
+    fn pieces_and_clones<D: Digest + Clone + FixedOutputReset + Reset + BlockSizeUser, Oracle: Digest>() {
+        let block = <D as BlockSizeUser>::block_size();
+        for first in [0, 1, block - 1, block, block + 1, 2 * block] {
+            for rest in [0, 1, 32, block] {
+                let msg: Vec<u8> = (0..first + rest).map(|i| (i * 13 + first) as u8).collect();
+                let want = Oracle::digest(&msg).to_vec();
+                let what = format!("{} bytes, then {rest}", first);
+                let mut d = D::new();
+                Digest::update(&mut d, &msg[..first]);
+                let mut clone = d.clone();
+                Digest::update(&mut d, &msg[first..]);
+                assert_eq!(d.finalize_reset().to_vec(), want, "{what}");
+                Digest::update(&mut clone, &msg[first..]);
+                assert_eq!(clone.finalize().to_vec(), want, "{what}, cloned");
+                // Started over by finalize_reset, then by reset.
+                for _ in 0..2 {
+                    Digest::update(&mut d, &msg[..first]);
+                    Digest::update(&mut d, &msg[first..]);
+                    assert_eq!(d.finalize_reset().to_vec(), want, "{what}, again");
+                }
+                Digest::update(&mut d, b"discarded");
+                Digest::reset(&mut d);
+                Digest::update(&mut d, &msg[..first]);
+                Digest::update(&mut d, &msg[first..]);
+                assert_eq!(d.finalize().to_vec(), want, "{what}, after a reset");
+            }
+        }
+    }
+
+    #[test]
+    fn every_type_in_pieces_cloned_and_reset() {
+        pieces_and_clones::<Streebog256, streebog::Streebog256>();
+        pieces_and_clones::<Streebog512, streebog::Streebog512>();
+        pieces_and_clones::<Kupyna256, kupyna::Kupyna256>();
+        pieces_and_clones::<Kupyna384, kupyna::Kupyna384>();
+        pieces_and_clones::<Kupyna512, kupyna::Kupyna512>();
+    }
+}
