@@ -10,10 +10,14 @@
  * 1.2.804.2.1.1.1.1.2.2.{1,2,3} for 256/384/512 bits (as UAPKI and Bouncy
  * Castle's UAObjectIdentifiers assign them).
  *
- * HMAC needs nothing here: OpenSSL's HMAC (the default provider) runs over
+ * HMAC needs nothing more: OpenSSL's HMAC (the default provider) runs over
  * any digest with a block size and a copy (dupctx), e.g.
  *   openssl mac -provider default -provider multiblock -digest md_gost12_256 ... HMAC
- * which is RFC 7836 section 4.1's HMAC_GOSTR3411_2012_256.
+ * which is RFC 7836 section 4.1's HMAC_GOSTR3411_2012_256. It feeds
+ * K XOR ipad (and K XOR opad) as the first update, one block, and copies
+ * that state for every message. The library holds a message's last block
+ * back for the final call, so a first update of whole blocks is compressed
+ * at once (mb_hash_compress_held): no copy compresses the keyed block again.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +35,7 @@ typedef struct {
     mbp_provctx *prov;
     const md_alg *alg;
     mb_hash_ctx *hash; /* NULL before init */
+    int fed;           /* an update has come since init or final */
 } md_ctx;
 
 static void *newctx(void *provctx, const md_alg *alg)
@@ -65,6 +70,7 @@ static void *dupctx(void *vctx)
         return NULL;
     d->prov = c->prov;
     d->alg = c->alg;
+    d->fed = c->fed;
     if (c->hash != NULL && mb_hash_clone(&d->hash, c->hash) != MB_OK) {
         mbp_error(c->prov, MBP_R_LIBRARY, "%s", mb_last_error());
         free(d);
@@ -82,6 +88,7 @@ static int init(void *vctx, const OSSL_PARAM params[])
         return mbp_no_ctx();
     mb_hash_free(c->hash);
     c->hash = NULL;
+    c->fed = 0;
     if (mb_hash_new(&c->hash, c->alg->hash, NULL) != MB_OK) {
         mbp_error(c->prov, MBP_R_LIBRARY, "%s", mb_last_error());
         return 0;
@@ -104,6 +111,13 @@ static int update(void *vctx, const unsigned char *in, size_t inl)
         mbp_error(c->prov, MBP_R_LIBRARY, "%s", mb_last_error());
         return 0;
     }
+    /* A first update of whole blocks: a prefix that copies may share (it
+     * does nothing otherwise). */
+    if (!c->fed && mb_hash_compress_held(c->hash) != MB_OK) {
+        mbp_error(c->prov, MBP_R_LIBRARY, "%s", mb_last_error());
+        return 0;
+    }
+    c->fed = 1;
     return 1;
 }
 
@@ -122,6 +136,7 @@ static int final(void *vctx, unsigned char *out, size_t *outl, size_t outsz)
         return 0;
     }
     *outl = len;
+    c->fed = 0; /* the library's handle starts over */
     return 1;
 }
 

@@ -3,7 +3,8 @@
  * 34.11-2012 (RFC 6986 section 10, M1 and M2) and DSTU 7564:2014 (Kupyna,
  * its Appendix examples as ePrint 2015/885 Appendix B prints them), each
  * in one piece and in random pieces, through a copy of the context taken
- * in the middle of the message, and by every name and OID the algorithm
+ * in the middle of the message and one taken after a first update of one
+ * block (as HMAC keys it), and by every name and OID the algorithm
  * carries; the digest and block sizes; then RFC 7836 Appendix B's HMAC
  * examples through the default provider's HMAC over our Streebog (EVP_MAC
  * and EVP_PKEY HMAC signing, as `openssl dgst -hmac` does).
@@ -104,6 +105,18 @@ static void digest_checks(const char *name, const unsigned char *msg, size_t len
          && EVP_DigestFinal_ex(copy, out, &outl);
     snprintf(what, sizeof(what), "%s: copy after %zu bytes", name, cut);
     check(ok && outl == want_len && !memcmp(out, want, want_len), where, what);
+    /* HMAC's pattern: a first update of one whole block, compressed at once
+     * by the provider, then copies that finish the message. */
+    cut = (size_t)EVP_MD_get_block_size(md);
+    if (cut <= len) {
+        ok = EVP_DigestInit_ex2(ctx, md, NULL) && EVP_DigestUpdate(ctx, msg, cut) && EVP_MD_CTX_copy_ex(copy, ctx)
+             && EVP_DigestUpdate(copy, msg + cut, len - cut) && EVP_DigestFinal_ex(copy, out, &outl);
+        snprintf(what, sizeof(what), "%s: copy after a first update of one block", name);
+        check(ok && outl == want_len && !memcmp(out, want, want_len), where, what);
+        ok = EVP_DigestUpdate(ctx, msg + cut, len - cut) && EVP_DigestFinal_ex(ctx, out, &outl);
+        snprintf(what, sizeof(what), "%s: first update of one block", name);
+        check(ok && outl == want_len && !memcmp(out, want, want_len), where, what);
+    }
 end:
     EVP_MD_CTX_free(ctx);
     EVP_MD_CTX_free(copy);

@@ -441,6 +441,15 @@ int mb_hash_final(mb_hash_ctx *hash, uint8_t *out, size_t *out_len);
  * several messages that share a prefix. Free it with mb_hash_free. */
 int mb_hash_clone(mb_hash_ctx **out, const mb_hash_ctx *hash);
 
+/* Compresses the message's last block now if the message so far ends on a
+ * block boundary (mb_hash_sizes' block); otherwise does nothing. The digest
+ * is the same either way. A handle holds the last block back so that
+ * mb_hash_final runs it with the padding in one call; call this after a
+ * prefix of whole blocks that many copies share (HMAC's key XOR ipad), so
+ * that no copy compresses that block again.
+ * Errors: MB_ERR_NULL_POINTER. */
+int mb_hash_compress_held(mb_hash_ctx *hash);
+
 /* The digest size in bytes (1 to 64); 0 for a NULL handle. */
 size_t mb_hash_digest_size(const mb_hash_ctx *hash);
 

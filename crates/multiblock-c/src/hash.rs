@@ -75,6 +75,18 @@ pub unsafe extern "C" fn mb_hash_update(hash: *mut MbHash, data: *const u8, len:
 }
 
 /// # Safety
+/// See `mb_hash_compress_held` in include/multiblock.h.
+#[no_mangle]
+pub unsafe extern "C" fn mb_hash_compress_held(hash: *mut MbHash) -> c_int {
+    guard(|| {
+        // SAFETY: a live handle or NULL (the contract).
+        let h = unsafe { hash.as_mut() }.ok_or_else(|| Failure::null("hash"))?;
+        h.hasher.compress_held();
+        Ok(())
+    })
+}
+
+/// # Safety
 /// See `mb_hash_final` in include/multiblock.h.
 #[no_mangle]
 pub unsafe extern "C" fn mb_hash_final(hash: *mut MbHash, out: *mut u8, out_len: *mut usize) -> c_int {
