@@ -150,6 +150,23 @@ def test_copies_are_independent(name):
     assert c.copy().digest() == c.digest()
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_copies_after_a_first_update_of_whole_blocks(name):
+    # Python's hmac keys an object this way (its K ^ ipad block compressed
+    # at once) and copies it for every message.
+    rng = random.Random(name + "prefix")
+    block = multiblock.new(name).block_size
+    for first in [block, 2 * block]:
+        h = multiblock.new(name)
+        prefix = rng.randbytes(first)
+        h.update(prefix)
+        for rest in [b"", b"x", rng.randbytes(block), rng.randbytes(100)]:
+            c = h.copy()
+            c.update(rest)
+            assert c.digest() == multiblock.hash(name, prefix + rest), (first, len(rest))
+        assert h.digest() == multiblock.new(name, prefix).digest() == multiblock.hash(name, prefix)
+
+
 def test_hashes_and_backends_list_names():
     assert multiblock.hashes() == NAMES
     for name in NAMES:
