@@ -16,8 +16,9 @@
  * which is RFC 7836 section 4.1's HMAC_GOSTR3411_2012_256. It feeds
  * K XOR ipad (and K XOR opad) as the first update, one block, and copies
  * that state for every message. The library holds a message's last block
- * back for the final call, so a first update of whole blocks is compressed
- * at once (mb_hash_compress_held): no copy compresses the keyed block again.
+ * back for the final call, so updates go through mb_hash_update_for_copies,
+ * which compresses a first update of whole blocks at once: no copy
+ * compresses the keyed block again.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,6 @@ typedef struct {
     mbp_provctx *prov;
     const md_alg *alg;
     mb_hash_ctx *hash; /* NULL before init */
-    int fed;           /* an update has come since init or final */
 } md_ctx;
 
 static void *newctx(void *provctx, const md_alg *alg)
@@ -70,7 +70,6 @@ static void *dupctx(void *vctx)
         return NULL;
     d->prov = c->prov;
     d->alg = c->alg;
-    d->fed = c->fed;
     if (c->hash != NULL && mb_hash_clone(&d->hash, c->hash) != MB_OK) {
         mbp_error(c->prov, MBP_R_LIBRARY, "%s", mb_last_error());
         free(d);
@@ -88,7 +87,6 @@ static int init(void *vctx, const OSSL_PARAM params[])
         return mbp_no_ctx();
     mb_hash_free(c->hash);
     c->hash = NULL;
-    c->fed = 0;
     if (mb_hash_new(&c->hash, c->alg->hash, NULL) != MB_OK) {
         mbp_error(c->prov, MBP_R_LIBRARY, "%s", mb_last_error());
         return 0;
@@ -107,17 +105,10 @@ static int update(void *vctx, const unsigned char *in, size_t inl)
     }
     if (inl == 0)
         return 1;
-    if (mb_hash_update(c->hash, in, inl) != MB_OK) {
+    if (mb_hash_update_for_copies(c->hash, in, inl) != MB_OK) {
         mbp_error(c->prov, MBP_R_LIBRARY, "%s", mb_last_error());
         return 0;
     }
-    /* A first update of whole blocks: a prefix that copies may share (it
-     * does nothing otherwise). */
-    if (!c->fed && mb_hash_compress_held(c->hash) != MB_OK) {
-        mbp_error(c->prov, MBP_R_LIBRARY, "%s", mb_last_error());
-        return 0;
-    }
-    c->fed = 1;
     return 1;
 }
 
@@ -136,7 +127,6 @@ static int final(void *vctx, unsigned char *out, size_t *outl, size_t outsz)
         return 0;
     }
     *outl = len;
-    c->fed = 0; /* the library's handle starts over */
     return 1;
 }
 

@@ -441,14 +441,14 @@ int mb_hash_final(mb_hash_ctx *hash, uint8_t *out, size_t *out_len);
  * several messages that share a prefix. Free it with mb_hash_free. */
 int mb_hash_clone(mb_hash_ctx **out, const mb_hash_ctx *hash);
 
-/* Compresses the message's last block now if the message so far ends on a
- * block boundary (mb_hash_sizes' block); otherwise does nothing. The digest
- * is the same either way. A handle holds the last block back so that
- * mb_hash_final runs it with the padding in one call; call this after a
- * prefix of whole blocks that many copies share (HMAC's key XOR ipad), so
- * that no copy compresses that block again.
- * Errors: MB_ERR_NULL_POINTER. */
-int mb_hash_compress_held(mb_hash_ctx *hash);
+/* mb_hash_update, except that the message's first piece, if it is whole
+ * blocks (mb_hash_sizes' block), is compressed at once. A handle holds a
+ * message's last block back so that mb_hash_final runs it with the padding
+ * in one call; for a handle keyed by a first update and copied for many
+ * messages (HMAC's key XOR ipad), this keeps the copies from compressing
+ * that block again. The digest is the same either way.
+ * Errors: as mb_hash_update. */
+int mb_hash_update_for_copies(mb_hash_ctx *hash, const uint8_t *data, size_t len);
 
 /* The digest size in bytes (1 to 64); 0 for a NULL handle. */
 size_t mb_hash_digest_size(const mb_hash_ctx *hash);

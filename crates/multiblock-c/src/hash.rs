@@ -75,13 +75,15 @@ pub unsafe extern "C" fn mb_hash_update(hash: *mut MbHash, data: *const u8, len:
 }
 
 /// # Safety
-/// See `mb_hash_compress_held` in include/multiblock.h.
+/// See `mb_hash_update_for_copies` in include/multiblock.h.
 #[no_mangle]
-pub unsafe extern "C" fn mb_hash_compress_held(hash: *mut MbHash) -> c_int {
+pub unsafe extern "C" fn mb_hash_update_for_copies(hash: *mut MbHash, data: *const u8, len: usize) -> c_int {
     guard(|| {
         // SAFETY: a live handle or NULL (the contract).
         let h = unsafe { hash.as_mut() }.ok_or_else(|| Failure::null("hash"))?;
-        h.hasher.compress_held();
+        // SAFETY: the header's contract on `data`.
+        let data = unsafe { args::bytes(data, len, "data") }?;
+        h.hasher.update_for_copies(data);
         Ok(())
     })
 }

@@ -7,10 +7,9 @@
 //! steps of 8).
 //!
 //! Python's `hmac` over these objects feeds K ⊕ ipad as a fresh object's
-//! first update, one block, and copies that state for each tag. The
-//! library's hasher holds a message's last block for finalizing, so a
-//! first update of whole blocks is compressed at once here: no copy
-//! compresses the keyed block again.
+//! first update, one block, and copies that state for each tag, so the
+//! objects update by `Hasher::update_for_copies`: no copy compresses the
+//! keyed block again.
 
 use multiblock::hash::{self, HashId, Hasher};
 use multiblock::BackendChoice;
@@ -34,38 +33,12 @@ pub fn choice(backend: Option<&str>) -> BackendChoice<'_> {
 /// raises ValueError instead of waiting.
 #[pyclass(frozen, module = "multiblock", name = "Hash")]
 pub struct PyHash {
-    state: Mutex<Hashing>,
-}
-
-/// The hasher and whether any message bytes have come yet.
-#[derive(Clone)]
-struct Hashing {
-    hasher: Hasher,
-    fed: bool,
-}
-
-impl Hashing {
-    fn new(hasher: Hasher) -> Hashing {
-        Hashing { hasher, fed: false }
-    }
-
-    /// The next piece; a first one of whole blocks compressed at once (the
-    /// module documentation).
-    fn update(&mut self, data: &[u8]) {
-        if data.is_empty() {
-            return;
-        }
-        self.hasher.update(data);
-        if !self.fed {
-            self.hasher.compress_held();
-            self.fed = true;
-        }
-    }
+    state: Mutex<Hasher>,
 }
 
 impl PyHash {
     fn hasher(&self) -> PyResult<Hasher> {
-        Ok(self.state.try_lock().map_err(|_| busy())?.hasher.clone())
+        Ok(self.state.try_lock().map_err(|_| busy())?.clone())
     }
 }
 
@@ -76,8 +49,8 @@ impl PyHash {
         let data = bytes_of(data)?;
         let data = data.as_bytes();
         let mut state = self.state.try_lock().map_err(|_| busy())?;
-        let hashing = &mut *state;
-        run_maybe_detached(py, data.len(), || hashing.update(data));
+        let hasher = &mut *state;
+        run_maybe_detached(py, data.len(), || hasher.update_for_copies(data));
         Ok(())
     }
 
@@ -95,8 +68,7 @@ impl PyHash {
     /// copy() -> Hash: an independent copy of the state (to hash several
     /// messages that share a prefix).
     fn copy(&self) -> PyResult<PyHash> {
-        let copy = self.state.try_lock().map_err(|_| busy())?.clone();
-        Ok(PyHash { state: Mutex::new(copy) })
+        Ok(PyHash { state: Mutex::new(self.hasher()?) })
     }
 
     /// The hash's name, e.g. "streebog-256".
@@ -120,7 +92,7 @@ impl PyHash {
     /// The backend the hash runs on.
     #[getter]
     fn backend(&self) -> PyResult<&'static str> {
-        Ok(self.state.try_lock().map_err(|_| busy())?.hasher.backend().name)
+        Ok(self.state.try_lock().map_err(|_| busy())?.backend().name)
     }
 
     fn __repr__(&self) -> PyResult<String> {
@@ -130,7 +102,7 @@ impl PyHash {
 
 impl PyHash {
     fn hasher_id(&self) -> PyResult<HashId> {
-        Ok(self.state.try_lock().map_err(|_| busy())?.hasher.id())
+        Ok(self.state.try_lock().map_err(|_| busy())?.id())
     }
 }
 
@@ -139,13 +111,13 @@ impl PyHash {
 #[pyo3(signature = (name, data=None, *, backend=None))]
 pub fn new(py: Python<'_>, name: &str, data: Option<&Bound<'_, PyAny>>, backend: Option<&str>) -> PyResult<PyHash> {
     let id = HashId::from_name(name).map_err(to_py)?;
-    let mut hashing = Hashing::new(Hasher::with_backend(id, choice(backend)).map_err(to_py)?);
+    let mut hasher = Hasher::with_backend(id, choice(backend)).map_err(to_py)?;
     if let Some(data) = data {
         let data = bytes_of(data)?;
         let data = data.as_bytes();
-        run_maybe_detached(py, data.len(), || hashing.update(data));
+        run_maybe_detached(py, data.len(), || hasher.update_for_copies(data));
     }
-    Ok(PyHash { state: Mutex::new(hashing) })
+    Ok(PyHash { state: Mutex::new(hasher) })
 }
 
 /// hash(name, data, *, backend=None) -> bytes: the digest of one message.

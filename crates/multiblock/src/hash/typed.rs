@@ -3,11 +3,9 @@
 //! traits.
 //!
 //! `SimpleHmac` feeds K ⊕ ipad as a fresh hasher's first update, one
-//! block, and clones that state for each message. The hasher holds a
-//! message's last block back for finalizing; so that no clone compresses
-//! the keyed block again, these types compress a first update of whole
-//! blocks at once. A message of whole blocks given in one piece then takes
-//! one kernel call more to finish.
+//! block, and clones that state for each message, so these types update
+//! by [`Hasher::update_for_copies`]: no clone compresses the keyed block
+//! again.
 
 use super::hasher::Hasher;
 use super::id::HashId;
@@ -29,33 +27,29 @@ macro_rules! typed_hash {
     ($(#[$doc:meta])* $name:ident, $id:expr, $out:ty, $block:ty) => {
         $(#[$doc])*
         #[derive(Clone)]
-        pub struct $name {
-            hasher: Hasher,
-            /// Some message bytes have come since the start or the last reset.
-            fed: bool,
-        }
+        pub struct $name(Hasher);
 
         impl $name {
             /// The hasher on a chosen backend (see [`crate::hash::backends`]).
             pub fn with_backend(choice: BackendChoice<'_>) -> crate::Result<Self> {
-                Hasher::with_backend($id, choice).map(|hasher| $name { hasher, fed: false })
+                Hasher::with_backend($id, choice).map($name)
             }
 
             /// The backend it runs on.
             pub fn backend(&self) -> crate::BackendInfo {
-                self.hasher.backend()
+                self.0.backend()
             }
         }
 
         impl Default for $name {
             fn default() -> Self {
-                $name { hasher: default_hasher($id), fed: false }
+                $name(default_hasher($id))
             }
         }
 
         impl std::fmt::Debug for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                self.hasher.fmt(f)
+                self.0.fmt(f)
             }
         }
 
@@ -71,36 +65,25 @@ macro_rules! typed_hash {
 
         impl Update for $name {
             fn update(&mut self, data: &[u8]) {
-                if data.is_empty() {
-                    return;
-                }
-                self.hasher.update(data);
-                if !self.fed {
-                    // A keyed prefix (module documentation); nothing if
-                    // the piece does not end on a block boundary.
-                    self.hasher.compress_held();
-                    self.fed = true;
-                }
+                self.0.update_for_copies(data);
             }
         }
 
         impl FixedOutput for $name {
             fn finalize_into(self, out: &mut Output<Self>) {
-                self.hasher.finalize_into(out);
+                self.0.finalize_into(out);
             }
         }
 
         impl Reset for $name {
             fn reset(&mut self) {
-                self.hasher.reset();
-                self.fed = false;
+                self.0.reset();
             }
         }
 
         impl FixedOutputReset for $name {
             fn finalize_into_reset(&mut self, out: &mut Output<Self>) {
-                self.hasher.finalize_into_reset(out);
-                self.fed = false;
+                self.0.finalize_into_reset(out);
             }
         }
     };

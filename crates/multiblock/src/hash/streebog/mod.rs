@@ -342,6 +342,11 @@ impl Core {
         }
     }
 
+    /// No message bytes have come yet.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.state.is_fresh() && self.buffered == 0
+    }
+
     /// How many message bytes wait in the buffer.
     #[cfg(test)]
     pub(crate) fn held(&self) -> usize {
