@@ -36,6 +36,13 @@ echo "ct-trace: constant-time backends on this CPU (every fill must give the sam
 # an AVX2-only CPU (Zen 2/3, Haswell to Comet Lake) runs them.
 echo "ct-trace: Kuznyechik's avx2 backends as an AVX2-only CPU runs them (MULTIBLOCK_DISABLE=avx512f,gfni)"
 MULTIBLOCK_DISABLE=avx512f,gfni "$bin" ct --backend avx2,avx2-narrow --filter kuznyechik
+# The AVX-512 hash kernels take their form from the class of core (Kupyna's
+# T+ carries by lookahead on AMD and rippling on Intel, Streebog's spreads by
+# `vpermb` or `vpshufd`): every class's forms, as those CPUs run them.
+for class in intel amd-half-zmm amd-full-zmm; do
+    echo "ct-trace: the hashes on avx512-gfni in the forms for $class (MULTIBLOCK_CORE=$class)"
+    MULTIBLOCK_CORE=$class "$bin" ct --backend avx512-gfni --filter ": hash"
+done
 echo "ct-trace: table/table12/reference backends (each must be flagged)"
 "$bin" leaky
 

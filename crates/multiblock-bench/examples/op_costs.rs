@@ -123,6 +123,7 @@ mod x86 {
         (I, $x:expr, $a:expr, $b:expr) => { _mm512_permutex2var_epi8($a, $x, $b) };
         (V, $x:expr, $a:expr, $b:expr) => { _mm512_permutexvar_epi8($a, $x) };
         (M, $x:expr, $a:expr, $b:expr) => { _mm512_mask_blend_epi8(_mm512_movepi8_mask($x), $a, $b) };
+        (C, $x:expr, $a:expr, $b:expr) => { _mm512_mask_add_epi8($a, _mm512_cmplt_epu8_mask($x, $a), $x, $b) };
         (G, $x:expr, $a:expr, $b:expr) => { _mm512_gf2p8affine_epi64_epi8::<0>($x, $a) };
         (R, $x:expr, $a:expr, $b:expr) => { _mm512_rol_epi64::<8>($x) };
         (T, $x:expr, $a:expr, $b:expr) => { _mm512_ternarylogic_epi64::<0x96>($x, $a, $b) };
@@ -214,6 +215,12 @@ mod x86 {
             // and `vpternlogq`; half of it, twice.
             rows.push(mix!("Kupyna-256 zmm round of 8 messages (rows)", __m512i, 16, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, zmm_op, 2,
                 [X G T I M X G A R T X I G X M T X G I X T G X M A R I T X G X G T I X M G X T I X G A R M T X G I X T G X M I X T G A R X G T X I M X G T X I G X M T A R G X I T X G M X I T G X G X T I A R M X G T X I G X M T X G I X T A R G X M I T G X]));
+            // The same with T+'s carries rippling (`rows::Carries::Ripple`,
+            // Intel's form): the lookahead's 48 instructions (7 `vpmovb2m`
+            // and blend pairs) replaced by 22 (7 `vpcmpub` and merge-masked
+            // `vpaddb` pairs, 8 `vpaddb`); a whole round.
+            rows.push(mix!("  the same, T+'s carries rippling", __m512i, 16, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, zmm_op, 1,
+                [G T I C X G A R X I G X M T X G I T G X M A R I X G X G T I X C G T I X G A R M T G I X T G X M I T G A R X G T I C X G T X I G M T A R G X I T G M X I T G X G X I A R M X G T I G X C T X G I X A R G X M I T G X G T I M X G A R X I G X C T X G I T G X M A R I X G X G T I X M G T I X G A R M T G I X T G X C I T G A R X G T I M X G T X I G M T A R G X I T G C X I T G X G X I A R M X G T I G X M T X G I X A R G X M I T G X]));
             // Streebog, one message (`affine.rs` with 8 `vpermb` spreads,
             // as on Zen 4): a round of the key's and the state's LPS, each
             // 2 `vpermi2b`, 8 `vpermb`, 9 products and 5 `vpternlogq`.

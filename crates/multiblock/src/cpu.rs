@@ -142,35 +142,79 @@ pub(crate) enum Core {
     AmdFullZmm,
 }
 
-/// This CPU's [`Core`] class, from CPUID leaves 0 (maker) and 1 (family).
+impl Core {
+    /// The names [`CORE_ENV`] takes, in the order of the variants.
+    pub(crate) const NAMES: [&'static str; 3] = ["intel", "amd-half-zmm", "amd-full-zmm"];
+
+    fn from_name(name: &str) -> Option<Core> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "intel" => Some(Core::Intel),
+            "amd-half-zmm" => Some(Core::AmdHalfZmm),
+            "amd-full-zmm" => Some(Core::AmdFullZmm),
+            _ => None,
+        }
+    }
+}
+
+/// The environment variable that names the class of core (`intel`,
+/// `amd-half-zmm` or `amd-full-zmm`) whose forms of the kernels run, in
+/// place of the detected one: to test, trace and time every form on any
+/// machine. Each form is constant-time; which instructions the CPU has is
+/// still detected. An unknown name gets a one-line warning and is ignored.
+pub const CORE_ENV: &str = "MULTIBLOCK_CORE";
+
+/// The class of core whose forms of the kernels run (as [`CORE_ENV`]
+/// spells it), and whether [`CORE_ENV`] chose it.
+pub fn core_class() -> (&'static str, bool) {
+    let chosen = std::env::var(CORE_ENV).ok().and_then(|v| Core::from_name(&v)).is_some();
+    (Core::NAMES[core() as usize], chosen)
+}
+
+/// This CPU's [`Core`] class, from CPUID leaves 0 (maker) and 1 (family),
+/// or as [`CORE_ENV`] names it.
 pub(crate) fn core() -> Core {
     static CORE: OnceLock<Core> = OnceLock::new();
     *CORE.get_or_init(|| {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::__cpuid;
-            let id = __cpuid(0);
-            // The 12-byte vendor string is EBX, EDX, ECX.
-            let vendor = [id.ebx, id.edx, id.ecx];
-            if vendor == [*b"Genu", *b"ineI", *b"ntel"].map(u32::from_le_bytes) {
-                return Core::Intel;
+        if let Some(name) = std::env::var(CORE_ENV).ok().filter(|v| !v.trim().is_empty()) {
+            match Core::from_name(&name) {
+                Some(core) => return core,
+                None => eprintln!(
+                    "multiblock: warning: {CORE_ENV}: unknown class of core {:?} ignored (known: {})",
+                    name.trim(),
+                    Core::NAMES.join(", ")
+                ),
             }
-            let amd = vendor == [*b"Auth", *b"enti", *b"cAMD"].map(u32::from_le_bytes);
-            if amd && id.eax >= 1 {
-                // Family: the base family (EAX bits 8-11), plus the extended
-                // family (bits 20-27) when the base one is 15.
-                let eax = __cpuid(1).eax;
-                let base = (eax >> 8) & 0xf;
-                let family = if base == 0xf { base + ((eax >> 20) & 0xff) } else { base };
-                if family >= 0x1a {
-                    return Core::AmdFullZmm;
-                }
-            }
-            Core::AmdHalfZmm
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        Core::AmdHalfZmm
+        detected_core()
     })
+}
+
+/// This CPU's [`Core`] class as CPUID gives it.
+fn detected_core() -> Core {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::__cpuid;
+        let id = __cpuid(0);
+        // The 12-byte vendor string is EBX, EDX, ECX.
+        let vendor = [id.ebx, id.edx, id.ecx];
+        if vendor == [*b"Genu", *b"ineI", *b"ntel"].map(u32::from_le_bytes) {
+            return Core::Intel;
+        }
+        let amd = vendor == [*b"Auth", *b"enti", *b"cAMD"].map(u32::from_le_bytes);
+        if amd && id.eax >= 1 {
+            // Family: the base family (EAX bits 8-11), plus the extended
+            // family (bits 20-27) when the base one is 15.
+            let eax = __cpuid(1).eax;
+            let base = (eax >> 8) & 0xf;
+            let family = if base == 0xf { base + ((eax >> 20) & 0xff) } else { base };
+            if family >= 0x1a {
+                return Core::AmdFullZmm;
+            }
+        }
+        Core::AmdHalfZmm
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    Core::AmdHalfZmm
 }
 
 /// The environment variable whose comma-separated CPU feature names (as
@@ -220,6 +264,16 @@ fn parse_disable(list: &str) -> (Vec<&'static str>, Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn core_names_parse() {
+        for (name, core) in Core::NAMES.iter().zip([Core::Intel, Core::AmdHalfZmm, Core::AmdFullZmm]) {
+            assert_eq!(Core::from_name(name), Some(core));
+            assert_eq!(Core::from_name(&format!(" {} ", name.to_ascii_uppercase())), Some(core));
+        }
+        assert_eq!(Core::from_name("zen5"), None);
+        assert_eq!(Core::from_name(""), None);
+    }
 
     #[test]
     fn disable_list_parses_names_and_all() {

@@ -53,7 +53,7 @@
 //! | HMAC over a hash, Kupyna's MAC | [`hash::Hmac`] (by name), [`kdf::hmac::HmacStreebog256`] (RustCrypto `Mac`), [`hash::KupynaMac`] |
 //! | key derivation (RFC 7836) and TLS record keys (TLSTREE) | [`kdf::kdf_gostr3411_2012_256`], [`kdf::kdf_tree_gostr3411_2012_256`], [`kdf::TlsTree`] |
 //! | key export and wrap formats (KExp15/KImp15, Dstu7624Wrap) | [`wrap::kexp15`], [`wrap::kimp15`], [`wrap::dstu7624_wrap`], [`wrap::dstu7624_unwrap`] |
-//! | choosing a backend | [`BackendChoice`], [`backends`], [`BACKEND_ENV`], [`DISABLE_ENV`], [`Cipher::backend`] |
+//! | choosing a backend | [`BackendChoice`], [`backends`], [`BACKEND_ENV`], [`DISABLE_ENV`], [`CORE_ENV`], [`Cipher::backend`] |
 //! | padding of ECB and CBC | [`modes::Padding`] (GOST R 34.13-2015 procedures 1-3, PKCS#7) |
 //! | errors | [`Error`] (one enum, one-line messages), [`Result`] |
 //!
@@ -83,7 +83,8 @@
 //! narrower constant-time kernel of their own). [`BackendChoice::Named`] or
 //! the environment variable [`BACKEND_ENV`] (`MULTIBLOCK_BACKEND`) choose another;
 //! [`DISABLE_ENV`] (`MULTIBLOCK_DISABLE`) hides CPU features, to test the
-//! fallbacks. The `table` backends index memory by secret data and are
+//! fallbacks; [`CORE_ENV`] (`MULTIBLOCK_CORE`) runs the forms of the kernels
+//! chosen for another class of core. The `table` backends index memory by secret data and are
 //! never chosen by default. Every backend gives the same bytes.
 //!
 //! Keys and round keys are wiped when a cipher is dropped.
@@ -154,7 +155,7 @@ pub use digest;
 /// The RustCrypto `aead` crate whose traits [`modes::aead`] implements.
 pub use aead;
 pub use backend::{BackendChoice, BackendInfo, BackendStatus, BACKEND_ENV};
-pub use cpu::{disabled_features, CpuFeatures, DISABLE_ENV};
+pub use cpu::{core_class, disabled_features, CpuFeatures, CORE_ENV, DISABLE_ENV};
 pub use error::{Error, Result};
 pub use keyed::Direction;
 #[cfg(test)]

@@ -8,6 +8,11 @@ use multiblock::{backends, BackendStatus, CipherId, CpuFeatures};
 pub fn run() -> Result<(), Failure> {
     out::line(format!("cpu: {}", cpu_model()))?;
     out::line(format!("features: {}", CpuFeatures::get().names().join(" ")))?;
+    let (class, chosen) = multiblock::core_class();
+    out::line(format!(
+        "kernel forms for: {class}{}",
+        if chosen { format!(" (set by {})", multiblock::CORE_ENV) } else { String::new() }
+    ))?;
     let disabled = multiblock::disabled_features();
     if !disabled.is_empty() {
         out::line(format!(

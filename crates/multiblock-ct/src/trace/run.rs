@@ -1,5 +1,5 @@
 //! The parent side: starts one traced child (address-space randomisation
-//! off, an environment of `MULTIBLOCK_DISABLE` at most) and reads the recording it writes to its
+//! off, an environment of `MULTIBLOCK_DISABLE` and `MULTIBLOCK_CORE` at most) and reads the recording it writes to its
 //! standard output (`child::send`).
 
 use super::Recording;
@@ -14,11 +14,14 @@ use std::process::{Command, Stdio};
 pub fn record(exe: &std::path::Path, args: &[OsString]) -> Result<Recording, String> {
     let mut cmd = Command::new(exe);
     cmd.args(args).env_clear().stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::inherit());
-    // The one variable the cases heed: features turned off, as a CPU
-    // without them would run (`MULTIBLOCK_BACKEND` stays unset: the `auto`
-    // cases are what a user gets).
-    if let Some(disabled) = std::env::var_os("MULTIBLOCK_DISABLE") {
-        cmd.env("MULTIBLOCK_DISABLE", disabled);
+    // The variables the cases heed: features turned off, as a CPU without
+    // them would run, and the class of core whose kernel forms run
+    // (`MULTIBLOCK_BACKEND` stays unset: the `auto` cases are what a user
+    // gets).
+    for name in [multiblock::DISABLE_ENV, multiblock::CORE_ENV] {
+        if let Some(value) = std::env::var_os(name) {
+            cmd.env(name, value);
+        }
     }
     // SAFETY: only an async-signal-safe call between fork and exec.
     unsafe {

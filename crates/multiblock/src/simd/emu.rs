@@ -376,6 +376,12 @@ impl<const N: usize> Avx512 for Emu<N> {
         assert!(dst.len() <= N);
         dst.copy_from_slice(&v[..dst.len()]);
     }
+    fn add8_masked(self, src: R<N>, mask: u64, a: R<N>, b: R<N>) -> R<N> {
+        map(|i| if mask >> i & 1 == 1 { a[i].wrapping_add(b[i]) } else { src[i] })
+    }
+    fn lt8u(self, a: R<N>, b: R<N>) -> u64 {
+        (0..N).filter(|&i| a[i] < b[i]).fold(0, |m, i| m | 1 << i)
+    }
     fn permi2q(self, a: R<N>, idx: R<N>, b: R<N>) -> R<N> {
         let q = N / 8;
         map(|i| {

@@ -305,6 +305,12 @@ pub(crate) trait Avx512: Simd {
     fn shuffle8_masked(self, src: Self::V, mask: u64, table: Self::V, idx: Self::V) -> Self::V;
     /// `vpermt2q`: 64-bit word k ← (a ‖ b)[idx[k] mod 2·BYTES/8].
     fn permi2q(self, a: Self::V, idx: Self::V, b: Self::V) -> Self::V;
+    /// `vpaddb` merge-masked: byte k is a + b (mod 256) where bit k of
+    /// `mask` is set, else src's (mask bits beyond `BYTES` are ignored).
+    fn add8_masked(self, src: Self::V, mask: u64, a: Self::V, b: Self::V) -> Self::V;
+    /// `vpcmpub` (less than): bit k set where byte k of a < byte k of b as
+    /// unsigned bytes; bits beyond `BYTES` clear.
+    fn lt8u(self, a: Self::V, b: Self::V) -> u64;
     /// The first `src.len()` (≤ BYTES) bytes, zeros above (`vmovdqu8` with a
     /// zeroing mask: masked-off bytes are not read, so `src` may end at a
     /// page end). Which bytes are read depends on the length only.

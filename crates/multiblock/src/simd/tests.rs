@@ -82,6 +82,8 @@ macro_rules! check_extensions {
             same!($m, $n, $rng, |m, a, b, c| m.xor(m.select_bit::<7>(a, b, c), m.select_bit::<6>(c, a, b)));
             same!($m, $n, $rng, |m, a, b, c| m.shuffle8_masked(a, 0xaaaa_aaaa_aaaa_aaaa, b, c));
             same!($m, $n, $rng, |m, a, b, c| m.permi2q(a, b, c));
+            same!($m, $n, $rng, |m, a, b, c| m.add8_masked(a, m.lt8u(b, c) ^ 0x5555_5555_5555_5555, b, c));
+            same!($m, $n, $rng, |m, a, b, c| m.add8_masked(c, m.lt8u(a, m.and(a, b)), b, a));
         }
         // Masked moves of every length, inside a buffer whose other bytes must not change.
         for len in 0..=$n {

@@ -169,6 +169,7 @@ macro_rules! x86_extensions {
         vbmi: [$($vbmi_bound:tt)+] $permb:ident $permi2b:ident,
         avx512: [$($avx_bound:tt)+] $ternlog:ident $movepi8_mask:ident $test_mask:ident $set8:ident
             $blend:ident $mask_shuffle:ident $permi2q:ident $maskz_load:ident $mask_store:ident
+            $mask_add8:ident $cmplt_epu8:ident
     ) => {
         impl<L: $($gfni_bound)+> crate::simd::Gfni for $token<L> {
             #[inline(always)]
@@ -219,6 +220,14 @@ macro_rules! x86_extensions {
             #[inline(always)]
             fn permi2q(self, a: $v, idx: $v, b: $v) -> $v {
                 unsafe { $permi2q(a, idx, b) }
+            }
+            #[inline(always)]
+            fn add8_masked(self, src: $v, mask: u64, a: $v, b: $v) -> $v {
+                unsafe { $mask_add8(src, mask as $mask, a, b) }
+            }
+            #[inline(always)]
+            fn lt8u(self, a: $v, b: $v) -> u64 {
+                unsafe { u64::from($cmplt_epu8(a, b)) }
             }
             #[inline(always)]
             fn load_prefix(self, src: &[u8]) -> $v {

@@ -156,6 +156,7 @@ x86_extensions! {
     avx512: [HasAvx512] _mm_ternarylogic_epi32 _mm_movepi8_mask _mm_test_epi8_mask _mm_set1_epi8
         _mm_mask_blend_epi8 _mm_mask_shuffle_epi8 _mm_permutex2var_epi64
         _mm_maskz_loadu_epi8 _mm_mask_storeu_epi8
+        _mm_mask_add_epi8 _mm_cmplt_epu8_mask
 }
 
 impl<L: HasClmul> super::Clmul for Xmm<L> {

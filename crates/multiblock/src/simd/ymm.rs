@@ -178,4 +178,5 @@ x86_extensions! {
     avx512: [HasAvx512] _mm256_ternarylogic_epi32 _mm256_movepi8_mask _mm256_test_epi8_mask _mm256_set1_epi8
         _mm256_mask_blend_epi8 _mm256_mask_shuffle_epi8 _mm256_permutex2var_epi64
         _mm256_maskz_loadu_epi8 _mm256_mask_storeu_epi8
+        _mm256_mask_add_epi8 _mm256_cmplt_epu8_mask
 }

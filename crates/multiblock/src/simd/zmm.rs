@@ -164,4 +164,5 @@ x86_extensions! {
     avx512: [HasAvx512] _mm512_ternarylogic_epi32 _mm512_movepi8_mask _mm512_test_epi8_mask _mm512_set1_epi8
         _mm512_mask_blend_epi8 _mm512_mask_shuffle_epi8 _mm512_permutex2var_epi64
         _mm512_maskz_loadu_epi8 _mm512_mask_storeu_epi8
+        _mm512_mask_add_epi8 _mm512_cmplt_epu8_mask
 }

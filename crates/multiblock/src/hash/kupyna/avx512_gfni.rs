@@ -135,7 +135,7 @@
 
 use super::constants::{add_constant, rounds, shift, xor_constant, COLS_1024, COLS_512};
 use super::job_on::JobOn;
-use super::rows;
+use super::rows::{self, Carries};
 use super::State;
 use crate::kalyna::constants::SBOX;
 use crate::kalyna::pair_sum::{M4, M5, M6, M7, M8};
@@ -188,7 +188,7 @@ fn machine() -> Z {
 #[cfg(target_arch = "x86_64")]
 fn compress(cols: usize, h: &mut State, blocks: &[u8]) {
     let m = machine();
-    m.vectorize(On(m, Compress { cols, states: core::slice::from_mut(h), blocks: &[blocks] }))
+    m.vectorize(On(m, Compress { cols, states: core::slice::from_mut(h), blocks: &[blocks], carries: Carries::for_this_cpu() }))
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -197,11 +197,11 @@ fn compress_many(cols: usize, states: &mut [State], blocks: &[&[u8]]) {
     let ways = rows::ways(cols);
     for (s, b) in states.chunks_mut(ways).zip(blocks.chunks(ways)) {
         if s.len() >= rows_from(cols) {
-            m.vectorize(On(m, rows::CompressRows { cols, states: s, blocks: b }));
+            m.vectorize(On(m, rows::CompressRows { cols, states: s, blocks: b, carries: Carries::for_this_cpu() }));
             continue;
         }
         for (s, b) in s.chunks_mut(LANES).zip(b.chunks(LANES)) {
-            m.vectorize(On(m, Compress { cols, states: s, blocks: b }))
+            m.vectorize(On(m, Compress { cols, states: s, blocks: b, carries: Carries::for_this_cpu() }))
         }
     }
 }
@@ -519,17 +519,21 @@ pub(crate) struct Compress<'a> {
     pub(crate) cols: usize,
     pub(crate) states: &'a mut [State],
     pub(crate) blocks: &'a [&'a [u8]],
+    /// T+'s carries in the row layout of one message's runs.
+    pub(crate) carries: Carries,
 }
 
 impl<M: Gfni + Vbmi + Avx512> JobOn<M> for Compress<'_> {
     #[inline(always)]
     fn run_on(self, m: M) {
         match (self.cols, self.states.len()) {
-            (COLS_512, 1) => one_message::<M, 1, COLS_512>(m, self),
+            (COLS_512, 1) if self.carries == Carries::Ripple => one_message::<M, 1, COLS_512, true>(m, self),
+            (COLS_512, 1) => one_message::<M, 1, COLS_512, false>(m, self),
             (COLS_512, 2) => lanes::<M, 1, 2, 4>(m, self),
             (COLS_512, 3) => lanes::<M, 1, 3, 6>(m, self),
             (COLS_512, _) => lanes::<M, 1, 4, 8>(m, self),
-            (_, 1) => one_message::<M, 2, COLS_1024>(m, self),
+            (_, 1) if self.carries == Carries::Ripple => one_message::<M, 2, COLS_1024, true>(m, self),
+            (_, 1) => one_message::<M, 2, COLS_1024, false>(m, self),
             (_, 2) => lanes::<M, 2, 2, 4>(m, self),
             (_, 3) => lanes::<M, 2, 3, 6>(m, self),
             (_, _) => lanes::<M, 2, 4, 8>(m, self),
@@ -548,7 +552,7 @@ impl<M: Gfni + Vbmi + Avx512> JobOn<M> for Compress<'_> {
 /// per core cycle, T+ beside T⊕ in the natural layout doubles the
 /// shuffles of a round; see the module comment for the measurements.
 #[inline(always)]
-fn one_message<M: Gfni + Vbmi + Avx512, const R: usize, const COLS: usize>(m: M, job: Compress<'_>) {
+fn one_message<M: Gfni + Vbmi + Avx512, const R: usize, const COLS: usize, const RIPPLE: bool>(m: M, job: Compress<'_>) {
     let ways = rows::ways(COLS);
     let bb = 64 * R;
     let run_bytes = bb * ways;
@@ -565,7 +569,7 @@ fn one_message<M: Gfni + Vbmi + Avx512, const R: usize, const COLS: usize>(m: M,
         for r in 0..R {
             h[r] = m.load(&job.states[0][64 * r..]);
         }
-        let mut first = rows::PlusRun::<M, COLS>::new(m, &blocks[..run_bytes]);
+        let mut first = rows::PlusRun::<M, COLS, RIPPLE>::new(m, &blocks[..run_bytes]);
         for round in 0..n {
             first.round(m, &c.t, round);
         }
@@ -575,7 +579,7 @@ fn one_message<M: Gfni + Vbmi + Avx512, const R: usize, const COLS: usize>(m: M,
             let last = g + 1 == runs;
             // After the last run there is none: `next` then holds this run's
             // blocks, takes no part and its result is not used.
-            let mut next = rows::PlusRun::<M, COLS>::new(m, &blocks[(g + 1 - usize::from(last)) * run_bytes..][..run_bytes]);
+            let mut next = rows::PlusRun::<M, COLS, RIPPLE>::new(m, &blocks[(g + 1 - usize::from(last)) * run_bytes..][..run_bytes]);
             for q in 0..ways {
                 let mut x = [m.zero(); R];
                 for r in 0..R {
@@ -598,7 +602,7 @@ fn one_message<M: Gfni + Vbmi + Avx512, const R: usize, const COLS: usize>(m: M,
             m.store(h[r], &mut job.states[0][64 * r..]);
         }
     }
-    lanes::<M, R, 1, 2>(m, Compress { cols: COLS, states: job.states, blocks: &[&blocks[whole..]] });
+    lanes::<M, R, 1, 2>(m, Compress { cols: COLS, states: job.states, blocks: &[&blocks[whole..]], carries: job.carries });
 }
 
 /// Round `round` of T⊕ alone on one state of R registers, the next

@@ -87,6 +87,7 @@ use crate::kalyna::constants::SBOX;
 use crate::kalyna::pair_sum::{mix, RowAddend};
 use crate::kalyna::zmm_sbox::{sboxes, sub, Sboxes};
 use crate::kalyna::zmm_transpose::{exchange_lanes, from_rows, lane_exchanges, to_rows};
+use crate::cpu::{self, Core};
 use crate::simd::{Avx512, Gfni, Simd, Vbmi};
 
 /// Messages one run holds for states of `cols` columns: one lane of
@@ -98,6 +99,37 @@ pub(crate) const fn ways(cols: usize) -> usize {
 /// Messages with 512-bit states one run holds: one 64-bit lane of a zmm
 /// each.
 pub(crate) const WAYS: usize = ways(COLS_512);
+
+/// How T+'s additions find their carries across the 8 row registers; both
+/// are constant-time, and which one runs depends on the CPU only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Carries {
+    /// [`add_plus`]: 48 instructions a round, the chain one `vpternlogq` a
+    /// row. On AMD Zen 5 the ripple's chain of 7 compares and masked
+    /// additions takes 79 core cycles a round, longer than the rest of
+    /// the round: there this form measures 1.43-1.45 ticks per byte for 64
+    /// messages of 1 KiB of Kupyna-256 against 1.64-1.65.
+    Lookahead,
+    /// [`add_plus_ripple`]: 22 instructions a round. Intel's cores issue
+    /// the round's 512-bit µops on two ports at about 190 core cycles a
+    /// round, so the chain is hidden and the 26 instructions fewer count:
+    /// on Intel Emerald Rapids, 64 messages of 64 KiB of Kupyna-256
+    /// measure 1.85-1.90 ticks per byte against 2.16-2.20, one 1 MiB
+    /// message 4.21-4.23 against 4.46-4.55 (alternating runs).
+    Ripple,
+}
+
+impl Carries {
+    /// The faster form on this CPU: the ripple on Intel, the lookahead
+    /// elsewhere (measured on AMD Zen 5; Zen 4 runs the lookahead
+    /// unmeasured against the ripple).
+    pub(crate) fn for_this_cpu() -> Self {
+        match cpu::core() {
+            Core::Intel => Carries::Ripple,
+            Core::AmdHalfZmm | Core::AmdFullZmm => Carries::Lookahead,
+        }
+    }
+}
 
 /// ShiftBytes of row i of 16 columns: byte b of each 128-bit lane ←
 /// byte (b − δ_i) mod 16 (`vpshufb` indices).
@@ -271,9 +303,31 @@ fn add_plus<M: Avx512, const COLS: usize>(m: M, y: &mut [M::V; 8], round: usize)
     y[7] = m.select_bit::<7>(carry, m.add8(y[7], k), m.add8(y[7], k1));
 }
 
+/// T+'s constant of round `round` added with carries rippling from row
+/// to row: with a carry c ∈ {0, 1} the addend a + c of rows 0..6 is in
+/// 1..255 (a is F3 or F0), so the carry out of y + a + c is (sum < y):
+/// per row one `vpaddb`, one `vpaddb` of a + 1 merge-masked under the
+/// incoming carry and one `vpcmpub`; row 0 has no carry in, row 7 no
+/// carry out: 2 + 6·3 + 2 = 22 instructions against [`add_plus`]'s 48,
+/// on a chain of 7 compares and masked additions.
+#[inline(always)]
+fn add_plus_ripple<M: Avx512, const COLS: usize>(m: M, y: &mut [M::V; 8], round: usize) {
+    let (f0, f1) = (m.splat8(0xf0), m.splat8(0xf1));
+    let s = m.add8(y[0], m.splat8(0xf3));
+    let mut carry = m.lt8u(s, y[0]);
+    y[0] = s;
+    for i in 1..7 {
+        let s = m.add8_masked(m.add8(y[i], f0), carry, y[i], f1);
+        carry = m.lt8u(s, y[i]);
+        y[i] = s;
+    }
+    let (k, k1) = plus_row7_regs::<M, COLS>(m, round);
+    y[7] = m.add8_masked(m.add8(y[7], k), carry, y[7], k1);
+}
+
 /// The rounds of T⊕ on `x` and, with PLUS, of T+ on `y` (side by side).
 #[inline(always)]
-fn permute<M: Gfni + Vbmi + Avx512, const COLS: usize, const PLUS: bool>(
+fn permute<M: Gfni + Vbmi + Avx512, const COLS: usize, const PLUS: bool, const RIPPLE: bool>(
     m: M,
     t: &Sboxes<M>,
     x: &mut [M::V; 8],
@@ -283,7 +337,11 @@ fn permute<M: Gfni + Vbmi + Avx512, const COLS: usize, const PLUS: bool>(
     x[0] = m.xor(x[0], xor_row0_reg::<M, COLS>(m, 0));
     for round in 0..n {
         if PLUS {
-            add_plus::<M, COLS>(m, y, round);
+            if RIPPLE {
+                add_plus_ripple::<M, COLS>(m, y, round);
+            } else {
+                add_plus::<M, COLS>(m, y, round);
+            }
         }
         for i in 0..8 {
             x[i] = shift_row::<M, COLS>(m, sub(m, t, x[i], i % 4), i);
@@ -310,11 +368,11 @@ pub(crate) const PLUS_PARTS: usize = 4;
 /// idle. Per 512-bit block and round T+ costs here 143 / 8 instructions,
 /// about 5 of them shuffles or products, against 31 and 21 in the natural
 /// layout; per 1024-bit block 143 / 4, about 11, against 62 and 42.
-pub(crate) struct PlusRun<M: Simd, const COLS: usize> {
+pub(crate) struct PlusRun<M: Simd, const COLS: usize, const RIPPLE: bool> {
     y: [M::V; 8],
 }
 
-impl<M: Gfni + Vbmi + Avx512, const COLS: usize> PlusRun<M, COLS> {
+impl<M: Gfni + Vbmi + Avx512, const COLS: usize, const RIPPLE: bool> PlusRun<M, COLS, RIPPLE> {
     /// The blocks (`ways(COLS)` × 8·COLS bytes) into rows.
     #[inline(always)]
     pub(crate) fn new(m: M, blocks: &[u8]) -> Self {
@@ -341,6 +399,7 @@ impl<M: Gfni + Vbmi + Avx512, const COLS: usize> PlusRun<M, COLS> {
     pub(crate) fn part(&mut self, m: M, t: &Sboxes<M>, k: usize) {
         let y = &mut self.y;
         match k % PLUS_PARTS {
+            0 if RIPPLE => add_plus_ripple::<M, COLS>(m, y, k / PLUS_PARTS),
             0 => add_plus::<M, COLS>(m, y, k / PLUS_PARTS),
             1 => {
                 for i in 0..4 {
@@ -471,15 +530,17 @@ pub(crate) struct CompressRows<'a> {
     pub(crate) cols: usize,
     pub(crate) states: &'a mut [State],
     pub(crate) blocks: &'a [&'a [u8]],
+    pub(crate) carries: Carries,
 }
 
 impl<M: Gfni + Vbmi + Avx512> JobOn<M> for CompressRows<'_> {
     #[inline(always)]
     fn run_on(self, m: M) {
-        if self.cols == COLS_512 {
-            compress::<M, COLS_512>(m, self)
-        } else {
-            compress::<M, COLS_1024>(m, self)
+        match (self.cols, self.carries) {
+            (COLS_512, Carries::Lookahead) => compress::<M, COLS_512, false>(m, self),
+            (COLS_512, Carries::Ripple) => compress::<M, COLS_512, true>(m, self),
+            (_, Carries::Lookahead) => compress::<M, COLS_1024, false>(m, self),
+            (_, Carries::Ripple) => compress::<M, COLS_1024, true>(m, self),
         }
     }
 }
@@ -494,7 +555,7 @@ impl<M: Gfni + Vbmi + Avx512> JobOn<M> for CompressRows<'_> {
 const AHEAD: usize = 4;
 
 #[inline(always)]
-fn compress<M: Gfni + Vbmi + Avx512, const COLS: usize>(m: M, job: CompressRows<'_>) {
+fn compress<M: Gfni + Vbmi + Avx512, const COLS: usize, const RIPPLE: bool>(m: M, job: CompressRows<'_>) {
     let k = job.states.len();
     assert!(k <= ways(COLS) && job.blocks.len() == k, "up to 64 / cols states, one block run each");
     let t = sboxes(m, &SBOX);
@@ -514,7 +575,7 @@ fn compress<M: Gfni + Vbmi + Avx512, const COLS: usize>(m: M, job: CompressRows<
         for i in 0..8 {
             x[i] = m.xor(h[i], y[i]);
         }
-        permute::<M, COLS, true>(m, &t, &mut x, &mut y);
+        permute::<M, COLS, true, RIPPLE>(m, &t, &mut x, &mut y);
         for i in 0..8 {
             h[i] = m.xor3(h[i], x[i], y[i]);
         }
@@ -547,7 +608,7 @@ fn output<M: Gfni + Vbmi + Avx512, const COLS: usize>(m: M, states: &mut [State]
     let h = load_rows::<M, State, COLS>(m, states);
     let mut x = h;
     let mut unused = h;
-    permute::<M, COLS, false>(m, &t, &mut x, &mut unused);
+    permute::<M, COLS, false, false>(m, &t, &mut x, &mut unused);
     for i in 0..8 {
         x[i] = m.xor(x[i], h[i]);
     }

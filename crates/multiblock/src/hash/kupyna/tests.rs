@@ -316,15 +316,16 @@ fn digest_many_in_rows_is_one_at_a_time() {
 /// the output transformation (of 4 random states the digests of 384 and
 /// 512 bits are different slices of the same output). Besides random
 /// messages, blocks of all 0x0F (T+'s first addition carries out of row 0
-/// and every F0 row passes it on, to row 7), 0xFF and 0x00.
+/// and every F0 row passes it on, to row 7), 0xFF and 0x00; T+'s carries
+/// both by lookahead and rippling.
 #[test]
 fn rows_kernel_on_the_emulator() {
-    use super::rows::{ways, CompressRows, OutputRows};
+    use super::rows::{ways, Carries, CompressRows, OutputRows};
     use super::job_on::On;
     use crate::simd::emu::Emu;
     use crate::simd::Job;
     let mut rng = Rng(0x7e5);
-    for cols in [8, 16] {
+    for (cols, carries) in [8, 16].into_iter().flat_map(|c| [(c, Carries::Lookahead), (c, Carries::Ripple)]) {
         let bb = 8 * cols;
         for k in 1..=ways(cols) {
             for (blocks, fill) in (0..=3).flat_map(|b| [(b, None), (b, Some(0x0f)), (b, Some(0xff)), (b, Some(0x00))]) {
@@ -340,9 +341,9 @@ fn rows_kernel_on_the_emulator() {
                     (reference::KERNEL.compress)(cols, s, m);
                 }
                 let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
-                On(Emu::<64>, CompressRows { cols, states: &mut states, blocks: &refs }).run();
+                On(Emu::<64>, CompressRows { cols, states: &mut states, blocks: &refs, carries }).run();
                 for q in 0..k {
-                    assert_eq!(states[q][..bb], want[q][..bb], "{cols} columns: state {q} of {k}, {blocks} blocks, fill {fill:?}");
+                    assert_eq!(states[q][..bb], want[q][..bb], "{cols} columns, {carries:?}: state {q} of {k}, {blocks} blocks, fill {fill:?}");
                 }
             }
             let mut hs: Vec<State> = (0..k).map(|_| rng.bytes(128).try_into().expect("128")).collect();
@@ -364,7 +365,7 @@ fn rows_kernel_on_the_emulator() {
 /// messages of one length, 0 to 300 bytes.
 #[test]
 fn rows_kernel_digests_on_the_emulator() {
-    use super::rows::{CompressRows, OutputRows};
+    use super::rows::{Carries, CompressRows, OutputRows};
     use super::job_on::On;
     use crate::simd::emu::Emu;
     use crate::simd::Job;
@@ -384,7 +385,8 @@ fn rows_kernel_digests_on_the_emulator() {
                 }
                 let mut states = vec![initial_state(cols); k];
                 let refs: Vec<&[u8]> = padded.iter().map(Vec::as_slice).collect();
-                On(Emu::<64>, CompressRows { cols, states: &mut states, blocks: &refs }).run();
+                let carries = Carries::for_this_cpu();
+                On(Emu::<64>, CompressRows { cols, states: &mut states, blocks: &refs, carries }).run();
                 On(Emu::<64>, OutputRows { cols, states: &mut states }).run();
                 for (q, m) in msgs.iter().enumerate() {
                     assert_eq!(states[q][bb - d..bb], hash(d, m, "reference")[..], "{d}-byte digest {q} of {k}, {len} bytes");
@@ -400,6 +402,7 @@ fn rows_kernel_digests_on_the_emulator() {
 #[test]
 fn avx512_kernel_on_the_emulator() {
     use super::avx512_gfni::{Compress, Output};
+    use super::rows::Carries;
     use super::job_on::On;
     use crate::simd::emu::Emu;
     use crate::simd::Job;
@@ -414,7 +417,7 @@ fn avx512_kernel_on_the_emulator() {
                 (reference::KERNEL.compress)(cols, s, b);
             }
             let refs: Vec<&[u8]> = blocks.iter().map(Vec::as_slice).collect();
-            On(Emu::<64>, Compress { cols, states: &mut states, blocks: &refs }).run();
+            On(Emu::<64>, Compress { cols, states: &mut states, blocks: &refs, carries: Carries::for_this_cpu() }).run();
             for k in 0..lanes {
                 assert_eq!(states[k][..bb], want[k][..bb], "{cols} columns, lane {k} of {lanes}");
             }
@@ -441,16 +444,17 @@ fn avx512_kernel_on_the_emulator() {
 /// and a rest: from two runs on, T+ comes from the row layout between the
 /// rounds of T⊕ (`avx512_gfni::one_message`), and the rest, or a shorter
 /// message, runs T⊕ and T+ side by side. Blocks of all 0xFF make T+'s
-/// additions carry across every row.
+/// additions carry across every row; T+'s carries in rows both by
+/// lookahead and rippling.
 #[test]
 fn avx512_one_message_runs_on_the_emulator() {
     use super::avx512_gfni::Compress;
     use super::job_on::On;
-    use super::rows::ways;
+    use super::rows::{ways, Carries};
     use crate::simd::emu::Emu;
     use crate::simd::Job;
     let mut rng = Rng(0x0051_2e01);
-    for cols in [8, 16] {
+    for (cols, carries) in [8, 16].into_iter().flat_map(|c| [(c, Carries::Lookahead), (c, Carries::Ripple)]) {
         let bb = 8 * cols;
         for blocks in 0..=3 * ways(cols) + ways(cols) - 1 {
             for fill in [None, Some(0xff)] {
@@ -462,8 +466,8 @@ fn avx512_one_message_runs_on_the_emulator() {
                 let mut want = h;
                 (reference::KERNEL.compress)(cols, &mut want, &msg);
                 let mut got = [h];
-                On(Emu::<64>, Compress { cols, states: &mut got, blocks: &[&msg] }).run();
-                assert_eq!(got[0][..bb], want[..bb], "{cols} columns, {blocks} blocks, fill {fill:?}");
+                On(Emu::<64>, Compress { cols, states: &mut got, blocks: &[&msg], carries }).run();
+                assert_eq!(got[0][..bb], want[..bb], "{cols} columns, {carries:?}, {blocks} blocks, fill {fill:?}");
             }
         }
     }
@@ -713,7 +717,7 @@ fn kupyna_call_cost() {
 fn kupyna_rows_from() {
     use super::avx512_gfni::{Compress, LANES};
     use super::job_on::On;
-    use super::rows::{ways, CompressRows};
+    use super::rows::{ways, Carries, CompressRows};
     use crate::simd::{Avx512Gfni, Machine, Zmm};
     let Some(m) = Zmm::<Avx512Gfni>::detect() else {
         println!("no avx512-gfni");
@@ -725,12 +729,12 @@ fn kupyna_rows_from() {
     for k in 1..=8 {
         let rows = crate::hazmat::best_ticks(200, || {
             for (s, b) in states[..k].chunks_mut(ways(16)).zip(refs[..k].chunks(ways(16))) {
-                m.vectorize(On(m, CompressRows { cols: 16, states: s, blocks: b }));
+                m.vectorize(On(m, CompressRows { cols: 16, states: s, blocks: b, carries: Carries::for_this_cpu() }));
             }
         });
         let natural = crate::hazmat::best_ticks(200, || {
             for (s, b) in states[..k].chunks_mut(LANES).zip(refs[..k].chunks(LANES)) {
-                m.vectorize(On(m, Compress { cols: 16, states: s, blocks: b }));
+                m.vectorize(On(m, Compress { cols: 16, states: s, blocks: b, carries: Carries::for_this_cpu() }));
             }
         });
         println!("{k} states x 16 blocks of 128 bytes: rows {rows}, natural {natural} ticks");
