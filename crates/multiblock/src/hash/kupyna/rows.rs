@@ -26,21 +26,23 @@
 //!   both state sizes (checked at compile time). A ripple (the carry out
 //!   as a `vpcmpub` mask, the next row's addition merge-masked under it)
 //!   is a chain of 7 compare-and-add steps, 79 core cycles a round on AMD
-//!   Zen 5, longer than all the rest of the round. So the carries are
-//!   found by lookahead ([`add_plus`]): each row's sums y + a and y + a + 1
+//!   Zen 5, longer than all the rest of the round. So there the carries
+//!   are found by lookahead ([`add_plus`]): each row's sums y + a and y + a + 1
 //!   and its generate and propagate flags (bit 7 of a `vpternlogq` and of
 //!   a `vpandn`) are independent of the other rows, and the chain is one
 //!   `vpternlogq` per row (c ← g ∨ (p ∧ c)), then a select per row: row 0
 //!   2 instructions, rows 1..6 7 each (two `vpaddb`, two flags, the chain
-//!   step, `vpmovb2m` and `vpblendmb`), row 7 4: 48.
+//!   step, `vpmovb2m` and `vpblendmb`), row 7 4: 48. Intel's cores take
+//!   longer over a round's µops than over the ripple, so they run the
+//!   ripple's 22 instructions ([`add_plus_ripple`], [`Carries`]).
 //!
 //! Count per round (8 messages of 512 bits or 4 of 1024): T⊕ 8·3 + 7 + 8·8
-//! = 95, T+ 95 + 48 = 143: 238, against 8 · 33 = 264 for T+ alone in the
-//! natural layout beside T⊕ in rows, or 95 + 72 for T+ leaving the rows
-//! every round (two 8×8 transposes, 32 shuffles each, and 8 `vpaddq`):
-//! the carries in rows are the cheapest, and none of their instructions is
-//! a shuffle. Of a round's 238, 32 are `vpermi2b` and 14 `vprolq` or
-//! `vpshufb`.
+//! = 95, T+ 95 + 48 = 143: 238 (212 with the ripple), against 8 · 33 =
+//! 264 for T+ alone in the natural layout beside T⊕ in rows, or 95 + 72
+//! for T+ leaving the rows every round (two 8×8 transposes, 32 shuffles
+//! each, and 8 `vpaddq`): the carries in rows are the cheapest, and none
+//! of their instructions is a shuffle. Of a round's 238, 32 are
+//! `vpermi2b` and 14 `vprolq` or `vpshufb`.
 //!
 //! 512-bit states, per 64-byte block of each of the 8 messages: 10 rounds
 //! = 2380, the block into rows (8 `vpermb`, 24 `vpermt2q`,
@@ -101,7 +103,8 @@ pub(crate) const fn ways(cols: usize) -> usize {
 pub(crate) const WAYS: usize = ways(COLS_512);
 
 /// How T+'s additions find their carries across the 8 row registers; both
-/// are constant-time, and which one runs depends on the CPU only.
+/// are constant-time, and which one runs depends on the class of core only
+/// (`cpu::core`, which `MULTIBLOCK_CORE` can set).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Carries {
     /// [`add_plus`]: 48 instructions a round, the chain one `vpternlogq` a
@@ -111,11 +114,12 @@ pub(crate) enum Carries {
     /// messages of 1 KiB of Kupyna-256 against 1.64-1.65.
     Lookahead,
     /// [`add_plus_ripple`]: 22 instructions a round. Intel's cores issue
-    /// the round's 512-bit µops on two ports at about 190 core cycles a
-    /// round, so the chain is hidden and the 26 instructions fewer count:
-    /// on Intel Emerald Rapids, 64 messages of 64 KiB of Kupyna-256
-    /// measure 1.85-1.90 ticks per byte against 2.16-2.20, one 1 MiB
-    /// message 4.21-4.23 against 4.46-4.55 (alternating runs).
+    /// the round's 512-bit µops on two ports, in 186-198 core cycles with
+    /// the lookahead (`op_costs`), so the chain is hidden and the 26
+    /// instructions fewer count:
+    /// on Intel Emerald Rapids, in six alternating pairs of runs, 64
+    /// messages of 64 KiB of Kupyna-256 measure 7-19% faster (1.85-2.06
+    /// ticks per byte against 1.99-2.21), one 1 MiB message 1-8%.
     Ripple,
 }
 
