@@ -4,7 +4,7 @@
 //! lookup is two `vpermi2b` over the 128-entry halves (the index's bit 7 is
 //! ignored) and a blend on bit 7 of the input. No address depends on data.
 
-use crate::simd::{Avx512, Simd, Vbmi};
+use crate::simd::{Avx512, Gfni, Simd, Vbmi};
 
 /// π_0..π_3 (or their inverses) as registers: `t[a][q]` = entries
 /// 64q..64q+64 of π_a.
@@ -56,4 +56,40 @@ pub(crate) fn sub_by_class<M: Vbmi + Avx512>(m: M, t: &Sboxes<M>, class: M::V, x
     let lo = m.select_bit::<1>(class, m.select_bit::<0>(class, lo[0], lo[1]), m.select_bit::<0>(class, lo[2], lo[3]));
     let hi = m.select_bit::<1>(class, m.select_bit::<0>(class, hi[0], hi[1]), m.select_bit::<0>(class, hi[2], hi[3]));
     m.select_bit::<7>(x, lo, hi)
+}
+
+/// Byte p is FF where bit `BIT` of its class p mod 4 is set, else 00 (the
+/// class masks of [`sub_by_class_bitwise`]).
+pub(crate) static CLASS_BITS: [[u8; 64]; 2] = {
+    let mut c = [[0u8; 64]; 2];
+    let mut p = 0;
+    while p < 64 {
+        c[0][p] = if p % 4 & 1 != 0 { 0xff } else { 0 };
+        c[1][p] = if p % 4 & 2 != 0 { 0xff } else { 0 };
+        p += 1;
+    }
+    c
+};
+
+/// The `vgf2p8affineqb` matrix whose every output bit is the input's bit 7.
+const SPREAD_BIT7: u64 = 0x8080_8080_8080_8080;
+
+/// As [`sub_by_class`], with every select a bitwise one (`vpternlogq` by a
+/// byte mask of 00 or FF): the class masks are [`CLASS_BITS`], and bit 7
+/// of each byte of `x` is spread over the byte by one product. On Intel a
+/// `vpblendmb` takes 3 core cycles from its inputs and a `vpternlogq` 1,
+/// so the lookup's chain is 4 cycles shorter (three selects in series).
+#[inline(always)]
+pub(crate) fn sub_by_class_bitwise<M: Vbmi + Avx512 + Gfni>(m: M, t: &Sboxes<M>, class_bits: &[M::V; 2], x: M::V) -> M::V {
+    // vpternlogq: a ? b : c.
+    const PICK: i32 = 0xCA;
+    let (mut lo, mut hi) = ([x; 4], [x; 4]);
+    for a in 0..4 {
+        lo[a] = m.permi2b(t[a][0], x, t[a][1]);
+        hi[a] = m.permi2b(t[a][2], x, t[a][3]);
+    }
+    let [b0, b1] = *class_bits;
+    let lo = m.ternlog::<PICK>(b1, m.ternlog::<PICK>(b0, lo[3], lo[2]), m.ternlog::<PICK>(b0, lo[1], lo[0]));
+    let hi = m.ternlog::<PICK>(b1, m.ternlog::<PICK>(b0, hi[3], hi[2]), m.ternlog::<PICK>(b0, hi[1], hi[0]));
+    m.ternlog::<PICK>(m.affine(x, SPREAD_BIT7), hi, lo)
 }

@@ -22,7 +22,12 @@
 //!   class of the byte position. Each π_a is two `vpermi2b` over its
 //!   128-entry halves (8 lookups), then blends by the class (6, masks of a
 //!   constant register) and by bit 7 of the input (`vpmovb2m` + 1 blend);
-//!   no address depends on data;
+//!   no address depends on data. On Intel the 7 selects are bitwise
+//!   instead (`vpternlogq` by byte masks of 00 or FF: two constant ones
+//!   for the class, and one product spreading bit 7 over its byte), since
+//!   a `vpblendmb` there takes 3 core cycles from its inputs to its
+//!   output and a `vpternlogq` 1: three selects in series, 4 cycles fewer
+//!   on the chain of a round;
 //! - ShiftBytes: one `vpermb` (512-bit state) or, per output register, one
 //!   `vpermi2b` over both registers (1024-bit state: row 7 moves by 11, so
 //!   columns cross registers);
@@ -129,6 +134,17 @@
 //! 128-bit lanes) the rows take 29.8-30.8k ticks for 1 to 4 states of 16
 //! blocks, the lanes 25.5k for 2 and 38.1k for 3: [`ROWS_FROM_1024`] = 3.
 
+//! Forms by class of core (`cpu::core`, which `MULTIBLOCK_CORE` can set):
+//! on Intel the bitwise selects above and, in the row layout, T+'s
+//! carries rippling ([`rows::Carries`]); on AMD the blends and the
+//! lookahead. On Intel Emerald Rapids, with the core at 1.89× the TSC,
+//! the Intel forms against the AMD ones in alternating runs: Kupyna-256
+//! one 1 MiB message 3.77-3.79 against 4.12-4.13 ticks per byte, one of
+//! 64 bytes 14.4 against 15.8, 64 × 64 KiB 1.84-1.85 against 1.99;
+//! Kupyna-512 4.70-4.72 against 4.96-4.98, 24.4 against 25.0, 2.45
+//! against 2.73. The blends are measured on AMD Zen 4 and Zen 5; the
+//! bitwise selects are not measured there.
+
 // Index loops over the register arrays: several arrays share the index,
 // and the kernel avoids closures (see `simd`).
 #![allow(clippy::needless_range_loop)]
@@ -136,14 +152,16 @@
 use super::constants::{add_constant, rounds, shift, xor_constant, COLS_1024, COLS_512};
 use super::job_on::JobOn;
 use super::rows::{self, Carries};
+use crate::cpu::Core;
 use super::State;
 use crate::kalyna::constants::SBOX;
 use crate::kalyna::pair_sum::{M4, M5, M6, M7, M8};
-use crate::kalyna::zmm_sbox::{sboxes, sub_by_class, Sboxes, CLASS};
+use crate::kalyna::zmm_sbox::{sboxes, sub_by_class, sub_by_class_bitwise, Sboxes, CLASS, CLASS_BITS};
 use crate::simd::{Avx512, Gfni, Simd, Vbmi};
 #[cfg(target_arch = "x86_64")]
 use {
     super::job_on::On,
+    crate::cpu,
     super::{Kernel, KernelFns},
     crate::backend::{Backend, BackendInfo},
     crate::simd::{Avx512Gfni, Machine, Zmm},
@@ -188,7 +206,7 @@ fn machine() -> Z {
 #[cfg(target_arch = "x86_64")]
 fn compress(cols: usize, h: &mut State, blocks: &[u8]) {
     let m = machine();
-    m.vectorize(On(m, Compress { cols, states: core::slice::from_mut(h), blocks: &[blocks], carries: Carries::for_this_cpu() }))
+    m.vectorize(On(m, Compress { cols, states: core::slice::from_mut(h), blocks: &[blocks], core: cpu::core() }))
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -197,11 +215,11 @@ fn compress_many(cols: usize, states: &mut [State], blocks: &[&[u8]]) {
     let ways = rows::ways(cols);
     for (s, b) in states.chunks_mut(ways).zip(blocks.chunks(ways)) {
         if s.len() >= rows_from(cols) {
-            m.vectorize(On(m, rows::CompressRows { cols, states: s, blocks: b, carries: Carries::for_this_cpu() }));
+            m.vectorize(On(m, rows::CompressRows { cols, states: s, blocks: b, carries: Carries::for_core(cpu::core()) }));
             continue;
         }
         for (s, b) in s.chunks_mut(LANES).zip(b.chunks(LANES)) {
-            m.vectorize(On(m, Compress { cols, states: s, blocks: b, carries: Carries::for_this_cpu() }))
+            m.vectorize(On(m, Compress { cols, states: s, blocks: b, core: cpu::core() }))
         }
     }
 }
@@ -209,7 +227,7 @@ fn compress_many(cols: usize, states: &mut [State], blocks: &[&[u8]]) {
 #[cfg(target_arch = "x86_64")]
 fn output(cols: usize, h: &mut State) {
     let m = machine();
-    m.vectorize(On(m, Output { cols, states: core::slice::from_mut(h) }))
+    m.vectorize(On(m, Output { cols, states: core::slice::from_mut(h), core: cpu::core() }))
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -221,7 +239,7 @@ fn output_many(cols: usize, states: &mut [State]) {
             continue;
         }
         for s in s.chunks_mut(LANES) {
-            m.vectorize(On(m, Output { cols, states: s }))
+            m.vectorize(On(m, Output { cols, states: s, core: cpu::core() }))
         }
     }
 }
@@ -342,6 +360,8 @@ static ADD_RC: [[[u8; 128]; 14]; 2] = [constants(COLS_512, true), constants(COLS
 struct Consts<M: Simd> {
     t: Sboxes<M>,
     class: M::V,
+    /// [`CLASS_BITS`].
+    class_bits: [M::V; 2],
     shift: [M::V; 2],
     /// [`SHIFT_ROWS`] (used by the 512-bit state only).
     shift_rows: [M::V; 8],
@@ -363,6 +383,7 @@ fn consts<M: Simd>(m: M, r: usize) -> Consts<M> {
     Consts {
         t: sboxes(m, &SBOX),
         class: m.load(&CLASS),
+        class_bits: [m.load(&CLASS_BITS[0]), m.load(&CLASS_BITS[1])],
         shift: [m.load(&s[..64]), m.load(&s[64..])],
         shift_rows,
         group: [m.load(&GROUP[0]), m.load(&GROUP[1])],
@@ -379,6 +400,18 @@ fn sub_grouped<M: Vbmi + Avx512>(m: M, t: &Sboxes<M>, group_class: M::V, x: M::V
     let lo = m.select_bit::<0>(group_class, m.permi2b(a[0], x, a[1]), m.permi2b(b[0], x, b[1]));
     let hi = m.select_bit::<0>(group_class, m.permi2b(a[2], x, a[3]), m.permi2b(b[2], x, b[3]));
     m.select_bit::<7>(x, lo, hi)
+}
+
+/// SubBytes of a register in the natural layout (byte p through
+/// π_{p mod 4}): on Intel with bitwise selects, whose chain is shorter
+/// there ([`sub_by_class_bitwise`]); on AMD with blends.
+#[inline(always)]
+fn sub<M: Gfni + Vbmi + Avx512, const INTEL: bool>(m: M, c: &Consts<M>, x: M::V) -> M::V {
+    if INTEL {
+        sub_by_class_bitwise(m, &c.t, &c.class_bits, x)
+    } else {
+        sub_by_class(m, &c.t, c.class, x)
+    }
 }
 
 /// MixColumns on every column of `z`, ⊕ `rc`. With R_j the state whose
@@ -430,7 +463,7 @@ fn add_round_constant<M: Simd, const R: usize>(m: M, x: M::V, plus: bool, r: usi
 /// state (1: 512-bit, 2: 1024-bit). T⊕'s constants of the next round are
 /// summed inside MixColumns.
 #[inline(always)]
-fn permute<M: Gfni + Vbmi + Avx512, const R: usize, const S: usize, const PAIRS: bool>(
+fn permute<M: Gfni + Vbmi + Avx512, const R: usize, const S: usize, const PAIRS: bool, const INTEL: bool>(
     m: M,
     c: &Consts<M>,
     x: &mut [[M::V; R]; S],
@@ -450,7 +483,7 @@ fn permute<M: Gfni + Vbmi + Avx512, const R: usize, const S: usize, const PAIRS:
     for round in 0..n {
         for s in 0..S {
             for r in 0..R {
-                x[s][r] = sub_by_class(m, &c.t, c.class, x[s][r]);
+                x[s][r] = sub::<M, INTEL>(m, c, x[s][r]);
             }
         }
         let next = round + 1;
@@ -519,25 +552,33 @@ pub(crate) struct Compress<'a> {
     pub(crate) cols: usize,
     pub(crate) states: &'a mut [State],
     pub(crate) blocks: &'a [&'a [u8]],
-    /// T+'s carries in the row layout of one message's runs.
-    pub(crate) carries: Carries,
+    /// The class of core whose forms run (the module comment).
+    pub(crate) core: Core,
 }
 
 impl<M: Gfni + Vbmi + Avx512> JobOn<M> for Compress<'_> {
     #[inline(always)]
     fn run_on(self, m: M) {
-        match (self.cols, self.states.len()) {
-            (COLS_512, 1) if self.carries == Carries::Ripple => one_message::<M, 1, COLS_512, true>(m, self),
-            (COLS_512, 1) => one_message::<M, 1, COLS_512, false>(m, self),
-            (COLS_512, 2) => lanes::<M, 1, 2, 4>(m, self),
-            (COLS_512, 3) => lanes::<M, 1, 3, 6>(m, self),
-            (COLS_512, _) => lanes::<M, 1, 4, 8>(m, self),
-            (_, 1) if self.carries == Carries::Ripple => one_message::<M, 2, COLS_1024, true>(m, self),
-            (_, 1) => one_message::<M, 2, COLS_1024, false>(m, self),
-            (_, 2) => lanes::<M, 2, 2, 4>(m, self),
-            (_, 3) => lanes::<M, 2, 3, 6>(m, self),
-            (_, _) => lanes::<M, 2, 4, 8>(m, self),
+        if self.core == Core::Intel {
+            compress_on::<M, true>(m, self)
+        } else {
+            compress_on::<M, false>(m, self)
         }
+    }
+}
+
+/// [`Compress`] in the forms of Intel's cores (INTEL) or AMD's.
+#[inline(always)]
+fn compress_on<M: Gfni + Vbmi + Avx512, const INTEL: bool>(m: M, job: Compress<'_>) {
+    match (job.cols, job.states.len()) {
+        (COLS_512, 1) => one_message::<M, 1, COLS_512, INTEL>(m, job),
+        (COLS_512, 2) => lanes::<M, 1, 2, 4, INTEL>(m, job),
+        (COLS_512, 3) => lanes::<M, 1, 3, 6, INTEL>(m, job),
+        (COLS_512, _) => lanes::<M, 1, 4, 8, INTEL>(m, job),
+        (_, 1) => one_message::<M, 2, COLS_1024, INTEL>(m, job),
+        (_, 2) => lanes::<M, 2, 2, 4, INTEL>(m, job),
+        (_, 3) => lanes::<M, 2, 3, 6, INTEL>(m, job),
+        (_, _) => lanes::<M, 2, 4, 8, INTEL>(m, job),
     }
 }
 
@@ -552,7 +593,7 @@ impl<M: Gfni + Vbmi + Avx512> JobOn<M> for Compress<'_> {
 /// per core cycle, T+ beside T⊕ in the natural layout doubles the
 /// shuffles of a round; see the module comment for the measurements.
 #[inline(always)]
-fn one_message<M: Gfni + Vbmi + Avx512, const R: usize, const COLS: usize, const RIPPLE: bool>(m: M, job: Compress<'_>) {
+fn one_message<M: Gfni + Vbmi + Avx512, const R: usize, const COLS: usize, const INTEL: bool>(m: M, job: Compress<'_>) {
     let ways = rows::ways(COLS);
     let bb = 64 * R;
     let run_bytes = bb * ways;
@@ -569,7 +610,7 @@ fn one_message<M: Gfni + Vbmi + Avx512, const R: usize, const COLS: usize, const
         for r in 0..R {
             h[r] = m.load(&job.states[0][64 * r..]);
         }
-        let mut first = rows::PlusRun::<M, COLS, RIPPLE>::new(m, &blocks[..run_bytes]);
+        let mut first = rows::PlusRun::<M, COLS, INTEL>::new(m, &blocks[..run_bytes]);
         for round in 0..n {
             first.round(m, &c.t, round);
         }
@@ -579,7 +620,7 @@ fn one_message<M: Gfni + Vbmi + Avx512, const R: usize, const COLS: usize, const
             let last = g + 1 == runs;
             // After the last run there is none: `next` then holds this run's
             // blocks, takes no part and its result is not used.
-            let mut next = rows::PlusRun::<M, COLS, RIPPLE>::new(m, &blocks[(g + 1 - usize::from(last)) * run_bytes..][..run_bytes]);
+            let mut next = rows::PlusRun::<M, COLS, INTEL>::new(m, &blocks[(g + 1 - usize::from(last)) * run_bytes..][..run_bytes]);
             for q in 0..ways {
                 let mut x = [m.zero(); R];
                 for r in 0..R {
@@ -590,7 +631,7 @@ fn one_message<M: Gfni + Vbmi + Avx512, const R: usize, const COLS: usize, const
                     if !last && k.is_multiple_of(stride) {
                         next.part(m, &c.t, k / stride);
                     }
-                    xor_round::<M, R>(m, &c, &mut x, round);
+                    xor_round::<M, R, INTEL>(m, &c, &mut x, round);
                 }
                 for r in 0..R {
                     h[r] = m.xor3(h[r], x[r], plus[q + 4 * r]);
@@ -602,13 +643,13 @@ fn one_message<M: Gfni + Vbmi + Avx512, const R: usize, const COLS: usize, const
             m.store(h[r], &mut job.states[0][64 * r..]);
         }
     }
-    lanes::<M, R, 1, 2>(m, Compress { cols: COLS, states: job.states, blocks: &[&blocks[whole..]], carries: job.carries });
+    lanes::<M, R, 1, 2, INTEL>(m, Compress { cols: COLS, states: job.states, blocks: &[&blocks[whole..]], core: job.core });
 }
 
 /// Round `round` of T⊕ alone on one state of R registers, the next
 /// round's constant summed inside MixColumns (as [`permute`] does).
 #[inline(always)]
-fn xor_round<M: Gfni + Vbmi + Avx512, const R: usize>(m: M, c: &Consts<M>, x: &mut [M::V; R], round: usize) {
+fn xor_round<M: Gfni + Vbmi + Avx512, const R: usize, const INTEL: bool>(m: M, c: &Consts<M>, x: &mut [M::V; R], round: usize) {
     let next = round + 1;
     let mut rc = [m.zero(); R];
     if next < rounds(8 * R) {
@@ -617,7 +658,7 @@ fn xor_round<M: Gfni + Vbmi + Avx512, const R: usize>(m: M, c: &Consts<M>, x: &m
         }
     }
     for r in 0..R {
-        x[r] = sub_by_class(m, &c.t, c.class, x[r]);
+        x[r] = sub::<M, INTEL>(m, c, x[r]);
     }
     if R == 1 {
         x[0] = shift_mix(m, &c.shift_rows, x[0], rc[0]);
@@ -630,7 +671,7 @@ fn xor_round<M: Gfni + Vbmi + Avx512, const R: usize>(m: M, c: &Consts<M>, x: &m
 
 /// L states (S = 2L registers groups: T⊕ and T+ of each) of R registers.
 #[inline(always)]
-fn lanes<M: Gfni + Vbmi + Avx512, const R: usize, const L: usize, const S: usize>(m: M, job: Compress<'_>) {
+fn lanes<M: Gfni + Vbmi + Avx512, const R: usize, const L: usize, const S: usize, const INTEL: bool>(m: M, job: Compress<'_>) {
     const { assert!(S == 2 * L) };
     let c = consts(m, R);
     let bb = 64 * R;
@@ -651,7 +692,7 @@ fn lanes<M: Gfni + Vbmi + Avx512, const R: usize, const L: usize, const S: usize
                 x[2 * k + 1][r] = v;
             }
         }
-        permute::<M, R, S, true>(m, &c, &mut x);
+        permute::<M, R, S, true, INTEL>(m, &c, &mut x);
         for k in 0..L {
             for r in 0..R {
                 h[k][r] = m.xor3(h[k][r], x[2 * k][r], x[2 * k + 1][r]);
@@ -669,26 +710,38 @@ fn lanes<M: Gfni + Vbmi + Avx512, const R: usize, const L: usize, const S: usize
 pub(crate) struct Output<'a> {
     pub(crate) cols: usize,
     pub(crate) states: &'a mut [State],
+    /// The class of core whose forms run (the module comment).
+    pub(crate) core: Core,
 }
 
 impl<M: Gfni + Vbmi + Avx512> JobOn<M> for Output<'_> {
     #[inline(always)]
     fn run_on(self, m: M) {
-        match (self.cols, self.states.len()) {
-            (COLS_512, 1) => output_lanes::<M, 1, 1>(m, self.states),
-            (COLS_512, 2) => output_lanes::<M, 1, 2>(m, self.states),
-            (COLS_512, 3) => output_lanes::<M, 1, 3>(m, self.states),
-            (COLS_512, _) => output_lanes::<M, 1, 4>(m, self.states),
-            (_, 1) => output_lanes::<M, 2, 1>(m, self.states),
-            (_, 2) => output_lanes::<M, 2, 2>(m, self.states),
-            (_, 3) => output_lanes::<M, 2, 3>(m, self.states),
-            (_, _) => output_lanes::<M, 2, 4>(m, self.states),
+        if self.core == Core::Intel {
+            output_on::<M, true>(m, self)
+        } else {
+            output_on::<M, false>(m, self)
         }
     }
 }
 
+/// [`Output`] in the forms of Intel's cores (INTEL) or AMD's.
 #[inline(always)]
-fn output_lanes<M: Gfni + Vbmi + Avx512, const R: usize, const L: usize>(m: M, h: &mut [State]) {
+fn output_on<M: Gfni + Vbmi + Avx512, const INTEL: bool>(m: M, job: Output<'_>) {
+    match (job.cols, job.states.len()) {
+        (COLS_512, 1) => output_lanes::<M, 1, 1, INTEL>(m, job.states),
+        (COLS_512, 2) => output_lanes::<M, 1, 2, INTEL>(m, job.states),
+        (COLS_512, 3) => output_lanes::<M, 1, 3, INTEL>(m, job.states),
+        (COLS_512, _) => output_lanes::<M, 1, 4, INTEL>(m, job.states),
+        (_, 1) => output_lanes::<M, 2, 1, INTEL>(m, job.states),
+        (_, 2) => output_lanes::<M, 2, 2, INTEL>(m, job.states),
+        (_, 3) => output_lanes::<M, 2, 3, INTEL>(m, job.states),
+        (_, _) => output_lanes::<M, 2, 4, INTEL>(m, job.states),
+    }
+}
+
+#[inline(always)]
+fn output_lanes<M: Gfni + Vbmi + Avx512, const R: usize, const L: usize, const INTEL: bool>(m: M, h: &mut [State]) {
     let c = consts(m, R);
     let mut x = [[m.zero(); R]; L];
     for k in 0..L {
@@ -696,7 +749,7 @@ fn output_lanes<M: Gfni + Vbmi + Avx512, const R: usize, const L: usize>(m: M, h
             x[k][r] = m.load(&h[k][64 * r..]);
         }
     }
-    permute::<M, R, L, false>(m, &c, &mut x);
+    permute::<M, R, L, false, INTEL>(m, &c, &mut x);
     for k in 0..L {
         for r in 0..R {
             let v = m.xor(x[k][r], m.load(&h[k][64 * r..]));

@@ -89,7 +89,7 @@ use crate::kalyna::constants::SBOX;
 use crate::kalyna::pair_sum::{mix, RowAddend};
 use crate::kalyna::zmm_sbox::{sboxes, sub, Sboxes};
 use crate::kalyna::zmm_transpose::{exchange_lanes, from_rows, lane_exchanges, to_rows};
-use crate::cpu::{self, Core};
+use crate::cpu::Core;
 use crate::simd::{Avx512, Gfni, Simd, Vbmi};
 
 /// Messages one run holds for states of `cols` columns: one lane of
@@ -104,7 +104,7 @@ pub(crate) const WAYS: usize = ways(COLS_512);
 
 /// How T+'s additions find their carries across the 8 row registers; both
 /// are constant-time, and which one runs depends on the class of core only
-/// (`cpu::core`, which `MULTIBLOCK_CORE` can set).
+/// ([`Carries::for_core`]; `MULTIBLOCK_CORE` can set the class).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Carries {
     /// [`add_plus`]: 48 instructions a round, the chain one `vpternlogq` a
@@ -124,11 +124,11 @@ pub(crate) enum Carries {
 }
 
 impl Carries {
-    /// The faster form on this CPU: the ripple on Intel, the lookahead
-    /// elsewhere (measured on AMD Zen 5; Zen 4 runs the lookahead
-    /// unmeasured against the ripple).
-    pub(crate) fn for_this_cpu() -> Self {
-        match cpu::core() {
+    /// The faster form on a class of core: the ripple on Intel, the
+    /// lookahead elsewhere (measured on AMD Zen 5; Zen 4 runs the
+    /// lookahead unmeasured against the ripple).
+    pub(crate) fn for_core(core: Core) -> Self {
+        match core {
             Core::Intel => Carries::Ripple,
             Core::AmdHalfZmm | Core::AmdFullZmm => Carries::Lookahead,
         }

@@ -385,7 +385,7 @@ fn rows_kernel_digests_on_the_emulator() {
                 }
                 let mut states = vec![initial_state(cols); k];
                 let refs: Vec<&[u8]> = padded.iter().map(Vec::as_slice).collect();
-                let carries = Carries::for_this_cpu();
+                let carries = Carries::for_core(crate::cpu::core());
                 On(Emu::<64>, CompressRows { cols, states: &mut states, blocks: &refs, carries }).run();
                 On(Emu::<64>, OutputRows { cols, states: &mut states }).run();
                 for (q, m) in msgs.iter().enumerate() {
@@ -398,16 +398,17 @@ fn rows_kernel_digests_on_the_emulator() {
 
 /// The AVX-512 kernel on the emulated machine (so on any CPU) against
 /// `reference`: compressions of 1 to 4 lanes and several blocks, and the
-/// output transformation, for both state sizes.
+/// output transformation, for both state sizes, in the forms of every
+/// class of core.
 #[test]
 fn avx512_kernel_on_the_emulator() {
     use super::avx512_gfni::{Compress, Output};
-    use super::rows::Carries;
     use super::job_on::On;
+    use crate::cpu::Core;
     use crate::simd::emu::Emu;
     use crate::simd::Job;
     let mut rng = Rng(0xe3);
-    for cols in [8, 16] {
+    for (cols, core) in [8, 16].into_iter().flat_map(|c| [(c, Core::Intel), (c, Core::AmdHalfZmm), (c, Core::AmdFullZmm)]) {
         let bb = 8 * cols;
         for lanes in 1..=4 {
             let mut states: Vec<State> = (0..lanes).map(|_| rng.bytes(128).try_into().expect("128")).collect();
@@ -417,24 +418,24 @@ fn avx512_kernel_on_the_emulator() {
                 (reference::KERNEL.compress)(cols, s, b);
             }
             let refs: Vec<&[u8]> = blocks.iter().map(Vec::as_slice).collect();
-            On(Emu::<64>, Compress { cols, states: &mut states, blocks: &refs, carries: Carries::for_this_cpu() }).run();
+            On(Emu::<64>, Compress { cols, states: &mut states, blocks: &refs, core }).run();
             for k in 0..lanes {
-                assert_eq!(states[k][..bb], want[k][..bb], "{cols} columns, lane {k} of {lanes}");
+                assert_eq!(states[k][..bb], want[k][..bb], "{cols} columns, {core:?}, lane {k} of {lanes}");
             }
         }
         let mut h: State = rng.bytes(128).try_into().expect("128");
         let mut want = h;
         (reference::KERNEL.output)(cols, &mut want);
-        On(Emu::<64>, Output { cols, states: core::slice::from_mut(&mut h) }).run();
-        assert_eq!(h[..bb], want[..bb], "output, {cols} columns");
+        On(Emu::<64>, Output { cols, states: std::slice::from_mut(&mut h), core }).run();
+        assert_eq!(h[..bb], want[..bb], "output, {cols} columns, {core:?}");
         let mut hs: Vec<State> = (0..3).map(|_| rng.bytes(128).try_into().expect("128")).collect();
         let mut want = hs.clone();
         for w in want.iter_mut() {
             (reference::KERNEL.output)(cols, w);
         }
-        On(Emu::<64>, Output { cols, states: &mut hs }).run();
+        On(Emu::<64>, Output { cols, states: &mut hs, core }).run();
         for k in 0..3 {
-            assert_eq!(hs[k][..bb], want[k][..bb], "output of 3 lanes, lane {k}, {cols} columns");
+            assert_eq!(hs[k][..bb], want[k][..bb], "output of 3 lanes, lane {k}, {cols} columns, {core:?}");
         }
     }
 }
@@ -444,17 +445,19 @@ fn avx512_kernel_on_the_emulator() {
 /// and a rest: from two runs on, T+ comes from the row layout between the
 /// rounds of T⊕ (`avx512_gfni::one_message`), and the rest, or a shorter
 /// message, runs T⊕ and T+ side by side. Blocks of all 0xFF make T+'s
-/// additions carry across every row; T+'s carries in rows both by
-/// lookahead and rippling.
+/// additions carry across every row. In the forms of every class of core
+/// (T+'s carries in rows by lookahead and rippling, SubBytes' selects
+/// blended and bitwise).
 #[test]
 fn avx512_one_message_runs_on_the_emulator() {
     use super::avx512_gfni::Compress;
     use super::job_on::On;
-    use super::rows::{ways, Carries};
+    use super::rows::ways;
+    use crate::cpu::Core;
     use crate::simd::emu::Emu;
     use crate::simd::Job;
     let mut rng = Rng(0x0051_2e01);
-    for (cols, carries) in [8, 16].into_iter().flat_map(|c| [(c, Carries::Lookahead), (c, Carries::Ripple)]) {
+    for (cols, core) in [8, 16].into_iter().flat_map(|c| [(c, Core::Intel), (c, Core::AmdHalfZmm)]) {
         let bb = 8 * cols;
         for blocks in 0..=3 * ways(cols) + ways(cols) - 1 {
             for fill in [None, Some(0xff)] {
@@ -466,8 +469,8 @@ fn avx512_one_message_runs_on_the_emulator() {
                 let mut want = h;
                 (reference::KERNEL.compress)(cols, &mut want, &msg);
                 let mut got = [h];
-                On(Emu::<64>, Compress { cols, states: &mut got, blocks: &[&msg], carries }).run();
-                assert_eq!(got[0][..bb], want[..bb], "{cols} columns, {carries:?}, {blocks} blocks, fill {fill:?}");
+                On(Emu::<64>, Compress { cols, states: &mut got, blocks: &[&msg], core }).run();
+                assert_eq!(got[0][..bb], want[..bb], "{cols} columns, {core:?}, {blocks} blocks, fill {fill:?}");
             }
         }
     }
@@ -729,12 +732,12 @@ fn kupyna_rows_from() {
     for k in 1..=8 {
         let rows = crate::hazmat::best_ticks(200, || {
             for (s, b) in states[..k].chunks_mut(ways(16)).zip(refs[..k].chunks(ways(16))) {
-                m.vectorize(On(m, CompressRows { cols: 16, states: s, blocks: b, carries: Carries::for_this_cpu() }));
+                m.vectorize(On(m, CompressRows { cols: 16, states: s, blocks: b, carries: Carries::for_core(crate::cpu::core()) }));
             }
         });
         let natural = crate::hazmat::best_ticks(200, || {
             for (s, b) in states[..k].chunks_mut(LANES).zip(refs[..k].chunks(LANES)) {
-                m.vectorize(On(m, Compress { cols: 16, states: s, blocks: b, carries: Carries::for_this_cpu() }));
+                m.vectorize(On(m, Compress { cols: 16, states: s, blocks: b, core: crate::cpu::core() }));
             }
         });
         println!("{k} states x 16 blocks of 128 bytes: rows {rows}, natural {natural} ticks");
