@@ -4,10 +4,11 @@
 //! (Kupyna's T+ carries by lookahead on AMD and rippling on Intel,
 //! Streebog's spreads by `vpermb` or `vpshufd`).
 
+mod common;
+
+use common::BIN;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_multiblock");
 
 const CLASSES: [&str; 3] = ["intel", "amd-half-zmm", "amd-full-zmm"];
 
@@ -46,30 +47,16 @@ fn info_names_the_class_and_the_variable_sets_it() {
 /// Files of several lengths, among them lengths of many blocks, where
 /// Kupyna's one-message AVX-512 kernel takes T+ from the row layout.
 fn files(dir: &Path) -> Vec<String> {
-    let mut x: u32 = 0x9e37_79b9;
     [0usize, 1, 64, 1023, 1024, 2048, 100_003]
         .iter()
-        .map(|&n| {
-            let data: Vec<u8> = (0..n)
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 17;
-                    x ^= x << 5;
-                    x as u8
-                })
-                .collect();
-            let p = dir.join(format!("f{n}"));
-            std::fs::write(&p, data).unwrap();
-            p.to_string_lossy().into_owned()
-        })
+        .map(|&n| common::s(&common::write(dir, &format!("f{n}"), &common::bytes(n, n as u64))).to_string())
         .collect()
 }
 
 #[test]
 fn every_class_gives_the_reference_digests() {
-    let dir = std::env::temp_dir().join(format!("multiblock-core-class-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let files = files(&dir);
+    let dir = tempfile::tempdir().unwrap();
+    let files = files(dir.path());
     let info = stdout(&run(&["info"], None));
     for algo in ["kupyna-256", "kupyna-512", "streebog-256", "streebog-512"] {
         let mut args = vec!["hash", "--algo", algo, "--backend", "reference"];
@@ -88,5 +75,4 @@ fn every_class_gives_the_reference_digests() {
             }
         }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

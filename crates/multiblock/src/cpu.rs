@@ -166,18 +166,23 @@ pub const CORE_ENV: &str = "MULTIBLOCK_CORE";
 /// The class of core whose forms of the kernels run (as [`CORE_ENV`]
 /// spells it), and whether [`CORE_ENV`] chose it.
 pub fn core_class() -> (&'static str, bool) {
-    let chosen = std::env::var(CORE_ENV).ok().and_then(|v| Core::from_name(&v)).is_some();
-    (Core::NAMES[core() as usize], chosen)
+    let (core, chosen) = core_and_source();
+    (Core::NAMES[core as usize], chosen)
 }
 
 /// This CPU's [`Core`] class, from CPUID leaves 0 (maker) and 1 (family),
 /// or as [`CORE_ENV`] names it.
 pub(crate) fn core() -> Core {
-    static CORE: OnceLock<Core> = OnceLock::new();
+    core_and_source().0
+}
+
+/// [`core`], and whether [`CORE_ENV`] chose it; read once per process.
+fn core_and_source() -> (Core, bool) {
+    static CORE: OnceLock<(Core, bool)> = OnceLock::new();
     *CORE.get_or_init(|| {
         if let Some(name) = std::env::var(CORE_ENV).ok().filter(|v| !v.trim().is_empty()) {
             match Core::from_name(&name) {
-                Some(core) => return core,
+                Some(core) => return (core, true),
                 None => eprintln!(
                     "multiblock: warning: {CORE_ENV}: unknown class of core {:?} ignored (known: {})",
                     name.trim(),
@@ -185,7 +190,7 @@ pub(crate) fn core() -> Core {
                 ),
             }
         }
-        detected_core()
+        (detected_core(), false)
     })
 }
 
