@@ -303,13 +303,19 @@ fn lp_add<M: Machine64, const FORM: u8>(m: M, r: &Regs<M>, s: M::V, add: M::V) -
 /// E(h ⊕ N, m) ⊕ `feed` (RFC 6986 §7: g is `feed` = h ⊕ m) for one
 /// message, transposed, from `hn` = h ⊕ N.
 ///
-/// The key chain is issued one LPS ahead of the state's in program order.
-/// Both LPS of a round wait for the same key, the older µops win the shared
-/// pipes, and the keys, which do not wait for the state, can run ahead of it
-/// (AMD Zen 5, one 1 MiB message: 3.73-3.81 TSC ticks per byte against
-/// 3.83-3.88 in step; two or three LPS ahead measured 1% and 10% slower
-/// than one; two interleaved messages measured 3% slower this way, so they
-/// stay in step).
+/// With `KEYS_AHEAD` the key chain is issued one LPS ahead of the state's
+/// in program order. Both LPS of a round wait for the same key, the older
+/// µops win the shared pipes, and the keys, which do not wait for the
+/// state, can run ahead of it (AMD Zen 5, one 1 MiB message: 3.73-3.81 TSC
+/// ticks per byte against 3.83-3.88 in step; two or three LPS ahead
+/// measured 1% and 10% slower than one; two interleaved messages measured
+/// 3% slower this way, so they stay in step). Without it the two are
+/// issued in step, the state's LPS of a round before the key's next one:
+/// on Intel Emerald Rapids, whose products and shuffles each have one port
+/// for 512-bit µops, 2-4% faster (one 1 MiB message 3.92 against 3.98-3.99
+/// ticks per byte with the core at 1.85× the TSC, 64 bytes 17.54-17.56
+/// against 17.80-17.82, three alternating runs; in a slower phase of the
+/// VM 4.49-4.50 against 4.58-4.70).
 ///
 /// The key chain carries K_i ⊕ C_i, C_i added in the sums of the LPS that
 /// makes K_i: that addition is then off the chain, on the way to the
@@ -320,15 +326,20 @@ fn lp_add<M: Machine64, const FORM: u8>(m: M, r: &Regs<M>, s: M::V, add: M::V) -
 /// output, so the next block's key chain starts without waiting for an
 /// addition.
 #[inline(always)]
-fn g_one<M: Machine64, const FORM: u8>(m: M, r: &Regs<M>, hn: M::V, msg: M::V, feed: M::V) -> M::V {
+fn g_one<M: Machine64, const FORM: u8, const KEYS_AHEAD: bool>(m: M, r: &Regs<M>, hn: M::V, msg: M::V, feed: M::V) -> M::V {
     let c = |i: usize| m.load(&C_T[i]);
     let first = lps_add::<M, FORM>(m, r, hn, c(0));
     let mut x = m.xor3(first, msg, c(0));
     let mut keyed = lps_add::<M, FORM>(m, r, first, c(1));
     for i in 1..11 {
-        let after = lps_add::<M, FORM>(m, r, keyed, c(i + 1));
-        x = lps_add::<M, FORM>(m, r, x, m.xor(keyed, c(i)));
-        keyed = after;
+        if KEYS_AHEAD {
+            let after = lps_add::<M, FORM>(m, r, keyed, c(i + 1));
+            x = lps_add::<M, FORM>(m, r, x, m.xor(keyed, c(i)));
+            keyed = after;
+        } else {
+            x = lps_add::<M, FORM>(m, r, x, m.xor(keyed, c(i)));
+            keyed = lps_add::<M, FORM>(m, r, keyed, c(i + 1));
+        }
     }
     x = lps_add::<M, FORM>(m, r, x, m.xor(keyed, c(11)));
     lp_add::<M, FORM>(m, r, m.xor(s(m, r, x), s(m, r, keyed)), feed)
@@ -369,17 +380,18 @@ fn g<M: Machine64, const FORM: u8, const L: usize>(
 }
 
 /// The kernel on machine `M`, one chain (a message's blocks, `g`) with L's
-/// inputs made as `FORM` says ([`Spread`]); interleaved pairs with
-/// [`Spread::MOVED`] unless `FORM` is [`Spread::SWAPPED`].
-pub(crate) struct AffineKernel<M, const FORM: u8>(pub(crate) M);
+/// inputs made as `FORM` says ([`Spread`]) and its key chain issued one LPS
+/// ahead of the state's with `KEYS_AHEAD` (see [`g_one`]); interleaved
+/// pairs with [`Spread::MOVED`] unless `FORM` is [`Spread::SWAPPED`].
+pub(crate) struct AffineKernel<M, const FORM: u8, const KEYS_AHEAD: bool>(pub(crate) M);
 
-struct Blocks<'a, M, const FORM: u8> {
+struct Blocks<'a, M, const FORM: u8, const KEYS_AHEAD: bool> {
     m: M,
     st: &'a mut State,
     data: &'a [u8],
 }
 
-impl<M: Machine64, const FORM: u8> Job for Blocks<'_, M, FORM> {
+impl<M: Machine64, const FORM: u8, const KEYS_AHEAD: bool> Job for Blocks<'_, M, FORM, KEYS_AHEAD> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
@@ -412,7 +424,7 @@ impl<M: Machine64, const FORM: u8> Job for Blocks<'_, M, FORM> {
                 n = m.add64(n, step);
             }
             let next_n = m.permb(n, t);
-            hn = g_one::<M, FORM>(m, &r, hn, msg, m.xor3(h, msg, next_n));
+            hn = g_one::<M, FORM, KEYS_AHEAD>(m, &r, hn, msg, m.xor3(h, msg, next_n));
             h = m.xor(hn, next_n);
             add(&mut st.sigma, block);
         }
@@ -424,14 +436,14 @@ impl<M: Machine64, const FORM: u8> Job for Blocks<'_, M, FORM> {
 /// One chain of compressions (`Compress::chain`): the constants loaded
 /// once, h transposed in a register from one to the next, and each one's
 /// h ⊕ N out of the previous one's sums (see `g_one`).
-struct Chain<'a, M, const FORM: u8> {
+struct Chain<'a, M, const FORM: u8, const KEYS_AHEAD: bool> {
     m: M,
     h: &'a mut Block,
     n: &'a [Block],
     msg: &'a [Block],
 }
 
-impl<M: Machine64, const FORM: u8> Job for Chain<'_, M, FORM> {
+impl<M: Machine64, const FORM: u8, const KEYS_AHEAD: bool> Job for Chain<'_, M, FORM, KEYS_AHEAD> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
@@ -447,7 +459,7 @@ impl<M: Machine64, const FORM: u8> Job for Chain<'_, M, FORM> {
                 Some(next) => m.permb(m.load(next), t),
                 None => m.zero(),
             };
-            hn = g_one::<M, FORM>(m, &r, hn, mv, m.xor3(hv, mv, n_next));
+            hn = g_one::<M, FORM, KEYS_AHEAD>(m, &r, hn, mv, m.xor3(hv, mv, n_next));
             hv = m.xor(hn, n_next);
         }
         m.store(m.permb(hv, t), h);
@@ -533,7 +545,7 @@ const PAIR: usize = 2;
 /// chains about 400 and one chain about 250: pairs are cheaper up to 5.
 const ROWS_FROM: usize = 6;
 
-impl<M: Machine64, const FORM: u8> AffineKernel<M, FORM> {
+impl<M: Machine64, const FORM: u8, const KEYS_AHEAD: bool> AffineKernel<M, FORM, KEYS_AHEAD> {
     /// [`Rows`] on groups of up to [`WAYS`] compressions while
     /// [`ROWS_FROM`] or more remain (`n`: their N, unread with `from_iv`);
     /// returns the rest.
@@ -551,17 +563,17 @@ impl<M: Machine64, const FORM: u8> AffineKernel<M, FORM> {
     }
 }
 
-impl<M: Machine64, const FORM: u8> Compress for AffineKernel<M, FORM> {
+impl<M: Machine64, const FORM: u8, const KEYS_AHEAD: bool> Compress for AffineKernel<M, FORM, KEYS_AHEAD> {
     fn g(&self, h: &mut Block, n: &Block, msg: &Block) {
         self.chain(h, core::slice::from_ref(n), core::slice::from_ref(msg))
     }
     fn chain(&self, h: &mut Block, n: &[Block], msg: &[Block]) {
         assert_eq!(n.len(), msg.len(), "one N per block");
-        self.0.vectorize(Chain::<M, FORM> { m: self.0, h, n, msg })
+        self.0.vectorize(Chain::<M, FORM, KEYS_AHEAD> { m: self.0, h, n, msg })
     }
     fn blocks(&self, st: &mut State, data: &[u8]) {
         if data.len() >= 64 {
-            self.0.vectorize(Blocks::<M, FORM> { m: self.0, st, data })
+            self.0.vectorize(Blocks::<M, FORM, KEYS_AHEAD> { m: self.0, st, data })
         }
     }
     fn lanes(&self) -> usize {

@@ -163,14 +163,16 @@ fn parameters_are_checked() {
     assert!(Core::new(64, BackendChoice::Auto).unwrap().backend().constant_time || std::env::var(crate::BACKEND_ENV).is_ok());
 }
 
-/// The AVX-512 kernel on the emulator, each way to make L's inputs: g,
+/// The AVX-512 kernel on the emulator, each way to make L's inputs and
+/// each order of the key and state chains: g,
 /// the block loop, two compressions at once and the row kernel, against
 /// the reference's: this runs on every CPU.
 #[test]
 fn affine_kernel_on_the_emulator() {
-    emulated(&AffineKernel::<_, { Spread::SWAPPED }>(Emu::<64>));
-    emulated(&AffineKernel::<_, { Spread::EIGHT }>(Emu::<64>));
-    emulated(&AffineKernel::<_, { Spread::MOVED }>(Emu::<64>));
+    emulated(&AffineKernel::<_, { Spread::SWAPPED }, true>(Emu::<64>));
+    emulated(&AffineKernel::<_, { Spread::EIGHT }, true>(Emu::<64>));
+    emulated(&AffineKernel::<_, { Spread::EIGHT }, false>(Emu::<64>));
+    emulated(&AffineKernel::<_, { Spread::MOVED }, true>(Emu::<64>));
 }
 
 /// The ymm kernel on the emulator with both product strategies (GFNI and
