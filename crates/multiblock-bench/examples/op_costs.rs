@@ -129,6 +129,7 @@ mod x86 {
         (T, $x:expr, $a:expr, $b:expr) => { _mm512_ternarylogic_epi64::<0x96>($x, $a, $b) };
         (X, $x:expr, $a:expr, $b:expr) => { _mm512_xor_si512($x, $a) };
         (A, $x:expr, $a:expr, $b:expr) => { _mm512_add_epi8($x, $b) };
+        (D, $x:expr, $a:expr, $b:expr) => { _mm512_shuffle_epi32::<0x4E>($x) };
     }
 
     /// A kernel's instruction mix with its dependencies taken out: each
@@ -226,6 +227,12 @@ mod x86 {
             // 2 `vpermi2b`, 8 `vpermb`, 9 products and 5 `vpternlogq`.
             rows.push(mix!("Streebog zmm round of one message", __m512i, 16, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, zmm_op, 2,
                 [G V T G V I G T V G V G T V G V T G I V G T V G]));
+            // The same with L's inputs by 4 `vpermb` and the products for the
+            // other lane of each quarter moved by one `vpshufd` (`affine.rs`,
+            // `Spread::MOVED`): per LPS 2 `vpermi2b`, 4 `vpermb`, a
+            // `vpshufd`, 9 products, 4 `vpternlogq` and 2 XORs.
+            rows.push(mix!("  the same, 4 vpermb and a vpshufd an LPS", __m512i, 16, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, zmm_op, 2,
+                [G T V G I X G T V G D G G T V G I X G T V G]));
         }
         rows
     }
