@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that the top-level modules of a crate import each other without a cycle.
 
-Usage: module-cycles.py SRC_DIR [SRC_DIR...] [--inside MODULE]... [--graph]
+Usage: module-cycles.py SRC_DIR [SRC_DIR...] [--inside MODULE]... [--every] [--graph]
        (for example crates/multiblock/src --inside modes)
 
 A crate's layers hold only if its top-level modules (src/NAME.rs or src/NAME/)
@@ -18,6 +18,9 @@ checks the children of that module instead: `crate::MODULE::X`, `super::X`
 and `super::super::X` paths from MODULE's files resolve to the child X,
 names that MODULE's own file imports from a child count as that child, and
 the items MODULE's own file defines are one more node, "(own items)".
+
+`--every` checks the top-level modules and the children of every directory
+module of each SRC_DIR.
 """
 import os
 import re
@@ -362,6 +365,17 @@ def report(label, edges, what, show):
     return bool(cycles)
 
 
+def directory_modules(src):
+    """Every directory module under src, as `a::b` paths, parents first."""
+    found = []
+    for root, dirs, _files in os.walk(src):
+        dirs.sort()
+        rel = os.path.relpath(root, src)
+        if rel != ".":
+            found.append(rel.replace(os.sep, "::"))
+    return found
+
+
 def main():
     argv = sys.argv[1:]
     inside, args = [], []
@@ -381,7 +395,11 @@ def main():
     sys.setrecursionlimit(10000)
     failed = False
     for src in args:
-        if inside:
+        if "--every" in argv:
+            failed |= report(src, graph(src), "top-level modules", show)
+            for module in directory_modules(src):
+                failed |= report(f"{src} {module}", graph_inside(src, module), f"submodules of {module}", show)
+        elif inside:
             for module in inside:
                 failed |= report(f"{src} {module}", graph_inside(src, module), f"submodules of {module}", show)
         else:

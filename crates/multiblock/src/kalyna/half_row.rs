@@ -9,7 +9,7 @@
 
 use super::nibble::{dup, from_rows, sbox, to_rows, Lane, DEC_ROWS, ENC_ROWS};
 use super::constants::{SBOX, SBOX_INV};
-use super::{Keys, Variant};
+use super::variant::{Keys, Variant};
 use crate::gf256::{self, KALYNA};
 use crate::kernel;
 use crate::simd::{Job, Simd, Table256};

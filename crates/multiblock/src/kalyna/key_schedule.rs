@@ -19,8 +19,18 @@
 //! backend's round on CPUs with AVX2, else the portable backend's bitsliced
 //! round.
 
-use super::Variant;
+use super::variant::{Keys, Variant, MAX_BLOCK, MAX_ROUND_KEYS};
 use zeroize::Zeroize;
+
+impl Keys {
+    /// `key` must be `variant.key_bytes()` long.
+    pub fn new(variant: Variant, key: &[u8]) -> Keys {
+        assert_eq!(key.len(), variant.key_bytes(), "{} keys are {} bytes", variant.id(), variant.key_bytes());
+        let mut keys = Keys { variant, rk: [[0u8; MAX_BLOCK]; MAX_ROUND_KEYS] };
+        expand(variant, key, &mut keys.rk);
+        keys
+    }
+}
 
 /// ⊞: column-wise addition mod 2^64 (§5.1), constant-time.
 fn add_key(s: &mut [u8], k: &[u8]) {
@@ -59,11 +69,6 @@ fn psi(v: Variant, s: &mut [u8]) {
     }
     super::backends::portable::psi_blocks(v, s);
 }
-
-/// Largest block in bytes (Kalyna-512).
-pub(crate) const MAX_BLOCK: usize = 64;
-/// Most round keys of any variant: 18 rounds + 1.
-pub(crate) const MAX_ROUND_KEYS: usize = 19;
 
 /// Step 1: the intermediate key K_σ, for a variant of BB-byte blocks.
 fn intermediate_key<const BB: usize>(v: Variant, key: &[u8]) -> [u8; BB] {

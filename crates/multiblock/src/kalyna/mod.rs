@@ -47,6 +47,7 @@ mod half_row;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) mod nibble;
 mod key_schedule;
+mod variant;
 pub(crate) mod constants;
 
 use crate::backend::BackendChoice;
@@ -56,95 +57,9 @@ use crate::error::Result;
 use crate::typed::block_cipher_type;
 use crate::CipherId;
 use cipher::consts::{U16, U32, U4, U64, U8};
-use key_schedule::{MAX_BLOCK, MAX_ROUND_KEYS};
+pub use variant::Variant;
+pub(crate) use variant::Keys;
 
-
-/// The five parameter sets: block bits / key bits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Variant {
-    /// 128-bit block, 128-bit key, 10 rounds.
-    K128_128,
-    /// 128-bit block, 256-bit key, 14 rounds.
-    K128_256,
-    /// 256-bit block, 256-bit key, 14 rounds.
-    K256_256,
-    /// 256-bit block, 512-bit key, 18 rounds.
-    K256_512,
-    /// 512-bit block, 512-bit key, 18 rounds.
-    K512_512,
-}
-
-impl Variant {
-    /// Every variant.
-    pub const ALL: [Variant; 5] =
-        [Variant::K128_128, Variant::K128_256, Variant::K256_256, Variant::K256_512, Variant::K512_512];
-
-    /// The cipher of this variant.
-    pub const fn id(self) -> CipherId {
-        match self {
-            Variant::K128_128 => CipherId::Kalyna128_128,
-            Variant::K128_256 => CipherId::Kalyna128_256,
-            Variant::K256_256 => CipherId::Kalyna256_256,
-            Variant::K256_512 => CipherId::Kalyna256_512,
-            Variant::K512_512 => CipherId::Kalyna512_512,
-        }
-    }
-
-    /// Block length l in bytes.
-    pub const fn block_bytes(self) -> usize {
-        self.id().block_bytes()
-    }
-
-    /// Key length k in bytes.
-    pub const fn key_bytes(self) -> usize {
-        self.id().key_bytes()
-    }
-
-    /// State columns nb = l / 64.
-    pub const fn nb(self) -> usize {
-        self.block_bytes() / 8
-    }
-
-    /// Key columns nk = k / 64.
-    pub const fn nk(self) -> usize {
-        self.key_bytes() / 8
-    }
-
-    /// Rounds t: 10, 14 or 18 for a 128-, 256- or 512-bit key (§5, table 1).
-    pub const fn rounds(self) -> usize {
-        match self.key_bytes() {
-            16 => 10,
-            32 => 14,
-            _ => 18,
-        }
-    }
-}
-
-/// The expanded key: round keys K_0..K_t, each block_bytes long (the rest of
-/// each row is zero). Encryption and decryption use the same round keys.
-#[derive(Clone)]
-pub(crate) struct Keys {
-    pub(crate) variant: Variant,
-    pub(crate) rk: [[u8; MAX_BLOCK]; MAX_ROUND_KEYS],
-}
-
-crate::wipe::wiped_as_slices!(Keys: rk);
-
-impl Keys {
-    /// `key` must be `variant.key_bytes()` long.
-    pub fn new(variant: Variant, key: &[u8]) -> Keys {
-        assert_eq!(key.len(), variant.key_bytes(), "{} keys are {} bytes", variant.id(), variant.key_bytes());
-        let mut keys = Keys { variant, rk: [[0u8; MAX_BLOCK]; MAX_ROUND_KEYS] };
-        key_schedule::expand(variant, key, &mut keys.rk);
-        keys
-    }
-
-    /// Round key K_i (0 ≤ i ≤ rounds), block_bytes long.
-    #[inline(always)]
-    pub(crate) fn round_key(&self, i: usize) -> &[u8] {
-        &self.rk[i][..self.variant.block_bytes()]
-    }
-}
 
 pub(crate) fn keyed(v: Variant, key: &[u8], choice: BackendChoice<'_>) -> Result<Cipher> {
     let keys = Keys::new(v, key);

@@ -27,7 +27,7 @@
 
 use super::constants::MDS_INV;
 use super::pair_sum::{mix, RowAddend};
-use super::{Keys, Variant};
+use super::variant::{Keys, Variant};
 use crate::gf256::{self, KALYNA};
 use crate::kernel::BatchCipher;
 use crate::simd::{Gfni, Simd};

@@ -5,19 +5,14 @@
 //! with F[k](a1, a0) = (LSX[k](a1) ⊕ a0, a1) and C_i = L(Vec128(i)).
 
 use super::layers::{Lookup, Tree};
-use super::linear::l_map;
+use super::keys::Keys;
+use super::linear::{l_map, round_constant};
 use super::constants::PI;
 use super::transforms::{x, Block};
 use crate::simd::{Job, Machine, Simd};
 use std::sync::OnceLock;
 use zeroize::Zeroize;
 
-/// C_i = L(Vec128(i)), i = 1..32: the 128-bit big-endian number i, through L.
-pub(crate) fn round_constant(i: u8) -> Block {
-    let mut c = [0u8; 16];
-    c[15] = i;
-    l_map().apply(&c)
-}
 
 /// C_1..C_32, computed once per process (they are public).
 fn round_constants() -> &'static [Block; 32] {
@@ -136,6 +131,14 @@ pub(crate) fn expand_one_step_at_a_time(key: &[u8; 32]) -> [Block; 10] {
     a1.zeroize();
     a0.zeroize();
     rk
+}
+
+impl Keys {
+    /// `key` must be 32 bytes.
+    pub fn new(key: &[u8]) -> Keys {
+        assert_eq!(key.len(), 32, "Kuznyechik keys are 32 bytes");
+        Keys { rk: expand(key) }
+    }
 }
 
 #[cfg(test)]

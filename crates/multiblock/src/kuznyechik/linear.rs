@@ -195,6 +195,13 @@ fn tabulated(cell: &'static OnceLock<Linear>, f: fn(&mut Block)) -> &'static Lin
     })
 }
 
+/// C_i = L(Vec128(i)), i = 1..32: the 128-bit big-endian number i, through L.
+pub(crate) fn round_constant(i: u8) -> Block {
+    let mut c = [0u8; 16];
+    c[15] = i;
+    l_map().apply(&c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,7 +24,7 @@ use super::layers::{Lookup, Tree};
 use super::linear::{l_inv_map, l_map, Linear};
 use super::constants::{PI, PI_INV};
 use super::transforms::Block;
-use super::Keys;
+use super::keys::Keys;
 use crate::kernel::BatchCipher;
 use crate::simd::{Narrow, Simd};
 use zeroize::{Zeroize, ZeroizeOnDrop};

@@ -34,6 +34,7 @@ mod backends;
 #[cfg(any(target_arch = "x86_64", test))]
 mod aes_basis;
 mod key_schedule;
+mod keys;
 pub(crate) mod layers;
 mod linear;
 #[cfg(any(target_arch = "x86_64", test))]
@@ -51,23 +52,8 @@ use crate::error::Result;
 use crate::typed::block_cipher_type;
 use crate::CipherId;
 use cipher::consts::{U16, U32, U64};
+pub(crate) use keys::Keys;
 
-
-/// The expanded key: round keys K1..K10, each 16 bytes in printed order.
-#[derive(Clone)]
-pub(crate) struct Keys {
-    pub(crate) rk: [[u8; 16]; 10],
-}
-
-crate::wipe::wiped_as_slices!(Keys: rk);
-
-impl Keys {
-    /// `key` must be 32 bytes.
-    pub fn new(key: &[u8]) -> Keys {
-        assert_eq!(key.len(), 32, "Kuznyechik keys are 32 bytes");
-        Keys { rk: key_schedule::expand(key) }
-    }
-}
 
 pub(crate) fn keyed(key: &[u8], choice: BackendChoice<'_>) -> Result<Cipher> {
     let keys = Keys::new(key);

@@ -40,10 +40,10 @@
 
 use super::aes_basis::{self, PHI, PHI_INV, PI_AES, PI_INV_AES};
 use super::layers::{Lookup, Permute};
-use super::key_schedule::round_constant;
+use super::linear::round_constant;
 use super::linear::{l_inv_map, l_map, Linear};
 use super::transforms::Block;
-use super::Keys;
+use super::keys::Keys;
 use crate::kernel::BatchCipher;
 use crate::simd::{Avx512, Gfni, Job, Vbmi};
 #[cfg(target_arch = "x86_64")]

@@ -25,7 +25,7 @@ use super::constants::L_COEFFS;
 use super::linear::Linear;
 use super::transforms::{l_inv, Block};
 use crate::gf256::{self, KUZNYECHIK};
-use super::Keys;
+use super::keys::Keys;
 use crate::kernel::BatchCipher;
 use crate::simd::{Narrow, Simd};
 use std::sync::OnceLock;

@@ -24,7 +24,7 @@
 //! a spill per gate; measured 6× over the operation count on Zen 4); as
 //! `__m128i` each gate is one `pxor`/`pand`/`por`/`pandn`.
 
-use super::Job;
+use super::job::Job;
 use core::ops::{BitAnd, BitOr, BitXor, Not};
 
 /// Runs `job` (code for every CPU of the target) compiled with AVX where

@@ -36,6 +36,7 @@
 //! `uint8x16_t` or a group of them behind the same trait.
 
 mod baseline;
+mod job;
 #[cfg(test)]
 pub(crate) mod emu;
 #[cfg(target_arch = "x86_64")]
@@ -64,13 +65,7 @@ pub(crate) use baseline::U64x2;
 
 use crate::cpu::CpuFeatures;
 
-/// Work to run inside a function compiled for a machine's instruction set.
-/// Implementations mark `run` `#[inline(always)]`, so the whole kernel is
-/// compiled there (see the module documentation).
-pub(crate) trait Job {
-    type Output;
-    fn run(self) -> Self::Output;
-}
+pub(crate) use job::Job;
 
 /// A token for one register width at one instruction-set level.
 pub(crate) trait Machine: Copy + Send + Sync + 'static {

@@ -18,7 +18,7 @@ use super::key_schedule::MAX_ROUND_KEYS;
 use super::key_schedule_simd::{expand, Schedule};
 use super::packed::{groups, Packed};
 use super::rounds::{Groups, KeyRegs};
-use super::{Keys, Variant};
+use super::variant::{Keys, Variant};
 use crate::cpu::CpuFeatures;
 use crate::simd::Narrow;
 use crate::simd::{Avx2, Job, Machine, Simd, Ymm};

@@ -13,7 +13,7 @@
 //! ```
 
 use super::constants::{PK1, PK2, PK3, RC, S, T};
-use super::Variant;
+use super::variant::{Keys, Variant};
 use zeroize::Zeroize;
 
 /// Round keys of the longest variant: 24 rounds + 1.
@@ -90,6 +90,14 @@ pub(crate) fn expand_with<F: Fn(&[u8; 16], u8) -> u8>(v: Variant, key: &[u8], lo
     }
     reg.zeroize();
     rk
+}
+
+impl Keys {
+    /// RK⁰..RK^r by the reference key schedule (this file). The
+    /// caller zeroizes the result.
+    pub(crate) fn round_keys(&self) -> RoundKeys {
+        expand(self.variant, self.key())
+    }
 }
 
 #[cfg(test)]

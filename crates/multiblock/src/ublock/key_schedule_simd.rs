@@ -16,7 +16,7 @@ use super::layouts::TRACKED;
 use super::masks::{pk16, rc_nibbles};
 use super::rounds::{Groups, KeyRegs, NibbleMap};
 use super::constants::{S, T};
-use super::{Keys, Variant};
+use super::variant::{Keys, Variant};
 use crate::simd::{Job, Simd};
 use zeroize::Zeroize;
 

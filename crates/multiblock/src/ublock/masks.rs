@@ -13,7 +13,7 @@ use super::constants::{
     PK1, PK2, PK3, PL_128, PL_128_INV, PL_256, PL_256_INV, PR_128, PR_128_INV, PR_256, PR_256_INV,
     RC,
 };
-use super::Variant;
+use super::variant::Variant;
 use crate::permutation::inverse;
 
 /// `<<<₃₂ bits` (bits = 4, 8, 20) on 16 nibbles = two 32-bit words:

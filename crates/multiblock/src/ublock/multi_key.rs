@@ -7,7 +7,8 @@
 //! (avx2_multi.rs). On any other backend each stream is keyed and run on its
 //! own. Either way the result equals one [`crate::Cipher`] per stream.
 
-use super::{Keys, Variant, BACKENDS};
+use super::variant::{Keys, Variant};
+use super::BACKENDS;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::CpuFeatures;
 use crate::backend::{self, BackendChoice};

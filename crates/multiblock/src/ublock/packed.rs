@@ -38,7 +38,7 @@ use super::groups::Batch;
 use super::key_schedule_simd::{self, DirKeys};
 use super::layouts::{Shuffled, Tracked};
 use super::rounds::{run, Groups, KeyRegs};
-use super::Keys;
+use super::variant::Keys;
 use crate::simd::Narrow;
 use crate::simd::{HasAvx2, Simd, Ymm};
 

@@ -6,7 +6,7 @@ use super::groups::Batch;
 use super::key_schedule_simd::{self, DirKeys};
 use super::layouts::Plain;
 use super::rounds::{run, Crypt, KeyRegs};
-use super::Keys;
+use super::variant::Keys;
 use crate::simd::Simd;
 
 /// Blocks interleaved in the main loop.

@@ -19,7 +19,7 @@
 
 use zeroize::Zeroize;
 
-use super::Keys;
+use super::variant::Keys;
 use crate::kernel::BatchCipher;
 use crate::simd::{Machine, Simd};
 

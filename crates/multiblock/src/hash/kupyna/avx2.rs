@@ -76,9 +76,9 @@ use core::marker::PhantomData;
 
 use super::job_on::{JobOn, On};
 use super::constants::{add_constant, rounds, shift, xor_constant, COLS_512};
-use super::State;
+use super::kernel::State;
 #[cfg(target_arch = "x86_64")]
-use super::{Kernel, KernelFns};
+use super::kernel::{Kernel, KernelFns};
 #[cfg(target_arch = "x86_64")]
 use crate::backend::{Backend, BackendInfo};
 use super::ymm_staggered::{CompressStaggered, FinishStaggered};

@@ -151,9 +151,9 @@
 
 use super::constants::{add_constant, rounds, shift, xor_constant, COLS_1024, COLS_512};
 use super::job_on::JobOn;
-use super::rows::{self, Carries};
+use super::rows;
 use crate::cpu::Core;
-use super::State;
+use super::kernel::State;
 use crate::kalyna::constants::SBOX;
 use crate::kalyna::pair_sum::{M4, M5, M6, M7, M8};
 use crate::kalyna::zmm_sbox::{sboxes, sub_by_class, sub_by_class_bitwise, Sboxes, CLASS, CLASS_BITS};
@@ -215,7 +215,7 @@ fn compress_many(cols: usize, states: &mut [State], blocks: &[&[u8]]) {
     let ways = rows::ways(cols);
     for (s, b) in states.chunks_mut(ways).zip(blocks.chunks(ways)) {
         if s.len() >= rows_from(cols) {
-            m.vectorize(On(m, rows::CompressRows { cols, states: s, blocks: b, carries: Carries::for_core(cpu::core()) }));
+            m.vectorize(On(m, rows::CompressRows { cols, states: s, blocks: b, carries: rows::Carries::for_core(cpu::core()) }));
             continue;
         }
         for (s, b) in s.chunks_mut(LANES).zip(b.chunks(LANES)) {

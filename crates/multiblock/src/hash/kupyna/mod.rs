@@ -25,8 +25,11 @@
 //! `neon.rs`); everywhere `portable` (constant-time plain Rust: bitsliced
 //! S-boxes, SWAR MixColumns; see `portable.rs`), `reference` (the oracle,
 //! not constant-time).
+//! Each gives the hasher here its compression functions and the chaining
+//! value they work on (`kernel.rs`).
 
 mod constants;
+mod kernel;
 mod portable;
 mod reference;
 #[cfg(target_arch = "x86_64")]
@@ -52,39 +55,8 @@ use super::buffer::absorb;
 use crate::backend::{always, Backend, BackendChoice, BackendInfo};
 use crate::error::{Error, Result};
 use constants::{cols_for, iv_byte0, LENGTH_FIELD_BYTES};
+use kernel::{Kernel, KernelFns, State};
 use zeroize::Zeroize;
-
-/// A chaining value: 8·cols bytes used (64 or 128), column-major.
-pub(crate) type State = [u8; 128];
-
-/// `compress` of `blocks[k]` into `states[k]` for each k.
-pub(crate) type CompressMany = fn(cols: usize, states: &mut [State], blocks: &[&[u8]]);
-
-/// A backend's compression code, as its backend gives it: a reference to
-/// its functions, which a hasher keeps in a register-sized field (copying
-/// the functions themselves into each new hasher stalled its first read on
-/// the stores that wrote them).
-pub(crate) type Kernel = &'static KernelFns;
-
-/// A backend's compression functions. Every function handles both state
-/// sizes (`cols` = 8 or 16) and only whole blocks.
-pub(crate) struct KernelFns {
-    /// For each whole block m of `blocks`: h ← T⊕(h ⊕ m) ⊕ T+(m) ⊕ h.
-    pub(crate) compress: fn(cols: usize, h: &mut State, blocks: &[u8]),
-    /// h ← T⊕(h) ⊕ h (the digest is its last bytes).
-    pub(crate) output: fn(cols: usize, h: &mut State),
-    /// `compress` of `blocks[k]` into `states[k]` for each k (one block each),
-    /// where the backend gains by running them together.
-    pub(crate) compress_many: Option<CompressMany>,
-    /// `output` of each state, where the backend gains by running them
-    /// together.
-    pub(crate) output_many: Option<fn(cols: usize, states: &mut [State])>,
-    /// How many messages `compress_many` runs at once (1 without it).
-    pub(crate) lanes: usize,
-    /// `compress` of whole blocks, then `output`, in one call, where the
-    /// backend gains by keeping the state in its registers between them.
-    pub(crate) finish: Option<fn(cols: usize, h: &mut State, blocks: &[u8])>,
-}
 
 /// Fastest first; the default is the first constant-time one the CPU runs.
 #[cfg(target_arch = "x86_64")]

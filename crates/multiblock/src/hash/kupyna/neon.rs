@@ -68,7 +68,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::constants::{add_constant, rounds, shift, xor_constant, COLS_512};
-use super::State;
+use super::kernel::State;
 use crate::gf256::KALYNA;
 use crate::kalyna::constants::SBOX;
 use crate::kalyna::nibble::{from_rows, to_rows};

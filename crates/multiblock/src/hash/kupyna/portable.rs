@@ -29,7 +29,7 @@
 #![allow(clippy::needless_range_loop)] // byte loops over two buffers at once
 
 use super::constants::{add_constant, rounds, shift, xor_constant};
-use super::{KernelFns, State};
+use super::kernel::{KernelFns, State};
 use crate::bitslice::{circuits, sub_bytes};
 use crate::simd::{Job, Machine, Portable};
 use zeroize::Zeroize;

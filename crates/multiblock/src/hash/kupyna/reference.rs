@@ -3,7 +3,7 @@
 //! branchy field multiplication: not constant-time, chosen only by name.
 
 use super::constants::{add_constant, rounds, shift, xor_constant};
-use super::{KernelFns, State};
+use super::kernel::{KernelFns, State};
 use crate::kalyna::constants::{MDS, SBOX};
 
 /// The kernel: one message at a time.

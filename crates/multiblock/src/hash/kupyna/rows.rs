@@ -84,7 +84,7 @@
 
 use super::constants::{add_constant, rounds, shift, xor_constant, COLS_1024, COLS_512};
 use super::job_on::JobOn;
-use super::State;
+use super::kernel::State;
 use crate::kalyna::constants::SBOX;
 use crate::kalyna::pair_sum::{mix, RowAddend};
 use crate::kalyna::zmm_sbox::{sboxes, sub, Sboxes};

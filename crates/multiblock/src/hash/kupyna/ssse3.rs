@@ -15,7 +15,7 @@
 
 use super::avx2::{ByDoubling, Compress, Output};
 use super::job_on::On;
-use super::{Kernel, KernelFns, State};
+use super::kernel::{Kernel, KernelFns, State};
 use crate::backend::{Backend, BackendInfo};
 use crate::simd::{Machine, Ssse3, Xmm};
 use core::marker::PhantomData;

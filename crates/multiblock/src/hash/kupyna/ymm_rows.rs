@@ -60,7 +60,7 @@ use core::marker::PhantomData;
 
 use super::constants::{add_constant, rounds, shift, xor_constant, COLS_512};
 use super::job_on::JobOn;
-use super::State;
+use super::kernel::State;
 use crate::kalyna::nibble::{from_rows, join_lanes, sbox, to_rows, Lane, ENC_ROWS, ENC_ROWS_PACKED};
 use crate::simd::{CrossLanes, Simd};
 

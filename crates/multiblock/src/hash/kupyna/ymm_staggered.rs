@@ -43,7 +43,7 @@ use core::marker::PhantomData;
 use super::constants::{rounds, COLS_512};
 use super::job_on::JobOn;
 use super::ymm_rows::{add_plus, into_rows, shift_mix, store_rows, t_xor_packed_512, t_xor_packed_512_round, RowMix, PLUS_512_BOTH_LANES};
-use super::State;
+use super::kernel::State;
 use crate::kalyna::nibble::{sbox, to_rows, ENC_ROWS};
 use crate::simd::{CrossLanes, Simd};
 

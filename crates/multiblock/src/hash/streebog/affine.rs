@@ -95,13 +95,10 @@
 //! overlap (4.1-4.3 ticks per byte on Zen 5 against 4.0-4.1 measured).
 
 use super::constants::{l_block, C, PI, TAU};
-use super::rows::{Rows, RowsBlocks, WAYS};
-use super::{add, add_small, blocks_many_by_g_many, Block, Compress, State, ZERO_N};
-use crate::simd::{Avx512, Gfni, Job, Simd, Vbmi};
+use super::rows::{Machine64, Rows, RowsBlocks, WAYS};
+use super::compress::{add, add_small, blocks_many_by_g_many, Block, Compress, State, ZERO_N};
+use crate::simd::{Job, Simd};
 
-/// What this kernel needs of a machine (64-byte registers).
-pub(crate) trait Machine64: Simd + Gfni + Vbmi + Avx512 {}
-impl<M: Simd + Gfni + Vbmi + Avx512> Machine64 for M {}
 
 /// The 64-bit lane whose position lane j reads in input (t, 0): lane j
 /// moved by t 128-bit quarters, its place in the quarter kept.

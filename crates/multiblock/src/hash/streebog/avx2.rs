@@ -8,7 +8,7 @@
 use super::paired::{Affine, Nibbles, PairedKernel};
 use super::split::SplitKernel;
 use super::pi_structure::{AffineLogs, Logs};
-use super::Compress;
+use super::compress::Compress;
 use crate::backend::Backend;
 use crate::simd::{Avx2, Avx2Gfni, Machine, Ymm};
 use crate::BackendInfo;

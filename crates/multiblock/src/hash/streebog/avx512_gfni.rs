@@ -2,7 +2,7 @@
 
 use super::affine::{AffineKernel, Spread};
 use super::rows::WAYS;
-use super::Compress;
+use super::compress::Compress;
 use crate::backend::Backend;
 use crate::cpu::{self, Core};
 use crate::simd::{Avx512Gfni, Machine, Zmm};

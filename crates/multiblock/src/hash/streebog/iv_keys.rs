@@ -13,7 +13,7 @@
 //! them as any other constant.
 
 use super::constants::{iv, A, C, PI, TAU};
-use super::Block;
+use super::compress::Block;
 
 /// LPS (RFC 6986 §6) in const evaluation: S by π's table, P by τ, l bit by
 /// bit. Only for constants: not constant-time.

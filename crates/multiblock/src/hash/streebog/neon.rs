@@ -77,7 +77,7 @@
 use super::constants::{l_block, PI};
 use super::iv_keys::by_digest;
 use super::pair_constants::{iv_keys, round_constants, Slots, PLAIN};
-use super::{Block, Compress, State};
+use super::compress::{Block, Compress, State};
 use crate::gf256;
 use super::one_message::{one_message_methods, OneMessage};
 use crate::simd::{Interleave, Table256};

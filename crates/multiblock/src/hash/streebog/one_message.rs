@@ -7,7 +7,7 @@
 //! A message's first compression, g_0(IV, m), goes to the kernel's
 //! `g_from_iv`, which takes the IV's keys from a table (`iv_keys.rs`).
 
-use super::{Block, State};
+use super::compress::{Block, State};
 use crate::simd::{Job, Machine};
 use core::marker::PhantomData;
 

@@ -131,7 +131,7 @@ use super::constants::l_block;
 use super::iv_keys::by_digest;
 use super::pair_constants::{iv_keys, round_constants, Domain, Slots};
 use super::one_message::{one_message_methods, OneMessage};
-use super::{Block, Compress, State};
+use super::compress::{Block, Compress, State};
 use crate::gf256;
 use super::pi_structure::{compose, Core, OUTPUT};
 use crate::simd::{CrossLanes, Gfni, Job, Simd};

@@ -21,7 +21,7 @@
 
 use super::constants::{A, C, TAU};
 use super::iv_keys::keys_of;
-use super::{Block, Compress, State};
+use super::compress::{Block, Compress, State};
 use crate::backend::{always, Backend};
 use crate::bitslice::{self, circuits};
 use crate::BackendInfo;

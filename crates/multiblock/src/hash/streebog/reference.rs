@@ -3,7 +3,7 @@
 //! (π by table, l by a branch on each bit).
 
 use super::constants::{A, C, PI, TAU};
-use super::{Block, Compress};
+use super::compress::{Block, Compress};
 use crate::backend::{always, Backend};
 use crate::BackendInfo;
 

@@ -101,13 +101,17 @@
 // Index loops over the row arrays: several arrays share the index.
 #![allow(clippy::needless_range_loop)]
 
-use super::affine::Machine64;
 use super::constants::{l_block, C, PI};
 use super::iv_keys::{by_digest, first_keys};
-use super::{add, Block, State};
+use super::compress::{add, Block, State};
 use crate::kalyna::zmm_transpose::transpose_lanes;
-use crate::simd::{Job, Simd, AFFINE_IDENTITY};
+use crate::simd::{Avx512, Gfni, Job, Simd, Vbmi, AFFINE_IDENTITY};
 use zeroize::Zeroize;
+
+/// What the AVX-512 kernels need of a machine (64-byte registers): these
+/// rows and one message's `affine.rs`.
+pub(crate) trait Machine64: Simd + Gfni + Vbmi + Avx512 {}
+impl<M: Simd + Gfni + Vbmi + Avx512> Machine64 for M {}
 
 /// States one call holds: two per 128-bit lane.
 pub(super) const WAYS: usize = 8;

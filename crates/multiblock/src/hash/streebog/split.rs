@@ -105,7 +105,7 @@ use super::iv_keys::{by_digest, first_keys};
 use super::paired::{folded_block, k0, Machine32};
 use super::pi_structure::Core;
 use super::one_message::{one_message_methods, OneMessage};
-use super::{Block, Compress, State};
+use super::compress::{Block, Compress, State};
 use crate::gf256;
 use crate::simd::{Gfni, Simd};
 use core::marker::PhantomData;

@@ -5,7 +5,7 @@
 
 use super::pi_structure::ZeroingLogs;
 use super::xmm::XmmKernel;
-use super::Compress;
+use super::compress::Compress;
 use crate::backend::Backend;
 use crate::simd::{Machine, Ssse3, Xmm};
 use crate::BackendInfo;

@@ -9,7 +9,8 @@ use super::paired::{Affine, Nibbles, PairedKernel};
 use super::split::SplitKernel;
 use super::xmm::XmmKernel;
 use super::pi_structure::{self, AffineLogs, Field, Logs, TreeCore, ZeroingLogs, OUTPUT};
-use super::{digest_many, Block, Compress, Core, State, BACKENDS};
+use super::compress::{Block, Compress, State};
+use super::{digest_many, Core, BACKENDS};
 use crate::simd::emu::Emu;
 use crate::test_rng::Rng;
 use crate::cpu::CpuFeatures;
@@ -444,22 +445,6 @@ fn blocks_many_is_one_at_a_time(reference: &dyn Compress, kernel: &dyn Compress,
     for (i, (a, b)) in want.iter().zip(&got).enumerate() {
         assert_eq!((a.h, a.n, a.sigma), (b.h, b.n, b.sigma), "blocks_many, {what}: state {i}");
     }
-}
-
-/// N and Σ wrap modulo 2^512, carrying across all words.
-#[test]
-fn sums_carry_through_every_word() {
-    let mut a = [0xffu8; 64];
-    super::add_small(&mut a, 1);
-    assert_eq!(a, [0; 64]);
-    let mut a = [0xffu8; 64];
-    a[0] = 0xfe;
-    let mut b = [0u8; 64];
-    b[0] = 3;
-    super::add(&mut a, &b);
-    let mut want = [0u8; 64];
-    want[0] = 1;
-    assert_eq!(a, want);
 }
 
 /// Cycles per byte (TSC ticks) of each backend and of RustCrypto

@@ -87,7 +87,7 @@ use super::iv_keys::by_digest;
 use super::pair_constants::{iv_keys, round_constants, Slots};
 use super::paired::{core_domain, folded_block};
 use super::pi_structure::Core;
-use super::{Block, Compress, State};
+use super::compress::{Block, Compress, State};
 use crate::gf256;
 use super::one_message::{one_message_methods, OneMessage};
 use crate::simd::Simd;

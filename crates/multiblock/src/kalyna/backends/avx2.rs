@@ -43,7 +43,7 @@
 //! needed, the last chunk zero-padded.
 
 use super::super::half_row::{self, HalfRow, NibbleRows};
-use super::super::{Keys, Variant};
+use super::super::variant::{Keys, Variant};
 use crate::backend::Backend;
 use crate::kernel::{self, BatchCipher};
 use crate::simd::{self, Machine, Narrow, Xmm, Ymm};

@@ -43,7 +43,7 @@
 
 use super::super::layers::Nibble;
 use super::super::row_sliced::RowSliced;
-use super::super::Keys;
+use super::super::variant::Keys;
 use crate::backend::Backend;
 use crate::kernel;
 use crate::simd::{Avx2Gfni, Ymm};

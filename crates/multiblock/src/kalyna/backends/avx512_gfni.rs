@@ -53,7 +53,7 @@
 use super::super::layers::Vbmi;
 use super::narrow::Narrow;
 use super::super::row_sliced::RowSliced;
-use super::super::Keys;
+use super::super::variant::Keys;
 use crate::backend::Backend;
 use crate::kernel::{self, NarrowBounds};
 use crate::simd::{Avx512Gfni, Zmm};

@@ -125,9 +125,9 @@
 //! did not change the 1-block time (A/B).
 
 use super::super::constants::{MDS, MDS_INV, SBOX, SBOX_INV};
-use super::super::key_schedule::{MAX_BLOCK, MAX_ROUND_KEYS};
+use super::super::variant::{MAX_BLOCK, MAX_ROUND_KEYS};
 use super::super::zmm_sbox::{sboxes, sub_by_class, CLASS};
-use super::super::{Keys, Variant};
+use super::super::variant::{Keys, Variant};
 use crate::gf256::{self, KALYNA};
 use crate::backend::Backend;
 use crate::kernel::{self, BatchCipher};

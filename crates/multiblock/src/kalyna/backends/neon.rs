@@ -10,7 +10,7 @@
 //! chunk zero-padded.
 
 use super::super::half_row::{self, HalfRow, RegisterTable};
-use super::super::{Keys, Variant};
+use super::super::variant::{Keys, Variant};
 use crate::backend::Backend;
 use crate::kernel::{self, BatchCipher};
 use crate::simd::{Machine, Neon};

@@ -38,8 +38,8 @@
 //! the transposes 13% (before they became one 64×64 transpose per chunk,
 //! which halved them), ⊕K 5%.
 
-use super::super::key_schedule::MAX_BLOCK;
-use super::super::{Keys, Variant};
+use super::super::variant::MAX_BLOCK;
+use super::super::variant::{Keys, Variant};
 use crate::bitslice::{self, circuits, Word, W1, W2};
 use crate::backend::{always, Backend, BackendInfo, BlockKernel};
 use crate::simd::{Job, Machine, Portable};

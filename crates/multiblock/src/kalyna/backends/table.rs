@@ -24,7 +24,7 @@
 // run through the batch adapter, Kalyna-512 decryption here is 10% slower
 // (same code, different inlining), and a table backend needs no driver.
 use super::super::constants::{MDS, MDS_INV, SBOX, SBOX_INV};
-use super::super::{Keys, Variant};
+use super::super::variant::{Keys, Variant};
 use crate::backend::{always, Backend, BackendInfo, BlockKernel};
 use crate::gf256::{mul as gf_mul_poly, KALYNA};
 use zeroize::{Zeroize, ZeroizeOnDrop};

@@ -28,7 +28,7 @@
 use super::super::layers::{self, Nibble, NibbleGfni};
 use super::super::masked::MaskedL;
 use super::super::sliced::Sliced;
-use super::super::Keys;
+use super::super::keys::Keys;
 use crate::backend::Backend;
 use crate::kernel::{self, Everywhere};
 use crate::simd::{self, Machine, Xmm, Ymm};

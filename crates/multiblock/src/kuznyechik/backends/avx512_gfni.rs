@@ -36,7 +36,7 @@
 use super::super::layers::Vbmi;
 use super::super::narrow::{NarrowKernel, BLOCKS};
 use super::super::sliced::Sliced;
-use super::super::Keys;
+use super::super::keys::Keys;
 use crate::backend::Backend;
 use crate::kernel::{self, NarrowBounds};
 use crate::simd::{Avx512Gfni, Zmm};

@@ -25,7 +25,7 @@
 use super::super::layers::Registers;
 use super::super::sliced::SlicedWhole;
 use super::{portable};
-use super::super::{Keys};
+use super::super::keys::Keys;
 use crate::backend::{Backend, BackendInfo, BlockKernel};
 use crate::kernel;
 use crate::simd::{Machine, Neon};

@@ -30,7 +30,7 @@
 //! 256 entries with masks: ≈ 3 operations per entry per 16 bytes ≈ 48 per
 //! byte per S, far more.
 
-use super::super::Keys;
+use super::super::keys::Keys;
 use super::super::transforms::Block;
 use crate::bitslice::{self, circuits, Word, W1, W2};
 use crate::backend::Backend;

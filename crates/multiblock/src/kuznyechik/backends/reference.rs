@@ -3,7 +3,7 @@
 //! Not constant-time: π is a table lookup indexed by secret bytes.
 
 use super::super::transforms::{l, l_inv, s, s_inv, x, Block};
-use super::super::Keys;
+use super::super::keys::Keys;
 use crate::backend::{always, Backend, BackendInfo, BlockKernel};
 
 pub(crate) const BACKEND: Backend<Keys> = Backend {

@@ -24,7 +24,7 @@
 use super::super::linear::l_inv_map;
 use super::super::constants::{PI, PI_INV};
 use super::super::transforms::{l, l_inv, Block};
-use super::super::Keys;
+use super::super::keys::Keys;
 use crate::backend::Backend;
 use crate::gf256::{self, KUZNYECHIK};
 use crate::kernel::{self, BatchCipher};

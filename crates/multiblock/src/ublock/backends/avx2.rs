@@ -4,7 +4,7 @@
 //! one 16-byte lane per register (the rounds broadcast it as they load).
 
 use super::super::packed::{Packed, STEP_BYTES};
-use super::super::Keys;
+use super::super::variant::Keys;
 use crate::backend::Backend;
 use super::super::rounds::{Crypt, Ecb};
 use crate::kernel;

@@ -30,7 +30,7 @@ use super::super::masks::TRACKED_BACK;
 use super::super::packed::Packed;
 use super::super::plain::Spread;
 use super::super::rounds::{run, Crypt, Ecb, Groups, K64};
-use super::super::Keys;
+use super::super::variant::Keys;
 use crate::backend::Backend;
 use crate::kernel;
 use crate::simd::{Avx512, Avx512Vbmi, Narrow, Simd, Zmm};
@@ -210,8 +210,9 @@ impl<N: Avx512> Groups<N> for Wide<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{reference};
-use super::super::super::{key_schedule_simd, Variant};
+    use super::super::reference;
+use super::super::super::variant::Variant;
+use super::super::super::key_schedule_simd;
     use super::*;
     use crate::simd::emu::Emu;
     use crate::test_rng::Rng;

@@ -7,7 +7,7 @@ crate::backend_modules! {
     everywhere: [portable, reference],
 }
 
-use super::Keys;
+use super::variant::Keys;
 use crate::backend::Backend;
 
 /// Fastest first; the default is the first constant-time one the CPU runs.

@@ -3,7 +3,7 @@
 
 use super::super::plain::{Spread, WAYS};
 use super::super::rounds::Ecb;
-use super::super::Keys;
+use super::super::variant::Keys;
 use crate::backend::Backend;
 use crate::kernel;
 use crate::simd::Neon;

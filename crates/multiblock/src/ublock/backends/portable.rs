@@ -26,7 +26,7 @@
 
 use super::super::key_schedule::expand_with;
 use super::super::constants::{PL_128, PL_128_INV, PL_256, PL_256_INV, PR_128, PR_128_INV, PR_256, PR_256_INV, S, S_INV};
-use super::super::{Keys, Variant};
+use super::super::variant::{Keys, Variant};
 use crate::backend::{Backend, BlockKernel};
 use crate::kernel::bitslice::{anf, portable_backend, spread, sub4, transpose64, WAYS};
 use crate::kernel::{self, BatchCipher};

@@ -10,7 +10,7 @@ use super::super::key_schedule::RoundKeys;
 use super::super::constants::{
     PL_128, PL_128_INV, PL_256, PL_256_INV, PR_128, PR_128_INV, PR_256, PR_256_INV, S, S_INV,
 };
-use super::super::{Keys, Variant};
+use super::super::variant::{Keys, Variant};
 use crate::backend::{always, Backend, BackendInfo, BlockKernel};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -177,7 +177,7 @@ fn decrypt_block<const H: usize>(rk: &RoundKeys, r: usize, p: &Perms<H>, block: 
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::{Keys, Variant};
+    use super::super::super::variant::{Keys, Variant};
     use super::*;
     use crate::test_util::hex;
 

@@ -5,7 +5,7 @@
 mod round;
 
 use round::{add_key, inv_psi, psi, sub_key, xor_key};
-use super::super::Keys;
+use super::super::variant::Keys;
 use crate::backend::{always, Backend, BackendInfo, BlockKernel};
 
 pub(crate) const BACKEND: Backend<Keys> = Backend {
@@ -64,7 +64,7 @@ impl BlockKernel for Reference {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::Variant;
+    use super::super::super::variant::Variant;
     use super::*;
     use crate::test_util::hex;
 
