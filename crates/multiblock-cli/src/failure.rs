@@ -14,6 +14,15 @@ impl Failure {
     pub fn input(e: impl std::fmt::Display) -> Failure {
         Failure::Input(e.to_string())
     }
+
+    /// The library's error: a wrong tag is an authentication failure (exit
+    /// 1), anything else bad input (exit 2).
+    pub fn library(e: multiblock::Error) -> Failure {
+        match e {
+            multiblock::Error::Authentication => Failure::Auth(e.to_string()),
+            other => Failure::Input(other.to_string()),
+        }
+    }
 }
 
 /// A count of bytes as a message says it: "1 byte", "16 bytes".

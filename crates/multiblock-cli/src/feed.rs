@@ -10,7 +10,7 @@ use crate::input::read_full;
 use crate::os_error::plain;
 use std::fs::File;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Bytes read per step from a source that is not mapped.
 pub const PIECE_BYTES: usize = 256 << 10;
@@ -83,5 +83,14 @@ impl Feeder {
                 return Ok(());
             }
         }
+    }
+}
+
+/// The files named, or stdin alone.
+pub fn inputs(files: &[PathBuf]) -> Vec<PathBuf> {
+    if files.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        files.to_vec()
     }
 }

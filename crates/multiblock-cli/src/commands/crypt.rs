@@ -8,23 +8,15 @@ use crate::{buffers, hex, input, request, sink, Failure};
 use multiblock::modes::aead_stream::AeadStream;
 use multiblock::modes::stream::CipherStream;
 use multiblock::modes::{self, Kind, Mode, Request};
-use multiblock::Error;
 
 pub use crate::request::Verb;
-
-pub fn failure(e: Error) -> Failure {
-    match e {
-        Error::Authentication => Failure::Auth(e.to_string()),
-        other => Failure::Input(other.to_string()),
-    }
-}
 
 pub fn run(args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
     let parsed = request::parse(args, verb)?;
     let req = parsed.request(args);
     // Key and S-box errors before reading any input, without a key setup
     // (the mode keys its cipher once, below).
-    req.check().map_err(failure)?;
+    req.check().map_err(Failure::library)?;
     // Raw input of a mode that streams: bounded memory, any size.
     if !args.hex && super::crypt_stream::streams(req.mode, verb) {
         return super::crypt_stream::run(&req, args, verb);
@@ -40,7 +32,7 @@ pub fn run(args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
         Verb::Mac => modes::mac(&req, &data),
         _ => in_memory(&req, &data, verb == Verb::Encrypt, threads),
     }
-    .map_err(failure)?;
+    .map_err(Failure::library)?;
 
     if args.hex {
         let mut text = Vec::new();

@@ -5,7 +5,7 @@
 //! (`KalynaKw::wrap_store`). An unwrap whose check block is not zero
 //! removes that file: exit status 1, nothing released.
 
-use super::crypt::{failure, Verb};
+use crate::request::Verb;
 use super::crypt_stream::{open_input, Input};
 use crate::args::CryptArgs;
 use crate::os_error::plain;
@@ -15,16 +15,16 @@ use multiblock::hazmat::modes::KalynaKw;
 use multiblock::modes::Request;
 
 pub fn run(req: &Request<'_>, args: &CryptArgs, verb: Verb) -> Result<(), Failure> {
-    let kw = KalynaKw::new(req).map_err(failure)?;
+    let kw = KalynaKw::new(req).map_err(Failure::library)?;
     let Input { reader: mut input, what, .. } = open_input(args)?;
     let mut sink = Sink::create_held(args.output.as_deref())?;
     let file = sink.held_file().expect("a held sink has a file");
     // std::io::copy uses copy_file_range / splice where the kernel can.
     let len = std::io::copy(&mut input, file).map_err(|e| format!("cannot copy {what} to the output: {}", plain(&e)))?;
     if verb == Verb::Encrypt {
-        kw.wrap_store(file, len).map_err(failure)?;
+        kw.wrap_store(file, len).map_err(Failure::library)?;
     } else {
-        let body = kw.unwrap_store(file, len).map_err(failure)?;
+        let body = kw.unwrap_store(file, len).map_err(Failure::library)?;
         file.set_len(body).map_err(|e| format!("cannot write the output: {}", plain(&e)))?;
     }
     sink.commit().map_err(Failure::Input)

@@ -11,7 +11,7 @@
 //! One pass over the input (it may be a pipe), nothing released under the
 //! final name or on stdout for a forged message, exit status 1.
 
-use super::crypt::{failure, Verb};
+use crate::request::Verb;
 use crate::args::CryptArgs;
 use crate::buffers::BUF_BYTES;
 use crate::os_error::plain;
@@ -41,11 +41,11 @@ pub fn run(req: &Request<'_>, args: &CryptArgs, verb: Verb) -> Result<(), Failur
     let Input { reader: input, size, what, file } = open_input(args)?;
     let aead = req.mode.kind() == Kind::Aead;
     let mut work = match verb {
-        Verb::Encrypt if aead => Work::Aead(Box::new(aead_stream(req, size, true)?.threads(threads).map_err(failure)?), true),
-        Verb::Decrypt if aead => Work::Aead(Box::new(aead_stream(req, size, false)?.threads(threads).map_err(failure)?), false),
-        Verb::Encrypt => Work::Cipher(CipherStream::encryptor(req).and_then(|s| s.threads(threads)).map_err(failure)?),
-        Verb::Decrypt => Work::Cipher(CipherStream::decryptor(req).and_then(|s| s.threads(threads)).map_err(failure)?),
-        Verb::Mac => Work::Mac(Box::new(MacStream::new(req).map_err(failure)?)),
+        Verb::Encrypt if aead => Work::Aead(Box::new(aead_stream(req, size, true)?.threads(threads).map_err(Failure::library)?), true),
+        Verb::Decrypt if aead => Work::Aead(Box::new(aead_stream(req, size, false)?.threads(threads).map_err(Failure::library)?), false),
+        Verb::Encrypt => Work::Cipher(CipherStream::encryptor(req).and_then(|s| s.threads(threads)).map_err(Failure::library)?),
+        Verb::Decrypt => Work::Cipher(CipherStream::decryptor(req).and_then(|s| s.threads(threads)).map_err(Failure::library)?),
+        Verb::Mac => Work::Mac(Box::new(MacStream::new(req).map_err(Failure::library)?)),
     };
     let sink = match work {
         Work::Aead(_, false) => Sink::create_held(args.output.as_deref())?,
@@ -65,7 +65,7 @@ pub fn run(req: &Request<'_>, args: &CryptArgs, verb: Verb) -> Result<(), Failur
                 crate::buffers::reserve(out, piece.len(), "the output buffer")?;
                 out.resize(piece.len(), 0);
             }
-            let n = s.update_into(piece, out).map_err(failure)?;
+            let n = s.update_into(piece, out).map_err(Failure::library)?;
             out.truncate(n);
             Ok(())
         })?,
@@ -77,17 +77,17 @@ pub fn run(req: &Request<'_>, args: &CryptArgs, verb: Verb) -> Result<(), Failur
                     Work::Cipher(s) => {
                         let (front, len) = (piece.start, piece.buf.len() - piece.start);
                         piece.buf.resize(front + s.output_len(len).max(len), 0);
-                        let (at, n) = s.update_in_place_after(&mut piece.buf, front, len).map_err(failure)?;
+                        let (at, n) = s.update_in_place_after(&mut piece.buf, front, len).map_err(Failure::library)?;
                         piece.buf.truncate(at + n);
                         piece.start = at;
                     }
                     Work::Mac(m) => {
-                        m.update(&piece.buf[piece.start..]).map_err(failure)?;
+                        m.update(&piece.buf[piece.start..]).map_err(Failure::library)?;
                         piece.start = piece.buf.len();
                     }
                     Work::Aead(s, _) => {
                         scratch.clear();
-                        s.update(&piece.buf[piece.start..], &mut scratch).map_err(failure)?;
+                        s.update(&piece.buf[piece.start..], &mut scratch).map_err(Failure::library)?;
                         std::mem::swap(&mut piece.buf, &mut scratch);
                         piece.start = 0;
                     }
@@ -99,10 +99,10 @@ pub fn run(req: &Request<'_>, args: &CryptArgs, verb: Verb) -> Result<(), Failur
     let mut sink = sink;
     let mut out = Vec::new();
     match work {
-        Work::Cipher(s) => s.finalize(&mut out).map_err(failure)?,
-        Work::Mac(m) => out = m.finalize().map_err(failure)?,
+        Work::Cipher(s) => s.finalize(&mut out).map_err(Failure::library)?,
+        Work::Mac(m) => out = m.finalize().map_err(Failure::library)?,
         Work::Aead(s, _) => {
-            let tag = s.finalize(&mut out).map_err(failure)?;
+            let tag = s.finalize(&mut out).map_err(Failure::library)?;
             out.extend_from_slice(&tag);
         }
     }
@@ -153,7 +153,7 @@ fn aead_stream(req: &Request<'_>, size: Option<u64>, encrypt: bool) -> Result<Ae
         (false, None) => AeadStream::decryptor(req),
         (false, Some(len)) => AeadStream::decryptor_sealed(req, len),
     };
-    s.map_err(failure)
+    s.map_err(Failure::library)
 }
 
 /// The range `MULTIBLOCK_BUFFER_BYTES` may take.

@@ -10,7 +10,8 @@
 //! input outranks a mismatch). `--quiet` leaves out the `OK` lines,
 //! `--status` every line on stdout and the final count.
 
-use super::hash::{inputs, Problems};
+use super::problems::Problems;
+use crate::feed::inputs;
 use crate::args::HashArgs;
 use crate::feed::Feeder;
 use crate::os_error::plain;

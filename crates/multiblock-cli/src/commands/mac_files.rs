@@ -16,7 +16,6 @@
 //! goes on the same way and exits nonzero). With `--out` the lines go to
 //! that file, written only if every file succeeded.
 
-use super::crypt::failure;
 use crate::args::MacArgs;
 use crate::input::read_full;
 use crate::os_error::plain;
@@ -67,7 +66,7 @@ pub fn run(args: &MacArgs) -> Result<(), Failure> {
     let parsed = request::parse(&args.crypt, request::Verb::Mac)?;
     let req = parsed.request(&args.crypt);
     // Key, mode, S-box and backend errors before reading any file.
-    MacMany::new(&req, 0).map_err(failure)?;
+    MacMany::new(&req, 0).map_err(Failure::library)?;
     let mut lines = String::new();
     let mut failed = 0;
     let mut stdin_read = false;
@@ -113,7 +112,7 @@ fn mac_batch(
             }
         }
     }
-    let mut mac = MacMany::new(req, batch.len()).map_err(failure)?;
+    let mut mac = MacMany::new(req, batch.len()).map_err(Failure::library)?;
     let mut bufs = vec![vec![0u8; PIECE_BYTES]; batch.len()];
     let mut lens = vec![0usize; batch.len()];
     while readers.iter().any(Option::is_some) {
@@ -129,9 +128,9 @@ fn mac_batch(
             }
         }
         let pieces: Vec<&[u8]> = bufs.iter().zip(&lens).map(|(b, &k)| &b[..k]).collect();
-        mac.update(&pieces).map_err(failure)?;
+        mac.update(&pieces).map_err(Failure::library)?;
     }
-    let tags = mac.finalize().map_err(failure)?;
+    let tags = mac.finalize().map_err(Failure::library)?;
     Ok(batch
         .iter()
         .zip(status)

@@ -6,7 +6,7 @@
 //! checks the tag of the one input instead (constant time): a different
 //! tag is exit status 1; [`cipher_tag`] does the same for the cipher MACs.
 
-use super::hash::Problems;
+use super::problems::Problems;
 use super::mac_files::line;
 use crate::args::{MacArgs, HASH_MAC_MODES};
 use crate::feed::Feeder;
@@ -201,7 +201,7 @@ pub fn misplaced(_: &MacArgs) -> Result<(), Failure> {
 pub fn cipher_tag(a: &MacArgs) -> Result<(), Failure> {
     let parsed = request::parse(&a.crypt, request::Verb::Mac)?;
     let req = parsed.request(&a.crypt);
-    let mut mac = MacStream::new(&req).map_err(super::crypt::failure)?;
+    let mut mac = MacStream::new(&req).map_err(Failure::library)?;
     let want = hex::decode(a.tag.as_deref().unwrap_or_default(), "--tag")?;
     if a.files.len() > 1 {
         return Err(Failure::Input("--tag checks one input: give one FILE, --in PATH or stdin".into()));
@@ -222,9 +222,9 @@ pub fn cipher_tag(a: &MacArgs) -> Result<(), Failure> {
         Feeder::new().feed_input(input, &mut update)?;
     }
     if let Some(e) = failed {
-        return Err(super::crypt::failure(e));
+        return Err(Failure::library(e));
     }
-    let got = mac.finalize().map_err(super::crypt::failure)?;
+    let got = mac.finalize().map_err(Failure::library)?;
     if want.len() != got.len() {
         return Err(Failure::Input(format!("--tag is {}; the {} {} tag is {} bytes", byte_count(want.len()), req.cipher, req.mode.name(), got.len())));
     }

@@ -7,6 +7,8 @@ pub mod mac_hash;
 pub mod info;
 pub mod kdf;
 pub mod mac_files;
+mod problems;
 pub mod selftest;
+mod selftest_checks;
 mod selftest_hash;
 pub mod wrap;

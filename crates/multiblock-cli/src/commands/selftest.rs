@@ -3,6 +3,7 @@
 //! digests on every hash backend ([`super::selftest_hash`]).
 
 use crate::args::SelftestArgs;
+use super::selftest_checks::{Rng, Tally};
 use crate::{hex, out, Failure};
 use multiblock::hash::HashId;
 use multiblock::{backends, Cipher, CipherId};
@@ -39,21 +40,6 @@ fn check(v: &Value, backend: &str) -> Result<(), String> {
         return Err(format!("decrypt gave {}, expected {}", hex::encode(&buf), hex::encode(&pt)));
     }
     Ok(())
-}
-
-/// A small deterministic generator (xorshift64*) for the thorough check.
-pub(super) struct Rng(pub(super) u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    pub(super) fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
 }
 
 /// The block counts `against_reference` tries on a backend of `ways`.
@@ -111,27 +97,6 @@ fn against_reference(id: CipherId, tested: &[(&str, usize)], rng: &mut Rng) -> V
         }
     }
     outcomes
-}
-
-/// Counts the checks; a failed one is printed as it happens.
-#[derive(Default)]
-pub(super) struct Tally {
-    passed: usize,
-    failed: usize,
-}
-
-impl Tally {
-    /// Records one check: `Err` holds its FAIL line.
-    pub(super) fn record(&mut self, outcome: Result<(), String>) -> Result<(), Failure> {
-        match outcome {
-            Ok(()) => self.passed += 1,
-            Err(line) => {
-                self.failed += 1;
-                out::line(line)?;
-            }
-        }
-        Ok(())
-    }
 }
 
 fn wanted(args: &SelftestArgs, backend: &str) -> bool {

@@ -2,7 +2,7 @@
 //! this CPU runs and, when thorough, every backend against `reference` on
 //! pseudo-random messages of every length to 300 bytes and a few longer.
 
-use super::selftest::{Rng, Tally};
+use super::selftest_checks::{Rng, Tally};
 use crate::{hex, Failure};
 use multiblock::hash::{backends, HashId, Hasher};
 use multiblock::BackendChoice;
