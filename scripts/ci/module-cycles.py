@@ -16,7 +16,8 @@ layer and is left out. `--graph` prints the edges as well.
 `--inside MODULE` (a directory module such as `modes` or `modes::dstu`)
 checks the children of that module instead: `crate::MODULE::X`, `super::X`
 and `super::super::X` paths from MODULE's files resolve to the child X,
-names that MODULE's own file imports from a child count as that child, and
+names that MODULE's own file imports from a child count as that child (and
+its code naming one, outside the `use` lines, reaches that child), and
 the items MODULE's own file defines are one more node, "(own items)".
 
 `--every` checks the top-level modules and the children of every directory
@@ -314,6 +315,12 @@ def graph_inside(src, module):
         for m in re.finditer(r"\b(" + IDENT + r")\s*::", code):
             if m.group(1) in children and (m.start() == 0 or code[m.start() - 1] != ":"):
                 edges[SELF].add(m.group(1))
+        # and does through a name it imports from a child, re-exported or
+        # not, wherever its code (outside the `use` lines) names it
+        body = re.sub(r"\b(?:pub(?:\s*\([^)]*\))?\s+)?(?:use\s+[^;]*|mod\s+" + IDENT + r"\s*);", "", text)
+        for name, child in imported.items():
+            if re.search(r"(?<![:\w])" + re.escape(name) + r"\b", body):
+                edges[SELF].add(child)
     for path in production_files(base, skipped):
         modpath = module_path(src, path)
         if len(modpath) <= len(prefix) or modpath[len(prefix)] not in children:
@@ -369,7 +376,8 @@ def directory_modules(src):
     """Every directory module under src, as `a::b` paths, parents first."""
     found = []
     for root, dirs, _files in os.walk(src):
-        dirs.sort()
+        # src/bin holds the crate's extra binaries, not a module
+        dirs[:] = sorted(d for d in dirs if not (root == src and d == "bin"))
         rel = os.path.relpath(root, src)
         if rel != ".":
             found.append(rel.replace(os.sep, "::"))
@@ -387,6 +395,9 @@ def main():
             continue
         if not argv[i].startswith("--"):
             args.append(argv[i])
+        elif argv[i] not in ("--every", "--graph"):
+            print(f"module-cycles.py: unknown option {argv[i]}", file=sys.stderr)
+            return 2
         i += 1
     show = "--graph" in argv
     if not args:

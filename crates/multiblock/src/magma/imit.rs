@@ -6,7 +6,7 @@
 //!
 //! [`BlockKernel::imit_steps`]: crate::backend::BlockKernel::imit_steps
 
-use super::ByteOrder;
+use super::keys::ByteOrder;
 use super::Sbox;
 use crate::kernel::bitslice::anf;
 

@@ -4,7 +4,7 @@
 //! then K7..K0; decryption is the same Feistel round with the order reversed,
 //! so every SIMD kernel runs one round loop over one of these two arrays.
 
-use super::Keys;
+use super::keys::Keys;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Round keys for encryption and decryption; wiped on drop.

@@ -8,7 +8,8 @@
 
 use super::feistel::{groups, swapping, Layout};
 use super::key_schedule::RoundKeys;
-use super::{layout, Keys, Sbox};
+use super::keys::Keys;
+use super::{layout, Sbox};
 use crate::kernel::BatchCipher;
 use crate::simd::Simd;
 

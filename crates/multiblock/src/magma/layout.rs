@@ -5,7 +5,7 @@
 //! layouts and apply the byte order (Magma big-endian or gost89
 //! little-endian) in the same shuffle.
 
-use super::ByteOrder;
+use super::keys::ByteOrder;
 use crate::permutation::inverse;
 
 /// Offset inside an 8-byte block of byte `j` (0 = least significant) of word

@@ -32,7 +32,8 @@
 use super::feistel::Layout;
 use super::layout::word_byte;
 use super::key_schedule::RoundKeys;
-use super::{ByteOrder, Sbox};
+use super::keys::ByteOrder;
+use super::Sbox;
 use crate::simd::Simd;
 use zeroize::Zeroize;
 

@@ -11,7 +11,7 @@
 
 use super::super::lanes::LaneCipher;
 use super::super::subs::Masked;
-use super::super::Keys;
+use super::super::keys::Keys;
 use crate::backend::Backend;
 use crate::kernel;
 use crate::simd::{Avx512Bw, Zmm};

@@ -28,7 +28,7 @@
 //! 33.9 (`table12`: 30.0 and 28.3).
 
 use super::narrow::Narrow;
-use super::super::Keys;
+use super::super::keys::Keys;
 use crate::backend::Backend;
 use crate::kernel::{self, NarrowBounds};
 use crate::simd::{Avx512Vbmi, Ymm, Zmm};
@@ -51,8 +51,9 @@ pub(crate) const BACKEND: Backend<Keys> =
 
 #[cfg(test)]
 mod tests {
-    use super::super::{reference};
-use super::super::super::{ByteOrder, SboxSet};
+    use super::super::reference;
+use super::super::super::keys::ByteOrder;
+use super::super::super::SboxSet;
     use super::*;
     use crate::kernel::Everywhere;
     use crate::simd::emu::Emu;

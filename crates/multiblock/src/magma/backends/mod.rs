@@ -7,7 +7,7 @@ crate::backend_modules! {
     everywhere: [portable, reference, table],
 }
 
-use super::Keys;
+use super::keys::Keys;
 use crate::backend::Backend;
 
 /// Fastest first; the default is the first constant-time one the CPU runs.

@@ -17,7 +17,7 @@
 use super::super::feistel::{groups, rounds, Layout};
 use super::super::lanes::{LaneCipher, Lanes};
 use super::super::subs::Permb;
-use super::super::Keys;
+use super::super::keys::Keys;
 use crate::backend::Backend;
 use crate::kernel::{self, BatchCipher};
 use crate::simd::{Avx512, Avx512Vbmi, Vbmi, Ymm};
@@ -89,8 +89,9 @@ impl<M: Vbmi + Avx512> BatchCipher<M> for Narrow {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{reference};
-use super::super::super::{ByteOrder, SboxSet};
+    use super::super::reference;
+use super::super::super::keys::ByteOrder;
+use super::super::super::SboxSet;
     use super::*;
     use crate::simd::emu::Emu;
     use crate::test_rng::Rng;

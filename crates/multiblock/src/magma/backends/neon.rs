@@ -4,7 +4,7 @@
 
 use super::super::lanes::LaneCipher;
 use super::super::subs::Blend;
-use super::super::Keys;
+use super::super::keys::Keys;
 use crate::backend::Backend;
 use crate::kernel;
 use crate::simd::Neon;

@@ -27,7 +27,7 @@
 
 use super::super::imit::Anf;
 use super::super::sbox::SboxSet;
-use super::super::{ByteOrder, Keys};
+use super::super::keys::{ByteOrder, Keys};
 use crate::backend::{Backend, BlockKernel};
 use crate::kernel::bitslice::{anf, portable_backend, spread, sub4, transpose64, WAYS};
 use crate::kernel::{self, BatchCipher};

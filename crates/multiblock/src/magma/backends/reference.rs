@@ -1,7 +1,7 @@
 //! The reference backend: RFC 5830 §6.1 as written, one block at a time.
 //! Not constant-time: the S-box is a table lookup indexed by secret nibbles.
 
-use super::super::Keys;
+use super::super::keys::Keys;
 use crate::backend::{always, Backend, BackendInfo, BlockKernel};
 use zeroize::Zeroize;
 

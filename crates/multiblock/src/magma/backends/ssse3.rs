@@ -8,7 +8,7 @@
 
 use super::super::lanes::LaneCipher;
 use super::super::subs::Masks;
-use super::super::Keys;
+use super::super::keys::Keys;
 use crate::backend::Backend;
 use crate::kernel;
 use crate::simd::{Ssse3, Xmm};

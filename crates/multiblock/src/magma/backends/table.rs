@@ -18,7 +18,8 @@
 //! Chosen only by name.
 
 use super::super::key_schedule::RoundKeys;
-use super::super::{ByteOrder, Keys, Sbox, SboxSet};
+use super::super::keys::{ByteOrder, Keys};
+use super::super::{Sbox, SboxSet};
 use crate::backend::Backend;
 use crate::kernel::{self, BatchCipher};
 use crate::simd::Scalar;
