@@ -1,5 +1,6 @@
 //! Error lines of the commands that go on past a bad input (`hash`, `hash
-//! --check`, `mac` over files), so that one problem is one line on stderr.
+//! --check`, `mac --mode hmac` and Kupyna's MAC over files), so that one
+//! problem is one line on stderr.
 
 /// Error lines of a command that goes on past them. The first is held
 /// back: if it stays the only one it becomes the command's final error

@@ -22,7 +22,8 @@
 //! on every CPU, circuits from `build.rs`; the default without AVX2 or
 //! NEON), `table` (8 T-tables per direction, not constant-time, only by
 //! name), `reference` (the oracle); on aarch64 `neon` (constant-time,
-//! `half_row.rs` with `TBL`/`TBX` S-boxes).
+//! `half_row.rs` with `TBL`/`TBX` S-boxes). Every backend takes the
+//! expanded key of `variant.rs`, which `key_schedule.rs` fills.
 
 /// The modules of the x86-64 kernels.
 macro_rules! x86_64_modules {

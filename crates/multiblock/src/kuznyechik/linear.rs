@@ -1,5 +1,6 @@
 //! GF(2^8)-linear maps of a 128-bit block (L, L⁻¹, the sliced kernels' step
-//! constants), applied in constant time and cheaply, for key setup.
+//! constants), applied in constant time and cheaply, for key setup, and the
+//! key schedule's round constants C_i = L(Vec128(i)) (§4.3).
 //!
 //! A map f is stored as the images of the 128 unit bit vectors; f(a) is the
 //! XOR of the images of a's set bits, each selected by an all-ones/all-zeros

@@ -6,7 +6,8 @@
 //!
 //! - `constants.rs`: π, π⁻¹, the ℓ coefficients (§4.1);
 //! - `transforms.rs`: X, S, R, L and their inverses (§4.1.2);
-//! - `key_schedule.rs`: C_i and the 32 Feistel steps (§4.3);
+//! - `key_schedule.rs`: the 32 Feistel steps (§4.3), into `keys.rs`'s
+//!   expanded key, which every backend takes;
 //! - `reference.rs`: the reference backend (§4.4), oracle for the others;
 //! - `sliced.rs`: byte-sliced multi-block rounds (π per register, L as the
 //!   LFSR in place with round keys folded into step constants), written once

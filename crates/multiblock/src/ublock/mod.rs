@@ -8,6 +8,10 @@
 //! = high nibble of byte 0); the left half X0 is the first n/16 bytes, K0 the
 //! first k/32 bytes — as in the design document's examples and the official
 //! test files. Round constant RC12 is 8e9adfcb (the paper misprints it).
+//!
+//! `variant.rs` holds the parameter sets and the key every backend takes;
+//! each backend expands it its own way (`key_schedule.rs` is the
+//! standard's schedule, for `reference` and the tests).
 
 mod backends;
 #[cfg(target_arch = "x86_64")]

@@ -309,10 +309,10 @@ fn lp_add<M: Machine64, const FORM: u8>(m: M, r: &Regs<M>, s: M::V, add: M::V) -
 /// 3% slower this way, so they stay in step). Without it the two are
 /// issued in step, the state's LPS of a round before the key's next one:
 /// on Intel Emerald Rapids, whose products and shuffles each have one port
-/// for 512-bit µops, 2-4% faster (one 1 MiB message 3.92 against 3.98-3.99
+/// for 512-bit µops, 1.5-2% faster (one 1 MiB message 3.92 against 3.98-3.99
 /// ticks per byte with the core at 1.85× the TSC, 64 bytes 17.54-17.56
 /// against 17.80-17.82, three alternating runs; in a slower phase of the
-/// VM 4.49-4.50 against 4.58-4.70).
+/// VM 4.49-4.50 against 4.58-4.70, 2-4%).
 ///
 /// The key chain carries K_i ⊕ C_i, C_i added in the sums of the LPS that
 /// makes K_i: that addition is then off the chain, on the way to the

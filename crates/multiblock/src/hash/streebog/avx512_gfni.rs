@@ -21,7 +21,7 @@ pub(super) const BACKEND: Backend<(), Box<dyn Compress>> = Backend {
         // cycles a round against 30); Zen 4 measured 8 `vpermb` no slower
         // than 4 and a move.
         // The key chain one LPS ahead of the state's: 2-3% faster on Zen 5,
-        // 2-4% slower on Intel than the two in step (`affine::g_one`).
+        // 1.5-2% slower on Intel than the two in step (`affine::g_one`).
         match cpu::core() {
             Core::AmdFullZmm => Box::new(AffineKernel::<Z, { Spread::SWAPPED }, true>(z)),
             Core::AmdHalfZmm => Box::new(AffineKernel::<Z, { Spread::EIGHT }, true>(z)),

@@ -34,7 +34,7 @@ pub(crate) trait Compress: Send + Sync {
 
     /// [`Compress::chain`] whose first compression is a message's first,
     /// g_0(IV, `m[0]`): h the IV of a `digest_bytes` digest and `n[0]` zero. A
-    /// kernel with the IV's key schedule ([`iv_keys`]) runs only the
+    /// kernel with the IV's key schedule ([`iv_keys`](super::iv_keys)) runs only the
     /// state's chain there.
     fn chain_from_iv(&self, digest_bytes: usize, h: &mut Block, n: &[Block], m: &[Block]) {
         let _ = digest_bytes;

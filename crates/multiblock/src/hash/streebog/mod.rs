@@ -10,6 +10,8 @@
 //! - `reference.rs`: g_N straight from §6–7 (oracle, not constant-time);
 //! - `portable.rs`: constant-time plain Rust (π by Kuznyechik's bitsliced
 //!   circuit, l by masks);
+//! - `rows.rs`: eight states at once in zmm (`avx512-gfni`'s many
+//!   messages), and what the AVX-512 kernels need of a machine;
 //! - `affine.rs` (`avx512-gfni`, via `avx512_gfni.rs`): one state in one
 //!   zmm, π by `vpermi2b`, P for free and L by per-word `vgf2p8affineqb`
 //!   products; 6.8 cycles/byte on Zen 4 against 20.6 for RustCrypto
