@@ -96,6 +96,7 @@
 
 use super::constants::{l_block, C, PI, TAU};
 use super::rows::{Machine64, Rows, RowsBlocks, WAYS};
+use crate::kalyna::zmm_sbox::select_by_bit7;
 use super::compress::{add, add_small, blocks_many_by_g_many, Block, Compress, State, ZERO_N};
 use crate::simd::{Job, Simd};
 
@@ -258,10 +259,9 @@ fn lps_add<M: Machine64, const FORM: u8>(m: M, r: &Regs<M>, x: M::V, add: M::V) 
 fn s<M: Machine64>(m: M, r: &Regs<M>, x: M::V) -> M::V {
     let lo = m.permi2b(r.pi[0], x, r.pi[1]);
     let hi = m.permi2b(r.pi[2], x, r.pi[3]);
-    // Bit 7 of x spread over its byte by a product (every row of the
-    // matrix picks bit 7), then a bitwise select: shorter on AMD Zen 5
-    // than `vpmovb2m` and a masked blend (7 against 8.4 core cycles).
-    m.ternlog::<0xCA>(m.affine(x, 0x8080_8080_8080_8080), hi, lo)
+    // A bitwise select on bit 7: shorter on AMD Zen 5 than `vpmovb2m` and
+    // a masked blend (7 against 8.4 core cycles).
+    select_by_bit7(m, x, lo, hi)
 }
 
 /// L·P(s) ⊕ add, both transposed: the linear half of an LPS.
