@@ -295,6 +295,9 @@ impl<const N: usize> Vbmi for Emu<N> {
     fn permb(self, table: R<N>, idx: R<N>) -> R<N> {
         map(|i| table[usize::from(idx[i]) % N])
     }
+    fn permb_masked(self, src: R<N>, mask: u64, table: R<N>, idx: R<N>) -> R<N> {
+        map(|i| if mask >> i & 1 == 1 { table[usize::from(idx[i]) % N] } else { src[i] })
+    }
     fn permi2b(self, lo: R<N>, idx: R<N>, hi: R<N>) -> R<N> {
         map(|i| {
             let k = usize::from(idx[i]) % (2 * N);
@@ -381,6 +384,9 @@ impl<const N: usize> Avx512 for Emu<N> {
     }
     fn lt8u(self, a: R<N>, b: R<N>) -> u64 {
         (0..N).filter(|&i| a[i] < b[i]).fold(0, |m, i| m | 1 << i)
+    }
+    fn test8(self, a: R<N>, b: R<N>) -> u64 {
+        (0..N).filter(|&i| a[i] & b[i] != 0).fold(0, |m, i| m | 1 << i)
     }
     fn permi2q(self, a: R<N>, idx: R<N>, b: R<N>) -> R<N> {
         let q = N / 8;

@@ -249,6 +249,9 @@ pub(crate) trait Vbmi: Simd {
     fn permb(self, table: Self::V, idx: Self::V) -> Self::V;
     /// `vpermi2b`: byte k ← (lo ‖ hi)[idx[k] mod 2·BYTES].
     fn permi2b(self, lo: Self::V, idx: Self::V, hi: Self::V) -> Self::V;
+    /// `vpermb` merge-masked: byte k is permb(table, idx)'s where bit k of
+    /// `mask` is set, else src's.
+    fn permb_masked(self, src: Self::V, mask: u64, table: Self::V, idx: Self::V) -> Self::V;
 }
 
 /// Moves across the two 128-bit lanes of 256-bit registers (AVX2; the
@@ -306,6 +309,8 @@ pub(crate) trait Avx512: Simd {
     /// `vpcmpub` (less than): bit k set where byte k of a < byte k of b as
     /// unsigned bytes; bits beyond `BYTES` clear.
     fn lt8u(self, a: Self::V, b: Self::V) -> u64;
+    /// `vptestmb`: bit k set where bytes k of a and b share a set bit.
+    fn test8(self, a: Self::V, b: Self::V) -> u64;
     /// The first `src.len()` (≤ BYTES) bytes, zeros above (`vmovdqu8` with a
     /// zeroing mask: masked-off bytes are not read, so `src` may end at a
     /// page end). Which bytes are read depends on the length only.

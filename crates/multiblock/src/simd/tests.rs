@@ -84,6 +84,8 @@ macro_rules! check_extensions {
             same!($m, $n, $rng, |m, a, b, c| m.permi2q(a, b, c));
             same!($m, $n, $rng, |m, a, b, c| m.add8_masked(a, m.lt8u(b, c) ^ 0x5555_5555_5555_5555, b, c));
             same!($m, $n, $rng, |m, a, b, c| m.add8_masked(c, m.lt8u(a, m.and(a, b)), b, a));
+            same!($m, $n, $rng, |m, a, b, c| m.permb_masked(a, m.test8(b, c), c, b));
+            same!($m, $n, $rng, |m, a, b, c| m.permb_masked(c, m.test8(a, m.splat8(0x40)), b, a));
         }
         // Masked moves of every length, inside a buffer whose other bytes must not change.
         for len in 0..=$n {

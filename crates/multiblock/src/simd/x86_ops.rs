@@ -166,7 +166,7 @@ macro_rules! x86_extensions {
     (
         $token:ident, $v:ty, $mask:ty,
         gfni: [$($gfni_bound:tt)+] $affine:ident $set64:ident $mulb:ident $affineinv:ident,
-        vbmi: [$($vbmi_bound:tt)+] $permb:ident $permi2b:ident,
+        vbmi: [$($vbmi_bound:tt)+] $permb:ident $permi2b:ident $mask_permb:ident,
         avx512: [$($avx_bound:tt)+] $ternlog:ident $movepi8_mask:ident $test_mask:ident $set8:ident
             $blend:ident $mask_shuffle:ident $permi2q:ident $maskz_load:ident $mask_store:ident
             $mask_add8:ident $cmplt_epu8:ident
@@ -199,6 +199,10 @@ macro_rules! x86_extensions {
             fn permi2b(self, lo: $v, idx: $v, hi: $v) -> $v {
                 unsafe { $permi2b(lo, idx, hi) }
             }
+            #[inline(always)]
+            fn permb_masked(self, src: $v, mask: u64, table: $v, idx: $v) -> $v {
+                unsafe { $mask_permb(src, mask as $mask, idx, table) }
+            }
         }
 
         impl<L: $($avx_bound)+> crate::simd::Avx512 for $token<L> {
@@ -228,6 +232,10 @@ macro_rules! x86_extensions {
             #[inline(always)]
             fn lt8u(self, a: $v, b: $v) -> u64 {
                 unsafe { u64::from($cmplt_epu8(a, b)) }
+            }
+            #[inline(always)]
+            fn test8(self, a: $v, b: $v) -> u64 {
+                unsafe { u64::from($test_mask(a, b)) }
             }
             #[inline(always)]
             fn load_prefix(self, src: &[u8]) -> $v {

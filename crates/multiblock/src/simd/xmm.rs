@@ -152,7 +152,7 @@ impl<L: Level> super::MinU8 for Xmm<L> {
 x86_extensions! {
     Xmm, __m128i, __mmask16,
     gfni: [HasGfni] _mm_gf2p8affine_epi64_epi8 _mm_set1_epi64x _mm_gf2p8mul_epi8 _mm_gf2p8affineinv_epi64_epi8,
-    vbmi: [HasVbmi] _mm_permutexvar_epi8 _mm_permutex2var_epi8,
+    vbmi: [HasVbmi] _mm_permutexvar_epi8 _mm_permutex2var_epi8 _mm_mask_permutexvar_epi8,
     avx512: [HasAvx512] _mm_ternarylogic_epi32 _mm_movepi8_mask _mm_test_epi8_mask _mm_set1_epi8
         _mm_mask_blend_epi8 _mm_mask_shuffle_epi8 _mm_permutex2var_epi64
         _mm_maskz_loadu_epi8 _mm_mask_storeu_epi8

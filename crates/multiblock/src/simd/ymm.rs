@@ -174,7 +174,7 @@ impl<L: HasAvx2> super::CrossLanes for Ymm<L> {
 x86_extensions! {
     Ymm, __m256i, __mmask32,
     gfni: [HasAvx2 + HasGfni] _mm256_gf2p8affine_epi64_epi8 _mm256_set1_epi64x _mm256_gf2p8mul_epi8 _mm256_gf2p8affineinv_epi64_epi8,
-    vbmi: [HasVbmi] _mm256_permutexvar_epi8 _mm256_permutex2var_epi8,
+    vbmi: [HasVbmi] _mm256_permutexvar_epi8 _mm256_permutex2var_epi8 _mm256_mask_permutexvar_epi8,
     avx512: [HasAvx512] _mm256_ternarylogic_epi32 _mm256_movepi8_mask _mm256_test_epi8_mask _mm256_set1_epi8
         _mm256_mask_blend_epi8 _mm256_mask_shuffle_epi8 _mm256_permutex2var_epi64
         _mm256_maskz_loadu_epi8 _mm256_mask_storeu_epi8

@@ -160,7 +160,7 @@ x86_simd! {
 x86_extensions! {
     Zmm, __m512i, __mmask64,
     gfni: [HasAvx512 + HasGfni] _mm512_gf2p8affine_epi64_epi8 _mm512_set1_epi64 _mm512_gf2p8mul_epi8 _mm512_gf2p8affineinv_epi64_epi8,
-    vbmi: [HasVbmi] _mm512_permutexvar_epi8 _mm512_permutex2var_epi8,
+    vbmi: [HasVbmi] _mm512_permutexvar_epi8 _mm512_permutex2var_epi8 _mm512_mask_permutexvar_epi8,
     avx512: [HasAvx512] _mm512_ternarylogic_epi32 _mm512_movepi8_mask _mm512_test_epi8_mask _mm512_set1_epi8
         _mm512_mask_blend_epi8 _mm512_mask_shuffle_epi8 _mm512_permutex2var_epi64
         _mm512_maskz_loadu_epi8 _mm512_mask_storeu_epi8

@@ -96,6 +96,8 @@
 
 use super::constants::{l_block, C, PI, TAU};
 use super::rows::{Machine64, Rows, RowsBlocks, WAYS};
+#[cfg(doc)]
+use super::rows::PiLookup;
 use crate::kalyna::zmm_sbox::select_by_bit7;
 use super::compress::{add, add_small, blocks_many_by_g_many, Block, Compress, State, ZERO_N};
 use crate::simd::{Job, Simd};
@@ -379,8 +381,10 @@ fn g<M: Machine64, const FORM: u8, const L: usize>(
 /// The kernel on machine `M`, one chain (a message's blocks, `g`) with L's
 /// inputs made as `FORM` says ([`Spread`]) and its key chain issued one LPS
 /// ahead of the state's with `KEYS_AHEAD` (see [`g_one`]); interleaved
-/// pairs with [`Spread::MOVED`] unless `FORM` is [`Spread::SWAPPED`].
-pub(crate) struct AffineKernel<M, const FORM: u8, const KEYS_AHEAD: bool>(pub(crate) M);
+/// pairs with [`Spread::MOVED`] unless `FORM` is [`Spread::SWAPPED`];
+/// 6 to 8 compressions at once by [`Rows`], π looked up as `LOOKUP` says
+/// ([`PiLookup`]).
+pub(crate) struct AffineKernel<M, const FORM: u8, const KEYS_AHEAD: bool, const LOOKUP: u8>(pub(crate) M);
 
 struct Blocks<'a, M, const FORM: u8, const KEYS_AHEAD: bool> {
     m: M,
@@ -542,7 +546,7 @@ const PAIR: usize = 2;
 /// chains about 400 and one chain about 250: pairs are cheaper up to 5.
 const ROWS_FROM: usize = 6;
 
-impl<M: Machine64, const FORM: u8, const KEYS_AHEAD: bool> AffineKernel<M, FORM, KEYS_AHEAD> {
+impl<M: Machine64, const FORM: u8, const KEYS_AHEAD: bool, const LOOKUP: u8> AffineKernel<M, FORM, KEYS_AHEAD, LOOKUP> {
     /// [`Rows`] on groups of up to [`WAYS`] compressions while
     /// [`ROWS_FROM`] or more remain (`n`: their N, unread with `from_iv`);
     /// returns the rest.
@@ -553,14 +557,14 @@ impl<M: Machine64, const FORM: u8, const KEYS_AHEAD: bool> AffineKernel<M, FORM,
             let take = h.len().min(WAYS);
             let (h0, h1) = h.split_at_mut(take);
             let n0 = if from_iv.is_some() { &[][..] } else { &n[done..done + take] };
-            m.vectorize(Rows { m, h: h0, n: n0, msg: &msg[..take], from_iv });
+            m.vectorize(Rows::<M, LOOKUP> { m, h: h0, n: n0, msg: &msg[..take], from_iv });
             (h, msg, done) = (h1, &msg[take..], done + take);
         }
         (h, msg)
     }
 }
 
-impl<M: Machine64, const FORM: u8, const KEYS_AHEAD: bool> Compress for AffineKernel<M, FORM, KEYS_AHEAD> {
+impl<M: Machine64, const FORM: u8, const KEYS_AHEAD: bool, const LOOKUP: u8> Compress for AffineKernel<M, FORM, KEYS_AHEAD, LOOKUP> {
     fn g(&self, h: &mut Block, n: &Block, msg: &Block) {
         self.chain(h, core::slice::from_ref(n), core::slice::from_ref(msg))
     }
@@ -588,7 +592,7 @@ impl<M: Machine64, const FORM: u8, const KEYS_AHEAD: bool> Compress for AffineKe
         let m = self.0;
         for (states, data) in states.chunks_mut(WAYS).zip(data.chunks(WAYS)) {
             if states.len() >= ROWS_FROM {
-                m.vectorize(RowsBlocks { m, states, data });
+                m.vectorize(RowsBlocks::<M, LOOKUP> { m, states, data });
                 continue;
             }
             // Fewer: pairs of chains interleaved, then one alone.

@@ -237,21 +237,44 @@ fn transpose_stage<M: Simd>(m: M, r: &[M::V; 8]) -> [M::V; 8] {
     out
 }
 
-/// π's 256 bytes in four registers, for [`s_box`].
+/// How [`s_box`] looks π up; the CPU class picks (`avx512_gfni.rs`).
+pub(crate) struct PiLookup;
+
+impl PiLookup {
+    /// Two `vpermi2b` over π's halves, then bit 7 selects (`vpmovb2m`,
+    /// `vpblendmb`): 4 instructions a register, 3 of them on the two vector
+    /// pipes AMD Zen 5 shares with the products.
+    pub(crate) const HALVES: u8 = 0;
+    /// Four `vpermb` over π's quarters, the second of each pair
+    /// merge-masked by bit 6 (`vptestmb`), then bit 7 selects: 7 µops a
+    /// register against 8 on Intel, whose zmm `vpermi2b` is 3 µops (two on
+    /// the shuffle port) and `vpermb` one.
+    pub(crate) const QUARTERS: u8 = 1;
+}
+
+/// π's 256 bytes in four registers, looked up as `LOOKUP` says
+/// ([`PiLookup`]).
+struct Pi<V, const LOOKUP: u8>([V; 4]);
+
 #[inline(always)]
-fn pi_tables<M: Machine64>(m: M) -> [M::V; 4] {
+fn pi_tables<M: Machine64, const LOOKUP: u8>(m: M) -> Pi<M::V, LOOKUP> {
     let mut pi = [m.zero(); 4];
     for (i, v) in pi.iter_mut().enumerate() {
         *v = m.load(&PI[64 * i..]);
     }
-    pi
+    Pi(pi)
 }
 
 /// π of every byte.
 #[inline(always)]
-fn s_box<M: Machine64>(m: M, pi: &[M::V; 4], x: M::V) -> M::V {
-    let lo = m.permi2b(pi[0], x, pi[1]);
-    let hi = m.permi2b(pi[2], x, pi[3]);
+fn s_box<M: Machine64, const LOOKUP: u8>(m: M, pi: &Pi<M::V, LOOKUP>, x: M::V) -> M::V {
+    let pi = &pi.0;
+    let (lo, hi) = if LOOKUP == PiLookup::QUARTERS {
+        let bit6 = m.test8(x, m.splat8(0x40));
+        (m.permb_masked(m.permb(pi[0], x), bit6, pi[1], x), m.permb_masked(m.permb(pi[2], x), bit6, pi[3], x))
+    } else {
+        (m.permi2b(pi[0], x, pi[1]), m.permi2b(pi[2], x, pi[3]))
+    };
     m.select_bit::<7>(x, lo, hi)
 }
 
@@ -271,7 +294,7 @@ fn s_box<M: Machine64>(m: M, pi: &[M::V; 4], x: M::V) -> M::V {
 /// and the stages after outputs 1 to 3 the same. Returns T and, with
 /// `other`, S of the other chain's next input.
 #[inline(always)]
-fn l_beside_s<M: Machine64>(m: M, pi: &[M::V; 4], s: &[M::V; 8], add: Option<&[M::V; 8]>, other: Option<&[M::V; 8]>, constant: Option<&[[u8; 64]; 8]>) -> ([M::V; 8], [M::V; 8]) {
+fn l_beside_s<M: Machine64, const LOOKUP: u8>(m: M, pi: &Pi<M::V, LOOKUP>, s: &[M::V; 8], add: Option<&[M::V; 8]>, other: Option<&[M::V; 8]>, constant: Option<&[[u8; 64]; 8]>) -> ([M::V; 8], [M::V; 8]) {
     let mut t = [m.zero(); 8];
     let mut next = match other {
         Some(o) => *o,
@@ -320,7 +343,7 @@ fn plus_constant<M: Machine64>(m: M, r: &[M::V; 8], c: &[[u8; 64]; 8]) -> [M::V;
 /// `array::map` would be called from code compiled without the target's
 /// features, not inlined.)
 #[inline(always)]
-fn s_rows<M: Machine64>(m: M, pi: &[M::V; 4], x: &[M::V; 8]) -> [M::V; 8] {
+fn s_rows<M: Machine64, const LOOKUP: u8>(m: M, pi: &Pi<M::V, LOOKUP>, x: &[M::V; 8]) -> [M::V; 8] {
     let mut s = [m.zero(); 8];
     for w in 0..8 {
         s[w] = s_box(m, pi, x[w]);
@@ -330,7 +353,7 @@ fn s_rows<M: Machine64>(m: M, pi: &[M::V; 4], x: &[M::V; 8]) -> [M::V; 8] {
 
 /// g_N(h, m) (RFC 6986 §7) of the 8 states in pairs.
 #[inline(always)]
-fn g_pairs<M: Machine64>(m: M, pi: &[M::V; 4], hv: &[M::V; 8], nv: &[M::V; 8], mv: &[M::V; 8]) -> [M::V; 8] {
+fn g_pairs<M: Machine64, const LOOKUP: u8>(m: M, pi: &Pi<M::V, LOOKUP>, hv: &[M::V; 8], nv: &[M::V; 8], mv: &[M::V; 8]) -> [M::V; 8] {
     let mut start = [m.zero(); 8];
     for w in 0..8 {
         start[w] = m.xor(hv[w], nv[w]);
@@ -372,7 +395,7 @@ fn g_pairs<M: Machine64>(m: M, pi: &[M::V; 4], hv: &[M::V; 8], nv: &[M::V; 8], m
 /// beside it, each phase waits for the one before (lookups, products,
 /// transpose), but a round is about half of [`g_pairs`]' round of two.
 #[inline(always)]
-fn g_from_iv_pairs<M: Machine64>(m: M, pi: &[M::V; 4], keys: &[[[u8; 64]; 8]; 13], hv: &[M::V; 8], mv: &[M::V; 8]) -> [M::V; 8] {
+fn g_from_iv_pairs<M: Machine64, const LOOKUP: u8>(m: M, pi: &Pi<M::V, LOOKUP>, keys: &[[[u8; 64]; 8]; 13], hv: &[M::V; 8], mv: &[M::V; 8]) -> [M::V; 8] {
     let mut x = [m.zero(); 8];
     for w in 0..8 {
         x[w] = m.xor(mv[w], m.load(&keys[0][w]));
@@ -407,7 +430,7 @@ fn load_pairs<M: Machine64>(m: M, src: &[Block]) -> [M::V; 8] {
 
 /// g_N(h, m) (RFC 6986 §7) of up to [`WAYS`] states: h[i] ← g_(n[i])(h[i],
 /// m[i]). Free lanes run on zeros (the count is public).
-pub(super) struct Rows<'a, M> {
+pub(super) struct Rows<'a, M, const LOOKUP: u8> {
     pub(super) m: M,
     pub(super) h: &'a mut [Block],
     pub(super) n: &'a [Block],
@@ -417,13 +440,13 @@ pub(super) struct Rows<'a, M> {
     pub(super) from_iv: Option<usize>,
 }
 
-impl<M: Machine64> Job for Rows<'_, M> {
+impl<M: Machine64, const LOOKUP: u8> Job for Rows<'_, M, LOOKUP> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
         let Rows { m, h, n, msg, from_iv } = self;
         assert!(h.len() <= WAYS && msg.len() == h.len());
-        let pi = pi_tables(m);
+        let pi = pi_tables::<M, LOOKUP>(m);
         let hv = load_pairs(m, h);
         let mv = load_pairs(m, msg);
         let mut x = match from_iv {
@@ -452,7 +475,7 @@ impl<M: Machine64> Job for Rows<'_, M> {
 /// (below).
 /// The caller checks that no N's low word carries within the call (N is
 /// public).
-pub(super) struct RowsBlocks<'a, 'b, M> {
+pub(super) struct RowsBlocks<'a, 'b, M, const LOOKUP: u8> {
     pub(super) m: M,
     pub(super) states: &'a mut [&'b mut State],
     pub(super) data: &'a [&'a [u8]],
@@ -473,14 +496,14 @@ const CARRY_OUT: i32 = 0xd4;
 /// fit in L2 take the same time either way.
 const AHEAD: usize = 2;
 
-impl<M: Machine64> Job for RowsBlocks<'_, '_, M> {
+impl<M: Machine64, const LOOKUP: u8> Job for RowsBlocks<'_, '_, M, LOOKUP> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
         let RowsBlocks { m, states, data } = self;
         let count = data.first().map_or(0, |d| d.len() / 64);
         assert!(states.len() <= WAYS && data.len() == states.len() && data.iter().all(|d| d.len() == 64 * count));
-        let pi = pi_tables(m);
+        let pi = pi_tables::<M, LOOKUP>(m);
         let (mut hv, mut nv, mut sigma) = ([m.zero(); 8], [m.zero(); 8], [m.zero(); 8]);
         for (i, st) in states.iter().enumerate() {
             hv[i] = m.load(&st.h);

@@ -3,6 +3,7 @@
 //! AVX-512, AVX2 and NEON kernels, on the emulator.
 
 use super::affine::{AffineKernel, Spread};
+use super::rows::PiLookup;
 use super::constants::PI;
 use super::neon::NeonKernel;
 use super::paired::{Affine, Nibbles, PairedKernel};
@@ -164,16 +165,16 @@ fn parameters_are_checked() {
     assert!(Core::new(64, BackendChoice::Auto).unwrap().backend().constant_time || std::env::var(crate::BACKEND_ENV).is_ok());
 }
 
-/// The AVX-512 kernel on the emulator, each way to make L's inputs and
-/// each order of the key and state chains: g,
-/// the block loop, two compressions at once and the row kernel, against
-/// the reference's: this runs on every CPU.
+/// The AVX-512 kernel on the emulator, each way to make L's inputs, each
+/// order of the key and state chains and each way the row kernel looks π
+/// up: g, the block loop, two compressions at once and the row kernel,
+/// against the reference's: this runs on every CPU.
 #[test]
 fn affine_kernel_on_the_emulator() {
-    emulated(&AffineKernel::<_, { Spread::SWAPPED }, true>(Emu::<64>));
-    emulated(&AffineKernel::<_, { Spread::EIGHT }, true>(Emu::<64>));
-    emulated(&AffineKernel::<_, { Spread::EIGHT }, false>(Emu::<64>));
-    emulated(&AffineKernel::<_, { Spread::MOVED }, true>(Emu::<64>));
+    emulated(&AffineKernel::<_, { Spread::SWAPPED }, true, { PiLookup::HALVES }>(Emu::<64>));
+    emulated(&AffineKernel::<_, { Spread::EIGHT }, true, { PiLookup::HALVES }>(Emu::<64>));
+    emulated(&AffineKernel::<_, { Spread::EIGHT }, false, { PiLookup::QUARTERS }>(Emu::<64>));
+    emulated(&AffineKernel::<_, { Spread::MOVED }, true, { PiLookup::QUARTERS }>(Emu::<64>));
 }
 
 /// The ymm kernel on the emulator with both product strategies (GFNI and
