@@ -215,7 +215,7 @@ fn compress_many(cols: usize, states: &mut [State], blocks: &[&[u8]]) {
     let ways = rows::ways(cols);
     for (s, b) in states.chunks_mut(ways).zip(blocks.chunks(ways)) {
         if s.len() >= rows_from(cols) {
-            m.vectorize(On(m, rows::CompressRows { cols, states: s, blocks: b, carries: rows::Carries::for_core(cpu::core()) }));
+            m.vectorize(On(m, rows::CompressRows { cols, states: s, blocks: b, carries: rows::Carries::for_core(cpu::core()), lookup: rows::Lookup::for_core(cpu::core()) }));
             continue;
         }
         for (s, b) in s.chunks_mut(LANES).zip(b.chunks(LANES)) {

@@ -320,12 +320,13 @@ fn digest_many_in_rows_is_one_at_a_time() {
 /// both by lookahead and rippling.
 #[test]
 fn rows_kernel_on_the_emulator() {
-    use super::rows::{ways, Carries, CompressRows, OutputRows};
+    use super::rows::{ways, Carries, CompressRows, Lookup, OutputRows};
     use super::job_on::On;
     use crate::simd::emu::Emu;
     use crate::simd::Job;
     let mut rng = Rng(0x7e5);
-    for (cols, carries) in [8, 16].into_iter().flat_map(|c| [(c, Carries::Lookahead), (c, Carries::Ripple)]) {
+    let forms = [(Carries::Lookahead, Lookup::Halves), (Carries::Ripple, Lookup::Quarters), (Carries::Ripple, Lookup::Halves), (Carries::Lookahead, Lookup::Quarters)];
+    for (cols, (carries, lookup)) in [8, 16].into_iter().flat_map(|c| forms.map(|f| (c, f))) {
         let bb = 8 * cols;
         for k in 1..=ways(cols) {
             for (blocks, fill) in (0..=3).flat_map(|b| [(b, None), (b, Some(0x0f)), (b, Some(0xff)), (b, Some(0x00))]) {
@@ -341,9 +342,9 @@ fn rows_kernel_on_the_emulator() {
                     (reference::KERNEL.compress)(cols, s, m);
                 }
                 let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
-                On(Emu::<64>, CompressRows { cols, states: &mut states, blocks: &refs, carries }).run();
+                On(Emu::<64>, CompressRows { cols, states: &mut states, blocks: &refs, carries, lookup }).run();
                 for q in 0..k {
-                    assert_eq!(states[q][..bb], want[q][..bb], "{cols} columns, {carries:?}: state {q} of {k}, {blocks} blocks, fill {fill:?}");
+                    assert_eq!(states[q][..bb], want[q][..bb], "{cols} columns, {carries:?}, {lookup:?}: state {q} of {k}, {blocks} blocks, fill {fill:?}");
                 }
             }
             let mut hs: Vec<State> = (0..k).map(|_| rng.bytes(128).try_into().expect("128")).collect();
@@ -365,7 +366,7 @@ fn rows_kernel_on_the_emulator() {
 /// messages of one length, 0 to 300 bytes.
 #[test]
 fn rows_kernel_digests_on_the_emulator() {
-    use super::rows::{Carries, CompressRows, OutputRows};
+    use super::rows::{Carries, CompressRows, Lookup, OutputRows};
     use super::job_on::On;
     use crate::simd::emu::Emu;
     use crate::simd::Job;
@@ -385,8 +386,8 @@ fn rows_kernel_digests_on_the_emulator() {
                 }
                 let mut states = vec![initial_state(cols); k];
                 let refs: Vec<&[u8]> = padded.iter().map(Vec::as_slice).collect();
-                let carries = Carries::for_core(crate::cpu::core());
-                On(Emu::<64>, CompressRows { cols, states: &mut states, blocks: &refs, carries }).run();
+                let (carries, lookup) = (Carries::for_core(crate::cpu::core()), Lookup::for_core(crate::cpu::core()));
+                On(Emu::<64>, CompressRows { cols, states: &mut states, blocks: &refs, carries, lookup }).run();
                 On(Emu::<64>, OutputRows { cols, states: &mut states }).run();
                 for (q, m) in msgs.iter().enumerate() {
                     assert_eq!(states[q][bb - d..bb], hash(d, m, "reference")[..], "{d}-byte digest {q} of {k}, {len} bytes");
@@ -720,7 +721,7 @@ fn kupyna_call_cost() {
 fn kupyna_rows_from() {
     use super::avx512_gfni::{Compress, LANES};
     use super::job_on::On;
-    use super::rows::{ways, Carries, CompressRows};
+    use super::rows::{ways, Carries, CompressRows, Lookup};
     use crate::simd::{Avx512Gfni, Machine, Zmm};
     let Some(m) = Zmm::<Avx512Gfni>::detect() else {
         println!("no avx512-gfni");
@@ -732,7 +733,7 @@ fn kupyna_rows_from() {
     for k in 1..=8 {
         let rows = crate::hazmat::best_ticks(200, || {
             for (s, b) in states[..k].chunks_mut(ways(16)).zip(refs[..k].chunks(ways(16))) {
-                m.vectorize(On(m, CompressRows { cols: 16, states: s, blocks: b, carries: Carries::for_core(crate::cpu::core()) }));
+                m.vectorize(On(m, CompressRows { cols: 16, states: s, blocks: b, carries: Carries::for_core(crate::cpu::core()), lookup: Lookup::for_core(crate::cpu::core()) }));
             }
         });
         let natural = crate::hazmat::best_ticks(200, || {
