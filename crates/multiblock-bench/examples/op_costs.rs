@@ -130,6 +130,7 @@ mod x86 {
         (X, $x:expr, $a:expr, $b:expr) => { _mm512_xor_si512($x, $a) };
         (A, $x:expr, $a:expr, $b:expr) => { _mm512_add_epi8($x, $b) };
         (D, $x:expr, $a:expr, $b:expr) => { _mm512_shuffle_epi32::<0x4E>($x) };
+        (K, $x:expr, $a:expr, $b:expr) => { _mm512_mask_permutexvar_epi8($x, _mm512_test_epi8_mask($x, $b), $x, $a) };
     }
 
     /// A kernel's instruction mix with its dependencies taken out: each
@@ -222,6 +223,12 @@ mod x86 {
             // `vpaddb` pairs, 8 `vpaddb`); a whole round.
             rows.push(mix!("  the same, T+'s carries rippling", __m512i, 16, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, zmm_op, 1,
                 [G T I C X G A R X I G X M T X G I T G X M A R I X G X G T I X C G T I X G A R M T G I X T G X M I T G A R X G T I C X G T X I G M T A R G X I T G M X I T G X G X I A R M X G T I G X C T X G I X A R G X M I T G X G T I M X G A R X I G X C T X G I T G X M A R I X G X G T I X M G T I X G A R M T G I X T G X C I T G A R X G T I M X G T X I G M T A R G X I T G C X I T G X G X I A R M X G T I G X M T X G I X A R G X M I T G X]));
+            // The same with the S-boxes by four `vpermb` over each table's
+            // quarters (`rows::Lookup::Quarters`, Intel's form): each pair of
+            // `vpermi2b` becomes four `vpermb`, one merge-masked under a
+            // `vptestmb`.
+            rows.push(mix!("  the same, S-boxes by 4 vpermb", __m512i, 16, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, zmm_op, 1,
+                [G T V K C X G A R X V V G X M T X G V K T G X M A R V V X G X G T V K X C G T V V X G A R M T G V K X T G X M V V T G A R X G T V K C X G T X V V G M T A R G X V K T G M X V V T G X G X V K A R M X G T V V G X C T X G V K X A R G X M V V T G X G T V K M X G A R X V V G X C T X G V K T G X M A R V V X G X G T V K X M G T V V X G A R M T G V K X T G X C V V T G A R X G T V K M X G T X V V G M T A R G X V K T G C X V V T G X G X V K A R M X G T V V G X M T X G V K X A R G X M V V T G X]));
             // Streebog, one message (`affine.rs` with 8 `vpermb` spreads,
             // as on Zen 4): a round of the key's and the state's LPS, each
             // 2 `vpermi2b`, 8 `vpermb`, 9 products and 5 `vpternlogq`.
@@ -266,6 +273,16 @@ mod x86 {
             rows.push(row!("zmm vgf2p8affineqb + vpxorq", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, _b| _mm512_xor_si512(_mm512_gf2p8affine_epi64_epi8::<0>(x, a), a)));
             rows.push(row!("zmm vpermi2b + vpxorq", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| _mm512_xor_si512(_mm512_permutex2var_epi8(a, x, b), a)));
             rows.push(row!("zmm 2 vpermi2b, vpmovb2m, vpblendmb", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), _mm512_permutex2var_epi8(a, x, b), _mm512_permutex2var_epi8(b, x, a))));
+            // The same 256-entry lookup by four 64-entry `vpermb`, the
+            // second of each pair merge-masked by bit 6 (`vptestmb`); four
+            // different tables, so that no lookup is shared.
+            rows.push(row!("zmm 4 vpermb (2 under vptestmb), vpmovb2m, vpblendmb", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| {
+                let bit6 = _mm512_test_epi8_mask(x, _mm512_set1_epi8(0x40));
+                let (c, d) = (_mm512_xor_si512(a, b), _mm512_add_epi8(a, b));
+                let lo = _mm512_mask_permutexvar_epi8(_mm512_permutexvar_epi8(x, a), bit6, x, b);
+                let hi = _mm512_mask_permutexvar_epi8(_mm512_permutexvar_epi8(x, c), bit6, x, d);
+                _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), lo, hi)
+            }));
             rows.push(row!("zmm vpermi2b, vpermi2b{k}{z}, vpxorq", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| _mm512_xor_si512(_mm512_permutex2var_epi8(a, x, b), _mm512_maskz_permutex2var_epi8(_mm512_movepi8_mask(x), b, x, a))));
             rows.push(row!("zmm 2 vpermi2b + vpxorq", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, b| _mm512_xor_si512(_mm512_permutex2var_epi8(a, x, b), _mm512_permutex2var_epi8(b, x, a))));
             rows.push(row!("zmm vpblendmb (constant mask)", __m512i, "avx512f,avx512bw,avx512vbmi,gfni", _mm512_set1_epi8, opaque512, |x, a, _b| _mm512_mask_blend_epi8(0x5555_5555_5555_5555, x, a)));

@@ -8,7 +8,9 @@
 //!
 //! A round on the 8 row registers of one permutation:
 //! - SubBytes: row i uses π_{i mod 4}, one class per register: two
-//!   `vpermi2b` over the halves of the table and a blend on bit 7 (3);
+//!   `vpermi2b` over the halves of the table and a blend on bit 7 (3), or
+//!   on Intel, for 512-bit states, four `vpermb` over its quarters
+//!   ([`Lookup`]: 6 instructions, 7 µops against 8 there);
 //! - ShiftBytes: row i moves right by δ_i columns inside every lane
 //!   (δ_i = i, but δ_7 = 11 for 16 columns): one `vprolq` by 8i bits for
 //!   64-bit lanes, one `vpshufb` with a constant index for 128-bit lanes

@@ -27,6 +27,20 @@
 //! sums (the key folded in), 24 unpacks: 151, about 19 per state against
 //! 24 in `affine.rs`.
 //!
+//! What bounds it on Intel. Two ports take the 512-bit µops, the shuffles
+//! on one and the products on the other; a zmm `vpermi2b` is three µops,
+//! two of them on the shuffle port, and a `vpermb` one. So on Intel S is
+//! four `vpermb` over π's quarters, the second of each pair merge-masked
+//! by bit 6 ([`PiLookup::QUARTERS`]): 7 µops a register against 8, an LPS
+//! 175 µops against 183 (64 on the shuffle port, 71 on the other, 40 on
+//! either), at least 88 core cycles, 4.3 per byte. Alone, the quarters'
+//! lookup issues more slowly (`op_costs`: 4.6-4.8 core cycles against 4.1, its
+//! 5 µops on the shuffle port), but the kernel measured faster with it: on
+//! Intel Emerald Rapids, 64 messages of Streebog-512 measured 2.52-2.61
+//! TSC ticks per byte at 64 KiB against 2.68-2.76 by the halves, 3.24-3.27
+//! at 1 KiB against 3.38-3.56 and 12.2 at 64 B against 12.8-13.4
+//! (alternating runs, the core at 1.75-1.86× the TSC).
+//!
 //! What bounds it on AMD Zen 5. The vector unit has four pipes;
 //! `vpermi2b`, `vpmovb2m`, `vpshufb`, the 128-bit lane moves and
 //! `vgf2p8affineqb` run on two of them only, the unpacks, `vpternlogq`,
