@@ -278,14 +278,14 @@ pub struct HashArgs {
     pub backend: Option<String>,
     /// Read `DIGEST  FILE` lines from the FILEs (stdin without one) and check each listed file:
     /// `FILE: OK` or `FILE: FAILED`; exit status 1 if any differs or cannot be read, 2 for a
-    /// line that is not such a line.
+    /// line that is not such a line or a list that cannot be read (2 when both occur).
     #[arg(short = 'c', long)]
     pub check: bool,
-    /// With --check: no `OK` lines.
-    #[arg(long, requires = "check")]
+    /// With --check: no `OK` lines (without --check: an error).
+    #[arg(long)]
     pub quiet: bool,
-    /// With --check: print nothing; the exit status tells.
-    #[arg(long, requires = "check")]
+    /// With --check: print nothing; the exit status tells (without --check: an error).
+    #[arg(long)]
     pub status: bool,
     /// Files to hash (`-` or none: stdin), or with --check the files of digest lines. One
     /// `DIGEST  FILE` line per file in argument order, as sha256sum; a file that cannot be read

@@ -2,7 +2,8 @@
 //! many lengths (mapped) and over stdin (read), one line per file in
 //! argument order, equal to the library's digest; `--check` with matching,
 //! changed, missing and malformed entries (`--quiet`, `--status`, names
-//! that need escaping); bad arguments as one line and exit status 2; and,
+//! that need escaping, a list that cannot be read, bad input outranking a
+//! mismatch); bad arguments as one line and exit status 2; and,
 //! where the system OpenSSL has gost-engine's provider, Streebog against it.
 
 use multiblock::hash::{self, HashId};
@@ -199,17 +200,58 @@ fn check_malformed_lines_are_bad_input() {
 }
 
 #[test]
+fn check_a_list_that_cannot_be_read_is_one_problem() {
+    let (dir, sums) = checked_dir("kupyna-256");
+    let d = s(dir.path());
+    fails(&run(&["hash", "--algo", "kupyna-256", "-c", d], b""), 2, &format!("cannot read {d}: Is a directory"), "a directory");
+    // Beside a good list: its files are still checked, the one problem is the one line.
+    let o = run(&["hash", "--algo", "kupyna-256", "-c", s(&sums), d], b"");
+    fails(&o, 2, &format!("cannot read {d}: Is a directory"), "a good list and a directory");
+    assert_eq!(String::from_utf8_lossy(&o.stdout).matches(": OK\n").count(), 3);
+}
+
+/// A list with a good line, a mismatch or a file that cannot be read, and
+/// a malformed line: status 2, with the mismatch still printed and counted.
+#[test]
+fn check_bad_input_outranks_a_mismatch_or_an_unreadable_file() {
+    let (dir, sums) = checked_dir("kupyna-256");
+    let p = |n: &str| s(&dir.path().join(n)).to_string();
+    let mut lines = std::fs::read_to_string(&sums).unwrap();
+    lines.push_str("just text\n");
+    let list = write(dir.path(), "mixed", lines.as_bytes());
+    std::fs::write(dir.path().join("b"), b"changed").unwrap();
+    let o = run(&["hash", "--algo", "kupyna-256", "--check", s(&list)], b"");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(String::from_utf8_lossy(&o.stdout), format!("{}: OK\n{}: FAILED\n{}: OK\n", p("a"), p("b"), p("c")));
+    let last = err.trim_end().lines().last().unwrap();
+    assert!(last.contains("1 of 3 computed digests did NOT match") && last.contains("1 bad lines or lists"), "{err}");
+    let o = run(&["hash", "--algo", "kupyna-256", "--check", "--status", s(&list)], b"");
+    assert_eq!((o.status.code(), o.stdout.len()), (Some(2), 0), "--status");
+
+    std::fs::remove_file(dir.path().join("c")).unwrap();
+    std::fs::write(dir.path().join("b"), bytes(105, 1)).unwrap();
+    let o = run(&["hash", "--algo", "kupyna-256", "--check", s(&list)], b"");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(String::from_utf8_lossy(&o.stdout).ends_with(&format!("{}: FAILED open or read\n", p("c"))));
+    assert!(err.trim_end().lines().last().unwrap().contains("1 listed files could not be read"), "{err}");
+}
+
+#[test]
 fn bad_arguments_are_one_line_and_status_2() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "f", b"data");
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["hash", "--algo", "sha256", s(&f)], "unknown hash 'sha256'"),
         (&["hash", "--algo", "kupyna-7", s(&f)], "unknown hash 'kupyna-7'"),
         (&["hash", "--algo", "streebog-384", s(&f)], "unknown hash"),
         (&["hash", s(&f)], "--algo"),
         (&["hash", "--algo", "streebog-256", "/nonexistent/file"], "cannot read /nonexistent/file"),
         (&["hash", "--algo", "streebog-256", "--backend", "no-such-backend", s(&f)], "error: streebog-256 has no backend 'no-such-backend'"),
-        (&["hash", "--algo", "streebog-256", "--quiet", s(&f)], "--check"),
+        (&["hash", "--algo", "streebog-256", "--quiet", s(&f)], "error: --quiet applies only with --check"),
+        (&["hash", "--algo", "streebog-256", "--status", s(&f)], "error: --status applies only with --check"),
+        (&["hash", "--algo", "streebog-256", "--status", "--quiet", s(&f)], "applies only with --check"),
     ];
     for (args, word) in cases {
         fails(&run(args, b""), 2, word, &args.join(" "));

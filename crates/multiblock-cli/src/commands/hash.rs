@@ -22,6 +22,12 @@ pub fn hasher(args: &HashArgs) -> Result<Hasher, Failure> {
 }
 
 pub fn run(args: &HashArgs) -> Result<(), Failure> {
+    // The options of --check alone are errors, not silently ignored.
+    for (given, flag) in [(args.quiet, "--quiet"), (args.status, "--status")] {
+        if given && !args.check {
+            return Err(Failure::Input(format!("{flag} applies only with --check (it changes what a check prints)")));
+        }
+    }
     let mut hasher = hasher(args)?;
     if args.check {
         return super::hash_check::run(args, &mut hasher);

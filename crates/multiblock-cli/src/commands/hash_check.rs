@@ -50,6 +50,7 @@ pub fn run(args: &HashArgs, hasher: &mut Hasher) -> Result<(), Failure> {
             }
         };
         let (mut digest_lines, mut malformed) = (0, 0);
+        let mut unreadable = false;
         let mut number = 0;
         loop {
             number += 1;
@@ -57,6 +58,7 @@ pub fn run(args: &HashArgs, hasher: &mut Hasher) -> Result<(), Failure> {
                 Ok(Some(line)) => line,
                 Ok(None) => break,
                 Err(e) => {
+                    unreadable = true;
                     tally.bad_input += 1;
                     problems.report(format!("cannot read {}: {}", list.display(), plain(&e)));
                     break;
@@ -95,7 +97,8 @@ pub fn run(args: &HashArgs, hasher: &mut Hasher) -> Result<(), Failure> {
                 crate::out::text(&verdict_line(&name, verdict)).map_err(Failure::Input)?;
             }
         }
-        if digest_lines == 0 && malformed == 0 {
+        // A list that could not be read has its one line already.
+        if digest_lines == 0 && malformed == 0 && !unreadable {
             tally.bad_input += 1;
             problems.report(format!("{}: no digest lines of {} found", list.display(), hasher.id()));
         }
