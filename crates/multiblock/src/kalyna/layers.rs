@@ -3,7 +3,9 @@
 //! emulator runs both in the tests.
 //!
 //! - [`Vbmi`] (zmm, AVX-512 VBMI: `avx512-gfni`): π_a by two `vpermi2b` over
-//!   its halves and a `vpblendmb` on bit 7 (4 µops); in and out of rows per
+//!   its halves and a `vpblendmb` on bit 7 (4 µops on AMD's cores), or on
+//!   Intel, where a zmm `vpermi2b` is three µops, by four `vpermb` over its
+//!   quarters (`Vbmi<true>`: 7 µops against 8); in and out of rows per
 //!   64-byte chunk one `vpermb` (8×8 byte transpose) and, over the 8
 //!   registers, a 3-stage 8×8 transpose of 64-bit lanes (24 `vpermt2q`).
 //! - [`Nibble`] (ymm, AVX2: `avx2-gfni`): the nibble S-box of `nibble.rs`
@@ -18,9 +20,10 @@ use super::zmm_sbox::{self, Sboxes};
 use super::zmm_transpose::{transpose_lanes, BYTE_TRANSPOSE};
 use crate::simd::{Avx512, Simd, Vbmi as VbmiOps};
 
-/// S-boxes by `vpermi2b`, transposes by `vpermb` and `vpermt2q`; for 64-byte
-/// registers.
-pub(crate) struct Vbmi;
+/// S-boxes by `vpermi2b` over each table's halves (or, with `QUARTERS`, by
+/// `vpermb` over its quarters: `zmm_sbox::sub_quarters`), transposes by
+/// `vpermb` and `vpermt2q`; for 64-byte registers.
+pub(crate) struct Vbmi<const QUARTERS: bool = false>;
 
 /// S-boxes by `vpshufb` over nibble rows, transposes by `vpshufb` and
 /// unpacks; for 32-byte registers.
@@ -36,7 +39,7 @@ fn add_key<M: Simd>(m: M, v: M::V, k: M::V, sub: bool) -> M::V {
     }
 }
 
-impl<M: VbmiOps + Avx512> Layer<M> for Vbmi {
+impl<M: VbmiOps + Avx512, const QUARTERS: bool> Layer<M> for Vbmi<QUARTERS> {
     /// π_a as 4 registers of 64 entries each, a = 0..3.
     type Sboxes = Sboxes<M>;
 
@@ -45,9 +48,13 @@ impl<M: VbmiOps + Avx512> Layer<M> for Vbmi {
         const { assert!(M::BYTES == 64) };
         zmm_sbox::sboxes(m, if inverse { &SBOX_INV } else { &SBOX })
     }
-    /// 256-entry lookup: two 128-entry `vpermi2b`, bit 7 picks.
+    /// 256-entry lookup: two 128-entry `vpermi2b`, bit 7 picks; or four
+    /// 64-entry `vpermb`, bit 6 and bit 7 pick.
     #[inline(always)]
     fn sub(m: M, t: &Self::Sboxes, x: M::V, a: usize) -> M::V {
+        if QUARTERS {
+            return zmm_sbox::sub_quarters(m, t, x, a);
+        }
         zmm_sbox::sub(m, t, x, a)
     }
     #[inline(always)]

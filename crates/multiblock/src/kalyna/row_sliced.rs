@@ -356,6 +356,7 @@ mod tests {
     #[test]
     fn vbmi_layer_matches_the_reference() {
         check::<Emu<64>, Vbmi>(&mut Rng(0x7624_2014));
+        check::<Emu<64>, Vbmi<true>>(&mut Rng(0x7624_2016));
     }
 
     #[test]
