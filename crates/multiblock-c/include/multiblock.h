@@ -66,16 +66,19 @@ extern "C" {
 #define MB_ERR_INVALID_STRING      2  /* a name is not valid UTF-8 */
 #define MB_ERR_UNKNOWN_CIPHER      3  /* no cipher of that name */
 #define MB_ERR_UNKNOWN_MODE        4  /* no mode of that name for this cipher */
-#define MB_ERR_KEY_LENGTH          5  /* key_len is not the cipher's (or Kupyna MAC's) key size */
+#define MB_ERR_KEY_LENGTH          5  /* key_len is not the key size of the cipher, Kupyna's MAC, the
+                                         KDFs or TLSTREE */
 #define MB_ERR_UNKNOWN_SBOX        6  /* no S-box set of that name */
 #define MB_ERR_SBOX_NOT_APPLICABLE 7  /* an S-box was given for a cipher with a fixed one */
-#define MB_ERR_UNKNOWN_BACKEND     8  /* the cipher has no backend of that name */
-#define MB_ERR_BACKEND_UNAVAILABLE 9  /* this CPU lacks the backend's instructions */
+#define MB_ERR_UNKNOWN_BACKEND     8  /* the cipher or hash has no backend of that name in this build
+                                         (another architecture's, such as neon on x86-64, included) */
+#define MB_ERR_BACKEND_UNAVAILABLE 9  /* a backend of this build whose instructions this CPU lacks */
 #define MB_ERR_DATA_LENGTH         10 /* data is not a whole number of blocks (handle, ECB, Kalyna and
                                          uBlock CBC; GOST CBC reports it as MB_ERR_PARAM) */
-#define MB_ERR_PARAM               11 /* a mode parameter is wrong: IV/nonce length, s, m, tag or MAC
+#define MB_ERR_PARAM               11 /* a parameter is wrong: IV/nonce length, s, m, tag or MAC
                                          bits, ACPKM sections, nb, padding, data length of KW/XTS,
-                                         a MAC mode passed to mb_encrypt, ... */
+                                         a MAC mode passed to mb_encrypt, a kupyna-N that HMAC does
+                                         not take, a KDF's r or length, a TLSTREE suite, ... */
 #define MB_ERR_AUTHENTICATION      12 /* AEAD tag, MAC or key-wrap check failed; nothing was written */
 #define MB_ERR_BUFFER_TOO_SMALL    13 /* *out_len now holds the size needed; nothing was written */
 #define MB_ERR_INTERNAL            14 /* a bug in multiblock (caught, reported, never unwound) */
@@ -563,16 +566,18 @@ void mb_kupyna_mac_free(mb_kupyna_mac_ctx *mac);
 
 /* KDF_GOSTR3411_2012_256(key, label, seed) of RFC 7836 §4.5: HMAC
  * Streebog-256 of 01 || label || 00 || seed || 01 00; 32 bytes, *out_len = 32
- * on MB_OK, out/out_len as in the conventions. Keys of any length.
- * Errors: MB_ERR_NULL_POINTER, MB_ERR_PARAM, MB_ERR_BUFFER_TOO_SMALL. */
+ * on MB_OK, out/out_len as in the conventions. The key is 256 bits: key_len
+ * other than 32 is MB_ERR_KEY_LENGTH. Errors: MB_ERR_NULL_POINTER,
+ * MB_ERR_KEY_LENGTH, MB_ERR_PARAM, MB_ERR_BUFFER_TOO_SMALL. */
 int mb_kdf(const uint8_t *key, size_t key_len, const uint8_t *label, size_t label_len,
            const uint8_t *seed, size_t seed_len, uint8_t *out, size_t *out_len);
 
 /* KDF_TREE_GOSTR3411_2012_256(key, label, seed, r) of RFC 7836 §4.4 with
  * L = 8 * out_len bits: exactly out_len bytes are written to out (which
- * may overlap the inputs). r is the counter's length in bytes, 1 to 4.
- * Errors: MB_ERR_NULL_POINTER, MB_ERR_PARAM (r, an out_len of 0 or more
- * than the r-byte counter reaches). */
+ * may overlap the inputs). The key is 256 bits (key_len 32); r is the
+ * counter's length in bytes, 1 to 4. Errors: MB_ERR_NULL_POINTER,
+ * MB_ERR_KEY_LENGTH (key_len other than 32), MB_ERR_PARAM (r, an out_len
+ * of 0 or more than the r-byte counter reaches). */
 int mb_kdf_tree(const uint8_t *key, size_t key_len, const uint8_t *label, size_t label_len,
                 const uint8_t *seed, size_t seed_len, size_t r, uint8_t *out, size_t out_len);
 

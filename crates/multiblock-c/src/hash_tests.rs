@@ -186,6 +186,39 @@ fn final_size_query_keeps_the_state() {
     assert_eq!((rc, len), (MB_ERR_BUFFER_TOO_SMALL, 64));
 }
 
+/// A hash answers a backend name as a cipher does: one of this build that
+/// the CPU cannot run is MB_ERR_BACKEND_UNAVAILABLE, and one of another
+/// architecture (`neon` on x86-64) is not in this build: MB_ERR_UNKNOWN_BACKEND
+/// for a hash, an HMAC and a cipher alike.
+#[test]
+fn backend_names_are_answered_as_for_the_ciphers() {
+    use multiblock::hash::{backends, HashId};
+    for id in [HashId::Streebog256, HashId::Kupyna { digest_bits: 256 }] {
+        let algo = std::ffi::CString::new(id.to_string()).unwrap();
+        for b in backends(id) {
+            let backend = std::ffi::CString::new(b.info.name).unwrap();
+            let (rc, h) = new_hash(&algo, Some(&backend));
+            let want = if b.available { MB_OK } else { MB_ERR_BACKEND_UNAVAILABLE };
+            assert_eq!(rc, want, "{id} {}: {}", b.info.name, last());
+            unsafe { mb_hash_free(h) };
+        }
+    }
+    let neon = |rc: c_int| {
+        let want = if cfg!(target_arch = "aarch64") { MB_OK } else { MB_ERR_UNKNOWN_BACKEND };
+        assert_eq!(rc, want, "{}", last());
+    };
+    let (rc, h) = new_hash(c"kupyna-256", Some(c"neon"));
+    neon(rc);
+    unsafe { mb_hash_free(h) };
+    let mut m = ptr::null_mut();
+    neon(unsafe { mb_hmac_new(&mut m, c"streebog-256".as_ptr(), b"k".as_ptr(), 1, c"neon".as_ptr()) });
+    unsafe { mb_hmac_free(m) };
+    let mut c = ptr::null_mut();
+    let key = [0u8; 16];
+    neon(unsafe { crate::handle::mb_cipher_new(&mut c, c"kalyna-128-128".as_ptr(), key.as_ptr(), 16, ptr::null(), c"neon".as_ptr()) });
+    unsafe { crate::handle::mb_cipher_free(c) };
+}
+
 #[test]
 fn bad_arguments_are_status_codes() {
     let mut h = ptr::null_mut();

@@ -11,8 +11,22 @@ use multiblock::kdf::{self, Suite, TlsTree};
 use crate::args::{self, Output};
 use crate::status::{guard, Failure, MB_ERR_KEY_LENGTH, MB_ERR_PARAM};
 
-/// The size of every key TLSTREE takes and gives, and of KDF_GOSTR3411_2012_256's output.
+/// The size of every key the KDFs and TLSTREE take and give.
 const KEY_BYTES: usize = 32;
+
+/// The 256-bit key of a KDF (RFC 7836 §4.4, §4.5: K_in is 256 bits) at
+/// `key`, named `function` in the error.
+///
+/// # Safety
+/// `key` is NULL or points at `key_len` readable bytes.
+unsafe fn kdf_key<'a>(function: &str, key: *const u8, key_len: usize) -> Result<&'a [u8], Failure> {
+    // SAFETY: passed on.
+    let key = unsafe { args::bytes(key, key_len, "key") }?;
+    if key.len() != KEY_BYTES {
+        return Err(Failure::new(MB_ERR_KEY_LENGTH, format!("{function} needs a key of {KEY_BYTES} bytes, got {key_len}")));
+    }
+    Ok(key)
+}
 
 /// What `mb_tlstree *` points at: the tree caches each level's key, which
 /// the library wipes on drop.
@@ -61,7 +75,7 @@ pub unsafe extern "C" fn mb_kdf(
     guard(|| {
         // SAFETY (every read): the header's contract on the arguments.
         let output = unsafe { Output::new(out, out_len) }?;
-        let key = unsafe { args::bytes(key, key_len, "key") }?;
+        let key = unsafe { kdf_key("mb_kdf", key, key_len) }?;
         let label = unsafe { args::bytes(label, label_len, "label") }?;
         let seed = unsafe { args::bytes(seed, seed_len, "seed") }?;
         let derived = kdf::kdf_gostr3411_2012_256(key, label, seed);
@@ -86,7 +100,7 @@ pub unsafe extern "C" fn mb_kdf_tree(
 ) -> c_int {
     guard(|| {
         // SAFETY (every read): the header's contract on the arguments.
-        let key = unsafe { args::bytes(key, key_len, "key") }?;
+        let key = unsafe { kdf_key("mb_kdf_tree", key, key_len) }?;
         let label = unsafe { args::bytes(label, label_len, "label") }?;
         let seed = unsafe { args::bytes(seed, seed_len, "seed") }?;
         args::fits_object::<u8>(out_len, "out_len")?;

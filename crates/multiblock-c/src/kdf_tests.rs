@@ -146,6 +146,35 @@ fn random_seqnums_against_the_kdf_chain() {
     }
 }
 
+/// The KDFs take a 256-bit key, as TLSTREE's root, the command line and
+/// Python do; any other length is MB_ERR_KEY_LENGTH and writes nothing.
+#[test]
+fn kdf_keys_other_than_32_bytes_are_key_length_errors() {
+    let key = [9u8; 65];
+    for key_len in [0usize, 1, 5, 31, 33, 64, 65] {
+        let mut out = [0xaau8; 64];
+        let mut len = 32;
+        let rc = unsafe { mb_kdf(key.as_ptr(), key_len, b"l".as_ptr(), 1, b"s".as_ptr(), 1, out.as_mut_ptr(), &mut len) };
+        assert_eq!(rc, MB_ERR_KEY_LENGTH, "mb_kdf, key_len {key_len}");
+        let msg = unsafe { CStr::from_ptr(crate::info::mb_last_error()) }.to_str().unwrap().to_owned();
+        assert_eq!(msg, format!("mb_kdf needs a key of 32 bytes, got {key_len}"));
+        let rc = unsafe { mb_kdf_tree(key.as_ptr(), key_len, b"l".as_ptr(), 1, b"s".as_ptr(), 1, 1, out.as_mut_ptr(), 64) };
+        assert_eq!(rc, MB_ERR_KEY_LENGTH, "mb_kdf_tree, key_len {key_len}");
+        assert_eq!(out, [0xaau8; 64], "key_len {key_len}: nothing written");
+        assert_eq!(tlstree(c"magma-mgm-s", &key[..key_len], 0).0, MB_ERR_KEY_LENGTH, "mb_tlstree, root_len {key_len}");
+        let mut tree: *mut MbTlsTree = ptr::null_mut();
+        let rc = unsafe { mb_tlstree_new(&mut tree, name(c"magma-mgm-s"), key.as_ptr(), key_len) };
+        assert_eq!((rc, tree.is_null()), (MB_ERR_KEY_LENGTH, true), "mb_tlstree_new, root_len {key_len}");
+    }
+    // A NULL key of length 0 is the empty key: a length error too.
+    let mut out = [0u8; 32];
+    let mut len = 32;
+    let rc = unsafe { mb_kdf(ptr::null(), 0, ptr::null(), 0, ptr::null(), 0, out.as_mut_ptr(), &mut len) };
+    assert_eq!(rc, MB_ERR_KEY_LENGTH);
+    let rc = unsafe { mb_kdf_tree(ptr::null(), 0, ptr::null(), 0, ptr::null(), 0, 1, out.as_mut_ptr(), 32) };
+    assert_eq!(rc, MB_ERR_KEY_LENGTH);
+}
+
 #[test]
 fn bad_arguments() {
     let root = [7u8; 32];

@@ -2,8 +2,9 @@
  * The header's promises under misuse, called from C: a declared AEAD
  * text_len binds every mode, counts and lengths no memory holds are status
  * codes (never an abort or a crash), a size query or a short buffer at a
- * stream's final keeps its last output, and many messages at once refuse
- * the AEAD modes and key wrap with the reason.
+ * stream's final keeps its last output, many messages at once refuse
+ * the AEAD modes and key wrap with the reason, the KDFs and TLSTREE take
+ * only 32-byte keys, and HMAC takes the empty key.
  *
  * Usage: test_misuse   (no arguments; run it also under ASan/UBSan and
  * valgrind: scripts/ci/c.sh). Prints one line per failure and a closing
@@ -255,11 +256,39 @@ static void test_many_refuses_aead(void) {
     }
 }
 
+/* ---- key lengths of the KDFs, TLSTREE and HMAC --------------------------- */
+
+static void test_kdf_key_lengths(void) {
+    uint8_t key[64], out[64];
+    fill(key, sizeof key, 12);
+    static const size_t wrong[] = {0, 1, 5, 31, 33, 64};
+    for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
+        size_t n = 32;
+        memset(out, 0xaa, sizeof out);
+        int rc = mb_kdf(key, wrong[i], (const uint8_t *)"l", 1, (const uint8_t *)"s", 1, out, &n);
+        check(rc == MB_ERR_KEY_LENGTH && n == 0, "mb_kdf", "a key other than 32 bytes", rc);
+        rc = mb_kdf_tree(key, wrong[i], (const uint8_t *)"l", 1, (const uint8_t *)"s", 1, 1, out, 64);
+        check(rc == MB_ERR_KEY_LENGTH, "mb_kdf_tree", "a key other than 32 bytes", rc);
+        check(all_bytes(out, sizeof out, 0xaa), "mb_kdf, mb_kdf_tree", "write nothing then", rc);
+        n = 32;
+        rc = mb_tlstree("magma-mgm-s", key, wrong[i], 0, out, &n);
+        check(rc == MB_ERR_KEY_LENGTH, "mb_tlstree", "a root other than 32 bytes", rc);
+    }
+    size_t n = 32;
+    int rc = mb_kdf(key, 32, (const uint8_t *)"l", 1, (const uint8_t *)"s", 1, out, &n);
+    check(rc == MB_OK && n == 32, "mb_kdf", "a 32-byte key", rc);
+    /* RFC 2104 allows any key length, the empty one too. */
+    n = sizeof out;
+    rc = mb_hmac("streebog-256", NULL, 0, (const uint8_t *)"m", 1, out, &n);
+    check(rc == MB_OK && n == 32, "mb_hmac", "the empty key", rc);
+}
+
 int main(void) {
     test_aead_text_len();
     test_impossible_sizes();
     test_stream_final_size_query();
     test_many_refuses_aead();
+    test_kdf_key_lengths();
     printf("%lu passed, %lu failed\n", passed, failed);
     return failed ? 1 : 0;
 }
