@@ -39,12 +39,13 @@ MULTIBLOCK_DISABLE=avx512f,gfni "$bin" ct --backend avx2,avx2-narrow --filter ku
 # The AVX-512 hash kernels take their form from the class of core (Kupyna's
 # T+ carries by lookahead on AMD and rippling on Intel, Streebog's spreads by
 # `vpermb` or `vpshufd`, the row kernels' S-boxes by `vpermi2b` or `vpermb`),
-# and so does Kalyna's wide kernel (its S-boxes): every class's forms, as
-# those CPUs run them.
+# and so do Kalyna's and Kuznyechik's wide kernels (their S-boxes): every
+# class's forms, as those CPUs run them.
 for class in intel amd-half-zmm amd-full-zmm; do
-    echo "ct-trace: the hashes and Kalyna on avx512-gfni in the forms for $class (MULTIBLOCK_CORE=$class)"
-    MULTIBLOCK_CORE=$class "$bin" ct --backend avx512-gfni --filter ": hash"
-    MULTIBLOCK_CORE=$class "$bin" ct --backend avx512-gfni --filter kalyna
+    echo "ct-trace: the hashes, Kalyna and Kuznyechik on avx512-gfni in the forms for $class (MULTIBLOCK_CORE=$class)"
+    for filter in ": hash" kalyna kuznyechik; do
+        MULTIBLOCK_CORE=$class "$bin" ct --backend avx512-gfni --filter "$filter"
+    done
 done
 echo "ct-trace: table/table12/reference backends (each must be flagged)"
 "$bin" leaky

@@ -337,7 +337,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::kuznyechik::backends::reference::{decrypt_block, encrypt_block};
     use crate::kuznyechik::key_schedule::expand;
-    use crate::kuznyechik::layers::{Nibble, NibbleGfni, Registers, Vbmi};
+    use crate::kuznyechik::layers::{Nibble, NibbleGfni, Registers, Vbmi, VbmiQuarters};
     use crate::kuznyechik::backends::reference::tests::every_length;
     use crate::kuznyechik::transforms::tests::rng_block;
     use crate::kuznyechik::transforms::{gf_mul, l};
@@ -463,6 +463,7 @@ pub(crate) mod tests {
     #[test]
     fn emulated_backends_cover_every_length() {
         adapter_matches_reference::<Emu<64>, Vbmi>();
+        adapter_matches_reference::<Emu<64>, VbmiQuarters>();
         adapter_matches_reference::<Emu<32>, Nibble>();
         adapter_matches_reference::<Emu<32>, NibbleGfni>();
     }
@@ -479,6 +480,7 @@ pub(crate) mod tests {
         batch_matches_reference::<16, Vbmi>();
         batch_matches_reference::<32, Vbmi>();
         batch_matches_reference::<64, Vbmi>();
+        batch_matches_reference::<64, VbmiQuarters>();
         batch_matches_reference::<32, Nibble>();
         batch_matches_reference::<32, NibbleGfni>();
         batch_matches_reference::<16, Registers>();
