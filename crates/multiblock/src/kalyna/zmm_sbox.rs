@@ -4,7 +4,7 @@
 //! lookup is two `vpermi2b` over the 128-entry halves (the index's bit 7 is
 //! ignored) and a blend on bit 7 of the input. No address depends on data.
 
-use crate::simd::{Avx512, Gfni, Simd, Vbmi};
+use crate::simd::{lookup256, Avx512, Gfni, Simd, Vbmi};
 
 /// π_0..π_3 (or their inverses) as registers: `t[a][q]` = entries
 /// 64q..64q+64 of π_a.
@@ -35,25 +35,17 @@ pub(crate) fn sboxes<M: Simd>(m: M, s: &[[u8; 256]; 4]) -> Sboxes<M> {
     t
 }
 
-/// π_a on every byte of `x`: two 128-entry `vpermi2b`, bit 7 picks.
+/// π_a on every byte of `x` by its halves ([`lookup256::by_halves`]).
 #[inline(always)]
 pub(crate) fn sub<M: Vbmi + Avx512>(m: M, t: &Sboxes<M>, x: M::V, a: usize) -> M::V {
-    let t = &t[a];
-    let lo = m.permi2b(t[0], x, t[1]);
-    let hi = m.permi2b(t[2], x, t[3]);
-    m.select_bit::<7>(x, lo, hi)
+    lookup256::by_halves(m, &t[a], x)
 }
 
-/// π_a on every byte of `x`, as [`sub`] does, by four 64-entry `vpermb`:
-/// the second of each pair merge-masked by bit 6 (`vptestmb`), then bit 7
-/// picks. Fewer µops where a `vpermi2b` takes three (Intel).
+/// π_a on every byte of `x` by its quarters ([`lookup256::by_quarters`]:
+/// fewer µops where a `vpermi2b` takes three, Intel).
 #[inline(always)]
 pub(crate) fn sub_quarters<M: Vbmi + Avx512>(m: M, t: &Sboxes<M>, x: M::V, a: usize) -> M::V {
-    let t = &t[a];
-    let bit6 = m.test8(x, m.splat8(0x40));
-    let lo = m.permb_masked(m.permb(t[0], x), bit6, t[1], x);
-    let hi = m.permb_masked(m.permb(t[2], x), bit6, t[3], x);
-    m.select_bit::<7>(x, lo, hi)
+    lookup256::by_quarters(m, &t[a], x)
 }
 
 /// Byte p of `x` through π_c, c = bits 0 and 1 of byte p of `class`: 8

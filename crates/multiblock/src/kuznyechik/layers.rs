@@ -5,7 +5,7 @@
 use super::sliced::{Layer, MULS, MUL_MATRICES};
 use crate::gf256::{self, KUZNYECHIK};
 use super::constants::{PI, PI_INV};
-use crate::simd::{Avx512, Gfni, Job, Simd, Table256};
+use crate::simd::{lookup256, Avx512, Gfni, Job, Simd, Table256};
 use core::marker::PhantomData;
 
 /// The round's maps from a lookup strategy `L` (π and π⁻¹) and a product
@@ -80,12 +80,9 @@ impl<M: crate::simd::Vbmi + Avx512> Lookup<M> for Permute {
     }
 }
 
-/// On zmm four `vpermb` over the table's 64-byte quarters, the second of
-/// each pair merge-masked by bit 6 (`vptestmb`), then `vpmovb2m` and
-/// `vpblendmb` on bit 7; narrower registers as [`Permute`]. On Intel a zmm
-/// `vpermi2b` is three µops (two on the shuffle port) and overwrites an
-/// input, a `vpermb` one: 7 µops a lookup against 8, and no register
-/// copies.
+/// On zmm four `vpermb` over the table's 64-byte quarters
+/// ([`lookup256::by_quarters`]: on Intel 7 µops a lookup against 8);
+/// narrower registers as [`Permute`].
 pub(crate) struct PermuteQuarters;
 
 impl<M: crate::simd::Vbmi + Avx512> Lookup<M> for PermuteQuarters {
@@ -94,10 +91,8 @@ impl<M: crate::simd::Vbmi + Avx512> Lookup<M> for PermuteQuarters {
         if M::BYTES != 64 {
             return Permute::lookup(m, x, t);
         }
-        let bit6 = m.test8(x, m.splat8(0x40));
-        let lo = m.permb_masked(m.permb(m.load(&t[..64]), x), bit6, m.load(&t[64..128]), x);
-        let hi = m.permb_masked(m.permb(m.load(&t[128..192]), x), bit6, m.load(&t[192..]), x);
-        m.select_bit::<7>(x, lo, hi)
+        let quarters = [m.load(&t[..64]), m.load(&t[64..128]), m.load(&t[128..192]), m.load(&t[192..])];
+        lookup256::by_quarters(m, &quarters, x)
     }
 }
 

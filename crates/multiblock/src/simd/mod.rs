@@ -37,6 +37,7 @@
 
 mod baseline;
 mod job;
+pub(crate) mod lookup256;
 #[cfg(test)]
 pub(crate) mod emu;
 #[cfg(target_arch = "x86_64")]

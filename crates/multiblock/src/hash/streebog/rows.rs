@@ -119,7 +119,7 @@ use super::constants::{l_block, C, PI};
 use super::iv_keys::{by_digest, first_keys};
 use super::compress::{add, Block, State};
 use crate::kalyna::zmm_transpose::transpose_lanes;
-use crate::simd::{Avx512, Gfni, Job, Simd, Vbmi, AFFINE_IDENTITY};
+use crate::simd::{lookup256, Avx512, Gfni, Job, Simd, Vbmi, AFFINE_IDENTITY};
 use zeroize::Zeroize;
 
 /// What the AVX-512 kernels need of a machine (64-byte registers): these
@@ -282,14 +282,11 @@ fn pi_tables<M: Machine64, const LOOKUP: u8>(m: M) -> Pi<M::V, LOOKUP> {
 /// π of every byte.
 #[inline(always)]
 fn s_box<M: Machine64, const LOOKUP: u8>(m: M, pi: &Pi<M::V, LOOKUP>, x: M::V) -> M::V {
-    let pi = &pi.0;
-    let (lo, hi) = if LOOKUP == PiLookup::QUARTERS {
-        let bit6 = m.test8(x, m.splat8(0x40));
-        (m.permb_masked(m.permb(pi[0], x), bit6, pi[1], x), m.permb_masked(m.permb(pi[2], x), bit6, pi[3], x))
+    if LOOKUP == PiLookup::QUARTERS {
+        lookup256::by_quarters(m, &pi.0, x)
     } else {
-        (m.permi2b(pi[0], x, pi[1]), m.permi2b(pi[2], x, pi[3]))
-    };
-    m.select_bit::<7>(x, lo, hi)
+        lookup256::by_halves(m, &pi.0, x)
+    }
 }
 
 /// L·P of S's output `s` (pairs), plus `add`, transposed: T_j = ⊕_c
